@@ -1,0 +1,102 @@
+# fntrace build.  `make` builds into build/; `make check` runs the whole suite
+# twice: a normal build and an ASan+UBSan build of the tool and unit tests.
+# New source files are picked up by directory: runtime/*.c -> libfntrace.so,
+# format/ symbols/ tool/ -> the fntrace command, tests/unit/test-*.c -> one
+# test binary each.
+
+CC       ?= gcc
+O        ?= build
+PREFIX   ?= /usr/local
+SAN      ?=
+OPT      ?= -O2
+WARN     := -Wall -Wextra -Werror
+CFLAGS   ?= $(OPT) -g
+CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -I.
+DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
+DW_LIBS   := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
+
+# The runtime is loaded into traced programs: hidden visibility (only the
+# hooks and the public API are exported), initial-exec TLS, never
+# instrumented, never sanitized (a sanitizer runtime must come first in a
+# process, which a preloaded library cannot promise).
+RT_CFLAGS := -O2 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -I. -fPIC \
+	-fvisibility=hidden -ftls-model=initial-exec -fno-instrument-functions \
+	-fno-stack-protector -fno-omit-frame-pointer
+
+RT_SRC   := $(wildcard runtime/*.c)
+RT_ASM   := $(wildcard arch/x86_64/*.S)
+TOOL_SRC := $(wildcard format/*.c symbols/*.c tool/*.c)
+LIB_SRC  := $(wildcard format/*.c symbols/*.c) tool/util.c
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+
+RT_OBJ   := $(RT_SRC:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o)
+TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+
+all: $(O)/fntrace $(O)/libfntrace.so $(O)/libfntrace.a
+
+$(O)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h format/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(O)/arch/%.o: arch/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(O)/libfntrace.so: $(RT_OBJ) runtime/exports.map
+	$(CC) -shared -Wl,--version-script=runtime/exports.map -Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread
+
+$(O)/libfntrace.a: $(RT_OBJ)
+	rm -f $@ && ar rcs $@ $(RT_OBJ)
+
+$(O)/%.o: %.c $(wildcard format/*.h symbols/*.h tool/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -c -o $@ $<
+
+$(O)/fntrace: $(TOOL_OBJ)
+	$(CC) $(SAN) -o $@ $(TOOL_OBJ) $(DW_LIBS) -lstdc++ -lm
+
+$(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(DW_LIBS) -lstdc++ -lm
+
+unit: $(UNIT_BIN)
+
+# the quick suite on one build: unit tests, then the golden end-to-end cases
+test: all unit
+	python3 tests/run.py --build $(O)
+
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check:
+	$(MAKE) test
+	$(MAKE) O=build-san SAN="$(SANFLAGS)" test
+	$(MAKE) fuzz-smoke
+
+# the reader under libFuzzer (clang), briefly; `make fuzz FUZZ_TIME=600` for longer
+FUZZ_TIME ?= 20
+$(O)/fuzz-reader: tests/fuzz/fuzz-reader.c $(wildcard format/*.c format/*.h)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Iinclude -fsanitize=fuzzer,address,undefined \
+		-o $@ tests/fuzz/fuzz-reader.c $(wildcard format/*.c)
+fuzz-smoke: $(O)/fuzz-reader
+	python3 tests/fuzz/make-corpus.py $(O)/fuzz-corpus
+	$(O)/fuzz-reader -max_total_time=$(FUZZ_TIME) -max_len=65536 $(O)/fuzz-corpus
+fuzz: fuzz-smoke
+
+bench: all
+	python3 bench/run.py $(BENCH_ARGS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/fntrace $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(O)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
+	install -m 755 $(O)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
+	install -m 644 $(O)/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.a
+	install -m 644 include/fntrace.h $(DESTDIR)$(PREFIX)/include/fntrace.h
+	for f in doc/fntrace*.1; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all unit test check fuzz fuzz-smoke bench install clean

@@ -1,0 +1,182 @@
+/*
+ * format.h - the on-disk layout of a fntrace trace, shared by the runtime
+ * (writer) and the tool (reader).  doc/format.md is the specification; this
+ * header must agree with it.  Everything is little-endian x86-64.
+ *
+ * A trace is a directory.  Each process image (each pid, and each exec within
+ * a pid) writes one file "<pid>-<n>.fnt": a 4 KiB file header followed by
+ * fixed-size chunks.  A chunk belongs to one thread (events) or to the process
+ * (meta records: modules).  Chunks are independent: each starts a fresh
+ * timestamp base and a fresh address cache, so a damaged chunk never spoils
+ * the next one.
+ */
+#ifndef FNT_FORMAT_H
+#define FNT_FORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define FNT_FILE_MAGIC      "FNTRACE1"
+#define FNT_FORMAT_VERSION  1
+#define FNT_HEADER_SIZE     4096u
+#define FNT_CHUNK_MAGIC     0x434e5446u   /* "FTNC" little-endian */
+#define FNT_CHUNK_HDR_SIZE  64u
+#define FNT_CHUNK_SLACK     32u           /* never-written tail: 8-byte stores stay inside */
+#define FNT_DEFAULT_CHUNK   (256u * 1024u)
+#define FNT_MIN_CHUNK       (16u * 1024u)
+#define FNT_MAX_CHUNK       (64u * 1024u * 1024u)
+
+#define FNT_CACHE_BITS      6
+#define FNT_CACHE_SLOTS     (1u << FNT_CACHE_BITS)
+
+/* clock sources (file header .clock) */
+enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
+
+/* file header .flags */
+#define FNT_FLAG_CALLSITE   0x1u   /* entries are followed by a CALLSITE record */
+
+/* chunk types */
+enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
+
+/*
+ * The file header (first 4096 bytes).  Written once at start by the process;
+ * the counters and the end fields are updated in place through the mapping.
+ */
+struct fnt_file_header {
+	char     magic[8];          /* FNT_FILE_MAGIC */
+	uint32_t version;           /* FNT_FORMAT_VERSION */
+	uint32_t header_size;       /* FNT_HEADER_SIZE */
+	uint32_t chunk_size;        /* bytes per chunk, including its header */
+	uint32_t flags;             /* FNT_FLAG_* */
+	uint32_t pid, ppid;
+	uint32_t exec_seq;          /* n in "<pid>-<n>.fnt" */
+	uint32_t clock;             /* enum fnt_clock */
+	uint64_t next_chunk;        /* atomic: chunks handed out so far */
+	uint64_t next_thread;       /* atomic: thread serials handed out so far */
+	/* clock calibration: two (ticks, CLOCK_MONOTONIC ns, CLOCK_REALTIME ns)
+	 * samples ~1 ms apart taken at start.  Chunk headers and the end fields
+	 * add later samples; the reader fits ticks->ns over the widest span. */
+	uint64_t cal0_ticks, cal0_mono, cal0_real;
+	uint64_t cal1_ticks, cal1_mono, cal1_real;
+	/* set at clean exit (end_flags bit 0); zero if the process died */
+	uint64_t end_ticks, end_mono, end_real;
+	uint32_t end_flags;
+	uint32_t exit_status;       /* the value passed to exit(), if clean */
+	/* what could not be recorded (atomic adds, slow paths only) */
+	uint64_t lost_reentrant;    /* events dropped inside a signal handler that hit a hook */
+	uint64_t lost_nospace;      /* events dropped because no chunk could be had */
+	uint64_t lost_meta;         /* meta records dropped (lock timeout, no space) */
+	uint64_t reserved[8];
+	char     exe[512];          /* readlink /proc/self/exe */
+	uint32_t cmdline_len;       /* bytes used in cmdline[] */
+	uint32_t cmdline_truncated;
+	char     cmdline[2048];     /* argv, NUL-separated */
+};
+
+struct fnt_chunk_header {
+	uint32_t magic;             /* FNT_CHUNK_MAGIC */
+	uint8_t  type;              /* enum fnt_chunk_type */
+	uint8_t  pad[3];
+	uint32_t thread;            /* thread serial within the process (events) */
+	uint32_t tid;               /* kernel tid (events) */
+	uint32_t seq;               /* n-th chunk of this thread / of the meta stream */
+	int32_t  depth;             /* call depth when the chunk was started */
+	uint64_t base_ticks;        /* event deltas start from here */
+	uint64_t mono_ns;           /* CLOCK_MONOTONIC when the chunk was started */
+	char     name[16];          /* thread name when the chunk was started */
+	uint64_t reserved;
+};
+
+/*
+ * Events.  Every event starts with a prefix varint V (below) whose low two
+ * bits are the kind:
+ *   V = delta_ticks << 8 | payload(6 bits) << 2 | kind(2 bits)
+ *   kind 0 ENTRY, payload = cache slot that holds the function address
+ *   kind 1 EXIT,  payload = cache slot
+ *   kind 2 NEW,   payload bit 0: 0 entry, 1 exit; other bits 0.  Followed by
+ *                 a prefix varint zigzag(addr - prev_new_addr); the address
+ *                 goes into slot fnt_slot(addr).
+ *   kind 3 EXT,   payload = enum fnt_ext, body follows (per type)
+ * The byte 0x00 never starts an event: it marks the end of a chunk's data.
+ */
+enum fnt_kind { FNT_K_ENTRY = 0, FNT_K_EXIT = 1, FNT_K_NEW = 2, FNT_K_EXT = 3 };
+
+enum fnt_ext {
+	FNT_EXT_TIME = 1,        /* body: u64 ticks (absolute); delta field 0 */
+	FNT_EXT_CALLSITE = 2,    /* body: varint zigzag(callsite - fn) of the entry just before */
+	FNT_EXT_LOST = 3,        /* body: varint count of events dropped on this thread */
+	FNT_EXT_THREAD_NAME = 4, /* body: u8 len, len bytes */
+	FNT_EXT_THREAD_END = 5,  /* no body: the thread exited */
+};
+
+/* meta records in META chunks: u32 header (len:24 | type:8), then len bytes.
+ * The header is written last; a zero header ends the chunk's records. */
+enum fnt_meta {
+	FNT_META_MODULE_LOAD = 1,   /* struct fnt_meta_module, then path (NUL-terminated) */
+	FNT_META_MODULE_UNLOAD = 2, /* struct fnt_meta_module (build_id as at load), then path */
+	FNT_META_THREAD = 3,        /* struct fnt_meta_thread */
+};
+
+struct fnt_meta_module {
+	uint64_t ticks;         /* when it was seen loaded / unloaded */
+	uint64_t bias;          /* dlpi_addr: runtime address = bias + file vaddr */
+	uint64_t lo, hi;        /* runtime address range of its PT_LOAD segments */
+	uint8_t  build_id_len;
+	uint8_t  build_id[32];
+	uint8_t  pad[7];
+};
+
+struct fnt_meta_thread {
+	uint64_t ticks;         /* first event of the thread */
+	uint32_t thread;        /* serial */
+	uint32_t tid;
+	char     name[16];
+};
+
+/* ---- encoding helpers, used identically by writer and reader ---- */
+
+static inline unsigned fnt_slot(uint64_t addr)
+{
+	return (unsigned)((addr * 0x9E3779B97F4A7C15ull) >> (64 - FNT_CACHE_BITS));
+}
+
+static inline uint64_t fnt_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t fnt_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+/*
+ * Prefix varint: values below 2^56 take 1..8 bytes.  The number of trailing
+ * zero bits of the first byte, plus one, is the length; the value sits above
+ * them.  Encoding is a shift and an or, written with one unaligned 8-byte
+ * store (the bytes past the length are zero), so an event is never half
+ * written: a process killed between two instructions leaves either the whole
+ * event or none of it.
+ */
+#define FNT_VARINT_MAX ((1ull << 56) - 1)
+
+static inline unsigned fnt_varint_len(uint64_t v)
+{
+	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
+	return (bits + 6) / 7;
+}
+
+static inline uint64_t fnt_varint_pack(uint64_t v, unsigned len)
+{
+	return (v << len) | (1ull << (len - 1));
+}
+
+/* decode at p (at least 8 readable bytes); returns length, 0 if p[0]==0 */
+static inline unsigned fnt_varint_get(const uint8_t *p, uint64_t *out)
+{
+	uint64_t x;
+	unsigned len;
+	if (!p[0])
+		return 0;
+	len = (unsigned)__builtin_ctz(p[0]) + 1;
+	memcpy(&x, p, 8);
+	if (len < 8)
+		x &= (1ull << (8 * len)) - 1;
+	*out = x >> len;
+	return len;
+}
+
+#endif

@@ -1,0 +1,1088 @@
+/*
+ * reader.c - the trace reader: open, validate, replay the module map, and
+ * decode events thread by thread or merged in time order.
+ *
+ * Every length and offset read from a file is checked against the file
+ * before use: a corrupt or truncated trace yields warnings and counts of
+ * skipped bytes, never a crash.  Chunks decode independently (each starts a
+ * fresh timestamp base and address cache), so damage in one chunk loses at
+ * most the rest of that chunk.
+ *
+ * Decoding is streaming: memory is the file mappings (paged in and out by
+ * the kernel) plus a cursor per thread, whatever the number of events.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "format/reader.h"
+
+#define MAX_THREADS_PER_PROC (1u << 20)
+#define likely_(x) __builtin_expect(!!(x), 1)
+
+static void *xrealloc_(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+static char *xstrdup_(const char *s)
+{
+	char *d = strdup(s);
+	if (!d) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+static void warn(struct trace *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	t->warnings = xrealloc_(t->warnings, (t->n_warnings + 1) * sizeof(*t->warnings));
+	t->warnings[t->n_warnings++] = xstrdup_(buf);
+}
+
+/* ---- functions ---- */
+
+static uint64_t func_key_hash(uint32_t file, uint64_t vaddr)
+{
+	uint64_t h = (vaddr ^ ((uint64_t)file << 47)) * 0x9E3779B97F4A7C15ull;
+	return h ^ (h >> 29);
+}
+
+static uint32_t func_id(struct trace *t, uint32_t file, uint64_t vaddr)
+{
+	size_t mask, i;
+	if (t->n_funcs * 2 >= t->func_hash_size) {
+		size_t nsize = t->func_hash_size ? t->func_hash_size * 2 : 1024;
+		uint32_t *nh = calloc(nsize, sizeof(*nh));
+		if (!nh) {
+			fprintf(stderr, "fntrace: out of memory\n");
+			exit(1);
+		}
+		for (size_t k = 0; k < t->n_funcs; k++) {
+			size_t j = func_key_hash(t->funcs[k].file, t->funcs[k].vaddr) & (nsize - 1);
+			while (nh[j])
+				j = (j + 1) & (nsize - 1);
+			nh[j] = (uint32_t)k + 1;
+		}
+		free(t->func_hash);
+		t->func_hash = nh;
+		t->func_hash_size = nsize;
+	}
+	mask = t->func_hash_size - 1;
+	i = func_key_hash(file, vaddr) & mask;
+	while (t->func_hash[i]) {
+		struct trace_func *f = &t->funcs[t->func_hash[i] - 1];
+		if (f->file == file && f->vaddr == vaddr)
+			return t->func_hash[i] - 1;
+		i = (i + 1) & mask;
+	}
+	if (t->n_funcs == t->cap_funcs) {
+		t->cap_funcs = t->cap_funcs ? t->cap_funcs * 2 : 256;
+		t->funcs = xrealloc_(t->funcs, t->cap_funcs * sizeof(*t->funcs));
+	}
+	t->funcs[t->n_funcs] = (struct trace_func){ .file = file, .vaddr = vaddr };
+	t->func_hash[i] = (uint32_t)t->n_funcs + 1;
+	return (uint32_t)t->n_funcs++;
+}
+
+/* The module of process p that held addr at `ticks`.  A function that runs
+ * before its module's load record (a constructor inside dlopen) is matched
+ * with the next load that covers it. */
+static const struct trace_module *module_at(const struct trace_process *p, uint64_t addr, uint64_t ticks)
+{
+	const struct trace_module *later = NULL, *any = NULL;
+	for (size_t i = 0; i < p->n_modules; i++) {
+		const struct trace_module *m = &p->modules[i];
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		if ((m->at_start || m->load_ticks <= ticks) && ticks < m->unload_ticks)
+			return m;
+		if (m->load_ticks > ticks && (!later || m->load_ticks < later->load_ticks))
+			later = m;
+		any = m;
+	}
+	return later ? later : any;
+}
+
+static uint32_t resolve(struct trace_process *p, uint64_t addr, uint64_t ticks)
+{
+	const struct trace_module *m = module_at(p, addr, ticks);
+	if (!m)
+		return func_id(p->trace, TRACE_NO_FILE, addr);
+	return func_id(p->trace, m->file, addr - m->bias);
+}
+
+/* ---- opening ---- */
+
+static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, uint8_t bid_len)
+{
+	for (size_t i = 0; i < t->n_files; i++) {
+		struct trace_file_ref *f = &t->files[i];
+		if (f->build_id_len == bid_len && !memcmp(f->build_id, bid, bid_len) && !strcmp(f->path, path))
+			return (uint32_t)i;
+	}
+	t->files = xrealloc_(t->files, (t->n_files + 1) * sizeof(*t->files));
+	struct trace_file_ref *f = &t->files[t->n_files];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup_(path);
+	memcpy(f->build_id, bid, bid_len);
+	f->build_id_len = bid_len;
+	f->sym = -1;
+	return (uint32_t)t->n_files++;
+}
+
+static struct trace_thread *thread_get(struct trace_process *p, uint32_t serial, uint32_t tid)
+{
+	for (size_t i = 0; i < p->n_threads; i++)
+		if (p->threads[i].serial == serial)
+			return &p->threads[i];
+	p->threads = xrealloc_(p->threads, (p->n_threads + 1) * sizeof(*p->threads));
+	struct trace_thread *th = &p->threads[p->n_threads++];
+	memset(th, 0, sizeof(*th));
+	th->proc = p;
+	th->serial = serial;
+	th->tid = tid;
+	th->selected = 1;
+	th->start_depth = INT32_MIN;
+	return th;
+}
+
+static const struct fnt_chunk_header *chunk_at(const struct trace_process *p, uint64_t idx, size_t *avail)
+{
+	uint64_t off = FNT_HEADER_SIZE + idx * (uint64_t)p->hdr.chunk_size;
+	if (off + FNT_CHUNK_HDR_SIZE > p->size)
+		return NULL;
+	*avail = p->size - off < p->hdr.chunk_size ? (size_t)(p->size - off) : p->hdr.chunk_size;
+	return (const void *)(p->map + off);
+}
+
+static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
+{
+	if (ticks > p->max_ticks && mono > p->hdr.cal0_mono) {
+		p->max_ticks = ticks;
+		p->max_mono = mono;
+	}
+}
+
+static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
+{
+	struct trace *t = p->trace;
+	size_t off = 0;
+	while (off + 4 <= len) {
+		uint32_t head;
+		memcpy(&head, d + off, 4);
+		if (!head)
+			break;
+		uint32_t type = head & 0xff, rlen = head >> 8;
+		if (rlen > len - off - 4) {
+			warn(t, "'%s': a module record runs past its chunk; rest of the module map skipped", p->file);
+			return;
+		}
+		const uint8_t *r = d + off + 4;
+		if ((type == FNT_META_MODULE_LOAD || type == FNT_META_MODULE_UNLOAD) &&
+		    rlen > sizeof(struct fnt_meta_module)) {
+			struct fnt_meta_module mm;
+			memcpy(&mm, r, sizeof(mm));
+			const char *path = (const char *)r + sizeof(mm);
+			size_t plen = strnlen(path, rlen - sizeof(mm));
+			char pathbuf[4096];
+			if (plen >= sizeof(pathbuf))
+				plen = sizeof(pathbuf) - 1;
+			memcpy(pathbuf, path, plen);
+			pathbuf[plen] = 0;
+			if (mm.build_id_len > sizeof(mm.build_id) || mm.hi <= mm.lo) {
+				warn(t, "'%s': a corrupt module record was skipped", p->file);
+			} else if (type == FNT_META_MODULE_LOAD) {
+				p->modules = xrealloc_(p->modules, (p->n_modules + 1) * sizeof(*p->modules));
+				struct trace_module *m = &p->modules[p->n_modules++];
+				memset(m, 0, sizeof(*m));
+				m->file = file_ref(t, pathbuf, mm.build_id, mm.build_id_len);
+				m->bias = mm.bias;
+				m->lo = mm.lo;
+				m->hi = mm.hi;
+				m->load_ticks = mm.ticks;
+				m->unload_ticks = UINT64_MAX;
+			} else {
+				for (size_t i = p->n_modules; i-- > 0;) {
+					struct trace_module *m = &p->modules[i];
+					if (m->unload_ticks == UINT64_MAX && m->bias == mm.bias && m->lo == mm.lo &&
+					    !strcmp(t->files[m->file].path, pathbuf)) {
+						m->unload_ticks = mm.ticks;
+						break;
+					}
+				}
+			}
+		} else if (type == FNT_META_THREAD && rlen >= sizeof(struct fnt_meta_thread)) {
+			struct fnt_meta_thread mt;
+			memcpy(&mt, r, sizeof(mt));
+			if (mt.thread < MAX_THREADS_PER_PROC) {
+				struct trace_thread *th = thread_get(p, mt.thread, mt.tid);
+				th->tid = mt.tid;
+				if (!th->name[0])
+					memcpy(th->name, mt.name, 16);
+			}
+		} else {
+			warn(t, "'%s': unknown meta record type %u skipped", p->file, type);
+		}
+		off += (4 + rlen + 7) & ~(size_t)7;
+	}
+}
+
+struct seq_item {
+	uint32_t seq, idx;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq_item *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void process_scan(struct trace_process *p)
+{
+	struct seq_item *meta = NULL;
+	size_t n_meta = 0;
+
+	clock_point(p, p->hdr.cal1_ticks, p->hdr.cal1_mono);
+	if (p->hdr.end_flags & 1)
+		clock_point(p, p->hdr.end_ticks, p->hdr.end_mono);
+	for (uint64_t i = 0; i < p->n_chunks; i++) {
+		size_t avail = 0;
+		const struct fnt_chunk_header *ch = chunk_at(p, i, &avail);
+		if (!ch)
+			break;
+		if (ch->magic != FNT_CHUNK_MAGIC) {
+			if (ch->magic || ch->type)
+				p->damaged_chunks++;
+			continue;
+		}
+		if (ch->type == FNT_CHUNK_META) {
+			meta = xrealloc_(meta, (n_meta + 1) * sizeof(*meta));
+			meta[n_meta++] = (struct seq_item){ ch->seq, (uint32_t)i };
+			clock_point(p, ch->base_ticks, ch->mono_ns);
+		} else if (ch->type == FNT_CHUNK_EVENTS && ch->thread < MAX_THREADS_PER_PROC) {
+			struct trace_thread *th = thread_get(p, ch->thread, ch->tid);
+			if (th->n_chunks == th->cap_chunks) {
+				th->cap_chunks = th->cap_chunks ? th->cap_chunks * 2 : 4;
+				th->chunks = xrealloc_(th->chunks, th->cap_chunks * sizeof(*th->chunks));
+			}
+			th->chunks[th->n_chunks++] = (uint32_t)i;
+			clock_point(p, ch->base_ticks, ch->mono_ns);
+		} else {
+			p->damaged_chunks++;
+		}
+	}
+	qsort(meta, n_meta, sizeof(*meta), cmp_seq);
+	for (size_t i = 0; i < n_meta; i++) {
+		size_t avail = 0;
+		const struct fnt_chunk_header *ch = chunk_at(p, meta[i].idx, &avail);
+		parse_meta(p, (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE, avail - FNT_CHUNK_HDR_SIZE);
+	}
+	free(meta);
+	/* modules recorded by the start-up scan */
+	for (size_t i = 0; i < p->n_modules; i++)
+		if (p->modules[i].load_ticks <= p->hdr.cal1_ticks)
+			p->modules[i].at_start = 1;
+	/* each thread's chunks in sequence order; note holes */
+	for (size_t i = 0; i < p->n_threads; i++) {
+		struct trace_thread *th = &p->threads[i];
+		struct seq_item *items = calloc(th->n_chunks ? th->n_chunks : 1, sizeof(*items));
+		if (!items)
+			exit(1);
+		for (size_t k = 0; k < th->n_chunks; k++) {
+			size_t avail = 0;
+			items[k].seq = chunk_at(p, th->chunks[k], &avail)->seq;
+			items[k].idx = th->chunks[k];
+		}
+		qsort(items, th->n_chunks, sizeof(*items), cmp_seq);
+		for (size_t k = 0; k < th->n_chunks; k++) {
+			th->chunks[k] = items[k].idx;
+			if (k && items[k].seq != items[k - 1].seq + 1)
+				p->missing_chunks += items[k].seq - items[k - 1].seq - 1;
+		}
+		if (th->n_chunks) {
+			size_t avail = 0;
+			const struct fnt_chunk_header *ch = chunk_at(p, th->chunks[0], &avail);
+			th->start_depth = ch->depth;
+			if (!th->name[0])
+				memcpy(th->name, ch->name, 16);
+			if (items[0].seq != 0)
+				p->missing_chunks += items[0].seq;
+		}
+		free(items);
+	}
+}
+
+static void process_clock(struct trace_process *p)
+{
+	const struct fnt_file_header *h = &p->hdr;
+	p->tick0 = h->cal0_ticks;
+	p->scale = 1.0;
+	if (h->clock == FNT_CLOCK_TSC && p->max_ticks > h->cal0_ticks) {
+		p->scale = (double)(p->max_mono - h->cal0_mono) / (double)(p->max_ticks - h->cal0_ticks);
+		if (!(p->scale > 1e-3 && p->scale < 1e3)) {
+			warn(p->trace, "'%s': the clock calibration is unusable; times are in raw ticks", p->file);
+			p->scale = 1.0;
+		}
+	}
+}
+
+static int check_header(const struct fnt_file_header *h, size_t size, char *why, size_t len)
+{
+	if (memcmp(h->magic, FNT_FILE_MAGIC, 8)) {
+		snprintf(why, len, "not a fntrace trace file (bad magic)");
+		return -1;
+	}
+	if (h->version != FNT_FORMAT_VERSION) {
+		snprintf(why, len, "format version %u is not supported (this fntrace reads version %u)",
+			 h->version, FNT_FORMAT_VERSION);
+		return -1;
+	}
+	if (h->header_size != FNT_HEADER_SIZE || h->chunk_size < FNT_MIN_CHUNK || h->chunk_size > FNT_MAX_CHUNK ||
+	    h->chunk_size % 4096 || h->cmdline_len > sizeof(h->cmdline) ||
+	    (h->clock != FNT_CLOCK_TSC && h->clock != FNT_CLOCK_MONOTONIC)) {
+		snprintf(why, len, "corrupt file header");
+		return -1;
+	}
+	(void)size;
+	return 0;
+}
+
+static int process_init(struct trace *t, struct trace_process *p, const char *name, const uint8_t *map,
+			size_t size, char *why, size_t whylen)
+{
+	memset(p, 0, sizeof(*p));
+	p->trace = t;
+	p->file = xstrdup_(name);
+	p->map = map;
+	p->size = size;
+	if (size == 0) {
+		snprintf(why, whylen, "file is empty");
+		return -1;
+	}
+	if (size < sizeof(struct fnt_file_header)) {
+		snprintf(why, whylen, "file is truncated (%zu bytes, its header alone takes %u)", size,
+			 FNT_HEADER_SIZE);
+		return -1;
+	}
+	memcpy(&p->hdr, map, sizeof(p->hdr));
+	p->hdr.exe[sizeof(p->hdr.exe) - 1] = 0;
+	if (check_header(&p->hdr, size, why, whylen))
+		return -1;
+	if (size > FNT_HEADER_SIZE) {
+		uint64_t body = size - FNT_HEADER_SIZE;
+		p->n_chunks = body / p->hdr.chunk_size + (body % p->hdr.chunk_size >= FNT_CHUNK_HDR_SIZE);
+		if (body % p->hdr.chunk_size)
+			warn(t, "'%s': file is truncated inside chunk %llu (%llu of %u bytes present); "
+			     "events up to the cut are kept", name, (unsigned long long)(body / p->hdr.chunk_size),
+			     (unsigned long long)(body % p->hdr.chunk_size), p->hdr.chunk_size);
+	}
+	/* argv */
+	{
+		const char *c = p->hdr.cmdline;
+		size_t n = p->hdr.cmdline_len, off = 0;
+		while (off < n) {
+			size_t l = strnlen(c + off, n - off);
+			char *a = malloc(l + 1);
+			if (!a)
+				exit(1);
+			memcpy(a, c + off, l);
+			a[l] = 0;
+			p->argv = xrealloc_(p->argv, (size_t)(p->argc + 1) * sizeof(*p->argv));
+			p->argv[p->argc++] = a;
+			off += l + 1;
+		}
+	}
+	process_scan(p);
+	process_clock(p);
+	return 0;
+}
+
+static void read_session(struct trace *t)
+{
+	char path[4200], line[8192];
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/session", t->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "command=", 8)) {
+			free(t->session_command);
+			t->session_command = xstrdup_(line + 8);
+		} else if (!strncmp(line, "wait_status=", 12)) {
+			t->session_has_status = 1;
+			t->session_status = atoi(line + 12);
+		} else if (!strncmp(line, "start_realtime_ns=", 18)) {
+			t->session_start_real = strtoull(line + 18, NULL, 10);
+		}
+	}
+	fclose(f);
+}
+
+static int is_fnt(const char *name)
+{
+	size_t l = strlen(name);
+	return l > 4 && !strcmp(name + l - 4, ".fnt");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void trace_finish_open(struct trace *t)
+{
+	t->t0_mono = UINT64_MAX;
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (t->procs[i].hdr.cal0_mono < t->t0_mono) {
+			t->t0_mono = t->procs[i].hdr.cal0_mono;
+			t->t0_real = t->procs[i].hdr.cal0_real;
+		}
+	if (t->t0_mono == UINT64_MAX)
+		t->t0_mono = 0;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
+		for (size_t k = 0; k < p->n_modules; k++) {
+			struct trace_module *m = &p->modules[k];
+			double ns = ((double)(int64_t)(m->load_ticks - p->tick0)) * p->scale + (double)p->off;
+			m->load_ns = m->at_start || ns < 0 ? 0 : (uint64_t)ns;
+			ns = ((double)(int64_t)(m->unload_ticks - p->tick0)) * p->scale + (double)p->off;
+			m->unload_ns = m->unload_ticks == UINT64_MAX ? UINT64_MAX : ns < 0 ? 0 : (uint64_t)ns;
+		}
+		if (p->damaged_chunks)
+			warn(t, "'%s': %llu chunk(s) with a corrupt header skipped", p->file,
+			     (unsigned long long)p->damaged_chunks);
+	}
+}
+
+int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
+{
+	struct trace *t;
+	struct stat st;
+	DIR *d = NULL;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n_names = 0;
+	int single = 0;
+
+	*out = NULL;
+	if (stat(dir, &st)) {
+		snprintf(err, errlen, "cannot open '%s': %s%s", dir, strerror(errno),
+			 errno == ENOENT ? " (run 'fntrace record' first, or name the trace with -d)" : "");
+		return -1;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		exit(1);
+	t->dir = xstrdup_(dir);
+	if (S_ISDIR(st.st_mode)) {
+		d = opendir(dir);
+		if (!d) {
+			snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
+			trace_close(t);
+			return -1;
+		}
+		while ((de = readdir(d))) {
+			if (!is_fnt(de->d_name))
+				continue;
+			names = xrealloc_(names, (n_names + 1) * sizeof(*names));
+			names[n_names] = malloc(strlen(dir) + strlen(de->d_name) + 2);
+			if (!names[n_names])
+				exit(1);
+			sprintf(names[n_names++], "%s/%s", dir, de->d_name);
+		}
+		closedir(d);
+		qsort(names, n_names, sizeof(*names), cmp_str);
+		read_session(t);
+	} else {
+		names = xrealloc_(names, sizeof(*names));
+		names[n_names++] = xstrdup_(dir);
+		single = 1;
+	}
+	(void)single;
+	t->procs = calloc(n_names ? n_names : 1, sizeof(*t->procs));
+	if (!t->procs)
+		exit(1);
+	for (size_t i = 0; i < n_names; i++) {
+		char why[256];
+		int fd = open(names[i], O_RDONLY | O_CLOEXEC);
+		const uint8_t *map = NULL;
+		size_t size = 0;
+		if (fd < 0) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+			goto bad;
+		}
+		if (fstat(fd, &st)) {
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+			close(fd);
+			goto bad;
+		}
+		size = (size_t)st.st_size;
+		if (size) {
+			void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (m == MAP_FAILED) {
+				snprintf(why, sizeof(why), "cannot map: %s", strerror(errno));
+				close(fd);
+				goto bad;
+			}
+			map = m;
+		}
+		close(fd);
+		if (process_init(t, &t->procs[t->n_procs], names[i], map, size, why, sizeof(why)) == 0) {
+			t->n_procs++;
+			continue;
+		}
+		if (map)
+			munmap((void *)map, size);
+		free(t->procs[t->n_procs].file);
+		free(t->procs[t->n_procs].argv);
+	bad:
+		if (n_names == 1) {
+			snprintf(err, errlen, "'%s': %s", names[i], why);
+			for (size_t k = 0; k < n_names; k++)
+				free(names[k]);
+			free(names);
+			trace_close(t);
+			return -1;
+		}
+		warn(t, "'%s': %s; file skipped", names[i], why);
+	}
+	for (size_t k = 0; k < n_names; k++)
+		free(names[k]);
+	free(names);
+	if (!t->n_procs && n_names) {
+		snprintf(err, errlen, "'%s': no readable trace file (%zu damaged)", dir, n_names);
+		trace_close(t);
+		return -1;
+	}
+	trace_finish_open(t);
+	*out = t;
+	return 0;
+}
+
+int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	char why[256];
+	if (!t)
+		exit(1);
+	t->dir = xstrdup_("<buffer>");
+	t->procs = calloc(1, sizeof(*t->procs));
+	if (!t->procs)
+		exit(1);
+	if (process_init(t, &t->procs[0], "<buffer>", buf, len, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		free(t->procs[0].file);
+		for (int i = 0; i < t->procs[0].argc; i++)
+			free(t->procs[0].argv[i]);
+		free(t->procs[0].argv);
+		for (size_t i = 0; i < t->procs[0].n_threads; i++)
+			free(t->procs[0].threads[i].chunks);
+		free(t->procs[0].threads);
+		free(t->procs[0].modules);
+		t->procs[0].map = NULL;
+		trace_close(t);
+		*out = NULL;
+		return -1;
+	}
+	t->n_procs = 1;
+	trace_finish_open(t);
+	t->dir[0] = 0;                /* marks a borrowed buffer for trace_close */
+	*out = t;
+	return 0;
+}
+
+void trace_close(struct trace *t)
+{
+	if (!t)
+		return;
+	int borrowed = t->dir && !t->dir[0];
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		if (p->map && p->size && !borrowed)
+			munmap((void *)p->map, p->size);
+		for (size_t k = 0; k < p->n_threads; k++)
+			free(p->threads[k].chunks);
+		free(p->threads);
+		free(p->modules);
+		for (int k = 0; k < p->argc; k++)
+			free(p->argv[k]);
+		free(p->argv);
+		free(p->file);
+	}
+	free(t->procs);
+	for (size_t i = 0; i < t->n_files; i++)
+		free(t->files[i].path);
+	free(t->files);
+	free(t->funcs);
+	free(t->func_hash);
+	for (size_t i = 0; i < t->n_warnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
+	free(t->session_command);
+	free(t->dir);
+	free(t);
+}
+
+/* ---- decoding ---- */
+
+struct cache_slot {
+	uint64_t addr;
+	uint32_t func;
+	uint32_t gen;
+};
+
+struct cursor {
+	struct trace_thread *th;
+	struct trace_process *p;
+	size_t ci;                   /* next chunk (index into th->chunks) */
+	const uint8_t *pos, *end;    /* event data of the current chunk */
+	const uint8_t *chunk_base;
+	uint64_t ticks, prev_new;
+	uint32_t gen;                /* module changes applied so far */
+	uint64_t next_change;        /* ticks of the next module change */
+	uint64_t *changes;           /* sorted module change times of the process */
+	size_t n_changes;
+	struct cache_slot cache[FNT_CACHE_SLOTS];
+	struct trace_event ev;       /* next event (time-ordered walk) */
+	int has_ev;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void process_changes(struct trace_process *p, uint64_t **out, size_t *n)
+{
+	uint64_t *c = malloc((2 * p->n_modules + 1) * sizeof(*c));
+	size_t k = 0;
+	if (!c)
+		exit(1);
+	for (size_t i = 0; i < p->n_modules; i++) {
+		if (!p->modules[i].at_start)
+			c[k++] = p->modules[i].load_ticks;
+		if (p->modules[i].unload_ticks != UINT64_MAX)
+			c[k++] = p->modules[i].unload_ticks;
+	}
+	qsort(c, k, sizeof(*c), cmp_u64);
+	*out = c;
+	*n = k;
+}
+
+/* bytes from pos to the last non-zero byte of the chunk data */
+static uint64_t nonzero_rest(const uint8_t *pos, const uint8_t *end)
+{
+	const uint8_t *e = end;
+	while (e > pos && !e[-1])
+		e--;
+	return (uint64_t)(e - pos);
+}
+
+static void chunk_damage(struct cursor *c, const uint8_t *at)
+{
+	uint64_t n = nonzero_rest(at, c->end);
+	if (n)
+		c->p->damaged_bytes += n;
+	c->pos = c->end;
+}
+
+static int cursor_chunk(struct cursor *c)
+{
+	while (c->ci < c->th->n_chunks) {
+		size_t avail = 0;
+		const struct fnt_chunk_header *ch = chunk_at(c->p, c->th->chunks[c->ci++], &avail);
+		if (!ch)
+			continue;
+		c->chunk_base = (const uint8_t *)ch;
+		c->pos = (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE;
+		c->end = (const uint8_t *)ch + avail;
+		c->ticks = ch->base_ticks;
+		c->prev_new = 0;
+		memset(c->cache, 0, sizeof(c->cache));
+		if (ch->name[0])
+			memcpy(c->th->name, ch->name, 16);
+		return 1;
+	}
+	return 0;
+}
+
+/* A varint at p, bounded by end.  Returns its length, 0 for a zero byte
+ * (end of data), -1 when it runs past end. */
+static inline int get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	if (likely_(p + 8 <= end))
+		return (int)fnt_varint_get(p, v);
+	if (p >= end)
+		return -1;
+	uint8_t tmp[8] = { 0 };
+	memcpy(tmp, p, (size_t)(end - p));
+	unsigned len = fnt_varint_get(tmp, v);
+	if (len && p + len > end)
+		return -1;
+	return (int)len;
+}
+
+static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
+{
+	double ns = (double)(int64_t)(ticks - p->tick0) * p->scale + (double)p->off;
+	return ns > 0 ? (uint64_t)ns : 0;
+}
+
+static inline void apply_changes(struct cursor *c)
+{
+	while (c->ticks >= c->next_change) {
+		c->gen++;
+		c->next_change = c->gen < c->n_changes ? c->changes[c->gen] : UINT64_MAX;
+	}
+}
+
+static void callsite_resolve(struct cursor *c, struct trace_event *ev)
+{
+	const struct trace_module *m = module_at(c->p, ev->callsite, c->ticks);
+	if (m) {
+		ev->callsite_file = m->file;
+		ev->callsite_vaddr = ev->callsite - m->bias;
+	} else {
+		ev->callsite_file = TRACE_NO_FILE;
+		ev->callsite_vaddr = ev->callsite;
+	}
+}
+
+/* Decode the next event of the cursor's thread into ev.  Returns 1, or 0 at
+ * the end of the thread's stream. */
+static int cursor_next(struct cursor *c, struct trace_event *ev)
+{
+	for (;;) {
+		const uint8_t *p = c->pos, *start = p;
+		uint64_t v, d;
+		int n;
+
+		if (p >= c->end || !*p) {
+			if (p < c->end)
+				c->p->damaged_bytes += nonzero_rest(p, c->end);
+			if (!cursor_chunk(c))
+				return 0;
+			continue;
+		}
+		n = get_varint(p, c->end, &v);
+		if (n <= 0) {
+			chunk_damage(c, start);
+			continue;
+		}
+		p += n;
+		unsigned kind = v & 3, payload = (v >> 2) & 63;
+		d = v >> 8;
+		switch (kind) {
+		case FNT_K_ENTRY:
+		case FNT_K_EXIT: {
+			struct cache_slot *s = &c->cache[payload];
+			if (!s->addr) {
+				chunk_damage(c, start);
+				continue;
+			}
+			c->ticks += d;
+			apply_changes(c);
+			if (s->gen != c->gen + 1) {
+				s->func = resolve(c->p, s->addr, c->ticks);
+				s->gen = c->gen + 1;
+			}
+			ev->kind = kind == FNT_K_ENTRY ? TRACE_ENTRY : TRACE_EXIT;
+			ev->func = s->func;
+			ev->addr = s->addr;
+			break;
+		}
+		case FNT_K_NEW: {
+			uint64_t zz;
+			if (payload > 1) {
+				chunk_damage(c, start);
+				continue;
+			}
+			n = get_varint(p, c->end, &zz);
+			if (n <= 0) {        /* torn: the process died between the two stores */
+				chunk_damage(c, start);
+				continue;
+			}
+			p += n;
+			uint64_t addr = c->prev_new + (uint64_t)fnt_unzigzag(zz);
+			if (!addr || addr >= (1ull << 57)) {
+				chunk_damage(c, start);
+				continue;
+			}
+			c->ticks += d;
+			apply_changes(c);
+			c->prev_new = addr;
+			struct cache_slot *s = &c->cache[fnt_slot(addr)];
+			s->addr = addr;
+			s->func = resolve(c->p, addr, c->ticks);
+			s->gen = c->gen + 1;
+			ev->kind = payload ? TRACE_EXIT : TRACE_ENTRY;
+			ev->func = s->func;
+			ev->addr = addr;
+			break;
+		}
+		default: /* FNT_K_EXT */
+			switch (payload) {
+			case FNT_EXT_TIME: {
+				uint64_t t;
+				if (d || p + 8 > c->end) {
+					chunk_damage(c, start);
+					continue;
+				}
+				memcpy(&t, p, 8);
+				p += 8;
+				c->ticks = t;
+				c->pos = p;
+				continue;
+			}
+			case FNT_EXT_CALLSITE: {   /* stray: callsites are read with their entry */
+				uint64_t zz;
+				n = get_varint(p, c->end, &zz);
+				if (n <= 0) {
+					chunk_damage(c, start);
+					continue;
+				}
+				c->pos = p + n;
+				continue;
+			}
+			case FNT_EXT_LOST: {
+				uint64_t cnt;
+				n = get_varint(p, c->end, &cnt);
+				if (n <= 0) {
+					chunk_damage(c, start);
+					continue;
+				}
+				p += n;
+				c->ticks += d;
+				ev->kind = TRACE_LOST;
+				ev->count = cnt;
+				c->th->lost += cnt;
+				break;
+			}
+			case FNT_EXT_THREAD_NAME: {
+				if (d || p >= c->end || p + 1 + *p > c->end || *p > 16) {
+					chunk_damage(c, start);
+					continue;
+				}
+				memset(c->th->name, 0, sizeof(c->th->name));
+				memcpy(c->th->name, p + 1, *p);
+				c->pos = p + 1 + *p;
+				continue;
+			}
+			case FNT_EXT_THREAD_END:
+				c->ticks += d;
+				ev->kind = TRACE_THREAD_END;
+				c->th->ended = 1;
+				break;
+			default:
+				chunk_damage(c, start);
+				continue;
+			}
+		}
+		c->pos = p;
+		ev->ns = to_ns(c->p, c->ticks);
+		ev->thread = c->th;
+		ev->callsite = 0;
+		if (ev->kind == TRACE_ENTRY && (c->p->hdr.flags & FNT_FLAG_CALLSITE)) {
+			/* the CALLSITE record that follows its entry */
+			uint64_t h = 0, zz = 0;
+			n = get_varint(p, c->end, &h);
+			if (n == 1 && h == ((uint64_t)FNT_EXT_CALLSITE << 2 | FNT_K_EXT)) {
+				int n2 = get_varint(p + 1, c->end, &zz);
+				if (n2 > 0) {
+					c->pos = p + 1 + n2;
+					ev->callsite = ev->addr + (uint64_t)fnt_unzigzag(zz);
+					callsite_resolve(c, ev);
+				}
+			}
+		}
+		c->th->events++;
+		if (c->th->events == 1)
+			c->th->first_ns = ev->ns;
+		c->th->last_ns = ev->ns;
+		return 1;
+	}
+}
+
+static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes)
+{
+	memset(c, 0, sizeof(*c));
+	c->th = th;
+	c->p = th->proc;
+	c->changes = changes;
+	c->n_changes = n_changes;
+	c->next_change = n_changes ? changes[0] : UINT64_MAX;
+	th->events = th->lost = 0;
+	th->ended = 0;
+}
+
+static void walk_reset(struct trace *t)
+{
+	for (size_t i = 0; i < t->n_procs; i++) {
+		t->procs[i].damaged_bytes = 0;
+	}
+	t->end_ns = 0;
+}
+
+static int walk_by_thread(struct trace *t, trace_event_fn fn, void *ctx)
+{
+	struct cursor *c = malloc(sizeof(*c));
+	struct trace_event ev;
+	int ret = 0;
+	if (!c)
+		exit(1);
+	for (size_t i = 0; i < t->n_procs && !ret; i++) {
+		struct trace_process *p = &t->procs[i];
+		uint64_t *changes;
+		size_t n_changes;
+		process_changes(p, &changes, &n_changes);
+		for (size_t k = 0; k < p->n_threads && !ret; k++) {
+			if (!p->threads[k].selected)
+				continue;
+			cursor_init(c, &p->threads[k], changes, n_changes);
+			memset(&ev, 0, sizeof(ev));
+			while (cursor_next(c, &ev)) {
+				if (ev.ns > t->end_ns)
+					t->end_ns = ev.ns;
+				if ((ret = fn(ctx, &ev)))
+					break;
+			}
+		}
+		free(changes);
+	}
+	free(c);
+	return ret;
+}
+
+/* min-heap of cursors by their next event's time */
+static void heap_down(struct cursor **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && h[l]->ev.ns < h[m]->ev.ns)
+			m = l;
+		if (r < n && h[r]->ev.ns < h[m]->ev.ns)
+			m = r;
+		if (m == i)
+			return;
+		struct cursor *x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+}
+
+static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
+{
+	size_t n = 0, cap = 0;
+	struct cursor **heap = NULL;
+	uint64_t **changes = calloc(t->n_procs + 1, sizeof(*changes));
+	int ret = 0;
+	if (!changes)
+		exit(1);
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		size_t n_changes;
+		process_changes(p, &changes[i], &n_changes);
+		for (size_t k = 0; k < p->n_threads; k++) {
+			if (!p->threads[k].selected)
+				continue;
+			struct cursor *c = malloc(sizeof(*c));
+			if (!c)
+				exit(1);
+			cursor_init(c, &p->threads[k], changes[i], n_changes);
+			memset(&c->ev, 0, sizeof(c->ev));
+			if (!cursor_next(c, &c->ev)) {
+				free(c);
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				heap = xrealloc_(heap, cap * sizeof(*heap));
+			}
+			heap[n++] = c;
+		}
+	}
+	for (size_t i = n / 2; i-- > 0;)
+		heap_down(heap, n, i);
+	while (n) {
+		struct cursor *c = heap[0];
+		if (c->ev.ns > t->end_ns)
+			t->end_ns = c->ev.ns;
+		if (!ret && (ret = fn(ctx, &c->ev)))
+			break;
+		if (!cursor_next(c, &c->ev)) {
+			free(c);
+			heap[0] = heap[--n];
+		}
+		heap_down(heap, n, 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(heap[i]);
+	free(heap);
+	for (size_t i = 0; i < t->n_procs; i++)
+		free(changes[i]);
+	free(changes);
+	return ret;
+}
+
+int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx)
+{
+	walk_reset(t);
+	return by_time ? walk_by_time(t, fn, ctx) : walk_by_thread(t, fn, ctx);
+}
+
+size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n)
+{
+	size_t matched = 0;
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			struct trace_thread *th = &t->procs[i].threads[k];
+			th->selected = 0;
+			for (size_t j = 0; j < n; j++)
+				if (th->tid == tids[j])
+					th->selected = 1;
+			matched += th->selected;
+		}
+	return matched;
+}
+
+uint64_t trace_total_events(const struct trace *t)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++)
+			n += t->procs[i].threads[k].events;
+	return n;
+}
+
+int trace_has_function_events(const struct trace *t)
+{
+	return t->n_funcs > 0;
+}
+
+uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns)
+{
+	return t->t0_real + ns;
+}

@@ -1,0 +1,146 @@
+/*
+ * reader.h - the one trace reader.  It opens a trace directory, checks every
+ * file, replays the module map, and walks the events of every thread,
+ * calling back for each one.  replay, report, info and every export are
+ * callback sets over trace_walk(); none of them parses the format.
+ *
+ * Function identity: an address is turned into (module file, file vaddr)
+ * against the modules mapped in that process at that moment, and each
+ * distinct pair gets a small integer id (struct trace_func).  Names are the
+ * tool's business (symbols/); the reader never looks at DWARF.
+ */
+#ifndef FNT_READER_H
+#define FNT_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "format/format.h"
+
+#define TRACE_NO_FILE UINT32_MAX
+
+struct trace_file_ref {             /* a distinct module file: path + build-id */
+	char *path;
+	uint8_t build_id[32];
+	uint8_t build_id_len;
+	int sym;                    /* free for the tool (symbols handle), -1 at open */
+};
+
+struct trace_module {               /* one mapping of a module file in one process */
+	uint32_t file;              /* index in trace->files */
+	uint64_t bias, lo, hi;
+	uint64_t load_ticks, unload_ticks;   /* unload_ticks UINT64_MAX: never unloaded */
+	uint64_t load_ns, unload_ns;         /* trace-relative */
+	int at_start;               /* present when the process started */
+};
+
+struct trace_process;
+
+struct trace_thread {
+	struct trace_process *proc;
+	uint32_t serial, tid;
+	char name[17];
+	uint32_t *chunks;           /* chunk indices in this process's file, by seq */
+	size_t n_chunks, cap_chunks;
+	int32_t start_depth;        /* call depth at the first chunk (fork child, ring) */
+	/* filled by trace_walk */
+	uint64_t events, lost;
+	uint64_t first_ns, last_ns;
+	int ended;                  /* its THREAD_END was seen */
+	int selected;               /* walk it (trace_select_tids) */
+	void *view_data;            /* per-thread state of the tool's call layer */
+	void *view_aux;             /* per-thread state of the view on top of it */
+};
+
+struct trace_process {
+	struct trace *trace;
+	char *file;                 /* path of the .fnt */
+	const uint8_t *map;
+	size_t size;
+	struct fnt_file_header hdr;
+	uint64_t n_chunks;          /* chunks (complete or not) present in the file */
+	/* ticks -> trace-relative ns: ns = (ticks - tick0) * scale + off */
+	uint64_t tick0;
+	double scale;
+	int64_t off;
+	struct trace_module *modules;
+	size_t n_modules;
+	struct trace_thread *threads;
+	size_t n_threads;
+	char **argv;
+	int argc;
+	uint64_t damaged_bytes;     /* bytes of event data skipped as corrupt or torn */
+	uint64_t damaged_chunks;
+	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
+	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
+	uint64_t max_mono;
+};
+
+struct trace_func {
+	uint32_t file;              /* TRACE_NO_FILE: address outside every known module */
+	uint64_t vaddr;             /* file vaddr, or the absolute address */
+	uint64_t count;             /* free for views */
+};
+
+struct trace {
+	char *dir;
+	struct trace_process *procs;
+	size_t n_procs;
+	struct trace_file_ref *files;
+	size_t n_files;
+	struct trace_func *funcs;
+	size_t n_funcs, cap_funcs;
+	uint32_t *func_hash;        /* open addressing: func id + 1, 0 empty */
+	size_t func_hash_size;
+	uint64_t t0_mono, t0_real;  /* trace-relative ns 0 on both clocks */
+	uint64_t end_ns;            /* latest event seen by the last walk */
+	char **warnings;            /* one-line notes gathered while opening */
+	size_t n_warnings;
+	/* from the session file written by `fntrace record` (may be absent) */
+	char *session_command;
+	int session_has_status;
+	int session_status;         /* raw wait status */
+	uint64_t session_start_real;
+};
+
+enum trace_event_kind {
+	TRACE_ENTRY = 1,
+	TRACE_EXIT,
+	TRACE_LOST,           /* count events could not be recorded here */
+	TRACE_THREAD_END,
+};
+
+struct trace_event {
+	uint8_t kind;
+	uint32_t func;              /* ENTRY/EXIT */
+	uint64_t ns;                /* trace-relative */
+	uint64_t addr;              /* runtime address (ENTRY/EXIT) */
+	uint64_t callsite;          /* runtime return address of the call (ENTRY with --callsite) or 0 */
+	uint32_t callsite_file;     /* module file of the call site, or TRACE_NO_FILE */
+	uint64_t callsite_vaddr;    /* file vaddr of the call site */
+	uint64_t count;             /* LOST */
+	struct trace_thread *thread;
+};
+
+/* return non-zero from a callback to stop the walk (trace_walk returns it) */
+typedef int (*trace_event_fn)(void *ctx, const struct trace_event *ev);
+
+/* Open a trace directory.  Returns 0, or -1 with a one-line message in err. */
+int trace_open(struct trace **out, const char *dir, char *err, size_t errlen);
+/* Open one .fnt image from memory (fuzzing, tests). */
+int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *err, size_t errlen);
+void trace_close(struct trace *t);
+
+/* Walk the events.  by_time: all threads of all processes merged in time
+ * order; otherwise thread after thread (faster).  Damage found on the way is
+ * counted in the process (damaged_bytes ...), never fatal. */
+int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx);
+
+/* Restrict walks to threads whose tid is in the list; returns the number
+ * of threads matched. */
+size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n);
+
+uint64_t trace_total_events(const struct trace *t);
+int trace_has_function_events(const struct trace *t);   /* after a walk */
+uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * fntrace.h - the public header of the fntrace runtime (libfntrace).
+ *
+ * Programs built with -finstrument-functions are traced without any change:
+ * `fntrace record -- ./prog` preloads libfntrace.so.  A program can also link
+ * the runtime directly (`-L<libdir> -lfntrace`) and is then configured by the
+ * environment variables below, which `fntrace record` sets for you.
+ */
+#ifndef FNTRACE_H
+#define FNTRACE_H
+
+/* Environment knobs read once at start-up by the runtime. */
+#define FNTRACE_ENV_DIR        "FNTRACE_DIR"        /* trace directory (default ./fntrace.data) */
+#define FNTRACE_ENV_CALLSITE   "FNTRACE_CALLSITE"   /* 1: also record each call's return site */
+#define FNTRACE_ENV_CHUNK_SIZE "FNTRACE_CHUNK_SIZE" /* bytes per buffer chunk (16K..64M, default 256K) */
+#define FNTRACE_ENV_CLOCK      "FNTRACE_CLOCK"      /* tsc | monotonic (default: tsc when the kernel trusts it) */
+#define FNTRACE_ENV_DISABLE    "FNTRACE_DISABLE"    /* 1: load but record nothing */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The compiler's hooks, exported by the runtime. */
+void __cyg_profile_func_enter(void *fn, void *call_site);
+void __cyg_profile_func_exit(void *fn, void *call_site);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

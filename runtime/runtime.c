@@ -1,0 +1,616 @@
+/*
+ * runtime.c - everything in the runtime that is not the hot path: start-up,
+ * the trace file and its chunks, the slow paths of the hooks, the meta
+ * stream, threads, fork and exit.
+ *
+ * Crash safety comes from the file itself: every buffer is a MAP_SHARED
+ * mapping of the trace file, so what a thread has stored is in the page cache
+ * the moment it is stored and outlives the process, whatever kills it.  There
+ * is no flush and no signal handler.
+ *
+ * The runtime never exits, aborts or blocks its host: when something fails
+ * (no disk space, no file) it stops recording on that thread and counts the
+ * events it drops in the file header.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "runtime/runtime.h"
+
+uint32_t fnt_flags FNT_HIDDEN;
+int fnt_use_tsc FNT_HIDDEN;
+
+static struct fnt_file_header *hdr;   /* mapping of the file header */
+static int trace_fd = -1;
+static uint32_t chunk_size = FNT_DEFAULT_CHUNK;
+static char trace_dir[4096];
+static char trace_path[4200];
+static int state;                     /* 0 not yet, 1 recording, 2 off */
+static pthread_key_t thread_key;
+static uint32_t my_pid;
+
+/* meta stream: appended under meta_lock by any thread */
+static int meta_lock;
+static uint8_t *meta_chunk, *meta_pos, *meta_end;
+static uint32_t meta_seq;
+
+uint64_t fnt_mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t gettid_(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* One clock sample: ticks read on both sides of CLOCK_MONOTONIC, averaged. */
+static void clock_sample(uint64_t *ticks, uint64_t *mono, uint64_t *real)
+{
+	uint64_t a = fnt_now();
+	*mono = fnt_mono_ns();
+	uint64_t b = fnt_now();
+	*ticks = a + (b - a) / 2;
+	if (real)
+		*real = real_ns();
+}
+
+/* The TSC is used when the kernel itself uses it as its clocksource (it then
+ * is invariant and synchronised across CPUs); FNTRACE_CLOCK overrides. */
+static int tsc_usable(void)
+{
+	const char *env = getenv(FNTRACE_ENV_CLOCK);
+	char buf[32] = "";
+	int fd;
+	ssize_t n;
+
+	if (env && !strcmp(env, "tsc"))
+		return 1;
+	if (env && !strcmp(env, "monotonic"))
+		return 0;
+	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n >= 3 && !strncmp(buf, "tsc", 3);
+}
+
+static void count_lost(uint64_t *counter, uint64_t n)
+{
+	if (hdr)
+		__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
+/* Make sure [off, off+len) has blocks behind it, so that stores through the
+ * mapping can never raise SIGBUS for lack of space.  Never shrinks the file. */
+static int reserve_space(off_t off, off_t len)
+{
+	static const char zeros[65536];
+	if (fallocate(trace_fd, 0, off, len) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOSYS)
+		return -1;
+	for (off_t done = 0; done < len;) {
+		size_t n = (size_t)(len - done < (off_t)sizeof(zeros) ? len - done : (off_t)sizeof(zeros));
+		ssize_t w = pwrite(trace_fd, zeros, n, off + done);
+		if (w <= 0)
+			return -1;
+		done += w;
+	}
+	return 0;
+}
+
+/* Hand out the next chunk of the file and map it.  Its header is filled by
+ * the caller; the magic goes in last. */
+static uint8_t *chunk_map(off_t *off_out)
+{
+	uint64_t idx = __atomic_fetch_add(&hdr->next_chunk, 1, __ATOMIC_RELAXED);
+	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
+	void *m;
+
+	if (reserve_space(off, chunk_size))
+		return NULL;
+	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, trace_fd, off);
+	if (off_out)
+		*off_out = off;
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void chunk_seal(struct fnt_chunk_header *ch)
+{
+	__atomic_store_n(&ch->magic, FNT_CHUNK_MAGIC, __ATOMIC_RELEASE);
+}
+
+/* ---- meta stream ---- */
+
+static int meta_lock_take(void)
+{
+	for (int i = 0; i < 100000; i++) {
+		if (!__atomic_exchange_n(&meta_lock, 1, __ATOMIC_ACQUIRE))
+			return 0;
+		if (i > 100)
+			sched_yield();
+	}
+	return -1;
+}
+
+int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen)
+{
+	size_t need = (4 + alen + blen + 7) & ~(size_t)7;
+	uint32_t head = (uint32_t)((alen + blen) << 8 | type);
+	int ret = -1;
+
+	if (state != 1 || need > chunk_size / 2)
+		goto drop;
+	if (meta_lock_take())
+		goto drop;
+	if (!meta_pos || meta_pos + need + 4 > meta_end) {
+		uint8_t *m = chunk_map(NULL);
+		if (!m)
+			goto unlock;
+		if (meta_chunk)
+			munmap(meta_chunk, chunk_size);
+		struct fnt_chunk_header *ch = (void *)m;
+		ch->type = FNT_CHUNK_META;
+		ch->seq = meta_seq++;
+		clock_sample(&ch->base_ticks, &ch->mono_ns, NULL);
+		chunk_seal(ch);
+		meta_chunk = m;
+		meta_pos = m + FNT_CHUNK_HDR_SIZE;
+		meta_end = m + chunk_size;
+	}
+	memcpy(meta_pos + 4, a, alen);
+	if (blen)
+		memcpy(meta_pos + 4 + alen, b, blen);
+	__atomic_store_n((uint32_t *)meta_pos, head, __ATOMIC_RELEASE);
+	meta_pos += need;
+	ret = 0;
+unlock:
+	__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
+drop:
+	if (ret)
+		count_lost(hdr ? &hdr->lost_meta : NULL, 1);
+	return ret;
+}
+
+/* ---- event writing, rare cases ---- */
+
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	unsigned len = fnt_varint_len(v);
+	uint64_t x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	return p + len;
+}
+
+static inline uint64_t ext_head(uint64_t d, enum fnt_ext e)
+{
+	return d << 8 | (uint64_t)e << 2 | FNT_K_EXT;
+}
+
+/* Absolute time: the 8-byte body goes first, then the one-byte head, so a
+ * reader never sees the head without its body. */
+static uint8_t *put_time(uint8_t *p, uint64_t ticks)
+{
+	memcpy(p + 1, &ticks, 8);
+	uint64_t x = fnt_varint_pack(ext_head(0, FNT_EXT_TIME), 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	return p + 9;
+}
+
+void fnt_write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
+{
+	uint8_t *p = t->pos;
+	unsigned slot = fnt_slot(fn);
+
+	if (d >= (1ull << 47)) {        /* a long pause, or a clock that went back */
+		p = put_time(p, now);
+		d = 0;
+	}
+	t->last = now;
+	if (t->cache[slot] == fn) {
+		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
+	} else {
+		uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new));
+		if (zz > FNT_VARINT_MAX) {      /* not a user-space address */
+			t->lost++;
+			t->pos = p;
+			return;
+		}
+		p = put_varint(p, d << 8 | (uint64_t)(is_exit ? 1 : 0) << 2 | FNT_K_NEW);
+		p = put_varint(p, zz);
+		t->cache[slot] = fn;
+		t->prev_new = fn;
+	}
+	t->pos = p;
+}
+
+void fnt_write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site)
+{
+	uint64_t zz = fnt_zigzag((int64_t)(site - fn));
+	if (zz > FNT_VARINT_MAX)
+		zz = 0;
+	uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_CALLSITE));
+	t->pos = put_varint(p, zz);
+}
+
+static void put_thread_name(struct fnt_thread *t)
+{
+	char name[17] = "";
+	uint8_t len;
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	len = (uint8_t)strnlen(name, 16);
+	t->pos[1] = len;
+	memcpy(t->pos + 2, name, len);
+	uint64_t x = fnt_varint_pack(ext_head(0, FNT_EXT_THREAD_NAME), 1);
+	*(volatile uint8_t *)t->pos = (uint8_t)x;
+	t->pos += 2 + len;
+}
+
+static void put_lost(struct fnt_thread *t)
+{
+	if (!t->lost)
+		return;
+	uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_LOST));
+	t->pos = put_varint(p, t->lost);
+	t->lost = 0;
+}
+
+/* Give back the unused tail of a finished chunk (its bytes read as zeros,
+ * which is what an unused tail must be), then unmap it. */
+static void chunk_release(struct fnt_thread *t, int punch)
+{
+	if (!t->chunk)
+		return;
+	if (punch && state == 1 && t->pid == my_pid) {
+		uintptr_t used = (uintptr_t)(t->pos - t->chunk) + 8;
+		uintptr_t from = (used + 4095) & ~(uintptr_t)4095;
+		if (from < chunk_size) {
+			fallocate(trace_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, t->chunk_off + (off_t)from,
+				  (off_t)(chunk_size - from));
+		}
+	}
+	munmap(t->chunk, chunk_size);
+	t->chunk = t->pos = t->limit = NULL;
+}
+
+/* Start a new chunk for this thread: fresh timestamp base, fresh cache. */
+static int thread_chunk_start(struct fnt_thread *t)
+{
+	uint8_t *m;
+	off_t off;
+
+	chunk_release(t, 0);
+	m = chunk_map(&off);
+	if (!m)
+		return -1;
+	struct fnt_chunk_header *ch = (void *)m;
+	ch->type = FNT_CHUNK_EVENTS;
+	ch->thread = t->serial;
+	ch->tid = t->tid;
+	ch->seq = t->seq++;
+	ch->depth = t->depth;
+	clock_sample(&ch->base_ticks, &ch->mono_ns, NULL);
+	prctl(PR_GET_NAME, ch->name, 0, 0, 0);
+	t->chunk = m;
+	t->chunk_off = off;
+	t->pos = m + FNT_CHUNK_HDR_SIZE;
+	t->limit = m + chunk_size - FNT_CHUNK_SLACK;
+	t->last = ch->base_ticks;
+	t->prev_new = 0;
+	memset(t->cache, 0, sizeof(t->cache));
+	chunk_seal(ch);
+	put_lost(t);
+	return 0;
+}
+
+static void thread_exit_cb(void *arg);
+
+static void thread_register(struct fnt_thread *t)
+{
+	struct fnt_meta_thread mt;
+
+	memset(t, 0, sizeof(*t));
+	t->busy = 1;                    /* the caller holds the guard */
+	t->pid = my_pid;
+	t->tid = gettid_();
+	t->serial = (uint32_t)__atomic_fetch_add(&hdr->next_thread, 1, __ATOMIC_RELAXED);
+	memset(&mt, 0, sizeof(mt));
+	mt.ticks = fnt_now();
+	mt.thread = t->serial;
+	mt.tid = t->tid;
+	prctl(PR_GET_NAME, mt.name, 0, 0, 0);
+	fnt_meta_append(FNT_META_THREAD, &mt, sizeof(mt), NULL, 0);
+	pthread_setspecific(thread_key, t);
+	t->state = FNT_T_ACTIVE;
+}
+
+static void runtime_init(void);
+
+void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	if (t->busy) {                  /* a signal handler interrupted a hook */
+		t->lost++;
+		count_lost(hdr ? &hdr->lost_reentrant : NULL, 1);
+		return;
+	}
+	t->busy = 1;
+	if (unlikely(state == 0))
+		runtime_init();
+	if (state != 1)
+		goto out;
+	if (t->state == FNT_T_OFF && t->pid == my_pid) {
+		count_lost(&hdr->lost_nospace, 1);
+		goto out;
+	}
+	if (t->state == FNT_T_NEW || t->pid != my_pid)
+		thread_register(t);
+	else if (t->state == FNT_T_ENDED)
+		t->state = FNT_T_ACTIVE;  /* calls after the thread's destructor ran */
+	if (thread_chunk_start(t)) {
+		t->state = FNT_T_OFF;
+		count_lost(&hdr->lost_nospace, 1);
+		goto out;
+	}
+	/* now write the event the fast path could not */
+	{
+		uint64_t now = fnt_now();
+		fnt_write_rare(t, now, now - t->last, fn, is_exit);
+		if (is_exit) {
+			t->depth--;
+		} else {
+			t->depth++;
+			if (fnt_flags & FNT_FLAG_CALLSITE)
+				fnt_write_callsite(t, fn, site);
+		}
+	}
+out:
+	t->busy = 0;
+}
+
+/* pthread key destructor: the thread is exiting. */
+static void thread_exit_cb(void *arg)
+{
+	struct fnt_thread *t = arg;
+	if (t != &fnt_self || t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
+		return;
+	t->busy = 1;
+	put_lost(t);
+	put_thread_name(t);
+	{
+		uint64_t now = fnt_now();
+		uint64_t d = now - t->last;
+		if (d >= (1ull << 47)) {
+			t->pos = put_time(t->pos, now);
+			d = 0;
+		}
+		t->last = now;
+		t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_THREAD_END));
+	}
+	chunk_release(t, 1);
+	t->state = FNT_T_ENDED;
+	t->busy = 0;
+}
+
+/* ---- process start, fork, exit ---- */
+
+static void read_cmdline(struct fnt_file_header *h)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0, r;
+	if (fd < 0)
+		return;
+	while (n < (ssize_t)sizeof(h->cmdline) &&
+	       (r = read(fd, h->cmdline + n, sizeof(h->cmdline) - (size_t)n)) > 0)
+		n += r;
+	if (n == (ssize_t)sizeof(h->cmdline)) {
+		char c;
+		h->cmdline_truncated = read(fd, &c, 1) > 0;
+	}
+	close(fd);
+	h->cmdline_len = (uint32_t)n;
+}
+
+/* Create "<dir>/<pid>-<n>.fnt" (n counts execs within one pid) and map its
+ * header.  cal: calibration to copy (a forked child keeps its parent's). */
+static int file_open(const struct fnt_file_header *cal)
+{
+	struct fnt_file_header *h;
+	uint32_t n;
+
+	mkdir(trace_dir, 0777);
+	for (n = 0; n < 1000; n++) {
+		snprintf(trace_path, sizeof(trace_path), "%s/%u-%u.fnt", trace_dir, my_pid, n);
+		trace_fd = open(trace_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (trace_fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (trace_fd < 0)
+		return -1;
+	if (reserve_space(0, FNT_HEADER_SIZE))
+		goto fail;
+	h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, 0);
+	if (h == MAP_FAILED)
+		goto fail;
+	h->version = FNT_FORMAT_VERSION;
+	h->header_size = FNT_HEADER_SIZE;
+	h->chunk_size = chunk_size;
+	h->flags = fnt_flags;
+	h->pid = my_pid;
+	h->ppid = (uint32_t)getppid();
+	h->exec_seq = n;
+	h->clock = fnt_use_tsc ? FNT_CLOCK_TSC : FNT_CLOCK_MONOTONIC;
+	if (cal) {
+		h->cal0_ticks = cal->cal0_ticks, h->cal0_mono = cal->cal0_mono, h->cal0_real = cal->cal0_real;
+		h->cal1_ticks = cal->cal1_ticks, h->cal1_mono = cal->cal1_mono, h->cal1_real = cal->cal1_real;
+	} else {
+		clock_sample(&h->cal0_ticks, &h->cal0_mono, &h->cal0_real);
+		if (fnt_use_tsc)         /* ~1 ms apart, so a trace cut short still converts well */
+			while (fnt_mono_ns() < h->cal0_mono + 1000000)
+				;
+		clock_sample(&h->cal1_ticks, &h->cal1_mono, &h->cal1_real);
+	}
+	ssize_t l = readlink("/proc/self/exe", h->exe, sizeof(h->exe) - 1);
+	if (l > 0)
+		h->exe[l] = 0;
+	read_cmdline(h);
+	memcpy(h->magic, FNT_FILE_MAGIC, 8);
+	hdr = h;
+	return 0;
+fail:
+	close(trace_fd);
+	trace_fd = -1;
+	unlink(trace_path);
+	return -1;
+}
+
+static void at_exit(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	if (state != 1 || getpid() != (pid_t)my_pid)
+		return;
+	if (t->state == FNT_T_ACTIVE && t->chunk && !t->busy && t->pos < t->limit) {
+		t->busy = 1;
+		put_lost(t);
+		put_thread_name(t);
+		t->busy = 0;
+	}
+	clock_sample(&hdr->end_ticks, &hdr->end_mono, &hdr->end_real);
+	/* a process image that recorded no thread (a shell, an uninstrumented
+	 * program) leaves no file behind */
+	if (__atomic_load_n(&hdr->next_thread, __ATOMIC_RELAXED) == 0) {
+		unlink(trace_path);
+		return;
+	}
+	__atomic_store_n(&hdr->end_flags, 1, __ATOMIC_RELEASE);
+}
+
+static void fork_prepare(void)
+{
+	meta_lock_take();
+}
+
+static void fork_parent(void)
+{
+	__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* In the child: its own file, its own module map, its own thread serials.
+ * The forking thread's chunk belongs to the parent's file: drop it unused. */
+static void fork_child(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	struct fnt_file_header cal;
+	int32_t depth = t->depth;
+
+	meta_lock = 0;
+	if (state != 1)
+		return;
+	memcpy(&cal, hdr, sizeof(cal));
+	if (t->chunk)
+		munmap(t->chunk, chunk_size);
+	t->chunk = t->pos = t->limit = NULL;
+	if (meta_chunk)
+		munmap(meta_chunk, chunk_size);
+	meta_chunk = meta_pos = meta_end = NULL;
+	meta_seq = 0;
+	munmap(hdr, FNT_HEADER_SIZE);
+	hdr = NULL;
+	close(trace_fd);
+	trace_fd = -1;
+	my_pid = (uint32_t)getpid();
+	if (file_open(&cal)) {
+		state = 2;
+		return;
+	}
+	fnt_modules_reset();
+	fnt_modules_scan();
+	/* the child goes on at the same depth; the reader learns it from the
+	 * first chunk header */
+	uint32_t busy = t->busy;
+	t->state = FNT_T_NEW;
+	thread_register(t);
+	t->depth = depth;
+	t->busy = busy;
+}
+
+static void runtime_init(void)
+{
+	const char *env;
+	size_t len;
+
+	if (state)
+		return;
+	state = 2;
+	env = getenv(FNTRACE_ENV_DISABLE);
+	if (env && *env && strcmp(env, "0"))
+		return;
+	fnt_use_tsc = tsc_usable();
+	if (getenv(FNTRACE_ENV_CALLSITE) && strcmp(getenv(FNTRACE_ENV_CALLSITE), "0"))
+		fnt_flags |= FNT_FLAG_CALLSITE;
+	env = getenv(FNTRACE_ENV_CHUNK_SIZE);
+	if (env && *env) {
+		unsigned long v = strtoul(env, NULL, 0);
+		if (v >= FNT_MIN_CHUNK && v <= FNT_MAX_CHUNK)
+			chunk_size = (uint32_t)(v & ~4095ul);
+	}
+	env = getenv(FNTRACE_ENV_DIR);
+	if (!env || !*env)
+		env = "fntrace.data";
+	len = strlen(env);
+	if (len >= sizeof(trace_dir) - 64)
+		return;
+	if (env[0] != '/' && getcwd(trace_dir, sizeof(trace_dir) - len - 64)) {
+		strcat(trace_dir, "/");
+		strcat(trace_dir, env);
+	} else {
+		memcpy(trace_dir, env, len + 1);
+	}
+	my_pid = (uint32_t)getpid();
+	if (file_open(NULL)) {
+		/* the one message the runtime ever prints, at start-up */
+		char msg[4400];
+		int n = snprintf(msg, sizeof(msg), "fntrace: cannot create a trace file in '%s': %s; not recording\n",
+				 trace_dir, strerror(errno));
+		if (n > 0)
+			(void)!write(2, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+		return;
+	}
+	if (pthread_key_create(&thread_key, thread_exit_cb))
+		return;
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	atexit(at_exit);
+	state = 1;
+	fnt_modules_scan();
+}
+
+__attribute__((constructor)) static void runtime_ctor(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	if (state || t->busy)
+		return;
+	t->busy = 1;
+	runtime_init();
+	t->busy = 0;
+}

@@ -1,0 +1,66 @@
+/*
+ * runtime.h - state shared by the runtime's files (hooks.c, runtime.c,
+ * modules.c).  Nothing here is exported from libfntrace.so.
+ *
+ * Ownership: struct fnt_thread is touched only by its own thread (and by
+ * signal handlers on that thread, which the `busy` guard turns away).  The
+ * globals are written at start-up, at fork in the child, and under the meta
+ * lock; the hot path only reads fnt_flags.
+ */
+#ifndef FNT_RUNTIME_H
+#define FNT_RUNTIME_H
+
+#include <stdint.h>
+#include "format/format.h"
+
+#define FNT_HIDDEN __attribute__((visibility("hidden")))
+#define FNT_EXPORT __attribute__((visibility("default")))
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+enum fnt_thread_state { FNT_T_NEW = 0, FNT_T_ACTIVE, FNT_T_OFF, FNT_T_ENDED };
+
+struct fnt_thread {
+	/* hot: read and written by every hook */
+	uint8_t *pos;            /* next byte to write */
+	uint8_t *limit;          /* chunk end - FNT_CHUNK_SLACK; NULL until a chunk is mapped */
+	uint64_t last;           /* ticks of the previous event */
+	uint64_t prev_new;       /* address of the previous NEW event */
+	int32_t depth;
+	uint32_t busy;           /* re-entrancy guard (signal handlers) */
+	uintptr_t cache[FNT_CACHE_SLOTS];
+	/* cold */
+	uint8_t *chunk;          /* mapping of the current chunk */
+	int64_t chunk_off;       /* its offset in the file */
+	uint32_t serial, tid, seq, state;
+	uint32_t pid;            /* process that set this state up (fork check) */
+	uint64_t lost;           /* dropped events not yet reported in the stream */
+};
+
+extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
+extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
+extern int fnt_use_tsc FNT_HIDDEN;
+
+uint64_t fnt_mono_ns(void) FNT_HIDDEN;
+
+static inline uint64_t fnt_now(void)
+{
+	if (likely(fnt_use_tsc))
+		return __builtin_ia32_rdtsc();
+	return fnt_mono_ns();
+}
+
+/* slow path of both hooks: first event of a thread, full chunk, re-entry */
+void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit) FNT_HIDDEN;
+/* write an event whose address missed the cache, or whose delta needs a TIME record */
+void fnt_write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit) FNT_HIDDEN;
+void fnt_write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site) FNT_HIDDEN;
+
+/* meta stream (process-wide, under a lock); returns 0 or -1 (dropped, counted) */
+int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen) FNT_HIDDEN;
+
+/* module map */
+void fnt_modules_scan(void) FNT_HIDDEN;
+void fnt_modules_reset(void) FNT_HIDDEN;   /* in a forked child: forget, then rescan */
+
+#endif

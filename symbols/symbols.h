@@ -1,0 +1,67 @@
+/*
+ * symbols.h - addresses to names, offline, with elfutils libdwfl.
+ *
+ * The tool registers each distinct module file it meets in a trace (path +
+ * the build-id the runtime read from memory) and then asks for names by
+ * file-relative virtual address (runtime address - load bias).  Results are
+ * cached: each distinct (module, address) is looked up in DWARF once.
+ *
+ * Build-ids are checked: when the file on disk (or the debug file found for
+ * it) does not carry the recorded build-id, names from it would be wrong, so
+ * lookups answer "module+0xoffset" and symbols_module_warning() says why.
+ */
+#ifndef FNT_SYMBOLS_H
+#define FNT_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbols;
+
+struct symbols_options {
+	const char *const *debug_dirs;  /* extra roots searched for debug files (--debug-dir), may be NULL */
+	size_t n_debug_dirs;
+	const char *const *prefix_map;  /* "OLD=NEW" path substitutions (--prefix-map), may be NULL */
+	size_t n_prefix_map;
+	int no_demangle;                /* keep mangled C++ names */
+};
+
+struct sym_func {
+	const char *name;      /* full demangled name ("int ns::foo<int>(int, char const*)"),
+	                          or "module+0xoffset"; owned by struct symbols */
+	const char *short_name;/* the same without return type and parameter list
+	                          ("ns::foo<int>"), for replay lines; == name for C */
+	uint64_t start;        /* file vaddr of the function start (== the looked-up address for hook addresses) */
+	const char *file;      /* source file of the function's first line, or NULL without DWARF */
+	int line;              /* its line, 0 if unknown */
+};
+
+struct symbols *symbols_new(const struct symbols_options *opts);
+void symbols_free(struct symbols *syms);
+
+/* Register a module file; same path + build-id returns the same handle.
+ * Never fails for a missing file: lookups then answer "basename+0xoff".
+ * Returns a handle >= 0. */
+int symbols_add_module(struct symbols *syms, const char *path,
+		       const uint8_t *build_id, size_t build_id_len);
+
+/* NULL, or a one-line explanation of why names from this module cannot be
+ * trusted ("'prog' was rebuilt since it was traced (build-id ...)") or are
+ * missing ("cannot open '...': No such file or directory"). */
+const char *symbols_module_warning(struct symbols *syms, int module);
+
+/* The path actually used for the module (after prefix-map), for info. */
+const char *symbols_module_path(struct symbols *syms, int module);
+
+/* The function containing vaddr.  with_line: also fill file/line (costs a
+ * DWARF line lookup, cached).  Returns 0 if a symbol was found, -1 if only the
+ * module+0xoffset fallback name is available (out is filled either way). */
+int symbols_func(struct symbols *syms, int module, uint64_t vaddr, int with_line,
+		 struct sym_func *out);
+
+/* file:line of an arbitrary code address (a call site), cached.
+ * Returns 0 and fills file and line, or -1. */
+int symbols_srcline(struct symbols *syms, int module, uint64_t vaddr,
+		    const char **file, int *line);
+
+#endif

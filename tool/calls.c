@@ -1,0 +1,151 @@
+/*
+ * calls.c - the call layer between the reader and the views: it keeps a
+ * stack per thread, matches each exit with its entry, and hands views whole
+ * calls (begin, end with duration) with the -F/-N/-D filters applied.
+ *
+ * Exits are matched by address.  An exit whose function is deeper in the
+ * stack closes the frames above it as unwound (longjmp skipped their
+ * exits); frames still open when a thread's stream ends are closed as
+ * truncated (a crash, exit() from a nested call).  An exit with no entry at
+ * all (a forked child returning through its parent's frames) is an orphan.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "tool/tool.h"
+
+int view_filter_match(struct view *v, uint32_t func);
+
+struct tstack {
+	struct frame *f;
+	size_t n, cap;
+	int base;            /* depth of the frames entered before this stream began */
+};
+
+struct calls_walk {
+	struct view *v;
+	const struct calls_ops *ops;
+	void *ctx;
+	int all;
+	int filtering;       /* -F, -N or -D given */
+};
+
+static struct tstack *stack_of(struct trace_thread *th)
+{
+	struct tstack *s = th->view_data;
+	if (!s) {
+		s = xcalloc(1, sizeof(*s));
+		s->base = th->start_depth > 0 ? th->start_depth : 0;
+		th->view_data = s;
+	}
+	return s;
+}
+
+static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t ns, enum call_end how)
+{
+	struct frame *f = &s->f[--s->n];
+	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
+	if (s->n && how != CALL_TRUNCATED)
+		s->f[s->n - 1].child_ns += dur;
+	if ((f->shown || w->all) && w->ops->end)
+		w->ops->end(w->ctx, th, f, ns, how);
+}
+
+static void close_all(struct calls_walk *w, struct trace_thread *th)
+{
+	struct tstack *s = th->view_data;
+	if (!s)
+		return;
+	while (s->n)
+		pop(w, th, s, th->last_ns, CALL_TRUNCATED);
+}
+
+static int on_event(void *ctx, const struct trace_event *ev)
+{
+	struct calls_walk *w = ctx;
+	struct trace_thread *th = ev->thread;
+	struct tstack *s = stack_of(th);
+
+	switch (ev->kind) {
+	case TRACE_ENTRY: {
+		struct frame *parent = s->n ? &s->f[s->n - 1] : NULL, *f;
+		if (s->n == s->cap) {
+			s->cap = s->cap ? s->cap * 2 : 64;
+			s->f = xrealloc(s->f, s->cap * sizeof(*s->f));
+			parent = s->n ? &s->f[s->n - 1] : NULL;
+		}
+		f = &s->f[s->n++];
+		f->func = ev->func;
+		f->addr = ev->addr;
+		f->start_ns = ev->ns;
+		f->child_ns = 0;
+		f->callsite = ev->callsite;
+		f->callsite_file = ev->callsite_file;
+		f->callsite_vaddr = ev->callsite_vaddr;
+		f->depth = parent ? parent->depth + (parent->shown ? 1 : 0) : s->base;
+		if (w->filtering) {
+			int m = view_filter_match(w->v, ev->func);
+			f->hidden = (parent && parent->hidden) || (m & 2);
+			f->in_filter = !w->v->opts->filter.n || (parent && parent->in_filter) || (m & 1);
+			if (w->v->opts->filter.n && f->in_filter && !(parent && parent->in_filter))
+				f->depth = 0;
+			f->shown = f->in_filter && !f->hidden &&
+				   (!w->v->opts->max_depth || f->depth < w->v->opts->max_depth);
+		} else {
+			f->hidden = 0;
+			f->in_filter = 1;
+			f->shown = 1;
+		}
+		if ((f->shown || w->all) && w->ops->begin)
+			w->ops->begin(w->ctx, th, f);
+		break;
+	}
+	case TRACE_EXIT: {
+		size_t i = s->n;
+		while (i > 0 && s->f[i - 1].addr != ev->addr)
+			i--;
+		if (!i) {
+			if (s->n == 0) {
+				if (s->base > 0)
+					s->base--;
+				if (w->ops->orphan && !w->filtering)
+					w->ops->orphan(w->ctx, th, ev->func, ev->ns, s->base);
+			}
+			break;
+		}
+		while (s->n > i)
+			pop(w, th, s, ev->ns, CALL_UNWOUND);
+		pop(w, th, s, ev->ns, CALL_RETURN);
+		break;
+	}
+	case TRACE_LOST:
+		if (w->ops->lost)
+			w->ops->lost(w->ctx, th, ev->count, ev->ns);
+		break;
+	case TRACE_THREAD_END:
+		close_all(w, th);
+		break;
+	}
+	return 0;
+}
+
+int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames)
+{
+	struct calls_walk w = {
+		.v = v, .ops = ops, .ctx = ctx, .all = all_frames,
+		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->max_depth,
+	};
+	struct trace *t = v->trace;
+	int ret = trace_walk(t, by_time, on_event, &w);
+
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			struct trace_thread *th = &t->procs[i].threads[k];
+			close_all(&w, th);
+			if (th->view_data) {
+				free(((struct tstack *)th->view_data)->f);
+				free(th->view_data);
+				th->view_data = NULL;
+			}
+		}
+	return ret;
+}

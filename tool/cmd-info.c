@@ -1,0 +1,180 @@
+/*
+ * cmd-info.c - `fntrace info`: what a trace holds.  It decodes every event
+ * (to count them and to find damage) but names nothing, so it stays fast.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "tool/tool.h"
+
+static const char info_usage[] =
+	"usage: fntrace info [options]\n\n"
+	"Describe a trace: the command, when and how long it ran, how it ended, the\n"
+	"clock, every process, thread and module, event counts and losses.\n\n"
+	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
+	"      --prefix-map OLD=NEW, --debug-dir DIR   as for replay (module checks)\n"
+	"  -h, --help             this help\n";
+
+static int count_cb(void *ctx, const struct trace_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return 0;
+}
+
+static void print_time(const char *label, uint64_t real_ns)
+{
+	time_t sec = (time_t)(real_ns / 1000000000ull);
+	struct tm tm;
+	char buf[64];
+	localtime_r(&sec, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %z", &tm);
+	printf("%s%s\n", label, buf);
+}
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = 0;
+}
+
+static uint64_t disk_bytes(const char *file, uint64_t *apparent)
+{
+	struct stat st;
+	if (stat(file, &st))
+		return 0;
+	*apparent = (uint64_t)st.st_size;
+	return (uint64_t)st.st_blocks * 512;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		VIEW_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct view_opts o = { 0 };
+	struct view v;
+	int opt;
+	char dur[32];
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+		if (view_opt(&o, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'h': fputs(info_usage, stdout); return 0;
+		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
+		default: die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	view_open(&v, &o);
+	struct trace *t = v.trace;
+	trace_walk(t, 0, count_cb, NULL);
+
+	uint64_t events = trace_total_events(t), disk = 0, size = 0, lost = 0;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		uint64_t ap = 0;
+		disk += disk_bytes(t->procs[i].file, &ap);
+		size += ap;
+		lost += t->procs[i].hdr.lost_reentrant + t->procs[i].hdr.lost_nospace;
+	}
+	printf("trace: %s\n", o.dir);
+	if (t->session_command)
+		printf("command: %s\n", t->session_command);
+	if (t->n_procs)
+		print_time("started: ", t->t0_real);
+	else if (t->session_start_real)
+		print_time("started: ", t->session_start_real);
+	format_duration(dur, sizeof(dur), t->end_ns);
+	printf("duration: %s (first to last event)\n", dur + strspn(dur, " "));
+	if (t->session_has_status) {
+		int st = t->session_status;
+		if (WIFEXITED(st))
+			printf("status: exited with %d\n", WEXITSTATUS(st));
+		else if (WIFSIGNALED(st))
+			printf("status: killed by signal %d (%s)\n", WTERMSIG(st), signal_desc(WTERMSIG(st)));
+	} else if (t->session_command) {
+		printf("status: unknown (fntrace record itself did not finish)\n");
+	}
+	if (t->n_procs) {
+		const struct trace_process *p = &t->procs[0];
+		if (p->hdr.clock == FNT_CLOCK_TSC)
+			printf("clock: tsc, %.3f GHz, calibrated against CLOCK_MONOTONIC\n", 1.0 / p->scale);
+		else
+			printf("clock: CLOCK_MONOTONIC (the tsc was not usable)\n");
+	}
+	printf("processes: %zu\n", t->n_procs);
+	printf("events: %" PRIu64 "\n", events);
+	printf("bytes: %" PRIu64 " in files, %" PRIu64 " on disk", size, disk);
+	if (events)
+		printf(" (%.2f bytes per event on disk)", (double)disk / (double)events);
+	printf("\n");
+	printf("lost: %" PRIu64 "\n", lost);
+
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		char bid[80];
+		printf("\nprocess %u (parent %u)%s: %s\n", p->hdr.pid, p->hdr.ppid,
+		       p->hdr.exec_seq ? " after exec" : "", p->hdr.exe);
+		printf("  file: %s\n", p->file);
+		printf("  argv:");
+		for (int k = 0; k < p->argc; k++)
+			printf(" %s", p->argv[k]);
+		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
+		printf("  ended: %s\n", (p->hdr.end_flags & 1) ? "exited normally" :
+					 "no clean exit (crashed, killed, or exec'd another program)");
+		if (p->hdr.lost_reentrant || p->hdr.lost_nospace || p->hdr.lost_meta)
+			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, %" PRIu64
+			       " module records\n", p->hdr.lost_reentrant, p->hdr.lost_nospace, p->hdr.lost_meta);
+		if (p->damaged_bytes || p->damaged_chunks || p->missing_chunks)
+			printf("  damage: %" PRIu64 " bytes skipped, %" PRIu64 " bad chunks, %" PRIu64
+			       " missing chunks\n", p->damaged_bytes, p->damaged_chunks, p->missing_chunks);
+		printf("  threads: %zu\n", p->n_threads);
+		printf("  %8s  %-16s  %12s  %s\n", "tid", "name", "events", "state");
+		for (size_t k = 0; k < p->n_threads; k++) {
+			struct trace_thread *th = &p->threads[k];
+			printf("  %8u  %-16s  %12" PRIu64 "  %s", th->tid, th->name, th->events,
+			       th->ended ? "exited" : "running at the end");
+			if (th->lost)
+				printf(", %" PRIu64 " lost", th->lost);
+			printf("\n");
+		}
+		printf("  modules: %zu\n", p->n_modules);
+		for (size_t k = 0; k < p->n_modules; k++) {
+			struct trace_module *m = &p->modules[k];
+			struct trace_file_ref *f = &t->files[m->file];
+			hex(f->build_id, f->build_id_len, bid);
+			printf("    %#014" PRIx64 " %9" PRIu64 "  %-40s  %s  ", m->lo, m->hi - m->lo, f->path,
+			       *bid ? bid : "(no build-id)");
+			if (m->at_start)
+				printf("loaded at start");
+			else {
+				format_duration(dur, sizeof(dur), m->load_ns);
+				printf("loaded at +%s", dur + strspn(dur, " "));
+			}
+			if (m->unload_ns != UINT64_MAX) {
+				format_duration(dur, sizeof(dur), m->unload_ns);
+				printf(", unloaded at +%s", dur + strspn(dur, " "));
+			}
+			printf("\n");
+		}
+	}
+	fflush(stdout);
+	int ret = 0;
+	if (!trace_has_function_events(t)) {
+		view_no_events_hint(&v);
+	}
+	view_report_problems(&v);
+	view_close(&v);
+	return ret;
+}

@@ -1,0 +1,367 @@
+/*
+ * cmd-record.c - `fntrace record`: run a program with the runtime preloaded
+ * and wait for it.  The runtime does the recording; this side only prepares
+ * the trace directory, sets the FNTRACE_* variables, reports how the
+ * program ended and passes its status on.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "tool/tool.h"
+
+static const char record_usage[] =
+	"usage: fntrace record [options] [--] program [args...]\n\n"
+	"Run a program built with -finstrument-functions and record every function\n"
+	"entry and exit of every thread and child process into a trace directory.\n\n"
+	"  -d, --output DIR     trace directory (default: fntrace.data; an existing\n"
+	"                       trace there is moved to DIR.old)\n"
+	"      --callsite       also record where each call was made from\n"
+	"                       (shown by 'fntrace replay --srcline')\n"
+	"      --report         print 'fntrace report' when the program exits\n"
+	"      --chunk-size N   per-thread buffer chunk (16K..64M, default 256K)\n"
+	"      --clock CLOCK    tsc (default where the kernel trusts it) or monotonic\n"
+	"  -h, --help           this help\n\n"
+	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
+	"was not found, 126 if it could not be executed).  Events recorded before a\n"
+	"crash or a kill are kept.\n";
+
+static char *find_runtime(void)
+{
+	char self[PATH_MAX], path[PATH_MAX + 64];
+	const char *env = getenv("FNTRACE_LIBRARY");
+	ssize_t n;
+	static const char *const rel[] = { "libfntrace.so", "../lib/fntrace/libfntrace.so", "../lib/libfntrace.so" };
+
+	if (env && *env) {
+		if (access(env, R_OK))
+			die("FNTRACE_LIBRARY='%s': %s", env, strerror(errno));
+		return realpath(env, NULL);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		die("cannot find the fntrace runtime: /proc/self/exe: %s", strerror(errno));
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", self, rel[i]);
+		if (!access(path, R_OK))
+			return realpath(path, NULL);
+	}
+	die("cannot find the runtime library libfntrace.so next to '%s' or in ../lib/fntrace "
+	    "(set FNTRACE_LIBRARY to its path)", self);
+}
+
+/* a program name as execvp would find it; NULL with errno set */
+static char *find_program(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, F_OK) ? NULL : xstrdup(prog);
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	char *dup = xstrdup(path), *save = NULL, buf[PATH_MAX];
+	for (char *dir = strtok_r(dup, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, sizeof(buf), "%s/%s", *dir ? dir : ".", prog);
+		if (!access(buf, X_OK)) {
+			free(dup);
+			return xstrdup(buf);
+		}
+	}
+	free(dup);
+	errno = ENOENT;
+	return NULL;
+}
+
+/* 1 if the file is a static ELF executable (LD_PRELOAD cannot reach it) */
+static int is_static_elf(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), stat_ = 0;
+	Elf *e;
+	size_t n;
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF && !elf_getphdrnum(e, &n)) {
+		int interp = 0, dynamic = 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(e, (int)i, &ph))
+				continue;
+			interp |= ph.p_type == PT_INTERP;
+			dynamic |= ph.p_type == PT_DYNAMIC;
+		}
+		stat_ = !interp && !dynamic;
+	}
+	elf_end(e);
+	close(fd);
+	return stat_;
+}
+
+static int is_trace_dir(const char *dir, int *empty)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int other = 0;
+	*empty = 1;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		*empty = 0;
+		if (!strcmp(de->d_name, "session") || (l > 4 && !strcmp(de->d_name + l - 4, ".fnt")))
+			continue;
+		other = 1;
+	}
+	closedir(d);
+	return !other;
+}
+
+static void remove_trace_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[PATH_MAX + 256];
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static void prepare_dir(const char *dir)
+{
+	struct stat st;
+	int empty;
+	if (!stat(dir, &st)) {
+		if (!S_ISDIR(st.st_mode))
+			die("'%s' exists and is not a directory; choose another trace directory with -d", dir);
+		if (!is_trace_dir(dir, &empty))
+			die("'%s' exists and holds files that are not a fntrace trace; "
+			    "choose another directory with -d", dir);
+		if (!empty) {
+			char old[PATH_MAX];
+			int dummy;
+			snprintf(old, sizeof(old), "%s.old", dir);
+			if (!stat(old, &st)) {
+				if (!S_ISDIR(st.st_mode) || !is_trace_dir(old, &dummy))
+					die("cannot move the previous trace to '%s': it exists and is not a "
+					    "fntrace trace", old);
+				remove_trace_dir(old);
+			}
+			if (rename(dir, old))
+				die("cannot move the previous trace '%s' to '%s': %s", dir, old, strerror(errno));
+		} else {
+			return;
+		}
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		die("cannot create '%s': %s", dir, strerror(errno));
+}
+
+static void write_session(const char *dir, int argc, char **argv, uint64_t start, int has_status, int status)
+{
+	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/session", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.session.tmp", dir);
+	f = fopen(tmp, "w");
+	if (!f) {
+		warning("cannot write '%s': %s", tmp, strerror(errno));
+		return;
+	}
+	fprintf(f, "fntrace-session 1\ncommand=");
+	for (int i = 0; i < argc; i++) {
+		fputs(i ? " " : "", f);
+		for (const char *c = argv[i]; *c; c++)
+			fputc(*c == '\n' ? ' ' : *c, f);
+	}
+	fprintf(f, "\nstart_realtime_ns=%" PRIu64 "\n", start);
+	if (has_status)
+		fprintf(f, "wait_status=%d\n", status);
+	if (fclose(f) || rename(tmp, path))
+		warning("cannot write '%s': %s", path, strerror(errno));
+}
+
+static pid_t child_pid;
+
+static void forward_signal(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static int count_fnt(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		n += l > 4 && !strcmp(de->d_name + l - 4, ".fnt");
+	}
+	closedir(d);
+	return n;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'd' },
+		{ "callsite", no_argument, NULL, 0x200 },
+		{ "report", no_argument, NULL, 0x201 },
+		{ "chunk-size", required_argument, NULL, 0x202 },
+		{ "clock", required_argument, NULL, 0x203 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = "fntrace.data", *clock_name = NULL;
+	int callsite = 0, report = 0, opt, pipefd[2], status = 0;
+	uint64_t chunk = 0, start;
+	char *lib, *prog, absdir[PATH_MAX];
+	struct timespec ts;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+d:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': dir = optarg; break;
+		case 0x200: callsite = 1; break;
+		case 0x201: report = 1; break;
+		case 0x202:
+			chunk = parse_size("--chunk-size", optarg);
+			if (chunk < FNT_MIN_CHUNK || chunk > FNT_MAX_CHUNK || chunk % 4096)
+				die_usage("option '--chunk-size': %s is not a multiple of 4K from 16K to 64M", optarg);
+			break;
+		case 0x203:
+			if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic"))
+				die_usage("option '--clock' takes 'tsc' or 'monotonic', not '%s'", optarg);
+			clock_name = optarg;
+			break;
+		case 'h': fputs(record_usage, stdout); return 0;
+		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
+		default: die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		die_usage("no program to record (fntrace record [options] -- program [args...])");
+
+	prog = find_program(argv[optind]);
+	if (!prog) {
+		fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
+		return 127;
+	}
+	{
+		struct stat st;
+		if (stat(prog, &st) || S_ISDIR(st.st_mode) || access(prog, X_OK)) {
+			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind],
+				S_ISDIR(st.st_mode) ? "Is a directory" : strerror(errno ? errno : EACCES));
+			return 126;
+		}
+	}
+	if (is_static_elf(prog))
+		warning("'%s' is statically linked: the runtime cannot be preloaded into it; "
+			"link it with -lfntrace instead (see the README)", prog);
+	lib = find_runtime();
+	prepare_dir(dir);
+	if (!realpath(dir, absdir))
+		die("cannot resolve '%s': %s", dir, strerror(errno));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	write_session(absdir, argc - optind, argv + optind, start, 0, 0);
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		die("pipe: %s", strerror(errno));
+	fflush(NULL);
+	child_pid = fork();
+	if (child_pid < 0)
+		die("fork: %s", strerror(errno));
+	if (child_pid == 0) {
+		const char *old = getenv("LD_PRELOAD");
+		char *preload = xmalloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
+		int err;
+		strcpy(preload, lib);
+		if (old && *old) {
+			strcat(preload, ":");
+			strcat(preload, old);
+		}
+		setenv("LD_PRELOAD", preload, 1);
+		setenv(FNTRACE_ENV_DIR, absdir, 1);
+		if (callsite)
+			setenv(FNTRACE_ENV_CALLSITE, "1", 1);
+		else
+			unsetenv(FNTRACE_ENV_CALLSITE);
+		if (chunk) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%" PRIu64, chunk);
+			setenv(FNTRACE_ENV_CHUNK_SIZE, buf, 1);
+		}
+		if (clock_name)
+			setenv(FNTRACE_ENV_CLOCK, clock_name, 1);
+		unsetenv(FNTRACE_ENV_DISABLE);
+		execv(prog, argv + optind);
+		err = errno;
+		(void)!write(pipefd[1], &err, sizeof(err));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	{
+		int err = 0;
+		if (read(pipefd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
+			waitpid(child_pid, NULL, 0);
+			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(err));
+			remove_trace_dir(absdir);
+			return err == ENOENT ? 127 : 126;
+		}
+		close(pipefd[0]);
+	}
+	/* the terminal sends SIGINT/SIGQUIT to the program too: let it decide */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTERM, forward_signal);
+	signal(SIGHUP, forward_signal);
+	while (waitpid(child_pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	write_session(absdir, argc - optind, argv + optind, start, 1, status);
+
+	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "fntrace: '%s' was killed by signal %d (%s); the events it recorded "
+			"up to then are in '%s'\n", argv[optind], WTERMSIG(status),
+			signal_desc(WTERMSIG(status)), dir);
+	if (!count_fnt(absdir))
+		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
+			"-finstrument-functions?\n", argv[optind]);
+	else if (report) {
+		char *rargv[] = { "report", "-d", absdir, NULL };
+		fflush(stdout);
+		optind = 0;
+		cmd_name = "report";
+		cmd_report(3, rargv);
+	}
+	free(lib);
+	free(prog);
+	return ret;
+}

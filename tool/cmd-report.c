@@ -1,0 +1,327 @@
+/*
+ * cmd-report.c - `fntrace report`: the flat per-function profile.
+ *
+ * Inclusive (total) time is added only when the outermost activation of a
+ * function returns, so recursion is never counted twice; self time is the
+ * call's time minus its callees'.  Calls that never returned (a crash) are
+ * counted as calls but carry no time.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool/tool.h"
+
+static const char report_usage[] =
+	"usage: fntrace report [options]\n\n"
+	"Per-function profile: calls, total (inclusive) time, self time, average,\n"
+	"minimum and maximum time per call.\n\n"
+	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
+	"  -s, --sort KEY         total (default), self, calls, avg, max, min or name\n"
+	"      --threads          one table per thread\n"
+	"      --format FMT       text (default), csv or json\n"
+	"      --tid TID[,TID]    only these threads\n"
+	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
+	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
+	"  -D, --depth N          only the first N levels\n"
+	"      --debug-dir DIR    also look for debug files under DIR\n"
+	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
+	"      --no-demangle      keep C++ names mangled\n"
+	"  -h, --help             this help\n\n"
+	"csv columns: function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns (with\n"
+	"--threads a tid column first); json: {\"functions\": [{...}]}.\n";
+
+struct fstat {
+	uint64_t calls, timed, total, self, min, max;
+	uint32_t active;
+	uint32_t func;
+};
+
+struct table {
+	struct fstat *s;
+	size_t n;
+};
+
+struct report {
+	struct view *v;
+	struct table all;
+	int threads;
+};
+
+static struct fstat *get(struct table *t, uint32_t func)
+{
+	if (func >= t->n) {
+		size_t n = t->n ? t->n : 256;
+		while (n <= func)
+			n *= 2;
+		t->s = xrealloc(t->s, n * sizeof(*t->s));
+		memset(t->s + t->n, 0, (n - t->n) * sizeof(*t->s));
+		t->n = n;
+	}
+	return &t->s[func];
+}
+
+static struct table *table_of(struct report *r, struct trace_thread *th)
+{
+	if (!r->threads)
+		return &r->all;
+	if (!th->view_aux)
+		th->view_aux = xcalloc(1, sizeof(struct table));
+	return th->view_aux;
+}
+
+static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
+{
+	struct fstat *s = get(table_of(ctx, th), f->func);
+	s->calls++;
+	s->active++;
+}
+
+static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
+{
+	struct fstat *s = get(table_of(ctx, th), f->func);
+	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
+	s->active--;
+	if (how == CALL_TRUNCATED)
+		return;
+	uint64_t self = dur > f->child_ns ? dur - f->child_ns : 0;
+	if (!s->timed || dur < s->min)
+		s->min = dur;
+	if (dur > s->max)
+		s->max = dur;
+	s->timed++;
+	s->self += self;
+	if (!s->active)
+		s->total += dur;
+}
+
+static int sort_key;
+static struct view *sort_view;
+
+static int cmp_stat(const void *a, const void *b)
+{
+	const struct fstat *x = a, *y = b;
+	uint64_t kx, ky;
+	switch (sort_key) {
+	case 's': kx = x->self, ky = y->self; break;
+	case 'c': kx = x->calls, ky = y->calls; break;
+	case 'a': kx = x->timed ? x->total / x->timed : 0, ky = y->timed ? y->total / y->timed : 0; break;
+	case 'x': kx = x->max, ky = y->max; break;
+	case 'i': kx = x->min, ky = y->min; break;
+	case 'n': return strcmp(view_name(sort_view, x->func), view_name(sort_view, y->func));
+	default: kx = x->total, ky = y->total; break;
+	}
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return strcmp(view_name(sort_view, x->func), view_name(sort_view, y->func));
+}
+
+/* the rows with calls, sorted */
+static struct fstat *rows(struct table *t, struct view *v, size_t *n)
+{
+	struct fstat *r = xmalloc((t->n ? t->n : 1) * sizeof(*r));
+	size_t k = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->s[i].calls) {
+			r[k] = t->s[i];
+			r[k++].func = (uint32_t)i;
+		}
+	sort_view = v;
+	qsort(r, k, sizeof(*r), cmp_stat);
+	*n = k;
+	return r;
+}
+
+static uint64_t avg(const struct fstat *s)
+{
+	return s->timed ? s->total / s->timed : 0;
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_text(struct view *v, struct fstat *r, size_t n)
+{
+	char a[32], b[32], c[32], d[32], e[32];
+	printf("  Total time   Self time       Calls    Avg time    Min time    Max time  Function\n"
+	       "  ==========  ==========  ==========  ==========  ==========  ==========  ========\n");
+	for (size_t i = 0; i < n; i++) {
+		format_duration(a, sizeof(a), r[i].total);
+		format_duration(b, sizeof(b), r[i].self);
+		format_duration(c, sizeof(c), avg(&r[i]));
+		format_duration(d, sizeof(d), r[i].min);
+		format_duration(e, sizeof(e), r[i].max);
+		printf("  %s  %s  %10" PRIu64 "  %s  %s  %s  %s\n", a, b, r[i].calls, c, d, e,
+		       view_name(v, r[i].func));
+	}
+}
+
+static void print_csv_rows(struct view *v, struct fstat *r, size_t n, const struct trace_thread *th)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (th)
+			printf("%u,", th->tid);
+		csv_str(stdout, view_name(v, r[i].func));
+		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r[i].calls,
+		       r[i].total, r[i].self, avg(&r[i]), r[i].min, r[i].max);
+	}
+}
+
+static void print_json_rows(struct view *v, struct fstat *r, size_t n)
+{
+	printf("[");
+	for (size_t i = 0; i < n; i++) {
+		printf("%s\n    {\"function\": ", i ? "," : "");
+		json_str(stdout, view_name(v, r[i].func));
+		printf(", \"full_name\": ");
+		json_str(stdout, view_full_name(v, r[i].func));
+		printf(", \"calls\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"self_ns\": %" PRIu64
+		       ", \"avg_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 "}",
+		       r[i].calls, r[i].total, r[i].self, avg(&r[i]), r[i].min, r[i].max);
+	}
+	printf("%s]", n ? "\n  " : "");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		VIEW_LONGOPTS, FILTER_LONGOPTS,
+		{ "sort", required_argument, NULL, 's' },
+		{ "threads", no_argument, NULL, 0x400 },
+		{ "format", required_argument, NULL, 0x401 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL };
+	struct view_opts o = { 0 };
+	struct view v;
+	struct report r = { .v = &v };
+	const char *format = "text";
+	int opt, ret = 0;
+
+	sort_key = 't';
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:F:N:D:s:h", longopts, NULL)) != -1) {
+		if (view_opt(&o, opt, optarg))
+			continue;
+		switch (opt) {
+		case 's':
+			if (!strcmp(optarg, "total")) sort_key = 't';
+			else if (!strcmp(optarg, "self")) sort_key = 's';
+			else if (!strcmp(optarg, "calls")) sort_key = 'c';
+			else if (!strcmp(optarg, "avg")) sort_key = 'a';
+			else if (!strcmp(optarg, "max")) sort_key = 'x';
+			else if (!strcmp(optarg, "min")) sort_key = 'i';
+			else if (!strcmp(optarg, "name")) sort_key = 'n';
+			else die_usage("option '--sort' takes total, self, calls, avg, max, min or name, not '%s'", optarg);
+			break;
+		case 0x400: r.threads = 1; break;
+		case 0x401:
+			if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
+				die_usage("option '--format' takes text, csv or json, not '%s'", optarg);
+			format = optarg;
+			break;
+		case 'h': fputs(report_usage, stdout); return 0;
+		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
+		default: die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	view_open(&v, &o);
+	calls_walk(&v, 0, &ops, &r, 0);
+	if (!trace_has_function_events(v.trace)) {
+		view_no_events_hint(&v);
+		ret = 1;
+	}
+
+	int csv = !strcmp(format, "csv"), json = !strcmp(format, "json");
+	if (csv)
+		printf("%sfunction,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n", r.threads ? "tid," : "");
+	if (json)
+		printf("{\"trace\": ");
+	if (json) {
+		json_str(stdout, o.dir);
+		printf(",\n  \"%s\": ", r.threads ? "threads" : "functions");
+	}
+	if (!r.threads) {
+		size_t n;
+		struct fstat *rs = rows(&r.all, &v, &n);
+		if (csv)
+			print_csv_rows(&v, rs, n, NULL);
+		else if (json)
+			print_json_rows(&v, rs, n);
+		else
+			print_text(&v, rs, n);
+		free(rs);
+	} else {
+		int first = 1;
+		if (json)
+			printf("[");
+		for (size_t i = 0; i < v.trace->n_procs; i++)
+			for (size_t k = 0; k < v.trace->procs[i].n_threads; k++) {
+				struct trace_thread *th = &v.trace->procs[i].threads[k];
+				struct table *t = th->view_aux;
+				size_t n;
+				if (!t)
+					continue;
+				struct fstat *rs = rows(t, &v, &n);
+				if (csv) {
+					print_csv_rows(&v, rs, n, th);
+				} else if (json) {
+					printf("%s\n  {\"pid\": %u, \"tid\": %u, \"name\": ", first ? "" : ",",
+					       th->proc->hdr.pid, th->tid);
+					json_str(stdout, th->name);
+					printf(", \"functions\": ");
+					print_json_rows(&v, rs, n);
+					printf("}");
+				} else {
+					printf("%s# thread %u (%s), process %u\n", first ? "" : "\n", th->tid, th->name,
+					       th->proc->hdr.pid);
+					print_text(&v, rs, n);
+				}
+				first = 0;
+				free(rs);
+				free(t->s);
+				free(t);
+				th->view_aux = NULL;
+			}
+		if (json)
+			printf("\n  ]");
+	}
+	if (json)
+		printf("\n}\n");
+	fflush(stdout);
+	view_report_problems(&v);
+	free(r.all.s);
+	view_close(&v);
+	return ret;
+}

@@ -1,0 +1,61 @@
+/*
+ * main.c - the fntrace command: a table of subcommands, one file each
+ * (cmd-<name>.c), dispatched git-style.
+ *
+ * Exit codes: 0 ok, 1 failure, 2 usage error; `record` returns the traced
+ * program's status (128+signal when it died by one, 127/126 when it could
+ * not be started).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "tool/tool.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record, "run a program and record every function entry and exit" },
+	{ "replay", cmd_replay, "show the recorded calls, nested per thread, with durations" },
+	{ "report", cmd_report, "per-function profile: calls, total, self, avg, min, max time" },
+	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: fntrace <command> [options] [-- program args...]\n\n"
+		   "Record and show function calls of programs built with -finstrument-functions.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nTypical use:\n"
+		   "  gcc -finstrument-functions -g -O2 -o prog prog.c\n"
+		   "  fntrace record -- ./prog args     # writes ./fntrace.data\n"
+		   "  fntrace replay                    # calls per thread with durations\n"
+		   "  fntrace report                    # per-function profile\n\n"
+		   "'fntrace <command> --help' describes each command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		die_usage("no command given");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("fntrace %s (trace format %d)\n", FNT_VERSION, FNT_FORMAT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name)) {
+			cmd_name = commands[i].name;
+			return commands[i].fn(argc - 1, argv + 1);
+		}
+	if (argv[1][0] == '-')
+		die_usage("unknown option '%s'", argv[1]);
+	die_usage("'%s' is not a fntrace command", argv[1]);
+}

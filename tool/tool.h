@@ -1,0 +1,120 @@
+/*
+ * tool.h - what the fntrace command's files share: error helpers, the view
+ * options every reading command accepts, function naming, and the call
+ * layer (calls.c) that turns entry/exit events into matched calls.
+ */
+#ifndef FNT_TOOL_H
+#define FNT_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "format/reader.h"
+#include "symbols/symbols.h"
+
+#define FNT_VERSION "0.1.0"
+
+/* ---- util.c ---- */
+extern const char *cmd_name;     /* the running subcommand, for messages */
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void die_usage(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+uint64_t parse_uint(const char *opt, const char *arg, uint64_t max);
+uint64_t parse_size(const char *opt, const char *arg);
+void format_duration(char *buf, size_t len, uint64_t ns);   /* "  1.234 us" (10 chars) */
+const char *signal_desc(int sig);
+
+struct strlist {
+	const char **v;
+	size_t n;
+};
+void strlist_add(struct strlist *l, const char *s);
+
+/* ---- view.c: options and naming shared by replay/report/info ---- */
+struct view_opts {
+	const char *dir;
+	struct strlist debug_dirs, prefix_map;
+	int no_demangle;
+	uint32_t *tids;
+	size_t n_tids;
+	struct strlist filter, notrace;   /* -F, -N globs */
+	int max_depth;                    /* -D, 0 = unlimited */
+};
+
+/* Long options every reading command takes; returns 1 if opt was one of them. */
+#define VIEW_LONGOPTS \
+	{ "data", required_argument, NULL, 'd' }, \
+	{ "debug-dir", required_argument, NULL, 0x100 }, \
+	{ "prefix-map", required_argument, NULL, 0x101 }, \
+	{ "no-demangle", no_argument, NULL, 0x102 }
+#define FILTER_LONGOPTS \
+	{ "tid", required_argument, NULL, 0x110 }, \
+	{ "filter", required_argument, NULL, 'F' }, \
+	{ "notrace", required_argument, NULL, 'N' }, \
+	{ "depth", required_argument, NULL, 'D' }
+int view_opt(struct view_opts *o, int opt, const char *arg);
+
+struct view {
+	struct view_opts *opts;
+	struct trace *trace;
+	struct symbols *syms;
+	char **names;            /* short names by func id, filled lazily */
+	char **full_names;
+	const char **src_file;   /* file:line of each function, lazily */
+	int *src_line;
+	uint8_t *src_done;
+	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
+	size_t n_names;
+};
+
+void view_open(struct view *v, struct view_opts *o);
+void view_close(struct view *v);
+const char *view_name(struct view *v, uint32_t func);
+const char *view_full_name(struct view *v, uint32_t func);
+int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
+int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);
+/* after a walk: warn about damage, lost events, untrusted modules */
+void view_report_problems(struct view *v);
+void view_no_events_hint(struct view *v);
+
+/* ---- calls.c: matched calls over the time-ordered (or per-thread) walk ---- */
+struct frame {
+	uint32_t func;
+	uint64_t addr;
+	uint64_t start_ns;
+	uint64_t child_ns;       /* time spent in callees */
+	uint64_t callsite;
+	uint32_t callsite_file;
+	uint64_t callsite_vaddr;
+	int depth;               /* display depth */
+	int shown;               /* passes -F/-N/-D */
+	int in_filter;           /* inside a -F subtree */
+	int hidden;              /* inside a -N subtree */
+};
+
+enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED };
+
+struct calls_ops {
+	void (*begin)(void *ctx, struct trace_thread *th, const struct frame *f);
+	void (*end)(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns,
+		    enum call_end how);
+	/* an exit whose entry is not in the trace (a forked child leaving its parent's frames) */
+	void (*orphan)(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth);
+	void (*lost)(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns);
+};
+
+/* walk the trace through the call layer; all_frames: call begin/end for
+ * frames that do not pass the filters too (with f->shown == 0) */
+int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
+
+/* ---- commands ---- */
+int cmd_record(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif

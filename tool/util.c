@@ -1,0 +1,143 @@
+/*
+ * util.c - the tool's small helpers: git-style messages ("fntrace: ..."),
+ * allocation that dies on failure, option value parsing, duration format.
+ * Only the tool dies; the reader and symbolizer return errors.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool/tool.h"
+
+const char *cmd_name = "fntrace";
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("fntrace: ", stderr);
+	if (prefix)
+		fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(NULL, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(NULL, fmt, ap);
+	va_end(ap);
+	if (strcmp(cmd_name, "fntrace"))
+		fprintf(stderr, "usage: see 'fntrace %s --help'\n", cmd_name);
+	else
+		fprintf(stderr, "usage: see 'fntrace --help'\n");
+	exit(2);
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+void strlist_add(struct strlist *l, const char *s)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = s;
+}
+
+uint64_t parse_uint(const char *opt, const char *arg, uint64_t max)
+{
+	char *end;
+	unsigned long long v;
+	errno = 0;
+	if (!arg || !*arg || *arg == '-')
+		die_usage("option '%s' needs a number, not '%s'", opt, arg ? arg : "");
+	v = strtoull(arg, &end, 10);
+	if (errno || *end || v > max)
+		die_usage("option '%s': '%s' is not a number from 0 to %" PRIu64, opt, arg, max);
+	return v;
+}
+
+/* "256K", "1M", "65536" */
+uint64_t parse_size(const char *opt, const char *arg)
+{
+	char *end;
+	unsigned long long v;
+	errno = 0;
+	if (!arg || !*arg || *arg == '-')
+		die_usage("option '%s' needs a size, not '%s'", opt, arg ? arg : "");
+	v = strtoull(arg, &end, 10);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (errno || *end)
+		die_usage("option '%s': '%s' is not a size (like 256K or 4M)", opt, arg);
+	return v;
+}
+
+void format_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000000ull)
+		snprintf(buf, len, "%7.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000ull)
+		snprintf(buf, len, "%7.3f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%7.3f  s", (double)ns / 1e9);
+}
+
+const char *signal_desc(int sig)
+{
+	const char *s = strsignal(sig);
+	return s ? s : "unknown signal";
+}

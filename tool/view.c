@@ -1,0 +1,232 @@
+/*
+ * view.c - what every reading command shares: the common options (-d,
+ * --debug-dir, --prefix-map, --tid, -F, -N, -D), opening the trace, and
+ * naming functions.  Each function id is named once (symbols caches below
+ * that too), so naming costs grow with distinct functions, not events.
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool/tool.h"
+
+static void parse_tids(struct view_opts *o, const char *arg)
+{
+	char *s = xstrdup(arg), *save = NULL;
+	for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		o->tids = xrealloc(o->tids, (o->n_tids + 1) * sizeof(*o->tids));
+		o->tids[o->n_tids++] = (uint32_t)parse_uint("--tid", tok, UINT32_MAX);
+	}
+	free(s);
+	if (!o->n_tids)
+		die_usage("option '--tid' needs a list of thread ids, like 4242,4243");
+}
+
+int view_opt(struct view_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'd': o->dir = arg; return 1;
+	case 0x100: strlist_add(&o->debug_dirs, arg); return 1;
+	case 0x101:
+		if (!strchr(arg, '='))
+			die_usage("option '--prefix-map' takes OLD=NEW, not '%s'", arg);
+		strlist_add(&o->prefix_map, arg);
+		return 1;
+	case 0x102: o->no_demangle = 1; return 1;
+	case 0x110: parse_tids(o, arg); return 1;
+	case 'F': strlist_add(&o->filter, arg); return 1;
+	case 'N': strlist_add(&o->notrace, arg); return 1;
+	case 'D': o->max_depth = (int)parse_uint("-D/--depth", arg, 1u << 30); return 1;
+	}
+	return 0;
+}
+
+void view_open(struct view *v, struct view_opts *o)
+{
+	char err[4400];
+	struct symbols_options so = { 0 };
+
+	memset(v, 0, sizeof(*v));
+	v->opts = o;
+	if (!o->dir)
+		o->dir = "fntrace.data";
+	if (trace_open(&v->trace, o->dir, err, sizeof(err)))
+		die("%s", err);
+	for (size_t i = 0; i < v->trace->n_warnings; i++)
+		warning("%s", v->trace->warnings[i]);
+	if (o->n_tids && !trace_select_tids(v->trace, o->tids, o->n_tids))
+		warning("no thread in '%s' has the tid(s) given with --tid", o->dir);
+	so.debug_dirs = o->debug_dirs.v;
+	so.n_debug_dirs = o->debug_dirs.n;
+	so.prefix_map = o->prefix_map.v;
+	so.n_prefix_map = o->prefix_map.n;
+	so.no_demangle = o->no_demangle;
+	v->syms = symbols_new(&so);
+	if (!v->syms)
+		die("cannot initialise the symbolizer");
+}
+
+void view_close(struct view *v)
+{
+	for (size_t i = 0; i < v->n_names; i++) {
+		free(v->names[i]);
+		free(v->full_names[i]);
+	}
+	free(v->names);
+	free(v->full_names);
+	free(v->src_file);
+	free(v->src_line);
+	free(v->src_done);
+	free(v->filter_match);
+	symbols_free(v->syms);
+	trace_close(v->trace);
+}
+
+static void grow(struct view *v, uint32_t func)
+{
+	size_t n = v->n_names;
+	if (func < n)
+		return;
+	size_t nn = n ? n : 64;
+	while (nn <= func)
+		nn *= 2;
+	v->names = xrealloc(v->names, nn * sizeof(*v->names));
+	v->full_names = xrealloc(v->full_names, nn * sizeof(*v->full_names));
+	v->src_file = xrealloc(v->src_file, nn * sizeof(*v->src_file));
+	v->src_line = xrealloc(v->src_line, nn * sizeof(*v->src_line));
+	v->src_done = xrealloc(v->src_done, nn);
+	v->filter_match = xrealloc(v->filter_match, nn);
+	memset(v->names + n, 0, (nn - n) * sizeof(*v->names));
+	memset(v->full_names + n, 0, (nn - n) * sizeof(*v->full_names));
+	memset(v->src_done + n, 0, nn - n);
+	memset(v->filter_match + n, 0, nn - n);
+	v->n_names = nn;
+}
+
+static int file_sym(struct view *v, uint32_t file)
+{
+	struct trace_file_ref *f = &v->trace->files[file];
+	if (f->sym < 0)
+		f->sym = symbols_add_module(v->syms, f->path, f->build_id, f->build_id_len);
+	return f->sym;
+}
+
+static void name_func(struct view *v, uint32_t func, int with_line)
+{
+	const struct trace_func *f = &v->trace->funcs[func];
+	struct sym_func sf;
+	char buf[64];
+
+	grow(v, func);
+	if (v->names[func] && (!with_line || v->src_done[func]))
+		return;
+	if (f->file == TRACE_NO_FILE) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, f->vaddr);
+		v->names[func] = xstrdup(buf);
+		v->full_names[func] = xstrdup(buf);
+		v->src_done[func] = 1;
+		v->src_file[func] = NULL;
+		v->src_line[func] = 0;
+		return;
+	}
+	symbols_func(v->syms, file_sym(v, f->file), f->vaddr, with_line, &sf);
+	if (!v->names[func]) {
+		v->names[func] = xstrdup(sf.short_name ? sf.short_name : sf.name);
+		v->full_names[func] = xstrdup(sf.name);
+	}
+	if (with_line) {
+		v->src_file[func] = sf.file;
+		v->src_line[func] = sf.line;
+		v->src_done[func] = 1;
+	}
+}
+
+const char *view_name(struct view *v, uint32_t func)
+{
+	if (func >= v->n_names || !v->names[func])
+		name_func(v, func, 0);
+	return v->names[func];
+}
+
+const char *view_full_name(struct view *v, uint32_t func)
+{
+	if (func >= v->n_names || !v->full_names[func])
+		name_func(v, func, 0);
+	return v->full_names[func];
+}
+
+int view_srcline(struct view *v, uint32_t func, const char **file, int *line)
+{
+	if (func >= v->n_names || !v->src_done[func])
+		name_func(v, func, 1);
+	*file = v->src_file[func];
+	*line = v->src_line[func];
+	return *file && *line ? 0 : -1;
+}
+
+int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line)
+{
+	if (file == TRACE_NO_FILE)
+		return -1;
+	return symbols_srcline(v->syms, file_sym(v, file), vaddr, src, line);
+}
+
+void view_report_problems(struct view *v)
+{
+	struct trace *t = v->trace;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		uint64_t lost = p->hdr.lost_reentrant + p->hdr.lost_nospace;
+		if (p->damaged_bytes)
+			warning("'%s': %" PRIu64 " bytes of damaged event data were skipped; "
+				"the events before and after the damage are shown", p->file, p->damaged_bytes);
+		if (p->missing_chunks)
+			warning("'%s': %" PRIu64 " buffer chunk(s) are missing from the file", p->file,
+				p->missing_chunks);
+		if (lost)
+			warning("process %u: %" PRIu64 " events could not be recorded (%" PRIu64
+				" inside signal handlers, %" PRIu64 " for lack of space)",
+				p->hdr.pid, lost, p->hdr.lost_reentrant, p->hdr.lost_nospace);
+	}
+	for (size_t i = 0; i < t->n_files; i++) {
+		if (t->files[i].sym < 0)
+			continue;
+		const char *w = symbols_module_warning(v->syms, t->files[i].sym);
+		if (w)
+			warning("%s", w);
+	}
+}
+
+void view_no_events_hint(struct view *v)
+{
+	fprintf(stderr, "fntrace: no function events were recorded in '%s'\n"
+		"hint: build the program with -finstrument-functions (gcc or clang), "
+		"then run 'fntrace record' again\n", v->opts->dir);
+}
+
+/* ---- filters ---- */
+
+static int glob_any(const struct strlist *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!fnmatch(l->v[i], name, 0) || !strcmp(l->v[i], name))
+			return 1;
+	return 0;
+}
+
+/* bit 1: matches -F, bit 2: matches -N */
+int view_filter_match(struct view *v, uint32_t func);
+int view_filter_match(struct view *v, uint32_t func)
+{
+	grow(v, func);
+	if (!v->filter_match[func]) {
+		const char *name = view_name(v, func);
+		int m = 8;
+		if (glob_any(&v->opts->filter, name) || glob_any(&v->opts->filter, view_full_name(v, func)))
+			m |= 1;
+		if (glob_any(&v->opts->notrace, name) || glob_any(&v->opts->notrace, view_full_name(v, func)))
+			m |= 2;
+		v->filter_match[func] = (uint8_t)m;
+	}
+	return v->filter_match[func] & 3;
+}

@@ -21,7 +21,7 @@ DW_LIBS   := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
 # process, which a preloaded library cannot promise).
 RT_CFLAGS := -O2 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -I. -fPIC \
 	-fvisibility=hidden -ftls-model=initial-exec -fno-instrument-functions \
-	-fno-stack-protector -fno-omit-frame-pointer
+	-fno-stack-protector
 
 RT_SRC   := $(wildcard runtime/*.c)
 RT_ASM   := $(wildcard arch/x86_64/*.S)
@@ -61,6 +61,17 @@ $(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(DW_LIBS) -lstdc++ -lm
 
+deps:
+	@sh scripts/install-deps.sh
+
+# the README's first command: build, trace the bundled example, show it
+demo: deps
+	$(MAKE) all
+	$(CC) -finstrument-functions -g -O2 -o $(O)/demo examples/demo.c -lpthread
+	$(O)/fntrace record -d $(O)/demo.data -- $(O)/demo
+	$(O)/fntrace replay -d $(O)/demo.data
+	$(O)/fntrace report -d $(O)/demo.data
+
 unit: $(UNIT_BIN)
 
 # the quick suite on one build: unit tests, then the golden end-to-end cases
@@ -68,7 +79,7 @@ test: all unit
 	python3 tests/run.py --build $(O)
 
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-check:
+check: deps
 	$(MAKE) test
 	$(MAKE) O=build-san SAN="$(SANFLAGS)" test
 	$(MAKE) fuzz-smoke
@@ -99,4 +110,4 @@ install: all
 clean:
 	rm -rf build build-san
 
-.PHONY: all unit test check fuzz fuzz-smoke bench install clean
+.PHONY: all deps demo unit test check fuzz fuzz-smoke bench install clean

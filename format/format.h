@@ -21,7 +21,7 @@
 #define FNT_HEADER_SIZE     4096u
 #define FNT_CHUNK_MAGIC     0x434e5446u   /* "FTNC" little-endian */
 #define FNT_CHUNK_HDR_SIZE  64u
-#define FNT_CHUNK_SLACK     32u           /* never-written tail: 8-byte stores stay inside */
+#define FNT_CHUNK_SLACK     64u           /* no event starts in the last 64 bytes: its stores stay inside */
 #define FNT_DEFAULT_CHUNK   (256u * 1024u)
 #define FNT_MIN_CHUNK       (16u * 1024u)
 #define FNT_MAX_CHUNK       (64u * 1024u * 1024u)
@@ -132,6 +132,11 @@ struct fnt_meta_thread {
 	uint32_t tid;
 	char     name[16];
 };
+
+_Static_assert(sizeof(struct fnt_file_header) <= FNT_HEADER_SIZE, "file header fits its block");
+_Static_assert(sizeof(struct fnt_chunk_header) == FNT_CHUNK_HDR_SIZE, "chunk header is 64 bytes");
+_Static_assert(sizeof(struct fnt_meta_module) == 72, "doc/format.md says 72");
+_Static_assert(sizeof(struct fnt_meta_thread) == 32, "doc/format.md says 32");
 
 /* ---- encoding helpers, used identically by writer and reader ---- */
 

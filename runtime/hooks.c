@@ -6,8 +6,14 @@
  * unaligned 8-byte store (see format.h): typically 2-3 bytes per event.  No
  * lock, no atomic, no syscall, no call through the PLT, nothing shared with
  * other threads.  Everything unusual (cache miss, first event of a thread,
- * full chunk, re-entry from a signal handler) leaves through one predictable
- * branch to runtime.c.
+ * full chunk, re-entry from a signal handler, call sites) leaves through one
+ * predictable branch as a tail call to runtime.c, so the common path calls
+ * nothing and spills no register.
+ *
+ * The `busy` guard: a signal handler that runs instrumented code while a hook
+ * is between reading and advancing `pos` would interleave two half-written
+ * streams and desynchronise the address cache; its events are dropped and
+ * counted instead.
  */
 #include <string.h>
 #include "runtime/runtime.h"
@@ -26,27 +32,25 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 		fnt_slow_event(t, fn, site, is_exit);
 		return;
 	}
+	if (unlikely(!fnt_use_tsc)) {
+		fnt_mono_event(t, fn, site, is_exit);
+		return;
+	}
 	t->busy = 1;
-	now = fnt_now();
+	now = __builtin_ia32_rdtsc();
 	d = now - t->last;
 	slot = fnt_slot(fn);
-	if (likely(t->cache[slot] == fn && d < (1ull << 47))) {
-		t->last = now;
-		v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
-		len = fnt_varint_len(v);
-		x = fnt_varint_pack(v, len);
-		memcpy(p, &x, 8);
-		t->pos = p + len;
-	} else {
-		fnt_write_rare(t, now, d, fn, is_exit);
+	if (unlikely(t->cache[slot] != fn || d >= (1ull << 47) || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE)))) {
+		fnt_rare_event(t, now, fn, site, is_exit);
+		return;
 	}
-	if (is_exit) {
-		t->depth--;
-	} else {
-		t->depth++;
-		if (unlikely(fnt_flags & FNT_FLAG_CALLSITE))
-			fnt_write_callsite(t, fn, site);
-	}
+	t->last = now;
+	v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
+	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	t->pos = p + len;
+	t->depth += is_exit ? -1 : 1;
 	t->busy = 0;
 }
 

@@ -43,6 +43,7 @@ static uint32_t my_pid;
 /* meta stream: appended under meta_lock by any thread */
 static int meta_lock;
 static uint8_t *meta_chunk, *meta_pos, *meta_end;
+static off_t meta_chunk_off;
 static uint32_t meta_seq;
 
 uint64_t fnt_mono_ns(void)
@@ -166,7 +167,8 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 	if (meta_lock_take())
 		goto drop;
 	if (!meta_pos || meta_pos + need + 4 > meta_end) {
-		uint8_t *m = chunk_map(NULL);
+		off_t off;
+		uint8_t *m = chunk_map(&off);
 		if (!m)
 			goto unlock;
 		if (meta_chunk)
@@ -177,6 +179,7 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 		clock_sample(&ch->base_ticks, &ch->mono_ns, NULL);
 		chunk_seal(ch);
 		meta_chunk = m;
+		meta_chunk_off = off;
 		meta_pos = m + FNT_CHUNK_HDR_SIZE;
 		meta_end = m + chunk_size;
 	}
@@ -219,7 +222,7 @@ static uint8_t *put_time(uint8_t *p, uint64_t ticks)
 	return p + 9;
 }
 
-void fnt_write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
+static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
 {
 	uint8_t *p = t->pos;
 	unsigned slot = fnt_slot(fn);
@@ -246,13 +249,45 @@ void fnt_write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn
 	t->pos = p;
 }
 
-void fnt_write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site)
+static void write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site)
 {
 	uint64_t zz = fnt_zigzag((int64_t)(site - fn));
 	if (zz > FNT_VARINT_MAX)
 		zz = 0;
 	uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_CALLSITE));
 	t->pos = put_varint(p, zz);
+}
+
+/* entry/exit bookkeeping shared by the rare path and the slow path */
+static void finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	write_rare(t, now, now - t->last, fn, is_exit);
+	if (is_exit) {
+		t->depth--;
+	} else {
+		t->depth++;
+		if (fnt_flags & FNT_FLAG_CALLSITE)
+			write_callsite(t, fn, site);
+	}
+}
+
+void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	t->busy = 1;
+	finish_event(t, fnt_mono_ns(), fn, site, is_exit);
+	t->busy = 0;
+}
+
+const uint8_t fnt_varint_len_table[65] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3,
+	4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6,
+	7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
+};
+
+void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	finish_event(t, now, fn, site, is_exit);
+	t->busy = 0;
 }
 
 static void put_thread_name(struct fnt_thread *t)
@@ -277,20 +312,36 @@ static void put_lost(struct fnt_thread *t)
 	t->lost = 0;
 }
 
+static void put_thread_end(struct fnt_thread *t)
+{
+	uint64_t now = fnt_now();
+	uint64_t d = now - t->last;
+	if (d >= (1ull << 47)) {
+		t->pos = put_time(t->pos, now);
+		d = 0;
+	}
+	t->last = now;
+	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_THREAD_END));
+}
+
+/* Free the disk blocks of a chunk past `used` bytes; they read as zeros
+ * again, which is what an unused tail must be. */
+static void punch_tail(int64_t chunk_off, uintptr_t used)
+{
+	uintptr_t from = (used + 4095) & ~(uintptr_t)4095;
+	if (from < chunk_size)
+		fallocate(trace_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, chunk_off + (off_t)from,
+			  (off_t)(chunk_size - from));
+}
+
 /* Give back the unused tail of a finished chunk (its bytes read as zeros,
  * which is what an unused tail must be), then unmap it. */
 static void chunk_release(struct fnt_thread *t, int punch)
 {
 	if (!t->chunk)
 		return;
-	if (punch && state == 1 && t->pid == my_pid) {
-		uintptr_t used = (uintptr_t)(t->pos - t->chunk) + 8;
-		uintptr_t from = (used + 4095) & ~(uintptr_t)4095;
-		if (from < chunk_size) {
-			fallocate(trace_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, t->chunk_off + (off_t)from,
-				  (off_t)(chunk_size - from));
-		}
-	}
+	if (punch && state == 1 && t->pid == my_pid)
+		punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 8);
 	munmap(t->chunk, chunk_size);
 	t->chunk = t->pos = t->limit = NULL;
 }
@@ -374,17 +425,7 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 		goto out;
 	}
 	/* now write the event the fast path could not */
-	{
-		uint64_t now = fnt_now();
-		fnt_write_rare(t, now, now - t->last, fn, is_exit);
-		if (is_exit) {
-			t->depth--;
-		} else {
-			t->depth++;
-			if (fnt_flags & FNT_FLAG_CALLSITE)
-				fnt_write_callsite(t, fn, site);
-		}
-	}
+	finish_event(t, fnt_now(), fn, site, is_exit);
 out:
 	t->busy = 0;
 }
@@ -396,18 +437,13 @@ static void thread_exit_cb(void *arg)
 	if (t != &fnt_self || t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
 		return;
 	t->busy = 1;
+	if (t->pos >= t->limit && thread_chunk_start(t)) {
+		t->busy = 0;
+		return;
+	}
 	put_lost(t);
 	put_thread_name(t);
-	{
-		uint64_t now = fnt_now();
-		uint64_t d = now - t->last;
-		if (d >= (1ull << 47)) {
-			t->pos = put_time(t->pos, now);
-			d = 0;
-		}
-		t->last = now;
-		t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_THREAD_END));
-	}
+	put_thread_end(t);
 	chunk_release(t, 1);
 	t->state = FNT_T_ENDED;
 	t->busy = 0;
@@ -490,11 +526,20 @@ static void at_exit(void)
 	struct fnt_thread *t = &fnt_self;
 	if (state != 1 || getpid() != (pid_t)my_pid)
 		return;
-	if (t->state == FNT_T_ACTIVE && t->chunk && !t->busy && t->pos < t->limit) {
+	if (t->state == FNT_T_ACTIVE && t->chunk && !t->busy && t->pid == my_pid &&
+	    (t->pos < t->limit || !thread_chunk_start(t))) {
 		t->busy = 1;
 		put_lost(t);
 		put_thread_name(t);
+		put_thread_end(t);
+		/* late events (other exit handlers) still land here, after the end
+		 * record: keep the mapping, give back all but a page of the tail */
+		punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 4096);
 		t->busy = 0;
+	}
+	if (meta_chunk && !meta_lock_take()) {
+		punch_tail(meta_chunk_off, (uintptr_t)(meta_pos - meta_chunk) + 4096);
+		__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
 	}
 	clock_sample(&hdr->end_ticks, &hdr->end_mono, &hdr->end_real);
 	/* a process image that recorded no thread (a shell, an uninstrumented

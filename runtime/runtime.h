@@ -52,9 +52,14 @@ static inline uint64_t fnt_now(void)
 
 /* slow path of both hooks: first event of a thread, full chunk, re-entry */
 void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit) FNT_HIDDEN;
-/* write an event whose address missed the cache, or whose delta needs a TIME record */
-void fnt_write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit) FNT_HIDDEN;
-void fnt_write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site) FNT_HIDDEN;
+/* the rest of an event the fast path started (busy is set, the clock read):
+ * a cache miss, a delta that needs a TIME record, or a call site to add */
+void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit) FNT_HIDDEN;
+
+/* the whole event when the clock is CLOCK_MONOTONIC (no usable TSC) */
+void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit) FNT_HIDDEN;
+/* varint length by bit count (0..64), == fnt_varint_len() */
+extern const uint8_t fnt_varint_len_table[65] FNT_HIDDEN;
 
 /* meta stream (process-wide, under a lock); returns 0 or -1 (dropped, counted) */
 int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen) FNT_HIDDEN;

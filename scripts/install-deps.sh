@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install what building and testing fntrace needs, on Debian or Ubuntu, if it
+# is missing.  Used by `make demo`, `make check` and .ci/run; safe to re-run.
+set -e
+pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev pkg-config python3 binutils"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "fntrace: installing build dependencies:$missing"
+if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq $missing >/dev/null

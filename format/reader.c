@@ -342,6 +342,7 @@ static void process_clock(struct trace_process *p)
 			p->scale = 1.0;
 		}
 	}
+	p->mult = (int64_t)(p->scale * 4294967296.0);
 }
 
 static int check_header(const struct fnt_file_header *h, size_t size, char *why, size_t len)
@@ -708,8 +709,22 @@ static void chunk_damage(struct cursor *c, const uint8_t *at)
 	c->pos = c->end;
 }
 
+/* Done with the current chunk: drop its pages from this process (they stay
+ * in the page cache), so decoding memory does not grow with the trace. */
+static void chunk_done(struct cursor *c)
+{
+	if (!c->chunk_base || !c->p->size)
+		return;
+	uintptr_t a = (uintptr_t)c->chunk_base & ~(uintptr_t)4095;
+	uintptr_t e = (uintptr_t)c->end & ~(uintptr_t)4095;
+	if (e > a && c->p->trace->dir[0])
+		madvise((void *)a, e - a, MADV_DONTNEED);
+	c->chunk_base = NULL;
+}
+
 static int cursor_chunk(struct cursor *c)
 {
+	chunk_done(c);
 	while (c->ci < c->th->n_chunks) {
 		size_t avail = 0;
 		const struct fnt_chunk_header *ch = chunk_at(c->p, c->th->chunks[c->ci++], &avail);
@@ -746,7 +761,8 @@ static inline int get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 
 static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
 {
-	double ns = (double)(int64_t)(ticks - p->tick0) * p->scale + (double)p->off;
+	int64_t d = (int64_t)(ticks - p->tick0);
+	int64_t ns = (int64_t)(((__int128)d * p->mult) >> 32) + p->off;
 	return ns > 0 ? (uint64_t)ns : 0;
 }
 
@@ -778,6 +794,27 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 		const uint8_t *p = c->pos, *start = p;
 		uint64_t v, d;
 		int n;
+
+		/* fast path: an ENTRY/EXIT that hits a resolved cache slot */
+		if (likely_(p + 8 <= c->end && *p)) {
+			unsigned len = fnt_varint_get(p, &v);
+			struct cache_slot *s = &c->cache[(v >> 2) & 63];
+			if (likely_((v & 2) == 0 && s->addr && s->gen == c->gen + 1 &&
+				    c->ticks + (v >> 8) < c->next_change &&
+				    !(c->p->hdr.flags & FNT_FLAG_CALLSITE))) {
+				c->ticks += v >> 8;
+				c->pos = p + len;
+				ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
+				ev->func = s->func;
+				ev->addr = s->addr;
+				ev->ns = to_ns(c->p, c->ticks);
+				ev->thread = c->th;
+				ev->callsite = 0;
+				c->th->events++;
+				c->th->last_ns = ev->ns;
+				return 1;
+			}
+		}
 
 		if (p >= c->end || !*p) {
 			if (p < c->end)

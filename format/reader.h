@@ -61,6 +61,7 @@ struct trace_process {
 	/* ticks -> trace-relative ns: ns = (ticks - tick0) * scale + off */
 	uint64_t tick0;
 	double scale;
+	int64_t mult;               /* scale in 32.32 fixed point */
 	int64_t off;
 	struct trace_module *modules;
 	size_t n_modules;

@@ -32,40 +32,108 @@ struct replay {
 	FILE *out;
 	int time, srcline;
 	uint64_t lines;
+	char *buf;               /* output, written with fwrite when full */
+	size_t len;
 };
 
 struct pending {
 	int has;
 	struct frame f;
+	char tid_str[24];        /* " [  4242] | " */
+	uint8_t tid_len;
 };
 
-static void prefix(struct replay *r, struct trace_thread *th, const char *dur, uint64_t ns, int depth)
+#define OUT_CAP (1u << 20)
+
+static char *room(struct replay *r, size_t need)
 {
+	if (r->len + need > OUT_CAP) {
+		fwrite(r->buf, 1, r->len, r->out);
+		r->len = 0;
+	}
+	return r->buf + r->len;
+}
+
+static void put_mem(struct replay *r, const char *s, size_t n)
+{
+	if (n > OUT_CAP / 2)
+		n = OUT_CAP / 2;
+	memcpy(room(r, n), s, n);
+	r->len += n;
+}
+
+static void put_name(struct replay *r, uint32_t func)
+{
+	size_t n;
+	const char *s = view_name_len(r->v, func, &n);
+	put_mem(r, s, n);
+}
+
+static void put_str(struct replay *r, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > OUT_CAP / 2)
+		n = OUT_CAP / 2;
+	memcpy(room(r, n), s, n);
+	r->len += n;
+}
+
+/* "<duration>  [  tid] | <indent>" */
+static void prefix(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth)
+{
+	char *p;
+	if (depth < 0)
+		depth = 0;
+	if (depth > 4096)
+		depth = 4096;
 	if (r->time) {
 		uint64_t real = trace_ns_to_real(r->v->trace, ns);
 		time_t sec = (time_t)(real / 1000000000ull);
 		struct tm tm;
-		char buf[32];
+		char tbuf[64];
 		localtime_r(&sec, &tm);
-		strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
-		fprintf(r->out, "%s.%09" PRIu64 " ", buf, (uint64_t)(real % 1000000000u));
+		size_t n = strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
+		snprintf(tbuf + n, sizeof(tbuf) - n, ".%09u ", (unsigned)(real % 1000000000ull));
+		put_str(r, tbuf);
 	}
-	fprintf(r->out, "%11s [%6u] | %*s", dur, th->tid, depth * 2, "");
+	p = room(r, 64 + 2 * (size_t)depth);
+	char *start = p;
+	if (dur) {
+		*p++ = ' ';
+		p = put_duration(p, *dur);
+	} else {
+		memset(p, ' ', 11);
+		p += 11;
+	}
+	struct pending *pd = th->view_aux;
+	if (!pd->tid_len) {
+		pd->tid_len = (uint8_t)snprintf(pd->tid_str, sizeof(pd->tid_str), " [%6u] | ", th->tid);
+	}
+	memcpy(p, pd->tid_str, 16);
+	p += pd->tid_len;
+	/* indentation with 16-byte stores; room() left slack for the overrun */
+	for (int i = 0; i < 2 * depth; i += 16)
+		memcpy(p + i, "                ", 16);
+	p += 2 * depth;
+	r->len += (size_t)(p - start);
 }
 
 static void srcline(struct replay *r, const struct frame *f)
 {
 	const char *file;
 	int line;
+	char buf[4200];
 	if (!r->srcline)
 		return;
 	if (!view_srcline(r->v, f->func, &file, &line)) {
 		const char *base = strrchr(file, '/');
-		fprintf(r->out, " [%s:%d]", base ? base + 1 : file, line);
+		snprintf(buf, sizeof(buf), " [%s:%d]", base ? base + 1 : file, line);
+		put_str(r, buf);
 	}
 	if (f->callsite && !view_addr_srcline(r->v, f->callsite_file, f->callsite_vaddr - 1, &file, &line)) {
 		const char *base = strrchr(file, '/');
-		fprintf(r->out, " [from %s:%d]", base ? base + 1 : file, line);
+		snprintf(buf, sizeof(buf), " [from %s:%d]", base ? base + 1 : file, line);
+		put_str(r, buf);
 	}
 }
 
@@ -77,15 +145,22 @@ static struct pending *slot(struct trace_thread *th)
 	return th->view_aux;
 }
 
+static void newline(struct replay *r)
+{
+	*room(r, 1) = '\n';
+	r->len++;
+	r->lines++;
+}
+
 static void flush_pending(struct replay *r, struct trace_thread *th, struct pending *p)
 {
 	if (!p->has)
 		return;
-	prefix(r, th, "", p->f.start_ns, p->f.depth);
-	fprintf(r->out, "%s() {", view_name(r->v, p->f.func));
+	prefix(r, th, NULL, p->f.start_ns, p->f.depth);
+	put_name(r, p->f.func);
+	put_mem(r, "() {", 4);
 	srcline(r, &p->f);
-	fputc('\n', r->out);
-	r->lines++;
+	newline(r);
 	p->has = 0;
 }
 
@@ -102,45 +177,48 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 {
 	struct replay *r = ctx;
 	struct pending *p = slot(th);
-	char dur[32] = "";
-	const char *why = how == CALL_UNWOUND ? " (no return: unwound)" :
-			  how == CALL_TRUNCATED ? " (no return: trace ended)" : "";
+	uint64_t dur = end_ns - f->start_ns;
+	const char *why = how == CALL_UNWOUND ? " (no return: unwound) */" :
+			  how == CALL_TRUNCATED ? " (no return: trace ended) */" : " */";
 
-	if (how == CALL_RETURN)
-		format_duration(dur, sizeof(dur), end_ns - f->start_ns);
 	if (p->has && p->f.start_ns == f->start_ns && p->f.addr == f->addr && p->f.depth == f->depth &&
 	    how == CALL_RETURN) {
 		p->has = 0;
-		prefix(r, th, dur, end_ns, f->depth);
-		fprintf(r->out, "%s();", view_name(r->v, f->func));
+		prefix(r, th, &dur, end_ns, f->depth);
+		put_name(r, f->func);
+		put_mem(r, "();", 3);
 		srcline(r, f);
-		fputc('\n', r->out);
-		r->lines++;
+		newline(r);
 		return;
 	}
 	flush_pending(r, th, p);
-	prefix(r, th, dur, end_ns, f->depth);
-	fprintf(r->out, "} /* %s%s */\n", view_name(r->v, f->func), why);
-	r->lines++;
+	prefix(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth);
+	put_mem(r, "} /* ", 5);
+	put_name(r, f->func);
+	put_str(r, why);
+	newline(r);
 }
 
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
 {
 	struct replay *r = ctx;
 	flush_pending(r, th, slot(th));
-	prefix(r, th, "", ns, depth);
-	fprintf(r->out, "} /* %s (entered before this process began) */\n", view_name(r->v, func));
-	r->lines++;
+	prefix(r, th, NULL, ns, depth);
+	put_mem(r, "} /* ", 5);
+	put_name(r, func);
+	put_str(r, " (entered before this process began) */");
+	newline(r);
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
 {
 	struct replay *r = ctx;
-	struct pending *p = slot(th);
-	flush_pending(r, th, p);
-	prefix(r, th, "", ns, 0);
-	fprintf(r->out, "/* %" PRIu64 " events lost here */\n", count);
-	r->lines++;
+	char buf[64];
+	flush_pending(r, th, slot(th));
+	prefix(r, th, NULL, ns, 0);
+	snprintf(buf, sizeof(buf), "/* %" PRIu64 " events lost here */", count);
+	put_str(r, buf);
+	newline(r);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -157,7 +235,6 @@ int cmd_replay(int argc, char **argv)
 	struct view v;
 	struct replay r = { .v = &v, .out = stdout };
 	int opt;
-	static char buf[1 << 16];
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "d:F:N:D:h", longopts, NULL)) != -1) {
@@ -173,9 +250,9 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	view_open(&v, &o);
-	fprintf(r.out, "# DURATION     TID     FUNCTION\n");
+	r.buf = xmalloc(OUT_CAP);
+	put_str(&r, "# DURATION     TID     FUNCTION\n");
 	calls_walk(&v, 1, &ops, &r, 0);
 	for (size_t i = 0; i < v.trace->n_procs; i++)
 		for (size_t k = 0; k < v.trace->procs[i].n_threads; k++) {
@@ -185,6 +262,8 @@ int cmd_replay(int argc, char **argv)
 			free(th->view_aux);
 			th->view_aux = NULL;
 		}
+	fwrite(r.buf, 1, r.len, r.out);
+	free(r.buf);
 	fflush(stdout);
 	int ret = 0;
 	if (!trace_has_function_events(v.trace)) {

@@ -26,6 +26,7 @@ char *xstrdup(const char *s);
 uint64_t parse_uint(const char *opt, const char *arg, uint64_t max);
 uint64_t parse_size(const char *opt, const char *arg);
 void format_duration(char *buf, size_t len, uint64_t ns);   /* "  1.234 us" (10 chars) */
+char *put_duration(char *p, uint64_t ns);                  /* the same into p, returns its end */
 const char *signal_desc(int sig);
 
 struct strlist {
@@ -66,6 +67,7 @@ struct view {
 	char **full_names;
 	const char **src_file;   /* file:line of each function, lazily */
 	int *src_line;
+	size_t *name_len;
 	uint8_t *src_done;
 	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
 	size_t n_names;
@@ -74,6 +76,7 @@ struct view {
 void view_open(struct view *v, struct view_opts *o);
 void view_close(struct view *v);
 const char *view_name(struct view *v, uint32_t func);
+const char *view_name_len(struct view *v, uint32_t func, size_t *len);
 const char *view_full_name(struct view *v, uint32_t func);
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);

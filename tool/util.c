@@ -126,14 +126,42 @@ uint64_t parse_size(const char *opt, const char *arg)
 	return v;
 }
 
+/* "%7.3f us" / " ms" / "  s" without stdio: exactly 10 characters, the
+ * fraction truncated (not rounded) so that every view agrees digit for digit */
+char *put_duration(char *p, uint64_t ns)
+{
+	uint64_t ip, frac;
+	const char *unit;
+	char tmp[24];
+	int n = 0;
+
+	if (ns < 1000000ull)
+		ip = ns / 1000, frac = ns % 1000, unit = " us";
+	else if (ns < 1000000000ull)
+		ip = ns / 1000000, frac = ns / 1000 % 1000, unit = " ms";
+	else
+		ip = ns / 1000000000ull, frac = ns / 1000000 % 1000, unit = "  s";
+	do
+		tmp[n++] = (char)('0' + ip % 10);
+	while ((ip /= 10));
+	for (int pad = 3 - n; pad > 0; pad--)
+		*p++ = ' ';
+	while (n)
+		*p++ = tmp[--n];
+	*p++ = '.';
+	*p++ = (char)('0' + frac / 100);
+	*p++ = (char)('0' + frac / 10 % 10);
+	*p++ = (char)('0' + frac % 10);
+	memcpy(p, unit, 3);
+	return p + 3;
+}
+
 void format_duration(char *buf, size_t len, uint64_t ns)
 {
-	if (ns < 1000000ull)
-		snprintf(buf, len, "%7.3f us", (double)ns / 1e3);
-	else if (ns < 1000000000ull)
-		snprintf(buf, len, "%7.3f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%7.3f  s", (double)ns / 1e9);
+	char tmp[40];
+	char *e = put_duration(tmp, ns);
+	*e = 0;
+	snprintf(buf, len, "%s", tmp);
 }
 
 const char *signal_desc(int sig)

@@ -76,6 +76,7 @@ void view_close(struct view *v)
 	free(v->full_names);
 	free(v->src_file);
 	free(v->src_line);
+	free(v->name_len);
 	free(v->src_done);
 	free(v->filter_match);
 	symbols_free(v->syms);
@@ -94,6 +95,7 @@ static void grow(struct view *v, uint32_t func)
 	v->full_names = xrealloc(v->full_names, nn * sizeof(*v->full_names));
 	v->src_file = xrealloc(v->src_file, nn * sizeof(*v->src_file));
 	v->src_line = xrealloc(v->src_line, nn * sizeof(*v->src_line));
+	v->name_len = xrealloc(v->name_len, nn * sizeof(*v->name_len));
 	v->src_done = xrealloc(v->src_done, nn);
 	v->filter_match = xrealloc(v->filter_match, nn);
 	memset(v->names + n, 0, (nn - n) * sizeof(*v->names));
@@ -123,6 +125,7 @@ static void name_func(struct view *v, uint32_t func, int with_line)
 	if (f->file == TRACE_NO_FILE) {
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, f->vaddr);
 		v->names[func] = xstrdup(buf);
+		v->name_len[func] = strlen(buf);
 		v->full_names[func] = xstrdup(buf);
 		v->src_done[func] = 1;
 		v->src_file[func] = NULL;
@@ -132,6 +135,7 @@ static void name_func(struct view *v, uint32_t func, int with_line)
 	symbols_func(v->syms, file_sym(v, f->file), f->vaddr, with_line, &sf);
 	if (!v->names[func]) {
 		v->names[func] = xstrdup(sf.short_name ? sf.short_name : sf.name);
+		v->name_len[func] = strlen(v->names[func]);
 		v->full_names[func] = xstrdup(sf.name);
 	}
 	if (with_line) {
@@ -145,6 +149,14 @@ const char *view_name(struct view *v, uint32_t func)
 {
 	if (func >= v->n_names || !v->names[func])
 		name_func(v, func, 0);
+	return v->names[func];
+}
+
+const char *view_name_len(struct view *v, uint32_t func, size_t *len)
+{
+	if (func >= v->n_names || !v->names[func])
+		name_func(v, func, 0);
+	*len = v->name_len[func];
 	return v->names[func];
 }
 

@@ -105,7 +105,7 @@ install: all
 	install -m 755 $(O)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
 	install -m 644 $(O)/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.a
 	install -m 644 include/fntrace.h $(DESTDIR)$(PREFIX)/include/fntrace.h
-	for f in doc/fntrace*.1; do [ -f "$$f" ] && install -m 644 $$f $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	install -m 644 doc/fntrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/fntrace.1
 
 clean:
 	rm -rf build build-san

@@ -460,6 +460,11 @@ static void trace_finish_open(struct trace *t)
 		}
 	if (t->t0_mono == UINT64_MAX)
 		t->t0_mono = 0;
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->n_procs; k++)
+			if (t->procs[k].hdr.pid == t->procs[i].hdr.pid &&
+			    t->procs[k].hdr.exec_seq > t->procs[i].hdr.exec_seq)
+				t->procs[i].exec_replaced = 1;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
@@ -982,6 +987,16 @@ static void walk_reset(struct trace *t)
 	t->end_ns = 0;
 }
 
+static int stream_end(struct cursor *c, trace_event_fn fn, void *ctx)
+{
+	struct trace_event ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = TRACE_STREAM_END;
+	ev.thread = c->th;
+	ev.ns = c->th->last_ns;
+	return fn(ctx, &ev);
+}
+
 static int walk_by_thread(struct trace *t, trace_event_fn fn, void *ctx)
 {
 	struct cursor *c = malloc(sizeof(*c));
@@ -1005,6 +1020,8 @@ static int walk_by_thread(struct trace *t, trace_event_fn fn, void *ctx)
 				if ((ret = fn(ctx, &ev)))
 					break;
 			}
+			if (!ret)
+				ret = stream_end(c, fn, ctx);
 		}
 		free(changes);
 	}
@@ -1070,8 +1087,11 @@ static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
 		if (!ret && (ret = fn(ctx, &c->ev)))
 			break;
 		if (!cursor_next(c, &c->ev)) {
+			ret = stream_end(c, fn, ctx);
 			free(c);
 			heap[0] = heap[--n];
+			if (ret)
+				break;
 		}
 		heap_down(heap, n, 0);
 	}

@@ -72,6 +72,7 @@ struct trace_process {
 	uint64_t damaged_bytes;     /* bytes of event data skipped as corrupt or torn */
 	uint64_t damaged_chunks;
 	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
+	int exec_replaced;          /* a later image of the same pid exists: this one ended in exec */
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
 };
@@ -108,6 +109,7 @@ enum trace_event_kind {
 	TRACE_EXIT,
 	TRACE_LOST,           /* count events could not be recorded here */
 	TRACE_THREAD_END,
+	TRACE_STREAM_END,     /* no more events for this thread in the trace (ns = its last event) */
 };
 
 struct trace_event {

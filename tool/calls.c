@@ -122,6 +122,7 @@ static int on_event(void *ctx, const struct trace_event *ev)
 			w->ops->lost(w->ctx, th, ev->count, ev->ns);
 		break;
 	case TRACE_THREAD_END:
+	case TRACE_STREAM_END:
 		close_all(w, th);
 		break;
 	}

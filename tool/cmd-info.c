@@ -132,7 +132,7 @@ int cmd_info(int argc, char **argv)
 			printf(" %s", p->argv[k]);
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
 		printf("  ended: %s\n", (p->hdr.end_flags & 1) ? "exited normally" :
-					 "no clean exit (crashed, killed, or exec'd another program)");
+					 p->exec_replaced ? "replaced by exec" : "no clean exit (crashed or killed)");
 		if (p->hdr.lost_reentrant || p->hdr.lost_nospace || p->hdr.lost_meta)
 			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, %" PRIu64
 			       " module records\n", p->hdr.lost_reentrant, p->hdr.lost_nospace, p->hdr.lost_meta);

@@ -179,6 +179,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	struct pending *p = slot(th);
 	uint64_t dur = end_ns - f->start_ns;
 	const char *why = how == CALL_UNWOUND ? " (no return: unwound) */" :
+			  how == CALL_TRUNCATED && th->proc->exec_replaced ? " (no return: exec) */" :
 			  how == CALL_TRUNCATED ? " (no return: trace ended) */" : " */";
 
 	if (p->has && p->f.start_ns == f->start_ns && p->f.addr == f->addr && p->f.depth == f->depth &&

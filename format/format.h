@@ -107,6 +107,7 @@ enum fnt_ext {
 	FNT_EXT_LOST = 3,        /* body: varint count of events dropped on this thread */
 	FNT_EXT_THREAD_NAME = 4, /* body: u8 len, len bytes */
 	FNT_EXT_THREAD_END = 5,  /* no body: the thread exited */
+	FNT_EXT_UNWIND = 6,      /* body: varint n: a longjmp left the n innermost frames */
 };
 
 /* meta records in META chunks: u32 header (len:24 | type:8), then len bytes.

@@ -932,6 +932,19 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				c->pos = p + 1 + *p;
 				continue;
 			}
+			case FNT_EXT_UNWIND: {
+				uint64_t cnt;
+				n = get_varint(p, c->end, &cnt);
+				if (n <= 0) {
+					chunk_damage(c, start);
+					continue;
+				}
+				p += n;
+				c->ticks += d;
+				ev->kind = TRACE_UNWIND;
+				ev->count = cnt;
+				break;
+			}
 			case FNT_EXT_THREAD_END:
 				c->ticks += d;
 				ev->kind = TRACE_THREAD_END;

@@ -109,7 +109,8 @@ enum trace_event_kind {
 	TRACE_EXIT,
 	TRACE_LOST,           /* count events could not be recorded here */
 	TRACE_THREAD_END,
-	TRACE_STREAM_END,     /* no more events for this thread in the trace (ns = its last event) */
+	TRACE_STREAM_END,
+	TRACE_UNWIND,         /* a longjmp left the `count` innermost frames */     /* no more events for this thread in the trace (ns = its last event) */
 };
 
 struct trace_event {

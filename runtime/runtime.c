@@ -12,6 +12,7 @@
  * (no disk space, no file) it stops recording on that thread and counts the
  * events it drops in the file header.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -447,6 +448,64 @@ static void thread_exit_cb(void *arg)
 	chunk_release(t, 1);
 	t->state = FNT_T_ENDED;
 	t->busy = 0;
+}
+
+/* ---- setjmp / longjmp ---- */
+
+static const char *const jmp_names[] = {
+	"_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+};
+static void *jmp_real[7];
+
+static void *jmp_target(int which)
+{
+	void *f = __atomic_load_n(&jmp_real[which], __ATOMIC_RELAXED);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, jmp_names[which]);
+		__atomic_store_n(&jmp_real[which], f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+void *fnt_note_setjmp(void *env, int which)
+{
+	struct fnt_thread *t = &fnt_self;
+	unsigned i;
+	for (i = 0; i < 8; i++)
+		if (t->jmp[i].env == (uintptr_t)env)
+			break;
+	if (i == 8)
+		i = t->jmp_next++ & 7;
+	t->jmp[i].env = (uintptr_t)env;
+	t->jmp[i].depth = t->depth;
+	return jmp_target(which);
+}
+
+void *fnt_note_longjmp(void *env, int which)
+{
+	struct fnt_thread *t = &fnt_self;
+	for (unsigned i = 0; i < 8; i++) {
+		if (t->jmp[i].env != (uintptr_t)env)
+			continue;
+		int32_t n = t->depth - t->jmp[i].depth;
+		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
+			break;
+		t->busy = 1;
+		if (t->pos < t->limit || !thread_chunk_start(t)) {
+			uint64_t now = fnt_now(), d = now - t->last;
+			if (d >= (1ull << 47)) {
+				t->pos = put_time(t->pos, now);
+				d = 0;
+			}
+			t->last = now;
+			t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
+			t->pos = put_varint(t->pos, (uint64_t)n);
+			t->depth = t->jmp[i].depth;
+		}
+		t->busy = 0;
+		break;
+	}
+	return jmp_target(which);
 }
 
 /* ---- process start, fork, exit ---- */

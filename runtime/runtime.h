@@ -35,6 +35,11 @@ struct fnt_thread {
 	uint32_t serial, tid, seq, state;
 	uint32_t pid;            /* process that set this state up (fork check) */
 	uint64_t lost;           /* dropped events not yet reported in the stream */
+	struct {                 /* recent setjmp buffers and the depth they were set at */
+		uintptr_t env;
+		int32_t depth;
+	} jmp[8];
+	uint32_t jmp_next;
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
@@ -63,6 +68,10 @@ extern const uint8_t fnt_varint_len_table[65] FNT_HIDDEN;
 
 /* meta stream (process-wide, under a lock); returns 0 or -1 (dropped, counted) */
 int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen) FNT_HIDDEN;
+
+/* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
+void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;
+void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

@@ -121,6 +121,10 @@ static int on_event(void *ctx, const struct trace_event *ev)
 		if (w->ops->lost)
 			w->ops->lost(w->ctx, th, ev->count, ev->ns);
 		break;
+	case TRACE_UNWIND:
+		for (uint64_t k = 0; k < ev->count && s->n; k++)
+			pop(w, th, s, ev->ns, CALL_UNWOUND);
+		break;
 	case TRACE_THREAD_END:
 	case TRACE_STREAM_END:
 		close_all(w, th);

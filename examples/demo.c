@@ -7,6 +7,7 @@
  *   fntrace record -- ./demo
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

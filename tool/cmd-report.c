@@ -33,13 +33,24 @@ static const char report_usage[] =
 
 struct fstat {
 	uint64_t calls, timed, total, self, min, max;
-	uint32_t active;
 	uint32_t func;
+};
+
+/* per-thread: how many activations of each function are open on that
+ * thread's stack (recursion detection must not mix threads) */
+struct active {
+	uint32_t *n;
+	size_t cap;
 };
 
 struct table {
 	struct fstat *s;
 	size_t n;
+};
+
+struct thread_data {
+	struct table table;      /* with --threads */
+	struct active active;
 };
 
 struct report {
@@ -61,27 +72,43 @@ static struct fstat *get(struct table *t, uint32_t func)
 	return &t->s[func];
 }
 
-static struct table *table_of(struct report *r, struct trace_thread *th)
+static struct thread_data *data_of(struct trace_thread *th)
 {
-	if (!r->threads)
-		return &r->all;
 	if (!th->view_aux)
-		th->view_aux = xcalloc(1, sizeof(struct table));
+		th->view_aux = xcalloc(1, sizeof(struct thread_data));
 	return th->view_aux;
+}
+
+static uint32_t *active_of(struct thread_data *d, uint32_t func)
+{
+	if (func >= d->active.cap) {
+		size_t n = d->active.cap ? d->active.cap : 256;
+		while (n <= func)
+			n *= 2;
+		d->active.n = xrealloc(d->active.n, n * sizeof(*d->active.n));
+		memset(d->active.n + d->active.cap, 0, (n - d->active.cap) * sizeof(*d->active.n));
+		d->active.cap = n;
+	}
+	return &d->active.n[func];
 }
 
 static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 {
-	struct fstat *s = get(table_of(ctx, th), f->func);
+	struct report *r = ctx;
+	struct thread_data *d = data_of(th);
+	struct fstat *s = get(r->threads ? &d->table : &r->all, f->func);
 	s->calls++;
-	s->active++;
+	(*active_of(d, f->func))++;
 }
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
-	struct fstat *s = get(table_of(ctx, th), f->func);
+	struct report *r = ctx;
+	struct thread_data *d = data_of(th);
+	struct fstat *s = get(r->threads ? &d->table : &r->all, f->func);
 	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
-	s->active--;
+	uint32_t *active = active_of(d, f->func);
+	(*active)--;
 	if (how == CALL_TRUNCATED)
 		return;
 	uint64_t self = dur > f->child_ns ? dur - f->child_ns : 0;
@@ -91,7 +118,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 		s->max = dur;
 	s->timed++;
 	s->self += self;
-	if (!s->active)
+	if (!*active)
 		s->total += dur;
 }
 
@@ -289,7 +316,8 @@ int cmd_report(int argc, char **argv)
 		for (size_t i = 0; i < v.trace->n_procs; i++)
 			for (size_t k = 0; k < v.trace->procs[i].n_threads; k++) {
 				struct trace_thread *th = &v.trace->procs[i].threads[k];
-				struct table *t = th->view_aux;
+				struct thread_data *d = th->view_aux;
+				struct table *t = d ? &d->table : NULL;
 				size_t n;
 				if (!t)
 					continue;
@@ -310,9 +338,6 @@ int cmd_report(int argc, char **argv)
 				}
 				first = 0;
 				free(rs);
-				free(t->s);
-				free(t);
-				th->view_aux = NULL;
 			}
 		if (json)
 			printf("\n  ]");
@@ -320,6 +345,16 @@ int cmd_report(int argc, char **argv)
 	if (json)
 		printf("\n}\n");
 	fflush(stdout);
+	for (size_t i = 0; i < v.trace->n_procs; i++)
+		for (size_t k = 0; k < v.trace->procs[i].n_threads; k++) {
+			struct thread_data *d = v.trace->procs[i].threads[k].view_aux;
+			if (!d)
+				continue;
+			free(d->table.s);
+			free(d->active.n);
+			free(d);
+			v.trace->procs[i].threads[k].view_aux = NULL;
+		}
 	view_report_problems(&v);
 	free(r.all.s);
 	view_close(&v);

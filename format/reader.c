@@ -972,9 +972,10 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				}
 			}
 		}
-		c->th->events++;
-		if (c->th->events == 1)
-			c->th->first_ns = ev->ns;
+		if (ev->kind == TRACE_ENTRY || ev->kind == TRACE_EXIT) {
+			if (c->th->events++ == 0)
+				c->th->first_ns = ev->ns;
+		}
 		c->th->last_ns = ev->ns;
 		return 1;
 	}

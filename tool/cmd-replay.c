@@ -34,6 +34,8 @@ struct replay {
 	uint64_t lines;
 	char *buf;               /* output, written with fwrite when full */
 	size_t len;
+	struct trace_thread *pending_th[64];   /* threads holding a look-ahead entry */
+	size_t n_pending;
 };
 
 struct pending {
@@ -156,6 +158,11 @@ static void flush_pending(struct replay *r, struct trace_thread *th, struct pend
 {
 	if (!p->has)
 		return;
+	for (size_t i = 0; i < r->n_pending; i++)
+		if (r->pending_th[i] == th) {
+			r->pending_th[i] = r->pending_th[--r->n_pending];
+			break;
+		}
 	prefix(r, th, NULL, p->f.start_ns, p->f.depth);
 	put_name(r, p->f.func);
 	put_mem(r, "() {", 4);
@@ -164,13 +171,32 @@ static void flush_pending(struct replay *r, struct trace_thread *th, struct pend
 	p->has = 0;
 }
 
+/* A line of thread th is about to be printed: the look-ahead entries of
+ * other threads are older, so they go out first (time order wins over
+ * folding a leaf onto one line). */
+static void flush_others(struct replay *r, struct trace_thread *th)
+{
+	for (size_t i = 0; i < r->n_pending;) {
+		struct trace_thread *o = r->pending_th[i];
+		if (o == th) {
+			i++;
+			continue;
+		}
+		flush_pending(r, o, o->view_aux);   /* removes entry i */
+	}
+}
+
 static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 {
 	struct replay *r = ctx;
 	struct pending *p = slot(th);
+	flush_others(r, th);
 	flush_pending(r, th, p);
+	if (r->n_pending == sizeof(r->pending_th) / sizeof(r->pending_th[0]))
+		flush_others(r, th);
 	p->f = *f;
 	p->has = 1;
+	r->pending_th[r->n_pending++] = th;
 }
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
@@ -182,8 +208,14 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 			  how == CALL_TRUNCATED && th->proc->exec_replaced ? " (no return: exec) */" :
 			  how == CALL_TRUNCATED ? " (no return: trace ended) */" : " */";
 
+	flush_others(r, th);
 	if (p->has && p->f.start_ns == f->start_ns && p->f.addr == f->addr && p->f.depth == f->depth &&
 	    how == CALL_RETURN) {
+		for (size_t i = 0; i < r->n_pending; i++)
+			if (r->pending_th[i] == th) {
+				r->pending_th[i] = r->pending_th[--r->n_pending];
+				break;
+			}
 		p->has = 0;
 		prefix(r, th, &dur, end_ns, f->depth);
 		put_name(r, f->func);
@@ -203,6 +235,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
 {
 	struct replay *r = ctx;
+	flush_others(r, th);
 	flush_pending(r, th, slot(th));
 	prefix(r, th, NULL, ns, depth);
 	put_mem(r, "} /* ", 5);
@@ -215,6 +248,7 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 {
 	struct replay *r = ctx;
 	char buf[64];
+	flush_others(r, th);
 	flush_pending(r, th, slot(th));
 	prefix(r, th, NULL, ns, 0);
 	snprintf(buf, sizeof(buf), "/* %" PRIu64 " events lost here */", count);

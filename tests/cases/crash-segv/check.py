@@ -1,0 +1,4 @@
+def check(ctx):
+    assert "killed by signal 11" in ctx.record.stderr, ctx.record.stderr
+    info = ctx.run("info", check=True).stdout
+    assert "status: killed by signal 11" in info and "no clean exit" in info, info

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""fntrace end-to-end tests.
+
+Each tests/cases/<name>/ holds a program (prog.c or prog.cc, maybe more
+sources), a case.json saying how to build and run it, golden files under
+expected/, and optionally check.py with a check(ctx) function for assertions
+that a golden file cannot express (exact file:line values, totals, errors).
+
+Every case is built with gcc and clang at -O0 and -O2 (unless case.json
+narrows it), recorded with the real `fntrace record`, and read back with the
+real CLI.  Replay output is compared after normalising what legitimately
+varies between runs: durations become "D", thread ids T1, T2... in order of
+first appearance.  The same golden serves all four builds; a file named
+expected/<golden>.gcc or .clang overrides it for one compiler.
+
+gcc -O2 gets -fno-ipa-sra -fno-ipa-cp -fno-ipa-icf so that its clones
+(foo.isra.0) and merged functions do not rename what the program calls; the
+sources mark their functions noinline.  Nothing else differs between builds.
+
+usage: tests/run.py [--build DIR] [--update] [-j N] [name-substring...]
+"""
+import argparse
+import concurrent.futures
+import csv
+import difflib
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = os.path.join(ROOT, "tests", "cases")
+BUILDS = ["gcc-O0", "gcc-O2", "clang-O0", "clang-O2"]
+
+DUR = re.compile(r"^(?:(\s*\d+\.\d{3} (?:us|ms| s))|( {11})) \[\s*(\d+)\] \| (.*)$")
+
+
+def normalise_replay(text, per_thread=False):
+    """Durations -> D, tids -> T1.. in order of appearance.  per_thread:
+    split by thread, then sort the thread blocks (interleaving between
+    threads is not deterministic)."""
+    tids = {}
+    out = []
+    blocks = {}
+    for line in text.splitlines():
+        m = DUR.match(line)
+        if not m:
+            if not line.startswith("# DURATION"):
+                out.append(line)
+            continue
+        dur = "D" if m.group(1) else " "
+        tid = m.group(3)
+        if tid not in tids:
+            tids[tid] = "T%d" % (len(tids) + 1)
+        row = "%s [%s] | %s" % (dur, tids[tid], m.group(4))
+        if per_thread:
+            blocks.setdefault(tid, []).append("%s | %s" % (dur, m.group(4)))
+        else:
+            out.append(row)
+    if per_thread:
+        parts = sorted("\n".join(b) for b in blocks.values())
+        return "\n=== thread ===\n".join(parts) + "\n" + "\n".join(out)
+    return "\n".join(out) + "\n"
+
+
+class Ctx:
+    """What a case's check.py gets: the build, paths, and helpers to run
+    the CLI on the recorded trace."""
+
+    def __init__(self, case, build, builddir, work, fntrace, record_result):
+        self.case = case
+        self.build = build
+        self.compiler = build.split("-")[0]
+        self.opt = build.split("-")[1]
+        self.builddir = builddir
+        self.work = work
+        self.fntrace = fntrace
+        self.data = os.path.join(work, "trace.data")
+        self.record = record_result
+
+    def run(self, *args, data=True, check=False, env=None):
+        cmd = [self.fntrace] + list(args)
+        if data and args and args[0] in ("replay", "report", "info") and "-d" not in args:
+            cmd += ["-d", self.data]
+        p = subprocess.run(cmd, capture_output=True, text=True, cwd=self.work, timeout=120,
+                           env=env)
+        if p.returncode >= 128 or p.returncode < 0:
+            raise AssertionError("fntrace crashed (status %d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
+        if check and p.returncode != 0:
+            raise AssertionError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr))
+        return p
+
+    def csv(self, *args):
+        p = self.run("report", "--format", "csv", *args, check=True)
+        rows = list(csv.DictReader(io.StringIO(p.stdout)))
+        return rows
+
+    def counts(self, *args):
+        out = {}
+        for r in self.csv(*args):
+            out[r["function"]] = out.get(r["function"], 0) + int(r["calls"])
+        return out
+
+
+def compile_case(case, cfg, build, builddir):
+    cc_name, opt = build.split("-")
+    srcdir = os.path.join(CASES, case)
+    cxx = os.path.exists(os.path.join(srcdir, "prog.cc"))
+    compiler = {"gcc": "g++" if cxx else "gcc", "clang": "clang++" if cxx else "clang"}[cc_name]
+    flags = ["-" + opt, "-g", "-finstrument-functions", "-Wno-unused-result"]
+    if cc_name == "gcc" and opt != "O0":
+        flags += ["-fno-ipa-sra", "-fno-ipa-cp", "-fno-ipa-icf"]
+    flags += cfg.get("cflags", [])
+    os.makedirs(builddir, exist_ok=True)
+    # shared libraries and extra programs first
+    for out, spec in cfg.get("libs", {}).items():
+        cmd = [compiler, *flags, "-shared", "-fPIC", "-o", os.path.join(builddir, out)]
+        cmd += [os.path.join(srcdir, s) for s in spec]
+        subprocess.run(cmd, check=True, capture_output=True)
+    for out, spec in cfg.get("programs", {}).items():
+        pflags = flags if spec.get("instrument", True) else [f for f in flags if f != "-finstrument-functions"]
+        cmd = [compiler, *pflags, "-o", os.path.join(builddir, out)]
+        cmd += [os.path.join(srcdir, s) for s in spec["sources"]] + spec.get("ldflags", [])
+        subprocess.run(cmd, check=True, capture_output=True)
+    main_src = "prog.cc" if cxx else "prog.c"
+    mflags = flags if cfg.get("instrument", True) else [f for f in flags if f != "-finstrument-functions"]
+    cmd = [compiler, *mflags, "-o", os.path.join(builddir, "prog"), os.path.join(srcdir, main_src)]
+    cmd += cfg.get("ldflags", [])
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        raise AssertionError("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))
+
+
+def golden_path(case, name, compiler):
+    d = os.path.join(CASES, case, "expected")
+    specific = os.path.join(d, name + "." + compiler)
+    if os.path.exists(specific):
+        return specific
+    return os.path.join(d, name)
+
+
+def compare(case, name, compiler, actual, update, first):
+    path = golden_path(case, name, compiler)
+    if update and first:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(actual)
+        return
+    if not os.path.exists(path):
+        raise AssertionError("missing golden %s (run tests/run.py --update %s)" % (path, case))
+    with open(path) as f:
+        expected = f.read()
+    if expected != actual:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                            path, "actual", n=2))
+        raise AssertionError("output differs from %s:\n%s" % (os.path.relpath(path, ROOT), diff[:6000]))
+
+
+def run_case(case, build, args, fntrace):
+    with open(os.path.join(CASES, case, "case.json")) as f:
+        cfg = json.load(f)
+    if build not in cfg.get("builds", BUILDS):
+        return None
+    work = os.path.join(ROOT, "tests", "out", os.path.basename(args.build), case, build)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    compile_case(case, cfg, build, work)
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    # the traced program and the tool must not see the sanitizer runtime's options
+    cmd = [fntrace, "record", "-d", os.path.join(work, "trace.data")] + cfg.get("record_args", [])
+    cmd += ["--", os.path.join(work, "prog")] + cfg.get("args", [])
+    if cfg.get("no_record"):
+        rec = None
+    else:
+        rec = subprocess.run(cmd, capture_output=True, text=True, cwd=work, timeout=120, env=env)
+        want = cfg.get("status", 0)
+        if rec.returncode != want:
+            raise AssertionError("record exited %d, expected %d\nstdout:\n%s\nstderr:\n%s" %
+                                 (rec.returncode, want, rec.stdout[-2000:], rec.stderr[-2000:]))
+    ctx = Ctx(case, build, work, work, fntrace, rec)
+    first = build == cfg.get("builds", BUILDS)[0]
+    for chk in cfg.get("checks", []):
+        kind = chk["type"]
+        if kind == "replay":
+            p = ctx.run("replay", *chk.get("args", []))
+            if p.returncode != chk.get("status", 0):
+                raise AssertionError("replay exited %d: %s" % (p.returncode, p.stderr))
+            actual = normalise_replay(p.stdout, chk.get("per_thread", False))
+            compare(case, chk["golden"], ctx.compiler, actual, args.update, first)
+        elif kind == "counts":
+            counts = ctx.counts(*chk.get("args", []))
+            actual = "".join("%s %d\n" % (k, counts[k]) for k in sorted(counts))
+            compare(case, chk["golden"], ctx.compiler, actual, args.update, first)
+        else:
+            raise AssertionError("unknown check type %r" % kind)
+    check_py = os.path.join(CASES, case, "check.py")
+    if os.path.exists(check_py):
+        scope = {"__file__": check_py}
+        with open(check_py) as f:
+            exec(compile(f.read(), check_py, "exec"), scope)
+        scope["check"](ctx)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description="fntrace end-to-end tests")
+    ap.add_argument("--build", default="build", help="build directory holding fntrace (default: build)")
+    ap.add_argument("--update", action="store_true", help="rewrite golden files from the first build")
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
+    args = ap.parse_args()
+    fntrace = os.path.join(ROOT, args.build, "fntrace")
+    if not os.access(fntrace, os.X_OK):
+        print("tests: '%s' is not built (run make)" % fntrace, file=sys.stderr)
+        print("0 passed, 1 failed")
+        return 1
+    cases = sorted(d for d in os.listdir(CASES) if os.path.exists(os.path.join(CASES, d, "case.json")))
+    if args.names:
+        cases = [c for c in cases if any(n in c for n in args.names)]
+    jobs = [(c, b) for c in cases for b in BUILDS]
+    if args.update:
+        args.j = 1
+    passed = failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
+        futs = {ex.submit(run_case, c, b, args, fntrace): (c, b) for c, b in jobs}
+        for fut in concurrent.futures.as_completed(futs):
+            c, b = futs[fut]
+            try:
+                r = fut.result()
+                if r is None:
+                    continue
+                passed += 1
+                print("ok   %-22s %s" % (c, b), flush=True)
+            except AssertionError as e:
+                failed += 1
+                print("FAIL %-22s %s\n%s" % (c, b, e), flush=True)
+            except Exception:
+                failed += 1
+                print("FAIL %-22s %s\n%s" % (c, b, traceback.format_exc()), flush=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

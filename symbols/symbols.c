@@ -11,6 +11,8 @@
  * Results are cached per (module, address): DWARF is consulted once per
  * distinct function or call site, whatever the number of events.
  */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -423,6 +425,32 @@ static void fallback(struct symbols *s, struct module *m, uint64_t vaddr, struct
 	out->start = vaddr;
 }
 
+/* The compile unit that covers vaddr.  libdwfl finds it through
+ * .debug_aranges, which clang does not emit by default: then every unit's
+ * ranges are checked. */
+static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *bias)
+{
+	Dwarf_Die *d = dwfl_module_addrdie(m->mod, vaddr, bias);
+	if (d) {
+		*cu = *d;
+		return 0;
+	}
+	Dwarf *dw = dwfl_module_getdwarf(m->mod, bias);
+	if (!dw)
+		return -1;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	while (dwarf_get_units(dw, unit, &unit, &version, &unit_type, &cudie, &subdie) == 0) {
+		if (dwarf_haspc(&cudie, vaddr - *bias) > 0) {
+			*cu = cudie;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static void line_of(struct module *m, uint64_t vaddr, const char **file, int *line)
 {
 	Dwfl_Line *l = dwfl_module_getsrc(m->mod, vaddr);
@@ -430,13 +458,51 @@ static void line_of(struct module *m, uint64_t vaddr, const char **file, int *li
 	const char *f;
 	*file = NULL;
 	*line = 0;
-	if (!l)
+	if (l) {
+		f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
+		if (f && ln > 0) {
+			*file = f;
+			*line = ln;
+		}
 		return;
-	f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
-	if (f && ln > 0) {
+	}
+	Dwarf_Die cu;
+	Dwarf_Addr bias;
+	if (cu_for(m, vaddr, &cu, &bias))
+		return;
+	Dwarf_Line *dl = dwarf_getsrc_die(&cu, vaddr - bias);
+	if (dl && (f = dwarf_linesrc(dl, NULL, NULL)) && !dwarf_lineno(dl, &ln) && ln > 0) {
 		*file = f;
 		*line = ln;
 	}
+}
+
+/* A function's own line: the declaration line of the subprogram that
+ * starts at vaddr (where `int f(int x)` is written), else the line of its
+ * first instruction. */
+static void func_line(struct module *m, uint64_t vaddr, const char **file, int *line)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Addr bias;
+	int n;
+	if (!cu_for(m, vaddr, &cu, &bias) && (n = dwarf_getscopes(&cu, vaddr - bias, &scopes)) > 0) {
+		for (int i = 0; i < n; i++) {
+			int ln = 0;
+			const char *f;
+			if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+				continue;
+			f = dwarf_decl_file(&scopes[i]);
+			if (f && !dwarf_decl_line(&scopes[i], &ln) && ln > 0) {
+				*file = f;
+				*line = ln;
+				free(scopes);
+				return;
+			}
+			break;
+		}
+	}
+	free(scopes);
+	line_of(m, vaddr, file, line);
 }
 
 int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, struct sym_func *out)
@@ -475,7 +541,7 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 		if (m && m->usable && !e->ret) {
 			const char *file;
 			int line;
-			line_of(m, e->f.start, &file, &line);
+			func_line(m, e->f.start, &file, &line);
 			e->f.file = file ? dupstr(s, file) : NULL;
 			e->f.line = line;
 		}

@@ -1,0 +1,2 @@
+/* a program built without -finstrument-functions records fine, and says so */
+int main(void) { return 0; }

@@ -62,6 +62,17 @@ def normalise_replay(text, per_thread=False):
         else:
             out.append(row)
     if per_thread:
+        # whether a call prints as a leaf line or as an open/close pair
+        # depends on how the threads interleave: fold pairs into leaves
+        for tid, b in blocks.items():
+            folded = []
+            for row in b:
+                m = re.match(r"^D \| (\s*)\} /\* (.*) \*/$", row)
+                if m and folded and folded[-1] == "  | %s%s() {" % (m.group(1), m.group(2)):
+                    folded[-1] = "D | %s%s();" % (m.group(1), m.group(2))
+                else:
+                    folded.append(row)
+            blocks[tid] = folded
         parts = sorted("\n".join(b) for b in blocks.values())
         return "\n=== thread ===\n".join(parts) + "\n" + "\n".join(out)
     return "\n".join(out) + "\n"

@@ -57,6 +57,11 @@ $(O)/%.o: %.c $(wildcard format/*.h symbols/*.h tool/*.h include/*.h)
 $(O)/fntrace: $(TOOL_OBJ)
 	$(CC) $(SAN) -o $@ $(TOOL_OBJ) $(DW_LIBS) -lstdc++ -lm
 
+# test-events drives the real hot path: it links the (never sanitized) static runtime
+$(O)/tests/test-events: tests/unit/test-events.c $(LIB_OBJ) $(O)/libfntrace.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(O)/libfntrace.a $(DW_LIBS) -lstdc++ -lm -ldl -lpthread
+
 $(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(DW_LIBS) -lstdc++ -lm
@@ -80,9 +85,7 @@ test: all unit
 
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check: deps
-	$(MAKE) test
-	$(MAKE) O=build-san SAN="$(SANFLAGS)" test
-	$(MAKE) fuzz-smoke
+	@bash scripts/check.sh
 
 # the reader under libFuzzer (clang), briefly; `make fuzz FUZZ_TIME=600` for longer
 FUZZ_TIME ?= 20

@@ -237,7 +237,7 @@ static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t
 		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
 	} else {
 		uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new));
-		if (zz > FNT_VARINT_MAX) {      /* not a user-space address */
+		if (zz > FNT_VARINT_MAX || !fn || fn >= (1ull << 57)) {   /* not a user-space address: the reader would reject it */
 			t->lost++;
 			t->pos = p;
 			return;

@@ -518,7 +518,8 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 			sprintf(names[n_names++], "%s/%s", dir, de->d_name);
 		}
 		closedir(d);
-		qsort(names, n_names, sizeof(*names), cmp_str);
+		if (n_names)
+			qsort(names, n_names, sizeof(*names), cmp_str);
 		read_session(t);
 	} else {
 		names = xrealloc_(names, sizeof(*names));

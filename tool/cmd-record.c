@@ -274,9 +274,16 @@ int cmd_record(int argc, char **argv)
 	}
 	{
 		struct stat st;
-		if (stat(prog, &st) || S_ISDIR(st.st_mode) || access(prog, X_OK)) {
-			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind],
-				S_ISDIR(st.st_mode) ? "Is a directory" : strerror(errno ? errno : EACCES));
+		const char *why = NULL;
+		if (stat(prog, &st))
+			why = strerror(errno);
+		else if (S_ISDIR(st.st_mode))
+			why = "Is a directory";
+		else if (access(prog, X_OK))
+			why = strerror(errno);
+		if (why) {
+			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], why);
+			free(prog);
 			return 126;
 		}
 	}
@@ -332,6 +339,8 @@ int cmd_record(int argc, char **argv)
 			waitpid(child_pid, NULL, 0);
 			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(err));
 			remove_trace_dir(absdir);
+			free(lib);
+			free(prog);
 			return err == ENOENT ? 127 : 126;
 		}
 		close(pipefd[0]);

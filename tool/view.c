@@ -81,6 +81,17 @@ void view_close(struct view *v)
 	free(v->filter_match);
 	symbols_free(v->syms);
 	trace_close(v->trace);
+	free(v->opts->debug_dirs.v);
+	free(v->opts->prefix_map.v);
+	free(v->opts->filter.v);
+	free(v->opts->notrace.v);
+	free(v->opts->tids);
+	memset(&v->opts->debug_dirs, 0, sizeof(v->opts->debug_dirs));
+	memset(&v->opts->prefix_map, 0, sizeof(v->opts->prefix_map));
+	memset(&v->opts->filter, 0, sizeof(v->opts->filter));
+	memset(&v->opts->notrace, 0, sizeof(v->opts->notrace));
+	v->opts->tids = NULL;
+	v->opts->n_tids = 0;
 }
 
 static void grow(struct view *v, uint32_t func)

@@ -289,7 +289,8 @@ static void process_scan(struct trace_process *p)
 			p->damaged_chunks++;
 		}
 	}
-	qsort(meta, n_meta, sizeof(*meta), cmp_seq);
+	if (n_meta)   /* qsort(NULL, 0) is undefined */
+		qsort(meta, n_meta, sizeof(*meta), cmp_seq);
 	for (size_t i = 0; i < n_meta; i++) {
 		size_t avail = 0;
 		const struct fnt_chunk_header *ch = chunk_at(p, meta[i].idx, &avail);

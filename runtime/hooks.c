@@ -11,24 +11,37 @@
  * nothing and spills no register.
  *
  * The `busy` guard: a signal handler that runs instrumented code while a hook
- * is between reading and advancing `pos` would interleave two half-written
- * streams and desynchronise the address cache; its events are dropped and
- * counted instead.
+ * is between reading and advancing `pos` would overwrite half-written events
+ * and desynchronise the address cache; its events are dropped and counted
+ * instead.  The guard is taken before any state is read.
  */
 #include <string.h>
 #include "runtime/runtime.h"
 
 __thread struct fnt_thread fnt_self FNT_HIDDEN __attribute__((tls_model("initial-exec")));
 
+#define barrier() __asm__ volatile("" ::: "memory")
+
 static inline __attribute__((always_inline)) void
 fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 {
 	struct fnt_thread *t = &fnt_self;
-	uint8_t *p = t->pos;
+	uint8_t *p;
 	uint64_t now, d, v, x;
 	unsigned slot, len;
 
-	if (unlikely(p >= t->limit || t->busy)) {
+	/* Claim the guard before reading any state: a signal that lands before
+	 * this runs its handler's events to completion on clean state; one that
+	 * lands after finds the guard held and is dropped (and counted).
+	 * Everything called below runs with the guard held and releases it. */
+	if (unlikely(t->busy)) {
+		fnt_reentered(t);
+		return;
+	}
+	t->busy = 1;
+	barrier();
+	p = t->pos;
+	if (unlikely(p >= t->limit)) {
 		fnt_slow_event(t, fn, site, is_exit);
 		return;
 	}
@@ -36,7 +49,6 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 		fnt_mono_event(t, fn, site, is_exit);
 		return;
 	}
-	t->busy = 1;
 	now = __builtin_ia32_rdtsc();
 	d = now - t->last;
 	slot = fnt_slot(fn);
@@ -51,6 +63,7 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	memcpy(p, &x, 8);
 	t->pos = p + len;
 	t->depth += is_exit ? -1 : 1;
+	barrier();
 	t->busy = 0;
 }
 

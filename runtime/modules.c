@@ -143,12 +143,28 @@ void fnt_modules_scan(void)
 	pthread_mutex_unlock(&scan_lock);
 }
 
-void fnt_modules_reset(void)
+/* fork: the prepare handler holds scan_lock so the table is consistent
+ * while the process is copied; both sides let go of it after */
+void fnt_modules_lock(void)
 {
-	pthread_mutex_init(&scan_lock, NULL);
-	for (int i = 0; i < n_modules; i++)
-		free(modules[i].path);
-	n_modules = 0;
+	pthread_mutex_lock(&scan_lock);
+}
+
+void fnt_modules_unlock(void)
+{
+	pthread_mutex_unlock(&scan_lock);
+}
+
+/* In a forked child: record the modules it inherited from the table, not
+ * with dl_iterate_phdr, whose loader lock another thread of the parent may
+ * have held at the fork. */
+void fnt_modules_fork_child(void)
+{
+	for (int i = 0; i < n_modules; i++) {
+		struct module_seen *m = &modules[i];
+		m->rec.ticks = fnt_now();
+		fnt_meta_append(FNT_META_MODULE_LOAD, &m->rec, sizeof(m->rec), m->path, strlen(m->path) + 1);
+	}
 }
 
 /* The dl* wrappers: call the real function, then record what changed. */
@@ -162,8 +178,11 @@ FNT_EXPORT void *dlopen(const char *file, int mode)
 	if (!real)
 		return NULL;
 	h = real(file, mode);
-	if (h && fnt_self.pid)
+	if (h && fnt_self.pid && !fnt_self.busy) {
+		fnt_self.busy = 1;      /* a signal handler here must not re-enter the runtime */
 		fnt_modules_scan();
+		fnt_self.busy = 0;
+	}
 	return h;
 }
 
@@ -176,7 +195,10 @@ FNT_EXPORT int dlclose(void *handle)
 	if (!real)
 		return -1;
 	r = real(handle);
-	if (fnt_self.pid)
+	if (fnt_self.pid && !fnt_self.busy) {
+		fnt_self.busy = 1;
 		fnt_modules_scan();
+		fnt_self.busy = 0;
+	}
 	return r;
 }

@@ -274,8 +274,8 @@ static void finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintp
 
 void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
 {
-	t->busy = 1;
 	finish_event(t, fnt_mono_ns(), fn, site, is_exit);
+	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }
 
@@ -288,6 +288,7 @@ const uint8_t fnt_varint_len_table[65] = {
 void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit)
 {
 	finish_event(t, now, fn, site, is_exit);
+	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }
 
@@ -400,14 +401,14 @@ static void thread_register(struct fnt_thread *t)
 
 static void runtime_init(void);
 
+void fnt_reentered(struct fnt_thread *t)
+{
+	t->lost++;
+	count_lost(hdr ? &hdr->lost_reentrant : NULL, 1);
+}
+
 void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
 {
-	if (t->busy) {                  /* a signal handler interrupted a hook */
-		t->lost++;
-		count_lost(hdr ? &hdr->lost_reentrant : NULL, 1);
-		return;
-	}
-	t->busy = 1;
 	if (unlikely(state == 0))
 		runtime_init();
 	if (state != 1)
@@ -428,6 +429,7 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 	/* now write the event the fast path could not */
 	finish_event(t, fnt_now(), fn, site, is_exit);
 out:
+	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }
 
@@ -610,14 +612,19 @@ static void at_exit(void)
 	__atomic_store_n(&hdr->end_flags, 1, __ATOMIC_RELEASE);
 }
 
+static int fork_meta_locked;
+
 static void fork_prepare(void)
 {
-	meta_lock_take();
+	fnt_modules_lock();
+	fork_meta_locked = !meta_lock_take();
 }
 
 static void fork_parent(void)
 {
-	__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
+	if (fork_meta_locked)
+		__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
+	fnt_modules_unlock();
 }
 
 /* In the child: its own file, its own module map, its own thread serials.
@@ -629,6 +636,7 @@ static void fork_child(void)
 	int32_t depth = t->depth;
 
 	meta_lock = 0;
+	fnt_modules_unlock();           /* taken by fork_prepare on this same thread */
 	if (state != 1)
 		return;
 	memcpy(&cal, hdr, sizeof(cal));
@@ -648,8 +656,7 @@ static void fork_child(void)
 		state = 2;
 		return;
 	}
-	fnt_modules_reset();
-	fnt_modules_scan();
+	fnt_modules_fork_child();
 	/* the child goes on at the same depth; the reader learns it from the
 	 * first chunk header */
 	uint32_t busy = t->busy;

@@ -55,8 +55,12 @@ static inline uint64_t fnt_now(void)
 	return fnt_mono_ns();
 }
 
-/* slow path of both hooks: first event of a thread, full chunk, re-entry */
+/* The hooks' slow paths.  All are entered with t->busy held and release it. */
+/* first event of a thread, or a full chunk */
 void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit) FNT_HIDDEN;
+/* a hook ran inside a signal handler that interrupted a hook: drop, count
+ * (the one path entered without taking the guard: it is already held) */
+void fnt_reentered(struct fnt_thread *t) FNT_HIDDEN;
 /* the rest of an event the fast path started (busy is set, the clock read):
  * a cache miss, a delta that needs a TIME record, or a call site to add */
 void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit) FNT_HIDDEN;
@@ -75,6 +79,8 @@ void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;
-void fnt_modules_reset(void) FNT_HIDDEN;   /* in a forked child: forget, then rescan */
+void fnt_modules_lock(void) FNT_HIDDEN;
+void fnt_modules_unlock(void) FNT_HIDDEN;
+void fnt_modules_fork_child(void) FNT_HIDDEN;   /* record the inherited table in the child's file */
 
 #endif

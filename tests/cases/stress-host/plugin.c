@@ -1,0 +1,2 @@
+__attribute__((noinline)) int plugin_helper(int x) { __asm__ volatile(""); return x * 2; }
+int plugin_entry(int x) { return plugin_helper(x) + 2; }

@@ -803,7 +803,7 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 		int n;
 
 		/* fast path: an ENTRY/EXIT that hits a resolved cache slot */
-		if (likely_(p + 8 <= c->end && *p)) {
+		if (likely_(c->end - p >= 8 && *p)) {   /* not p + 8: p is NULL before the first chunk */
 			unsigned len = fnt_varint_get(p, &v);
 			struct cache_slot *s = &c->cache[(v >> 2) & 63];
 			if (likely_((v & 2) == 0 && s->addr && s->gen == c->gen + 1 &&

@@ -472,9 +472,9 @@ static void trace_finish_open(struct trace *t)
 		for (size_t k = 0; k < p->n_modules; k++) {
 			struct trace_module *m = &p->modules[k];
 			double ns = ((double)(int64_t)(m->load_ticks - p->tick0)) * p->scale + (double)p->off;
-			m->load_ns = m->at_start || ns < 0 ? 0 : (uint64_t)ns;
+			m->load_ns = m->at_start || ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
 			ns = ((double)(int64_t)(m->unload_ticks - p->tick0)) * p->scale + (double)p->off;
-			m->unload_ns = m->unload_ticks == UINT64_MAX ? UINT64_MAX : ns < 0 ? 0 : (uint64_t)ns;
+			m->unload_ns = m->unload_ticks == UINT64_MAX || ns >= 0x1p64 ? UINT64_MAX : ns < 0 ? 0 : (uint64_t)ns;
 		}
 		if (p->damaged_chunks)
 			warn(t, "'%s': %llu chunk(s) with a corrupt header skipped", p->file,

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Seed corpus for tests/fuzz/fuzz-reader.c.
+
+usage: make-corpus.py DIR
+
+Writes into DIR (created if needed):
+  - real traces: a tiny -finstrument-functions program (threads, recursion, a
+    dlopen'd library) recorded with <build>/libfntrace.so preloaded and
+    FNTRACE_CHUNK_SIZE=16384, with and without call sites, on both clocks;
+    each .fnt truncated to 64 KiB (the fuzzer's -max_len).  <build> is DIR's
+    parent (make passes $(O)/fuzz-corpus), else ./build.  Skipped, with a
+    note, if the runtime or a C compiler is missing.
+  - synthetic images built here from doc/format.md, which always work: every
+    event and meta record kind, so the fuzzer starts from deep inside.
+  - every file of tests/fuzz/regress/ (inputs that once broke the reader),
+    so each smoke run replays them.
+Only the standard library is used.
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MAX_LEN = 65536
+CHUNK = 16384
+HEADER = 4096
+
+PROG = r'''
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+__attribute__((noinline)) int leaf(int x) { __asm__ volatile(""); return x + 1; }
+__attribute__((noinline)) int fib(int n) { return n < 2 ? leaf(n) : fib(n - 1) + fib(n - 2); }
+__attribute__((noinline)) void *worker(void *a) { long s = 0; for (int i = 0; i < 50; i++) s += fib(6); return (void *)s; }
+int main(int argc, char **argv) {
+	pthread_t t;
+	pthread_create(&t, NULL, worker, NULL);
+	worker(NULL);
+	pthread_join(t, NULL);
+	if (argc > 1) {
+		void *h = dlopen(argv[1], RTLD_NOW);
+		if (h) {
+			int (*f)(int) = (int (*)(int))dlsym(h, "plug");
+			if (f) f(3);
+			dlclose(h);
+		}
+	}
+	return 0;
+}
+'''
+LIB = r'''
+__attribute__((noinline)) static int inner(int x) { __asm__ volatile(""); return x * 2; }
+int plug(int x) { return inner(x) + 1; }
+'''
+
+
+def varint(v):
+    bits = max(1, (v | 1).bit_length())
+    n = (bits + 6) // 7
+    assert n <= 8
+    return ((v << n) | (1 << (n - 1))).to_bytes(n, "little")
+
+
+def zigzag(v):
+    return (v << 1) ^ (v >> 63) if v >= 0 else ((-v) << 1) - 1
+
+
+def slot(addr):
+    return ((addr * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF) >> 58
+
+
+def file_header(flags=0, clock=1, n_chunks=2, end=True):
+    cal0 = (1000000, 5000000000, 1700000000000000000)
+    cal1 = (4000000, 5001000000, 1700000000001000000)
+    endv = (400000000, 5133000000, 1700000000133000000) if end else (0, 0, 0)
+    cmd = b"./prog\0arg\0"
+    h = struct.pack("<8sIIIIIIII", b"FNTRACE1", 1, HEADER, CHUNK, flags, 4242, 1, 0, clock)
+    h += struct.pack("<QQ", n_chunks, 1)
+    h += struct.pack("<3Q3Q3Q", *cal0, *cal1, *endv)
+    h += struct.pack("<II", 1 if end else 0, 0)
+    h += struct.pack("<3Q", 0, 0, 0) + bytes(64)
+    h += b"/tmp/prog".ljust(512, b"\0")
+    h += struct.pack("<II", len(cmd), 0) + cmd.ljust(2048, b"\0")
+    return h.ljust(HEADER, b"\0")
+
+
+def chunk(ctype, data, thread=0, tid=0, seq=0, depth=0, base=2000000, mono=5000500000, name=b"prog"):
+    h = struct.pack("<IB3xIIIiQQ16sQ", 0x434E5446, ctype, thread, tid, seq, depth, base, mono, name, 0)
+    assert len(h) == 64
+    body = h + data
+    assert len(body) <= CHUNK - 64
+    return body.ljust(CHUNK, b"\0")
+
+
+def meta_record(mtype, payload):
+    rec = struct.pack("<I", len(payload) << 8 | mtype) + payload
+    return rec + bytes((-len(rec)) % 8)
+
+
+def module(ticks, bias, lo, hi, path, bid=b"\x12" * 20):
+    return struct.pack("<QQQQB32s7x", ticks, bias, lo, hi, len(bid), bid) + path + b"\0"
+
+
+def meta_chunk(seq=0):
+    d = meta_record(1, module(1000, 0x555555554000, 0x555555554000, 0x555555559000, b"/tmp/prog"))
+    d += meta_record(1, module(1500, 0x7f0000000000, 0x7f0000000000, 0x7f0000010000, b"/lib/libc.so.6"))
+    d += meta_record(3, struct.pack("<QII16s", 2000000, 0, 4242, b"prog"))
+    d += meta_record(3, struct.pack("<QII16s", 2100000, 1, 4243, b"worker"))
+    d += meta_record(1, module(3000000, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
+    d += meta_record(2, module(3500000, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
+    d += meta_record(1, module(3600000, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
+    return chunk(2, d, seq=seq)
+
+
+def events(addrs, callsite=False, extras=True, seed=1):
+    """entries/exits over addrs (nested), with every EXT record kind"""
+    out = bytearray()
+    cache = {}
+    prev = 0
+    r = seed
+
+    def ev(addr, is_exit, d):
+        nonlocal prev
+        s = slot(addr)
+        if cache.get(s) == addr:
+            out.extend(varint(d << 8 | s << 2 | (1 if is_exit else 0)))
+        else:
+            out.extend(varint(d << 8 | (1 if is_exit else 0) << 2 | 2))
+            out.extend(varint(zigzag(addr - prev)))
+            cache[s] = addr
+            prev = addr
+        if callsite and not is_exit:
+            out.extend(varint(2 << 2 | 3))
+            out.extend(varint(zigzag(0x40)))
+
+    def ext(kind, d=0):
+        out.extend(varint(d << 8 | kind << 2 | 3))
+
+    if extras:
+        ext(4)
+        out.extend(bytes([6]) + b"worker")          # THREAD_NAME
+    stack = []
+    for i in range(120):
+        r = (r * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        if stack and (r >> 60) < 7:
+            ev(stack.pop(), True, (r >> 20) & 0xFFF)
+        else:
+            a = addrs[(r >> 33) % len(addrs)]
+            stack.append(a)
+            ev(a, False, (r >> 8) & 0xFFFF)
+        if extras and i == 40:
+            out.extend(varint(1 << 2 | 3) + struct.pack("<Q", 3000100))   # TIME
+        if extras and i == 60:
+            ext(3, 5)
+            out.extend(varint(2))                      # LOST 2
+        if extras and i == 80 and len(stack) > 1:
+            ext(6, 7)
+            out.extend(varint(1))                      # UNWIND 1
+            stack.pop()
+    while stack:
+        ev(stack.pop(), True, 3)
+    if extras:
+        ext(5, 9)                                       # THREAD_END
+    return bytes(out)
+
+
+def synthetic():
+    addrs = [0x555555555100, 0x555555555200, 0x555555556000, 0x7f0000001234, 0x7f1000001000, 0x7f1000001100]
+    seeds = {}
+    body = meta_chunk() + chunk(1, events(addrs), thread=0, tid=4242)
+    seeds["synth-basic.fnt"] = file_header(n_chunks=2) + body
+    body = meta_chunk() + chunk(1, events(addrs, callsite=True, seed=7), thread=0, tid=4242)
+    seeds["synth-callsite.fnt"] = file_header(flags=1, n_chunks=2) + body
+    body = (meta_chunk() + chunk(1, events(addrs[:2], seed=3), thread=0, tid=4242, seq=0)
+            + chunk(1, events(addrs[2:], seed=5), thread=1, tid=4243, seq=0, depth=2, name=b"worker"))
+    seeds["synth-threads-mono.fnt"] = file_header(clock=2, n_chunks=3, end=False) + body
+    body = chunk(1, events(addrs, extras=False, seed=9), thread=0, tid=4242, seq=1, depth=1)
+    seeds["synth-nometa.fnt"] = file_header(n_chunks=1) + body
+    seeds["synth-truncated.fnt"] = (file_header(n_chunks=2) + meta_chunk()
+                                    + chunk(1, events(addrs, seed=11), thread=0, tid=4242))[:HEADER + CHUNK + 300]
+    seeds["synth-header-only.fnt"] = file_header(n_chunks=0)
+    return seeds
+
+
+def find_build(out):
+    cands = [os.path.dirname(os.path.abspath(out)), os.path.join(ROOT, "build")]
+    for c in cands:
+        if os.path.exists(os.path.join(c, "libfntrace.so")):
+            return c
+    return None
+
+
+def recorded(out):
+    build = find_build(out)
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not build or not cc:
+        print("make-corpus: no libfntrace.so or C compiler; synthetic seeds only")
+        return {}
+    seeds = {}
+    tmp = tempfile.mkdtemp(prefix="fntrace-corpus.")
+    try:
+        with open(os.path.join(tmp, "prog.c"), "w") as f:
+            f.write(PROG)
+        with open(os.path.join(tmp, "lib.c"), "w") as f:
+            f.write(LIB)
+        prog, lib = os.path.join(tmp, "prog"), os.path.join(tmp, "libplug.so")
+        subprocess.run([cc, "-g", "-O1", "-finstrument-functions", "-fPIC", "-shared", "-o", lib,
+                        os.path.join(tmp, "lib.c")], check=True, capture_output=True)
+        subprocess.run([cc, "-g", "-O1", "-finstrument-functions", "-o", prog, os.path.join(tmp, "prog.c"),
+                        "-ldl", "-lpthread"], check=True, capture_output=True)
+        for name, extra in (("tsc", {"FNTRACE_CLOCK": "tsc"}),
+                            ("mono", {"FNTRACE_CLOCK": "monotonic"}),
+                            ("callsite", {"FNTRACE_CALLSITE": "1"})):
+            data = os.path.join(tmp, "data-" + name)
+            env = dict(os.environ)
+            env.pop("FNTRACE_DISABLE", None)
+            env.update(extra)
+            env.update({"FNTRACE_DIR": data, "FNTRACE_CHUNK_SIZE": str(CHUNK),
+                        "LD_PRELOAD": os.path.join(build, "libfntrace.so")})
+            subprocess.run([prog, lib], env=env, check=True, capture_output=True, timeout=60)
+            for fn in sorted(os.listdir(data)):
+                if fn.endswith(".fnt"):
+                    with open(os.path.join(data, fn), "rb") as f:
+                        seeds["rec-%s-%s" % (name, fn)] = f.read(MAX_LEN)
+    except (OSError, subprocess.SubprocessError) as e:
+        print("make-corpus: recording failed (%s); synthetic seeds only" % e)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return seeds
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    seeds = synthetic()
+    seeds.update(recorded(out))
+    for name, data in seeds.items():
+        assert len(data) <= MAX_LEN, name
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    regress = os.path.join(ROOT, "tests", "fuzz", "regress")
+    n_reg = 0
+    if os.path.isdir(regress):
+        for fn in sorted(os.listdir(regress)):
+            p = os.path.join(regress, fn)
+            if os.path.isfile(p):
+                shutil.copyfile(p, os.path.join(out, "regress-" + fn))
+                n_reg += 1
+    print("make-corpus: %d seeds, %d regression inputs in %s" % (len(seeds), n_reg, out))
+
+
+if __name__ == "__main__":
+    main()

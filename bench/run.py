@@ -1,0 +1,732 @@
+#!/usr/bin/env python3
+"""fntrace benchmark harness (python3 stdlib only).  See bench/README.md.
+
+  python3 bench/run.py            full run (about 5 minutes), writes bench/results.json
+  python3 bench/run.py --quick    smoke run for CI (under a minute), writes bench/out/results-quick.json
+  python3 bench/run.py --big      also record a >= 1e8-event trace and measure decoding it
+
+Builds the workloads of bench/src several ways into bench/out/, runs each
+workload plain, with empty hooks, with the ideal recording hook, under every
+`fntrace record` mode and under `uftrace record`, and prints per-call
+overhead, trace size, memory, decode speed and start-up cost.  Never asserts
+anything about time: the closing "targets" section only reports.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+SRC = os.path.join(BENCH, "src")
+HOOKS = os.path.join(BENCH, "hooks")
+OUT = os.path.join(BENCH, "out")
+TRACES = os.path.join(OUT, "traces")
+
+CC = os.environ.get("CC", "gcc")
+CFLAGS = ["-O2", "-g", "-pthread"]
+INST = ["-finstrument-functions"]
+MT_THREADS = 4
+
+# workload -> (source, size argument list) per profile
+SIZES = {
+    "full": {"fib": ["33"], "mix": ["330000"], "mt": ["330000", str(MT_THREADS)]},
+    "quick": {"fib": ["24"], "mix": ["20000"], "mt": ["20000", str(MT_THREADS)]},
+}
+BIG_FIB = 37  # 2 * (2*F(38) - 1) = 156 million events
+
+# fntrace record options that select a recording mode (measured), and the
+# ones that do not (not measured); anything else in --help is reported
+FNTRACE_MODES = [
+    ("default", [], None),
+    ("callsite", ["--callsite"], "--callsite"),
+    ("monotonic", ["--clock", "monotonic"], "monotonic"),
+]
+FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite"}
+
+UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
+
+TARGETS = {
+    "overhead_vs_ideal": 1.25,
+    "uftrace_vs_fntrace": 6.0,
+    "bytes_per_event": 4.0,
+    "report_events_per_s": 100e6,
+    "replay_events_per_s": 20e6,
+    "export_events_per_s": 20e6,
+    "decode_mem_big_mb": 64.0,
+    "startup_ms": 10.0,
+}
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- running
+
+def base_env():
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    env.pop("FNTRACE_OUTPUT", None)
+    return env
+
+
+def run(cmd, env=None, stdout=None):
+    """Run cmd through bench/out/spawn; return dict(wall, cpu, rss_kb, status, out, err).
+    stdout is captured to a file (read back) unless stdout == os.devnull."""
+    env = env if env is not None else base_env()
+    outp = stdout or os.path.join(OUT, "stdout.txt")
+    errp = os.path.join(OUT, "stderr.txt")
+    resp = os.path.join(OUT, "spawn.txt")
+    fo = os.open(outp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fe = os.open(errp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        acts = [(os.POSIX_SPAWN_DUP2, fo, 1), (os.POSIX_SPAWN_DUP2, fe, 2)]
+        spawn = os.path.join(OUT, "spawn")
+        pid = os.posix_spawn(spawn, [spawn, resp] + list(cmd), env, file_actions=acts)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fo)
+        os.close(fe)
+    out = "" if outp == os.devnull else open(outp, errors="replace").read()
+    err = open(errp, errors="replace").read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        return {"wall": 0, "cpu": 0, "rss_kb": 0, "status": -1, "out": out,
+                "err": err + " (spawn helper failed)"}
+    wall_ns, ut, st, rss, code = (int(x) for x in open(resp).read().split())
+    return {"wall": wall_ns / 1e9, "cpu": (ut + st) / 1e6, "rss_kb": rss, "status": code,
+            "out": out, "err": err}
+
+
+def capture(cmd):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           env=base_env(), timeout=120)
+        return p.returncode, p.stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return -1, str(e)
+
+
+def du(path):
+    rc, out = capture(["du", "-sb", path])
+    return int(out.split()[0]) if rc == 0 else None
+
+
+def rmtree(path):
+    shutil.rmtree(path, ignore_errors=True)
+    shutil.rmtree(path + ".old", ignore_errors=True)
+
+
+def result_line(out):
+    m = re.search(r"^result (\d+)$", out, re.M)
+    return m.group(1) if m else None
+
+
+# ---------------------------------------------------------------- building
+
+def need(target, deps):
+    if not os.path.exists(target):
+        return True
+    t = os.path.getmtime(target)
+    return any(os.path.getmtime(d) > t for d in deps)
+
+
+def compile_(target, args, deps):
+    if not need(target, deps + [__file__]):
+        return
+    cmd = [CC] + args + ["-o", target]
+    log("  " + " ".join(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a for a in cmd))
+    subprocess.run(cmd, check=True)
+
+
+def build(workloads):
+    os.makedirs(OUT, exist_ok=True)
+    hdrs = [os.path.join(SRC, h) for h in ("bench.h", "mixcore.h")]
+    h = lambda n: os.path.join(HOOKS, n)
+    o = lambda n: os.path.join(OUT, n)
+    compile_(o("empty.so"), CFLAGS + ["-fPIC", "-shared", h("empty.c")], [h("empty.c")])
+    compile_(o("ideal.so"), CFLAGS + ["-fPIC", "-shared", "-ftls-model=initial-exec", h("ideal.c")],
+             [h("ideal.c")])
+    for w in workloads:
+        src = os.path.join(SRC, w + ".c")
+        deps = [src] + hdrs
+        compile_(o(w + "-plain"), CFLAGS + [src], deps)
+        compile_(o(w + "-inst"), CFLAGS + INST + [src], deps)
+        compile_(o(w + "-exehooks"), CFLAGS + INST + [src, h("empty.c")], deps + [h("empty.c")])
+        compile_(o(w + "-count"), CFLAGS + INST + ["-DBENCH_COUNTING", src, h("count.c")],
+                 deps + [h("count.c")])
+    sp = os.path.join(SRC, "spawn.c")
+    compile_(o("spawn"), ["-O2", sp], [sp])
+    nc = os.path.join(SRC, "nocalls.c")
+    compile_(o("nocalls"), CFLAGS + INST + [nc], [nc])
+
+
+# ---------------------------------------------------------------- tools
+
+def probe_fntrace():
+    """-> (available, note, modes, export_formats, unknown_options)"""
+    exe = os.path.join(ROOT, "build", "fntrace")
+    lib = os.path.join(ROOT, "build", "libfntrace.so")
+    if not (os.access(exe, os.X_OK) and os.path.exists(lib)):
+        return False, "not built (run make)", [], [], []
+    rc, help_ = capture([exe, "record", "--help"])
+    if rc != 0:
+        return False, "not built ('fntrace record --help' exits %d)" % rc, [], [], []
+    modes = [(n, f) for n, f, key in FNTRACE_MODES if key is None or key in help_]
+    opts = set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", help_, re.M))
+    unknown = sorted(opts - FNTRACE_NON_MODES)
+    exports = []
+    rc, ehelp = capture([exe, "export", "--help"])
+    if rc == 0:
+        for f in ("chrome", "perfetto"):
+            if f in ehelp:
+                exports.append(f)
+    return True, "", modes, exports, unknown
+
+
+def probe_uftrace():
+    exe = shutil.which("uftrace")
+    if not exe:
+        return None, "uftrace not installed: skipped"
+    rc, out = capture([exe, "--version"])
+    if rc != 0:
+        return None, "uftrace --version failed: skipped"
+    return exe, out.strip().splitlines()[0]
+
+
+# ---------------------------------------------------------------- methods
+
+def methods_for(w, args, fnt, uft):
+    """[(name, label, kind, builder)] ; builder(trace_dir) -> (cmd, env)"""
+    o = lambda n: os.path.join(OUT, n)
+    inst = [o(w + "-inst")] + args
+
+    def preload(so):
+        def b(_):
+            env = base_env()
+            env["LD_PRELOAD"] = o(so)
+            return inst, env
+        return b
+
+    ms = [
+        ("plain", "plain -O2", "base", lambda _: ([o(w + "-plain")] + args, None)),
+        ("empty-exe", "empty hooks in exe", "floor", lambda _: ([o(w + "-exehooks")] + args, None)),
+        ("empty", "empty hooks, preloaded", "floor", preload("empty.so")),
+        ("ideal", "ideal hook (rdtsc+16B)", "floor", preload("ideal.so")),
+    ]
+    fexe = os.path.join(ROOT, "build", "fntrace")
+    if fnt["ok"]:
+        for name, flags in fnt["modes"]:
+            ms.append(("fntrace-" + name, "fntrace record " + (" ".join(flags) or "(default)"), "trace",
+                       lambda d, flags=flags: ([fexe, "record", "-d", d] + flags + ["--"] + inst, None)))
+    else:
+        ms.append(("fntrace", "fntrace record", "missing", None))
+    if uft["exe"]:
+        ms.append(("uftrace", "uftrace record", "trace",
+                   lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + inst, None)))
+    else:
+        ms.append(("uftrace", "uftrace record", "missing", None))
+    return ms
+
+
+def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
+    ms = methods_for(w, args, fnt, uft)
+    samples = {m[0]: [] for m in ms}
+    failed = {}
+    commands = {}
+    expected = None
+    for rnd in range(runs + 1):  # round 0 is the warm-up
+        for name, label, kind, b in ms:
+            if b is None or name in failed:
+                continue
+            tdir = os.path.join(TRACES, "%s-%s" % (w, name))
+            rmtree(tdir)
+            cmd, env = b(tdir)
+            commands[name] = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
+            if env and "LD_PRELOAD" in env:
+                commands[name] = "LD_PRELOAD=%s %s" % (os.path.relpath(env["LD_PRELOAD"], ROOT), commands[name])
+            r = run(cmd, env)
+            got = result_line(r["out"])
+            if name == "plain" and expected is None:
+                expected = got
+            if r["status"] != 0 or got is None or got != expected:
+                why = "exit %d" % r["status"] if r["status"] != 0 else "wrong result %s (plain: %s)" % (got, expected)
+                failed[name] = why
+                res_notes.append("%s %s FAILED: %s; stderr: %s" % (w, name, why, r["err"].strip()[-300:]))
+                log("  %s %s FAILED: %s" % (w, name, why))
+                continue
+            if rnd > 0:
+                samples[name].append(r)
+        log("  %s round %d/%d done" % (w, rnd, runs) if rnd else "  %s warm-up done" % w)
+
+    rows = []
+    plain = samples["plain"]
+    pw = statistics.median(s["wall"] for s in plain)
+    pc = statistics.median(s["cpu"] for s in plain)
+    prss = statistics.median(s["rss_kb"] for s in plain)
+    for name, label, kind, b in ms:
+        row = {"workload": w, "method": name, "label": label, "kind": kind, "calls": calls,
+               "command": commands.get(name)}
+        if kind == "missing":
+            row["status"] = fnt["note"] if name.startswith("fntrace") else uft["note"]
+            rows.append(row)
+            continue
+        if name in failed:
+            row["status"] = "FAILED: " + failed[name]
+            rows.append(row)
+            continue
+        ss = samples[name]
+        walls = [s["wall"] for s in ss]
+        row.update({
+            "status": "ok",
+            "runs": len(ss),
+            "wall_s": statistics.median(walls), "wall_min_s": min(walls), "wall_max_s": max(walls),
+            "walls_s": walls,
+            "cpu_s": statistics.median(s["cpu"] for s in ss),
+            "rss_kb": statistics.median(s["rss_kb"] for s in ss),
+        })
+        row["ns_per_call"] = (row["wall_s"] - pw) / calls * 1e9
+        row["ns_per_call_min"] = (row["wall_min_s"] - pw) / calls * 1e9
+        row["ns_per_call_max"] = (row["wall_max_s"] - pw) / calls * 1e9
+        row["cpu_ns_per_call"] = (row["cpu_s"] - pc) / calls * 1e9
+        row["rss_added_kb"] = row["rss_kb"] - prss
+        if kind == "trace":
+            tdir = os.path.join(TRACES, "%s-%s" % (w, name))
+            row["trace_dir"] = tdir
+            row["trace_bytes"] = du(tdir)
+            if row["trace_bytes"] is not None:
+                row["bytes_per_event"] = row["trace_bytes"] / (2 * calls)
+        rows.append(row)
+    by = {r["method"]: r for r in rows}
+    ideal = by.get("ideal", {}).get("ns_per_call")
+    uf = by.get("uftrace", {}).get("ns_per_call")
+    for r in rows:
+        if r.get("status") != "ok" or r["method"] == "plain":
+            continue
+        if ideal and ideal > 0:
+            r["x_ideal"] = r["ns_per_call"] / ideal
+        if uf and r["ns_per_call"] > 0 and r["method"] != "uftrace":
+            r["uftrace_over_this"] = uf / r["ns_per_call"]
+    return rows
+
+
+# ---------------------------------------------------------------- checks
+
+def fntrace_calls(tdir):
+    rc, out = capture([os.path.join(ROOT, "build", "fntrace"), "report", "-d", tdir, "--format", "csv"])
+    if rc != 0:
+        return None, out.strip()[-300:]
+    total = 0
+    for line in out.splitlines()[1:]:
+        parts = line.rsplit(",", 6)
+        if len(parts) == 7 and parts[1].isdigit():
+            total += int(parts[1])
+    return total, None
+
+
+def uftrace_calls(exe, tdir):
+    """sum of the Calls column of `uftrace report` (linux:* events left out); also its time"""
+    t0 = time.perf_counter()
+    r = run([exe, "report", "-d", tdir, "--no-pager"])
+    t = time.perf_counter() - t0
+    if r["status"] != 0:
+        return None, t, r
+    total, seen = 0, False
+    for line in r["out"].splitlines():
+        if line.strip().startswith("===="):
+            seen = True
+            continue
+        tok = line.split()
+        if seen and len(tok) >= 6 and tok[4].isdigit() and not tok[5].startswith("linux:"):
+            total += int(tok[4])
+    return total, t, r
+
+
+# ---------------------------------------------------------------- decoding
+
+def measure_decode(w, mode, tdir, calls, exports, runs):
+    exe = os.path.join(ROOT, "build", "fntrace")
+    cmds = [("report", [exe, "report", "-d", tdir]),
+            ("replay", [exe, "replay", "-d", tdir])]
+    for f in exports:
+        cmds.append(("export " + f, [exe, "export", "-d", tdir, "--format", f]))
+    rows = []
+    for what, cmd in cmds:
+        ss, bad = [], None
+        for _ in range(runs):
+            r = run(cmd, stdout=os.devnull)
+            if r["status"] != 0:
+                bad = "exit %d: %s" % (r["status"], r["err"].strip()[-200:])
+                break
+            ss.append(r)
+        row = {"workload": w, "mode": mode, "what": what, "events": 2 * calls,
+               "command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd) + " > /dev/null"}
+        if bad:
+            row["status"] = "FAILED: " + bad
+        else:
+            walls = [s["wall"] for s in ss]
+            row.update({"status": "ok", "runs": len(ss), "wall_s": statistics.median(walls),
+                        "wall_min_s": min(walls), "wall_max_s": max(walls),
+                        "events_per_s": 2 * calls / statistics.median(walls),
+                        "rss_kb": max(s["rss_kb"] for s in ss)})
+        rows.append(row)
+    return rows
+
+
+def measure_startup(fnt, uft, n):
+    nc = [os.path.join(OUT, "nocalls")]
+    tdir = os.path.join(TRACES, "startup")
+    ms = [("plain", lambda: nc)]
+    if fnt["ok"]:
+        ms.append(("fntrace", lambda: [os.path.join(ROOT, "build", "fntrace"), "record", "-d", tdir, "--"] + nc))
+    if uft["exe"]:
+        ms.append(("uftrace", lambda: [uft["exe"], "record", "-d", tdir] + UFTRACE_FLAGS + nc))
+    t = {m: [] for m, _ in ms}
+    bad = {}
+    for i in range(n + 2):
+        for m, c in ms:
+            rmtree(tdir)
+            r = run(c())
+            if r["status"] != 0:
+                bad[m] = "exit %d: %s" % (r["status"], r["err"].strip()[-200:])
+            if i >= 2:
+                t[m].append(r["wall"] * 1e3)
+    rmtree(tdir)
+    res = {"runs": n, "program": "bench/out/nocalls (main not instrumented: no traced call)"}
+    for m, _ in ms:
+        res[m + "_ms"] = statistics.median(t[m])
+        res[m + "_min_ms"] = min(t[m])
+        res[m + "_max_ms"] = max(t[m])
+        if m != "plain":
+            res[m + "_added_ms"] = res[m + "_ms"] - res["plain_ms"]
+        if m in bad:
+            res[m + "_error"] = bad[m]
+    return res
+
+
+def measure_big(fnt, runs_unused, notes):
+    w = "fib"
+    build(["fib"])
+    r = run([os.path.join(OUT, "fib-count"), str(BIG_FIB)])
+    calls = int(re.search(r"^calls (\d+)$", r["out"], re.M).group(1))
+    tdir = os.path.join(TRACES, "big")
+    rmtree(tdir)
+    cmd = [os.path.join(ROOT, "build", "fntrace"), "record", "-d", tdir, "--", os.path.join(OUT, "fib-inst"), str(BIG_FIB)]
+    log("  big: recording fib %d (%d events)" % (BIG_FIB, 2 * calls))
+    rr = run(cmd)
+    res = {"workload": "fib %d" % BIG_FIB, "calls": calls, "events": 2 * calls,
+           "record_command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd),
+           "record_wall_s": rr["wall"], "record_status": rr["status"]}
+    if rr["status"] != 0:
+        res["status"] = "FAILED: record exit %d: %s" % (rr["status"], rr["err"].strip()[-300:])
+        notes.append("big trace: " + res["status"])
+        return res
+    res["trace_bytes"] = du(tdir)
+    res["bytes_per_event"] = res["trace_bytes"] / (2 * calls)
+    got, err = fntrace_calls(tdir)
+    res["fntrace_report_calls"] = got
+    if got != calls:
+        notes.append("big trace: fntrace report counts %s calls, expected %d %s" % (got, calls, err or ""))
+    log("  big: decoding")
+    res["decode"] = measure_decode("fib-big", "default", tdir, calls, fnt["exports"], 1)
+    res["status"] = "ok"
+    rmtree(tdir)
+    return res
+
+
+# ---------------------------------------------------------------- output
+
+def table(headers, rows, right=None):
+    w = [len(h) for h in headers]
+    for r in rows:
+        for i, c in enumerate(r):
+            w[i] = max(w[i], len(c))
+    right = right if right is not None else set(range(1, len(headers)))
+    def fmt(r):
+        return "  ".join(c.rjust(w[i]) if i in right else c.ljust(w[i]) for i, c in enumerate(r)).rstrip()
+    lines = [fmt(headers), "  ".join("-" * x for x in w)]
+    lines += [fmt(r) for r in rows]
+    return "\n".join(lines)
+
+
+def f(x, spec, dash="-"):
+    return dash if x is None else format(x, spec)
+
+
+def print_results(R):
+    out = []
+    out.append("fntrace benchmark  %s  %s, %d cpus  (%s)" % (R["date"], R["machine"]["cpu"], R["machine"]["nproc"], R["profile"]))
+    out.append("")
+    out.append("Recording overhead: median of %d runs after a warm-up (min..max); ns/call = (t - t_plain) / calls" % R["runs"])
+    hdr = ["workload", "method", "median s", "min..max s", "ns/call", "min..max", "cpu ns/call",
+           "x ideal", "uftrace/x", "trace MB", "B/event", "+RSS MB"]
+    rows = []
+    for wl in R["workloads"]:
+        first = True
+        for r in wl["rows"]:
+            name = ("%s (%s calls)" % (wl["name"], format(wl["calls"], ","))) if first else ""
+            first = False
+            if r["status"] != "ok":
+                rows.append([name, r["label"], r["status"]] + [""] * 9)
+                continue
+            base = r["method"] == "plain"
+            rows.append([
+                name, r["label"], f(r["wall_s"], ".3f"),
+                "%.3f..%.3f" % (r["wall_min_s"], r["wall_max_s"]),
+                "-" if base else f(r["ns_per_call"], ".1f"),
+                "-" if base else "%.1f..%.1f" % (r["ns_per_call_min"], r["ns_per_call_max"]),
+                "-" if base else f(r["cpu_ns_per_call"], ".1f"),
+                f(r.get("x_ideal"), ".2f"), f(r.get("uftrace_over_this"), ".1f"),
+                f(r["trace_bytes"] / 1e6 if r.get("trace_bytes") is not None else None, ".1f"),
+                f(r.get("bytes_per_event"), ".2f"),
+                "-" if base else f(r["rss_added_kb"] / 1024, ".1f"),
+            ])
+    out.append(table(hdr, rows, right=set(range(2, 12))))
+    if R["decode"]:
+        out.append("")
+        out.append("Decode speed (output to /dev/null; median of %d; RSS = peak of the decoder)" % R["decode_runs"])
+        rows = []
+        for d in R["decode"]:
+            if d["status"] != "ok":
+                rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), d["status"], "", ""])
+            else:
+                rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), "%.3f" % d["wall_s"],
+                             "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)])
+        out.append(table(["trace", "mode", "decoder", "events", "s", "Mev/s", "RSS MB"], rows, right={3, 4, 5, 6}))
+    if R.get("big"):
+        b = R["big"]
+        out.append("")
+        if b.get("status") != "ok":
+            out.append("Big trace: " + b.get("status", "?"))
+        else:
+            out.append("Big trace: %s, %s events, %.0f MB on disk (%.2f B/event), recorded in %.1f s" % (
+                b["workload"], format(b["events"], ","), b["trace_bytes"] / 1e6, b["bytes_per_event"], b["record_wall_s"]))
+            rows = []
+            for d in b["decode"]:
+                if d["status"] != "ok":
+                    rows.append([d["what"], d["status"], "", ""])
+                else:
+                    rows.append([d["what"], "%.2f" % d["wall_s"], "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)])
+            out.append(table(["decoder", "s", "Mev/s", "RSS MB"], rows))
+    s = R.get("startup")
+    if s:
+        out.append("")
+        line = "Start-up (no traced call, median of %d): plain %.2f ms" % (s["runs"], s["plain_ms"])
+        for m in ("fntrace", "uftrace"):
+            if m + "_ms" in s:
+                line += ", %s record %.2f ms (+%.2f)" % (m, s[m + "_ms"], s[m + "_added_ms"])
+                if m + "_error" in s:
+                    line += " [%s]" % s[m + "_error"]
+        out.append(line)
+    if R["targets"]:
+        out.append("")
+        out.append("Targets (issue 3), this run:")
+        rows = [[t["figure"], t["target"], t["measured"], t["verdict"]] for t in R["targets"]]
+        out.append(table(["figure", "target", "measured", ""], rows, right=set()))
+    if R["notes"]:
+        out.append("")
+        out.append("Notes:")
+        out += ["  - " + n for n in R["notes"]]
+    print("\n".join(out))
+
+
+def evaluate_targets(R):
+    T = []
+
+    def add(fig, target, measured, ok):
+        T.append({"figure": fig, "target": target, "measured": measured,
+                  "verdict": "n/a" if ok is None else ("met" if ok else "MISSED")})
+
+    by = {(wl["name"], r["method"]): r for wl in R["workloads"] for r in wl["rows"]}
+    ok = lambda r: r is not None and r.get("status") == "ok"
+    for wname in ("fib", "mix", "mt"):
+        fr, ir, ur = by.get((wname, "fntrace-default")), by.get((wname, "ideal")), by.get((wname, "uftrace"))
+        if not (ok(fr) and ok(ir)):
+            continue
+        x = fr["ns_per_call"] / ir["ns_per_call"] if ir["ns_per_call"] > 0 else None
+        add("%s: overhead vs ideal floor" % wname, "<= %.2fx" % TARGETS["overhead_vs_ideal"],
+            "%.2fx (%.1f vs %.1f ns/call)" % (x, fr["ns_per_call"], ir["ns_per_call"]) if x else "?",
+            x is not None and x <= TARGETS["overhead_vs_ideal"])
+        if ok(ur) and fr["ns_per_call"] > 0:
+            y = ur["ns_per_call"] / fr["ns_per_call"]
+            add("%s: uftrace / fntrace overhead" % wname, ">= %.0fx" % TARGETS["uftrace_vs_fntrace"],
+                "%.1fx (%.1f vs %.1f ns/call)" % (y, ur["ns_per_call"], fr["ns_per_call"]),
+                y >= TARGETS["uftrace_vs_fntrace"])
+        if fr.get("bytes_per_event") is not None:
+            add("%s: bytes per event (default mode)" % wname, "<= %.0f" % TARGETS["bytes_per_event"],
+                "%.2f" % fr["bytes_per_event"], fr["bytes_per_event"] <= TARGETS["bytes_per_event"])
+    mt, mix = by.get(("mt", "fntrace-default")), by.get(("mix", "fntrace-default"))
+    if ok(mt) and ok(mix):
+        add("mt vs mix: CPU ns per call", "mt <= mix", "%.1f vs %.1f (wall: %.1f vs %.1f)" % (
+            mt["cpu_ns_per_call"], mix["cpu_ns_per_call"], mt["ns_per_call"], mix["ns_per_call"]),
+            mt["cpu_ns_per_call"] <= mix["cpu_ns_per_call"] * 1.05)
+    for what, key in (("report", "report_events_per_s"), ("replay", "replay_events_per_s"),
+                      ("export chrome", "export_events_per_s"), ("export perfetto", "export_events_per_s")):
+        ds = [d for d in R["decode"] if d["what"] == what and d["status"] == "ok" and d["mode"] == "default"]
+        if ds:
+            lo = min(d["events_per_s"] for d in ds)
+            add("%s decode speed (slowest trace)" % what, ">= %.0f Mev/s" % (TARGETS[key] / 1e6),
+                "%.1f Mev/s" % (lo / 1e6), lo >= TARGETS[key])
+        elif what.startswith("export") and not R["fntrace"]["exports"]:
+            if what == "export chrome":
+                add("export decode speed", ">= %.0f Mev/s" % (TARGETS[key] / 1e6), "no 'fntrace export'", None)
+    b = R.get("big")
+    if b and b.get("status") == "ok":
+        for d in b["decode"]:
+            if d["status"] == "ok":
+                add("%s memory on %.2g-event trace" % (d["what"], b["events"]),
+                    "<= %.0f MB" % TARGETS["decode_mem_big_mb"], "%.1f MB" % (d["rss_kb"] / 1024),
+                    d["rss_kb"] / 1024 <= TARGETS["decode_mem_big_mb"])
+    s = R.get("startup")
+    if s and "fntrace_added_ms" in s:
+        add("start-up cost of fntrace record", "<= %.0f ms" % TARGETS["startup_ms"],
+            "+%.2f ms" % s["fntrace_added_ms"], s["fntrace_added_ms"] <= TARGETS["startup_ms"])
+    return T
+
+
+# ---------------------------------------------------------------- main
+
+def machine():
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    rc, gcc = capture([CC, "--version"])
+    rc2, commit = capture(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])
+    return {"cpu": cpu, "nproc": os.cpu_count(), "kernel": os.uname().release,
+            "cc": gcc.splitlines()[0] if rc == 0 else CC,
+            "git_commit": commit.strip() if rc2 == 0 else None,
+            "loadavg_start": os.getloadavg()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small sizes, 1 run, no uftrace (CI smoke test)")
+    ap.add_argument("--big", action="store_true", help="also record and decode a >= 1e8-event trace")
+    ap.add_argument("--runs", type=int, help="timed runs per method (default 5, quick 1)")
+    ap.add_argument("--workloads", default="fib,mix,mt", help="comma-separated subset of fib,mix,mt")
+    ap.add_argument("--no-uftrace", action="store_true", help="leave uftrace out")
+    ap.add_argument("--keep", action="store_true", help="keep the traces in bench/out/traces")
+    ap.add_argument("--json", help="output file (default bench/results.json; quick: bench/out/results-quick.json)")
+    a = ap.parse_args()
+    profile = "quick" if a.quick else "full"
+    runs = a.runs or (1 if a.quick else 5)
+    dec_runs = 1 if a.quick else 3
+    workloads = [w for w in a.workloads.split(",") if w]
+    for w in workloads:
+        if w not in SIZES["full"]:
+            ap.error("unknown workload " + w)
+    jpath = a.json or (os.path.join(OUT, "results-quick.json") if a.quick else os.path.join(BENCH, "results.json"))
+    t_start = time.time()
+
+    notes = []
+    log("building into bench/out/")
+    build(workloads)
+    os.makedirs(TRACES, exist_ok=True)
+
+    ok, note, modes, exports, unknown = probe_fntrace()
+    fnt = {"ok": ok, "note": note, "modes": modes, "exports": exports}
+    if not ok:
+        notes.append("fntrace " + note + ": its rows say so")
+    else:
+        notes.append("fntrace record modes measured: " + ", ".join(n for n, _ in modes))
+        if unknown:
+            notes.append("fntrace record --help lists options this harness does not know (not measured): " + " ".join(unknown))
+        if not exports:
+            notes.append("'fntrace export --help' fails: export decode speed not measured")
+    if a.quick or a.no_uftrace:
+        uft = {"exe": None, "note": "skipped (%s)" % ("--quick" if a.quick else "--no-uftrace")}
+    else:
+        exe, un = probe_uftrace()
+        uft = {"exe": exe, "note": un if not exe else "", "version": un if exe else None}
+        if not exe:
+            notes.append(un)
+        else:
+            notes.append("uftrace: %s, `uftrace record %s` on the same -finstrument-functions binary" % (un, " ".join(UFTRACE_FLAGS)))
+
+    R = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+         "profile": profile, "runs": runs, "decode_runs": dec_runs, "machine": machine(),
+         "build": {"cc": CC, "plain": CFLAGS, "instrumented": CFLAGS + INST,
+                   "empty.so": "bench/hooks/empty.c -fPIC -shared",
+                   "ideal.so": "bench/hooks/ideal.c -fPIC -shared -ftls-model=initial-exec"},
+         "fntrace": {"available": ok, "note": note, "modes": [{"name": n, "flags": fl} for n, fl in modes],
+                     "exports": exports},
+         "uftrace": {"available": bool(uft["exe"]), "note": uft.get("version") or uft["note"],
+                     "flags": UFTRACE_FLAGS},
+         "workloads": [], "decode": [], "notes": notes}
+
+    for w in workloads:
+        args = SIZES[profile][w]
+        r = run([os.path.join(OUT, w + "-count")] + args)
+        m = re.search(r"^calls (\d+)$", r["out"], re.M)
+        if r["status"] != 0 or not m:
+            sys.exit("counting build of %s failed: %s" % (w, r["err"]))
+        calls = int(m.group(1))
+        log("%s %s: %d calls" % (w, " ".join(args), calls))
+        rows = measure_workload(w, args, calls, fnt, uft, runs, notes)
+        wl = {"name": w, "args": args, "calls": calls, "events": 2 * calls,
+              "count_command": "bench/out/%s-count %s" % (w, " ".join(args)), "rows": rows}
+        # check the counts against the tracers
+        for row in rows:
+            if row.get("status") != "ok" or row["kind"] != "trace":
+                continue
+            if row["method"].startswith("fntrace"):
+                got, err = fntrace_calls(row["trace_dir"])
+                row["traced_calls"] = got
+                if got != calls:
+                    notes.append("%s %s: fntrace report counts %s calls, the counting build %d %s" % (
+                        w, row["method"], got, calls, err or ""))
+            elif row["method"] == "uftrace":
+                got, t, rr = uftrace_calls(uft["exe"], row["trace_dir"])
+                row["traced_calls"] = got
+                if got != calls:
+                    notes.append("%s uftrace: uftrace report counts %s calls, the counting build %d" % (w, got, calls))
+                if got is not None:
+                    R["decode"].append({"workload": w, "mode": "uftrace", "what": "uftrace report", "events": 2 * calls,
+                                        "status": "ok", "runs": 1, "wall_s": t, "events_per_s": 2 * calls / t,
+                                        "rss_kb": rr["rss_kb"], "command": "uftrace report -d DIR --no-pager"})
+        # decode the fntrace traces
+        for row in rows:
+            if row.get("status") == "ok" and row["method"].startswith("fntrace"):
+                log("  decoding %s %s" % (w, row["method"]))
+                R["decode"] += measure_decode(w, row["method"][len("fntrace-"):], row["trace_dir"], calls, exports, dec_runs)
+        if not a.keep:
+            for row in rows:
+                if row.get("trace_dir"):
+                    rmtree(row["trace_dir"])
+        R["workloads"].append(wl)
+    # uftrace report rows last in the decode table
+    R["decode"].sort(key=lambda d: d["mode"] == "uftrace")
+
+    log("start-up cost")
+    R["startup"] = measure_startup(fnt, uft, 10 if a.quick else 40)
+    if a.big:
+        if ok:
+            R["big"] = measure_big(fnt, runs, notes)
+        else:
+            notes.append("--big: fntrace " + note)
+    R["targets"] = evaluate_targets(R)
+    R["machine"]["loadavg_end"] = os.getloadavg()
+    R["elapsed_s"] = round(time.time() - t_start, 1)
+    R["command"] = "python3 bench/run.py " + " ".join(sys.argv[1:])
+    notes.append("harness ran %.0f s; load average at start %.2f, at end %.2f" % (
+        R["elapsed_s"], R["machine"]["loadavg_start"][0], R["machine"]["loadavg_end"][0]))
+    print_results(R)
+    with open(jpath, "w") as fp:
+        json.dump(R, fp, indent=1)
+        fp.write("\n")
+    log("wrote " + os.path.relpath(jpath, ROOT))
+
+
+if __name__ == "__main__":
+    main()

@@ -769,8 +769,10 @@ static inline int get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
 {
 	int64_t d = (int64_t)(ticks - p->tick0);
-	int64_t ns = (int64_t)(((__int128)d * p->mult) >> 32) + p->off;
-	return ns > 0 ? (uint64_t)ns : 0;
+	__int128 ns = (((__int128)d * p->mult) >> 32) + p->off;
+	if (ns <= 0)
+		return 0;
+	return ns >= (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 static inline void apply_changes(struct cursor *c)

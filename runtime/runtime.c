@@ -372,7 +372,9 @@ static int thread_chunk_start(struct fnt_thread *t)
 	t->limit = m + chunk_size - FNT_CHUNK_SLACK;
 	t->last = ch->base_ticks;
 	t->prev_new = 0;
-	memset(t->cache, 0, sizeof(t->cache));
+	/* empty slots hold an address no function has, so no hit is ever
+	 * written for a slot the reader has not seen filled */
+	memset(t->cache, 0xff, sizeof(t->cache));
 	chunk_seal(ch);
 	put_lost(t);
 	return 0;

@@ -173,6 +173,23 @@ static const struct fnt_chunk_header *chunk_at(const struct trace_process *p, ui
 	return (const void *)(p->map + off);
 }
 
+/* A copy of chunk idx's header, read with pread when the file is open: the
+ * scan at open time touches every chunk, and through the mapping each touch
+ * would make the kernel map the neighbouring pages too (fault-around),
+ * holding a quarter of a large trace in memory.  Returns NULL past the end. */
+static const struct fnt_chunk_header *chunk_header(const struct trace_process *p, uint64_t idx,
+						   struct fnt_chunk_header *buf, size_t *avail)
+{
+	uint64_t off = FNT_HEADER_SIZE + idx * (uint64_t)p->hdr.chunk_size;
+	if (off + FNT_CHUNK_HDR_SIZE > p->size)
+		return NULL;
+	*avail = p->size - off < p->hdr.chunk_size ? (size_t)(p->size - off) : p->hdr.chunk_size;
+	if (p->fd >= 0 && pread(p->fd, buf, sizeof(*buf), (off_t)off) == (ssize_t)sizeof(*buf))
+		return buf;
+	memcpy(buf, p->map + off, sizeof(*buf));
+	return buf;
+}
+
 static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
 {
 	if (ticks > p->max_ticks && mono > p->hdr.cal0_mono) {
@@ -265,7 +282,8 @@ static void process_scan(struct trace_process *p)
 		clock_point(p, p->hdr.end_ticks, p->hdr.end_mono);
 	for (uint64_t i = 0; i < p->n_chunks; i++) {
 		size_t avail = 0;
-		const struct fnt_chunk_header *ch = chunk_at(p, i, &avail);
+		struct fnt_chunk_header hbuf;
+		const struct fnt_chunk_header *ch = chunk_header(p, i, &hbuf, &avail);
 		if (!ch)
 			break;
 		if (ch->magic != FNT_CHUNK_MAGIC) {
@@ -309,7 +327,8 @@ static void process_scan(struct trace_process *p)
 			exit(1);
 		for (size_t k = 0; k < th->n_chunks; k++) {
 			size_t avail = 0;
-			items[k].seq = chunk_at(p, th->chunks[k], &avail)->seq;
+			struct fnt_chunk_header hbuf;
+			items[k].seq = chunk_header(p, th->chunks[k], &hbuf, &avail)->seq;
 			items[k].idx = th->chunks[k];
 		}
 		qsort(items, th->n_chunks, sizeof(*items), cmp_seq);
@@ -320,7 +339,8 @@ static void process_scan(struct trace_process *p)
 		}
 		if (th->n_chunks) {
 			size_t avail = 0;
-			const struct fnt_chunk_header *ch = chunk_at(p, th->chunks[0], &avail);
+			struct fnt_chunk_header hbuf;
+			const struct fnt_chunk_header *ch = chunk_header(p, th->chunks[0], &hbuf, &avail);
 			th->start_depth = ch->depth;
 			if (!th->name[0])
 				memcpy(th->name, ch->name, 16);
@@ -368,9 +388,10 @@ static int check_header(const struct fnt_file_header *h, size_t size, char *why,
 }
 
 static int process_init(struct trace *t, struct trace_process *p, const char *name, const uint8_t *map,
-			size_t size, char *why, size_t whylen)
+			size_t size, int fd, char *why, size_t whylen)
 {
 	memset(p, 0, sizeof(*p));
+	p->fd = fd;
 	p->trace = t;
 	p->file = xstrdup_(name);
 	p->map = map;
@@ -555,11 +576,14 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 			}
 			map = m;
 		}
-		close(fd);
-		if (process_init(t, &t->procs[t->n_procs], names[i], map, size, why, sizeof(why)) == 0) {
+		if (process_init(t, &t->procs[t->n_procs], names[i], map, size, fd, why, sizeof(why)) == 0) {
+			/* the headers are read; events come through the mapping */
+			close(fd);
+			t->procs[t->n_procs].fd = -1;
 			t->n_procs++;
 			continue;
 		}
+		close(fd);
 		if (map)
 			munmap((void *)map, size);
 		free(t->procs[t->n_procs].file);
@@ -598,7 +622,7 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 	t->procs = calloc(1, sizeof(*t->procs));
 	if (!t->procs)
 		exit(1);
-	if (process_init(t, &t->procs[0], "<buffer>", buf, len, why, sizeof(why))) {
+	if (process_init(t, &t->procs[0], "<buffer>", buf, len, -1, why, sizeof(why))) {
 		snprintf(err, errlen, "%s", why);
 		free(t->procs[0].file);
 		for (int i = 0; i < t->procs[0].argc; i++)
@@ -629,6 +653,8 @@ void trace_close(struct trace *t)
 		struct trace_process *p = &t->procs[i];
 		if (p->map && p->size && !borrowed)
 			munmap((void *)p->map, p->size);
+		if (p->fd >= 0 && !borrowed)
+			close(p->fd);
 		for (size_t k = 0; k < p->n_threads; k++)
 			free(p->threads[k].chunks);
 		free(p->threads);

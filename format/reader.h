@@ -56,6 +56,7 @@ struct trace_process {
 	char *file;                 /* path of the .fnt */
 	const uint8_t *map;
 	size_t size;
+	int fd;                     /* open while the chunk headers are scanned, then -1 */
 	struct fnt_file_header hdr;
 	uint64_t n_chunks;          /* chunks (complete or not) present in the file */
 	/* ticks -> trace-relative ns: ns = (ticks - tick0) * scale + off */

@@ -938,7 +938,8 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				c->pos = p + n;
 				continue;
 			}
-			case FNT_EXT_LOST: {
+			case FNT_EXT_LOST:          /* a count: events dropped here */
+			case FNT_EXT_UNWIND: {      /* a count: frames a longjmp left */
 				uint64_t cnt;
 				n = get_varint(p, c->end, &cnt);
 				if (n <= 0) {
@@ -947,9 +948,10 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				}
 				p += n;
 				c->ticks += d;
-				ev->kind = TRACE_LOST;
+				ev->kind = payload == FNT_EXT_LOST ? TRACE_LOST : TRACE_UNWIND;
 				ev->count = cnt;
-				c->th->lost += cnt;
+				if (payload == FNT_EXT_LOST)
+					c->th->lost += cnt;
 				break;
 			}
 			case FNT_EXT_THREAD_NAME: {
@@ -961,19 +963,6 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				memcpy(c->th->name, p + 1, *p);
 				c->pos = p + 1 + *p;
 				continue;
-			}
-			case FNT_EXT_UNWIND: {
-				uint64_t cnt;
-				n = get_varint(p, c->end, &cnt);
-				if (n <= 0) {
-					chunk_damage(c, start);
-					continue;
-				}
-				p += n;
-				c->ticks += d;
-				ev->kind = TRACE_UNWIND;
-				ev->count = cnt;
-				break;
 			}
 			case FNT_EXT_THREAD_END:
 				c->ticks += d;

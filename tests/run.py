@@ -97,7 +97,7 @@ class Ctx:
         cmd = [self.fntrace] + list(args)
         if data and args and args[0] in ("replay", "report", "info") and "-d" not in args:
             cmd += ["-d", self.data]
-        p = subprocess.run(cmd, capture_output=True, text=True, cwd=self.work, timeout=120,
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=self.work, timeout=120,
                            env=env)
         if p.returncode >= 128 or p.returncode < 0:
             raise AssertionError("fntrace crashed (status %d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))
@@ -188,7 +188,7 @@ def run_case(case, build, args, fntrace):
     if cfg.get("no_record"):
         rec = None
     else:
-        rec = subprocess.run(cmd, capture_output=True, text=True, cwd=work, timeout=120, env=env)
+        rec = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=work, timeout=120, env=env)
         want = cfg.get("status", 0)
         if rec.returncode != want:
             raise AssertionError("record exited %d, expected %d\nstdout:\n%s\nstderr:\n%s" %

@@ -34,6 +34,8 @@ int fnt_use_tsc FNT_HIDDEN;
 
 static struct fnt_file_header *hdr;   /* mapping of the file header */
 static int trace_fd = -1;
+static ino_t trace_ino;             /* identity of the trace file, see trace_fd_check */
+static dev_t trace_dev;
 static uint32_t chunk_size = FNT_DEFAULT_CHUNK;
 static char trace_dir[4096];
 static char trace_path[4200];
@@ -125,8 +127,31 @@ static int reserve_space(off_t off, off_t len)
 
 /* Hand out the next chunk of the file and map it.  Its header is filled by
  * the caller; the magic goes in last. */
+/* The program may close our descriptor (daemons close every fd) and reuse
+ * its number for a file of its own: before each allocation, check that the
+ * fd is still the trace file, and reopen the trace by path if it is not.
+ * Never write through an fd that is not ours. */
+static int trace_fd_check(void)
+{
+	struct stat st;
+	int fd;
+	if (trace_fd >= 0 && !fstat(trace_fd, &st) && st.st_ino == trace_ino && st.st_dev == trace_dev)
+		return 0;
+	fd = open(trace_path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_ino != trace_ino || st.st_dev != trace_dev) {
+		close(fd);
+		return -1;
+	}
+	trace_fd = fd;
+	return 0;
+}
+
 static uint8_t *chunk_map(off_t *off_out)
 {
+	if (trace_fd_check())
+		return NULL;
 	uint64_t idx = __atomic_fetch_add(&hdr->next_chunk, 1, __ATOMIC_RELAXED);
 	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
 	void *m;
@@ -331,7 +356,7 @@ static void put_thread_end(struct fnt_thread *t)
 static void punch_tail(int64_t chunk_off, uintptr_t used)
 {
 	uintptr_t from = (used + 4095) & ~(uintptr_t)4095;
-	if (from < chunk_size)
+	if (from < chunk_size && !trace_fd_check())
 		fallocate(trace_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, chunk_off + (off_t)from,
 			  (off_t)(chunk_size - from));
 }
@@ -547,6 +572,19 @@ static int file_open(const struct fnt_file_header *cal)
 	}
 	if (trace_fd < 0)
 		return -1;
+	{
+		/* out of the way of the low numbers programs manage themselves */
+		int high = fcntl(trace_fd, F_DUPFD_CLOEXEC, 800);
+		struct stat st;
+		if (high >= 0) {
+			close(trace_fd);
+			trace_fd = high;
+		}
+		if (fstat(trace_fd, &st))
+			goto fail;
+		trace_ino = st.st_ino;
+		trace_dev = st.st_dev;
+	}
 	if (reserve_space(0, FNT_HEADER_SIZE))
 		goto fail;
 	h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, 0);

@@ -93,11 +93,11 @@ class Ctx:
         self.data = os.path.join(work, "trace.data")
         self.record = record_result
 
-    def run(self, *args, data=True, check=False, env=None):
+    def run(self, *args, data=True, check=False, env=None, cwd=None):
         cmd = [self.fntrace] + list(args)
         if data and args and args[0] in ("replay", "report", "info") and "-d" not in args:
             cmd += ["-d", self.data]
-        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=self.work, timeout=120,
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=cwd or self.work, timeout=120,
                            env=env)
         if p.returncode >= 128 or p.returncode < 0:
             raise AssertionError("fntrace crashed (status %d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr))

@@ -400,7 +400,7 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 		snprintf(why, whylen, "file is empty");
 		return -1;
 	}
-	if (size < sizeof(struct fnt_file_header)) {
+	if (size < FNT_HEADER_SIZE) {
 		snprintf(why, whylen, "file is truncated (%zu bytes, its header alone takes %u)", size,
 			 FNT_HEADER_SIZE);
 		return -1;
@@ -417,6 +417,11 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 			     "events up to the cut are kept", name, (unsigned long long)(body / p->hdr.chunk_size),
 			     (unsigned long long)(body % p->hdr.chunk_size), p->hdr.chunk_size);
 	}
+	/* cut at a chunk boundary: the header knows how many were handed out */
+	if (p->hdr.next_chunk > p->n_chunks && p->hdr.next_chunk < (1ull << 40) && !p->hdr.lost_nospace &&
+	    (size - FNT_HEADER_SIZE) % p->hdr.chunk_size == 0)
+		warn(t, "'%s': file is truncated: %llu of %llu chunks present; events up to the cut are kept",
+		     name, (unsigned long long)p->n_chunks, (unsigned long long)p->hdr.next_chunk);
 	/* argv */
 	{
 		const char *c = p->hdr.cmdline;

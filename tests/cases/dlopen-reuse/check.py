@@ -13,3 +13,18 @@ def check(ctx):
     # event was resolved against the module mapped at that moment
     addrs = [l.split()[1] for l in ctx.record.stdout.splitlines()]
     assert len(addrs) == 3, ctx.record.stdout
+
+    # --srcline inside the libraries, with call sites, recorded again with
+    # --callsite: each library's own file:line even at the same address
+    cs = ctx.work + "/callsite.data"
+    p = ctx.run("record", "-d", cs, "--callsite", "--", ctx.work + "/prog", data=False)
+    assert p.returncode == 0, p
+    out = ctx.run("replay", "-d", cs, "--srcline", "-F", "use", check=True).stdout
+    got = [l.split("| ", 1)[1].strip() for l in out.splitlines()[1:]]
+    got = [l for l in got if not l.startswith("}")]
+    want = []
+    for site, lib, helper in ((23, "liba", "alpha_helper"), (24, "libb", "bravo_helper"), (25, "liba", "alpha_helper")):
+        want += ["use() { [prog.c:8] [from prog.c:%d]" % site,
+                 "plugin_entry() { [%s.c:3] [from prog.c:14]" % lib,
+                 "%s(); [%s.c:2] [from %s.c:3]" % (helper, lib, lib)]
+    assert got == want, "\n".join(got)

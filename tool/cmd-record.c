@@ -244,7 +244,7 @@ int cmd_record(int argc, char **argv)
 	struct timespec ts;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+d:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 0x200: callsite = 1; break;

@@ -272,7 +272,7 @@ int cmd_replay(int argc, char **argv)
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "d:F:N:D:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

@@ -55,7 +55,7 @@ void view_open(struct view *v, struct view_opts *o)
 	for (size_t i = 0; i < v->trace->n_warnings; i++)
 		warning("%s", v->trace->warnings[i]);
 	if (o->n_tids && !trace_select_tids(v->trace, o->tids, o->n_tids))
-		warning("no thread in '%s' has the tid(s) given with --tid", o->dir);
+		die("no thread in '%s' has the tid given with --tid ('fntrace info' lists them)", o->dir);
 	so.debug_dirs = o->debug_dirs.v;
 	so.n_debug_dirs = o->debug_dirs.n;
 	so.prefix_map = o->prefix_map.v;

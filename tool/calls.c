@@ -44,7 +44,7 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 {
 	struct frame *f = &s->f[--s->n];
 	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
-	if (s->n && how != CALL_TRUNCATED)
+	if (s->n)
 		s->f[s->n - 1].child_ns += dur;
 	if ((f->shown || w->all) && w->ops->end)
 		w->ops->end(w->ctx, th, f, ns, how);

@@ -192,9 +192,24 @@ static void write_session(const char *dir, int argc, char **argv, uint64_t start
 	}
 	fprintf(f, "fntrace-session 1\ncommand=");
 	for (int i = 0; i < argc; i++) {
-		fputs(i ? " " : "", f);
+		/* shell-quoted when needed, so 'a b' stays one argument */
+		int plain = *argv[i] != 0;
 		for (const char *c = argv[i]; *c; c++)
-			fputc(*c == '\n' ? ' ' : *c, f);
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", *c))
+				plain = 0;
+		fputs(i ? " " : "", f);
+		if (plain) {
+			fputs(argv[i], f);
+			continue;
+		}
+		fputc('\'', f);
+		for (const char *c = argv[i]; *c; c++) {
+			if (*c == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*c == '\n' ? ' ' : *c, f);
+		}
+		fputc('\'', f);
 	}
 	fprintf(f, "\nstart_realtime_ns=%" PRIu64 "\n", start);
 	if (has_status)

@@ -3,8 +3,8 @@
  *
  * Inclusive (total) time is added only when the outermost activation of a
  * function returns, so recursion is never counted twice; self time is the
- * call's time minus its callees'.  Calls that never returned (a crash) are
- * counted as calls but carry no time.
+ * call's time minus its callees'.  Calls that never returned (a crash,
+ * exit(), exec) count until their thread's last event.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -33,6 +33,7 @@ static const char report_usage[] =
 
 struct fstat {
 	uint64_t calls, timed, total, self, min, max;
+	uint64_t sum;            /* of each call's inclusive time: the average's numerator */
 	uint32_t func;
 };
 
@@ -109,17 +110,26 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
 	uint32_t *active = active_of(d, f->func);
 	(*active)--;
-	if (how == CALL_TRUNCATED)
-		return;
+	/* a call that never returned (crash, exit, exec) counts up to its
+	 * thread's last event: a lower bound, and its callers include it */
+	(void)how;
 	uint64_t self = dur > f->child_ns ? dur - f->child_ns : 0;
 	if (!s->timed || dur < s->min)
 		s->min = dur;
 	if (dur > s->max)
 		s->max = dur;
 	s->timed++;
+	s->sum += dur;
 	s->self += self;
 	if (!*active)
 		s->total += dur;
+}
+
+/* the mean of each call's inclusive time (with recursion the total counts
+ * the outermost calls only, so total/calls would fall below min) */
+static uint64_t avg(const struct fstat *s)
+{
+	return s->timed ? s->sum / s->timed : 0;
 }
 
 static int sort_key;
@@ -132,7 +142,7 @@ static int cmp_stat(const void *a, const void *b)
 	switch (sort_key) {
 	case 's': kx = x->self, ky = y->self; break;
 	case 'c': kx = x->calls, ky = y->calls; break;
-	case 'a': kx = x->timed ? x->total / x->timed : 0, ky = y->timed ? y->total / y->timed : 0; break;
+	case 'a': kx = avg(x), ky = avg(y); break;
 	case 'x': kx = x->max, ky = y->max; break;
 	case 'i': kx = x->min, ky = y->min; break;
 	case 'n': return strcmp(view_name(sort_view, x->func), view_name(sort_view, y->func));
@@ -157,11 +167,6 @@ static struct fstat *rows(struct table *t, struct view *v, size_t *n)
 	qsort(r, k, sizeof(*r), cmp_stat);
 	*n = k;
 	return r;
-}
-
-static uint64_t avg(const struct fstat *s)
-{
-	return s->timed ? s->total / s->timed : 0;
 }
 
 static void csv_str(FILE *f, const char *s)

@@ -201,8 +201,9 @@ void view_report_problems(struct view *v)
 		struct trace_process *p = &t->procs[i];
 		uint64_t lost = p->hdr.lost_reentrant + p->hdr.lost_nospace;
 		if (p->damaged_bytes)
-			warning("'%s': %" PRIu64 " bytes of damaged event data were skipped; "
-				"the events before and after the damage are shown", p->file, p->damaged_bytes);
+			warning("'%s': %" PRIu64 " byte%s of event data could not be decoded (damaged or cut) and "
+				"were skipped; the events before and after are shown", p->file, p->damaged_bytes,
+				p->damaged_bytes == 1 ? "" : "s");
 		if (p->missing_chunks)
 			warning("'%s': %" PRIu64 " buffer chunk(s) are missing from the file", p->file,
 				p->missing_chunks);

@@ -47,8 +47,17 @@ $(O)/arch/%.o: arch/%.S
 $(O)/libfntrace.so: $(RT_OBJ) runtime/exports.map
 	$(CC) -shared -Wl,--version-script=runtime/exports.map -Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread
 
-$(O)/libfntrace.a: $(RT_OBJ)
-	rm -f $@ && ar rcs $@ $(RT_OBJ)
+# The archive is for programs that cannot load the .so, static ones above
+# all: it leaves out the setjmp/longjmp trampolines and the dl* wrappers,
+# which need libc's own functions through dlsym(RTLD_NEXT) and a static
+# binary has none to give (longjmp is then matched by the next exit instead).
+RT_A_OBJ := $(RT_SRC:%.c=$(O)/static/%.o)
+$(O)/static/runtime/%.o: runtime/%.c $(wildcard runtime/*.h format/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -DFNT_STATIC_ARCHIVE -c -o $@ $<
+
+$(O)/libfntrace.a: $(RT_A_OBJ)
+	rm -f $@ && ar rcs $@ $(RT_A_OBJ)
 
 $(O)/%.o: %.c $(wildcard format/*.h symbols/*.h tool/*.h include/*.h)
 	@mkdir -p $(dir $@)

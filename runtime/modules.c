@@ -167,6 +167,7 @@ void fnt_modules_fork_child(void)
 	}
 }
 
+#ifndef FNT_STATIC_ARCHIVE
 /* The dl* wrappers: call the real function, then record what changed. */
 
 FNT_EXPORT void *dlopen(const char *file, int mode)
@@ -202,3 +203,4 @@ FNT_EXPORT int dlclose(void *handle)
 	}
 	return r;
 }
+#endif

@@ -479,7 +479,8 @@ static void thread_exit_cb(void *arg)
 	t->busy = 0;
 }
 
-/* ---- setjmp / longjmp ---- */
+/* ---- setjmp / longjmp (not in the static archive: see the Makefile) ---- */
+#ifndef FNT_STATIC_ARCHIVE
 
 static const char *const jmp_names[] = {
 	"_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
@@ -536,6 +537,8 @@ void *fnt_note_longjmp(void *env, int which)
 	}
 	return jmp_target(which);
 }
+
+#endif
 
 /* ---- process start, fork, exit ---- */
 

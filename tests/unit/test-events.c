@@ -54,26 +54,7 @@
 #include "format/reader.h"
 #include "runtime/runtime.h"   /* fnt_self: to force TIME records */
 
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...) check_((cond), __FILE__, __LINE__, __VA_ARGS__)
-
-static int check_(int ok, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	if (ok) {
-		n_pass++;
-		return 1;
-	}
-	n_fail++;
-	printf("FAIL %s:%d: ", file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	return 0;
-}
+#include "check.h"
 
 static void *xmalloc_(size_t n)
 {

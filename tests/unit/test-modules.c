@@ -29,26 +29,7 @@
 #include <unistd.h>
 #include "format/reader.h"
 
-static int n_pass, n_fail;
-
-#define CHECK(cond, ...) check_((cond), __FILE__, __LINE__, __VA_ARGS__)
-
-static int check_(int ok, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	if (ok) {
-		n_pass++;
-		return 1;
-	}
-	n_fail++;
-	printf("FAIL %s:%d: ", file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	return 0;
-}
+#include "check.h"
 
 static const char lib_src[] =
 	"__attribute__((noinline)) static int plug_helper(int x) { __asm__ volatile(\"\"); return x * 3; }\n"

@@ -1,15 +1,19 @@
 /*
  * symbols.c - addresses to names with elfutils libdwfl.
  *
- * One Dwfl per module file, reported at load bias 0, so lookups take file
- * virtual addresses (runtime address - the bias the runtime recorded).  The
- * build-id the runtime read from memory is compared with the file's: a file
- * rebuilt since the trace was taken is never used for names.  Debug files
- * are found by libdwfl's standard search (.build-id under /usr/lib/debug
- * and each --debug-dir, the .gnu_debuglink, the file itself).
+ * Owns the offline symbolizer: one Dwfl per module file, reported at load
+ * bias 0 so that lookups take file virtual addresses (runtime address - the
+ * bias the runtime recorded), for ET_EXEC, PIE and shared libraries alike.
+ * The build-id the runtime read from memory is compared with the file's: a
+ * file rebuilt since the trace was taken is never used for names, because
+ * its names would be silently wrong.  Debug files are found by libdwfl's
+ * standard search (.build-id under /usr/lib/debug and under each --debug-dir,
+ * the .gnu_debuglink, the file itself).
  *
- * Results are cached per (module, address): DWARF is consulted once per
- * distinct function or call site, whatever the number of events.
+ * Results are cached per (module, address): libdw is consulted once per
+ * distinct function or call site, whatever the number of events.  Every
+ * string handed out lives until symbols_free().  Allocation failures are
+ * answered with the module+0xoffset fallback, never with exit().
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -17,200 +21,314 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/symbols.h"
 
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
+/* a compile unit's address range, for units libdwfl cannot find by
+ * .debug_aranges (clang does not emit them by default) */
+struct cu_range {
+	Dwarf_Addr low, high;
+	Dwarf_Die cu;
+};
+
 struct module {
 	char *path;             /* as recorded */
 	char *real_path;        /* after --prefix-map */
 	char *base;             /* basename, for module+0xoff names */
-	uint8_t build_id[32];
+	uint8_t *build_id;
 	size_t build_id_len;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	char *warning;
 	int usable;             /* names from this file can be trusted */
+	int ranges_done;
+	struct cu_range *ranges;
+	size_t n_ranges;
+	Dwarf_Addr ranges_bias;
 };
+
+enum entry_kind { ENTRY_FUNC, ENTRY_SRCLINE };
 
 struct entry {
 	int module;
 	uint64_t vaddr;
-	int kind;               /* 0 function, 1 srcline */
+	enum entry_kind kind;
 	int ret;
-	int has_line;
-	struct sym_func f;
+	int has_line;           /* ENTRY_FUNC: file/line were looked up */
+	char *name;             /* malloc'd */
+	char *short_name;       /* malloc'd, or == name */
+	char *file;             /* malloc'd or NULL */
+	uint64_t start;
+	int line;
 };
 
 struct symbols {
-	struct symbols_options opts;
+	char **debug_dirs;
+	size_t n_debug_dirs;
+	char **prefix_map;
+	size_t n_prefix_map;
+	int no_demangle;
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
 	struct module *modules;
 	size_t n_modules;
-	struct entry *entries;
+	struct entry **entries;
 	size_t n_entries, cap_entries;
-	uint32_t *hash;         /* index + 1, 0 empty */
+	size_t *hash;           /* index + 1, 0 empty */
 	size_t hash_size;
-	char **strings;         /* owned strings handed out */
-	size_t n_strings, cap_strings;
 };
 
-static void *xrealloc_s(void *p, size_t n)
+static char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *str_printf(const char *fmt, ...)
 {
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("fntrace: out of memory\n", stderr);
-		exit(1);
-	}
-	return q;
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
 }
 
-static char *keep(struct symbols *s, char *str)
+static char **copy_strv(const char *const *v, size_t n)
 {
-	if (!str)
+	char **r = calloc(n ? n : 1, sizeof(*r));
+	if (!r)
 		return NULL;
-	if (s->n_strings == s->cap_strings) {
-		s->cap_strings = s->cap_strings ? 2 * s->cap_strings : 64;
-		s->strings = xrealloc_s(s->strings, s->cap_strings * sizeof(*s->strings));
+	for (size_t i = 0; i < n; i++) {
+		r[i] = strdup(v[i] ? v[i] : "");
+		if (!r[i]) {
+			while (i)
+				free(r[--i]);
+			free(r);
+			return NULL;
+		}
 	}
-	s->strings[s->n_strings++] = str;
-	return str;
+	return r;
 }
 
-static char *dupstr(struct symbols *s, const char *str)
+static void free_strv(char **v, size_t n)
 {
-	char *d = strdup(str ? str : "");
-	if (!d) {
-		fputs("fntrace: out of memory\n", stderr);
-		exit(1);
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* libdwfl only searches absolute directories for .build-id/ files */
+static char *absolute_dir(const char *dir)
+{
+	char *r, *cwd;
+
+	if (dir[0] == '/')
+		return strdup(dir);
+	r = realpath(dir, NULL);
+	if (r)
+		return r;
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return strdup(dir);
+	r = str_printf("%s/%s", cwd, dir);
+	free(cwd);
+	return r;
+}
+
+static int build_debuginfo_path(struct symbols *s)
+{
+	size_t len = 64;
+	char **abs = calloc(s->n_debug_dirs ? s->n_debug_dirs : 1, sizeof(*abs));
+	int ret = -1;
+
+	if (!abs)
+		return -1;
+	for (size_t i = 0; i < s->n_debug_dirs; i++) {
+		abs[i] = absolute_dir(s->debug_dirs[i]);
+		if (!abs[i])
+			goto out;
+		len += strlen(abs[i]) + 1;
 	}
-	return keep(s, d);
+	s->debuginfo_path = malloc(len);
+	if (!s->debuginfo_path)
+		goto out;
+	/* libdwfl's default (the file's own directory, .debug/ next to it,
+	 * /usr/lib/debug) plus each --debug-dir as another root searched for
+	 * .build-id/xx/rest.debug and for the .gnu_debuglink name */
+	strcpy(s->debuginfo_path, ":.debug:/usr/lib/debug");
+	for (size_t i = 0; i < s->n_debug_dirs; i++) {
+		if (!abs[i][0] || strchr(abs[i], ':'))
+			continue;       /* ':' separates entries: cannot be expressed */
+		strcat(s->debuginfo_path, ":");
+		strcat(s->debuginfo_path, abs[i]);
+	}
+	ret = 0;
+out:
+	free_strv(abs, s->n_debug_dirs);
+	return ret;
 }
 
 struct symbols *symbols_new(const struct symbols_options *opts)
 {
 	struct symbols *s = calloc(1, sizeof(*s));
-	size_t len = 64;
+
 	if (!s)
 		return NULL;
-	if (opts)
-		s->opts = *opts;
-	for (size_t i = 0; i < s->opts.n_debug_dirs; i++)
-		len += strlen(s->opts.debug_dirs[i]) + 1;
-	s->debuginfo_path = malloc(len);
-	if (!s->debuginfo_path) {
-		free(s);
-		return NULL;
+	if (opts) {
+		s->n_debug_dirs = opts->debug_dirs ? opts->n_debug_dirs : 0;
+		s->n_prefix_map = opts->prefix_map ? opts->n_prefix_map : 0;
+		s->no_demangle = opts->no_demangle;
+		s->debug_dirs = copy_strv(opts->debug_dirs, s->n_debug_dirs);
+		s->prefix_map = copy_strv(opts->prefix_map, s->n_prefix_map);
+		if (!s->debug_dirs || !s->prefix_map)
+			goto fail;
 	}
-	/* the default search (the file itself, .debug next to it, /usr/lib/debug)
-	 * plus each --debug-dir as another root for .build-id/ and debuglink */
-	strcpy(s->debuginfo_path, ":.debug:/usr/lib/debug");
-	for (size_t i = 0; i < s->opts.n_debug_dirs; i++) {
-		strcat(s->debuginfo_path, ":");
-		strcat(s->debuginfo_path, s->opts.debug_dirs[i]);
-	}
+	if (build_debuginfo_path(s))
+		goto fail;
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
 	s->callbacks.debuginfo_path = &s->debuginfo_path;
 	return s;
+fail:
+	symbols_free(s);
+	return NULL;
+}
+
+static void entry_free(struct entry *e)
+{
+	if (!e)
+		return;
+	if (e->short_name != e->name)
+		free(e->short_name);
+	free(e->name);
+	free(e->file);
+	free(e);
+}
+
+static void module_release(struct module *m)
+{
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	free(m->path);
+	free(m->real_path);
+	free(m->base);
+	free(m->build_id);
+	free(m->warning);
+	free(m->ranges);
 }
 
 void symbols_free(struct symbols *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n_modules; i++) {
-		if (s->modules[i].dwfl)
-			dwfl_end(s->modules[i].dwfl);
-		free(s->modules[i].path);
-		free(s->modules[i].real_path);
-		free(s->modules[i].base);
-		free(s->modules[i].warning);
-	}
+	for (size_t i = 0; i < s->n_modules; i++)
+		module_release(&s->modules[i]);
 	free(s->modules);
+	for (size_t i = 0; i < s->n_entries; i++)
+		entry_free(s->entries[i]);
 	free(s->entries);
 	free(s->hash);
-	for (size_t i = 0; i < s->n_strings; i++)
-		free(s->strings[i]);
-	free(s->strings);
+	free_strv(s->debug_dirs, s->n_debug_dirs);
+	free_strv(s->prefix_map, s->n_prefix_map);
 	free(s->debuginfo_path);
 	free(s);
 }
 
-static char *apply_prefix_map(const struct symbols_options *o, const char *path)
+/* ---- modules ---- */
+
+/* "OLD=NEW": a path starting with OLD starts with NEW instead; the first
+ * matching entry wins */
+static char *apply_prefix_map(struct symbols *s, const char *path)
 {
-	for (size_t i = 0; i < o->n_prefix_map; i++) {
-		const char *eq = strchr(o->prefix_map[i], '=');
-		size_t ol;
-		if (!eq)
+	for (size_t i = 0; i < s->n_prefix_map; i++) {
+		const char *map = s->prefix_map[i], *eq = strchr(map, '=');
+		size_t old_len;
+
+		if (!eq || eq == map)
 			continue;
-		ol = (size_t)(eq - o->prefix_map[i]);
-		if (ol && !strncmp(path, o->prefix_map[i], ol)) {
-			char *r = malloc(strlen(eq + 1) + strlen(path + ol) + 1);
-			if (!r)
-				exit(1);
-			strcpy(r, eq + 1);
-			strcat(r, path + ol);
-			return r;
-		}
+		old_len = (size_t)(eq - map);
+		if (!strncmp(path, map, old_len))
+			return str_printf("%s%s", eq + 1, path + old_len);
 	}
 	return strdup(path);
 }
 
-static void hex(const uint8_t *b, size_t n, char *out, size_t outlen)
+static char *hex(const uint8_t *b, size_t n)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < n && k + 3 <= outlen; i++, k += 2)
-		sprintf(out + k, "%02x", b[i]);
-	out[k] = 0;
+	char *r = malloc(2 * n + 1);
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		sprintf(r + 2 * i, "%02x", b[i]);
+	r[2 * n] = 0;
+	return r;
 }
 
 static void module_open(struct symbols *s, struct module *m)
 {
-	char msg[4400], rec[80], disk[80];
-	const unsigned char *bits;
+	const unsigned char *bits = NULL;
 	GElf_Addr bid_vaddr;
+	struct stat st;
 	int fd, n;
 
-	fd = open(m->real_path, O_RDONLY | O_CLOEXEC);
+	/* probe first: dwfl would only say "no such file"-like things without
+	 * errno, and a FIFO or a device must not be read at all */
+	fd = open(m->real_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		snprintf(msg, sizeof(msg), "cannot open '%s': %s; its functions are shown as %s+0xoffset",
-			 m->real_path, strerror(errno), m->base);
-		m->warning = strdup(msg);
+		m->warning = str_printf("cannot open '%s': %s; names shown as %s+0xoffset",
+					m->real_path, strerror(errno), m->base);
 		return;
 	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		m->warning = str_printf("cannot use '%s': not a regular file; names shown as %s+0xoffset",
+					m->real_path, m->base);
+		return;
+	}
+	close(fd);
+
 	m->dwfl = dwfl_begin(&s->callbacks);
 	if (!m->dwfl) {
-		close(fd);
+		m->warning = str_printf("cannot read '%s': %s; names shown as %s+0xoffset",
+					m->real_path, dwfl_errmsg(-1), m->base);
 		return;
 	}
 	dwfl_report_begin(m->dwfl);
-	/* dwfl takes the fd; bias 0: lookups use file virtual addresses */
-	m->mod = dwfl_report_elf(m->dwfl, m->base, m->real_path, fd, 0, true);
+	/* bias 0: the module's addresses are the file's virtual addresses */
+	m->mod = dwfl_report_elf(m->dwfl, m->base, m->real_path, -1, 0, true);
 	dwfl_report_end(m->dwfl, NULL, NULL);
 	if (!m->mod) {
-		snprintf(msg, sizeof(msg), "'%s' is not a readable ELF file (%s); its functions are shown as "
-			 "%s+0xoffset", m->real_path, dwfl_errmsg(-1), m->base);
-		m->warning = strdup(msg);
+		m->warning = str_printf("cannot read '%s' as an ELF file (%s); names shown as %s+0xoffset",
+					m->real_path, dwfl_errmsg(-1), m->base);
+		return;
+	}
+	if (!m->build_id_len) {
+		m->usable = 1;  /* nothing recorded to check against */
 		return;
 	}
 	n = dwfl_module_build_id(m->mod, &bits, &bid_vaddr);
-	if (m->build_id_len && (n != (int)m->build_id_len || memcmp(bits, m->build_id, m->build_id_len))) {
-		hex(m->build_id, m->build_id_len, rec, sizeof(rec));
-		if (n > 0)
-			hex(bits, (size_t)n, disk, sizeof(disk));
-		else
-			strcpy(disk, "none");
-		snprintf(msg, sizeof(msg), "'%s' does not match the traced build (build-id %s recorded, %s on "
-			 "disk): it was rebuilt since; its functions are shown as %s+0xoffset",
-			 m->real_path, rec, disk, m->base);
-		m->warning = strdup(msg);
+	if (n != (int)m->build_id_len || memcmp(bits, m->build_id, m->build_id_len)) {
+		char *rec = hex(m->build_id, m->build_id_len);
+		char *disk = n > 0 ? hex(bits, (size_t)n) : strdup("none");
+
+		m->warning = str_printf("'%s' does not match the traced build (build-id %s recorded, %s on disk): "
+					"it was rebuilt since; names shown as %s+0xoffset",
+					m->real_path, rec ? rec : "?", disk ? disk : "?", m->base);
+		free(rec);
+		free(disk);
+		dwfl_end(m->dwfl);      /* never used: no need to keep it */
+		m->dwfl = NULL;
+		m->mod = NULL;
 		return;
 	}
 	m->usable = 1;
@@ -218,124 +336,166 @@ static void module_open(struct symbols *s, struct module *m)
 
 int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build_id, size_t build_id_len)
 {
-	struct module *m;
+	struct module *m, *nm;
 	const char *slash;
 
-	if (build_id_len > sizeof(m->build_id))
-		build_id_len = sizeof(m->build_id);
+	if (!s)
+		return -1;
+	if (!path)
+		path = "";
+	if (!build_id)
+		build_id_len = 0;
 	for (size_t i = 0; i < s->n_modules; i++) {
 		m = &s->modules[i];
 		if (!strcmp(m->path, path) && m->build_id_len == build_id_len &&
-		    !memcmp(m->build_id, build_id, build_id_len))
+		    (!build_id_len || !memcmp(m->build_id, build_id, build_id_len)))
 			return (int)i;
 	}
-	s->modules = xrealloc_s(s->modules, (s->n_modules + 1) * sizeof(*s->modules));
+	if (s->n_modules >= INT_MAX)
+		return -1;
+	nm = realloc(s->modules, (s->n_modules + 1) * sizeof(*s->modules));
+	if (!nm)
+		return -1;
+	s->modules = nm;
 	m = &s->modules[s->n_modules];
 	memset(m, 0, sizeof(*m));
-	m->path = strdup(path);
-	m->real_path = apply_prefix_map(&s->opts, path);
 	slash = strrchr(path, '/');
-	m->base = strdup(slash ? slash + 1 : path);
-	if (!m->path || !m->real_path || !m->base)
-		exit(1);
-	memcpy(m->build_id, build_id, build_id_len);
+	m->path = strdup(path);
+	m->real_path = apply_prefix_map(s, path);
+	m->base = strdup(slash && slash[1] ? slash + 1 : path);
+	if (build_id_len) {
+		m->build_id = malloc(build_id_len);
+		if (m->build_id)
+			memcpy(m->build_id, build_id, build_id_len);
+	}
 	m->build_id_len = build_id_len;
+	if (!m->path || !m->real_path || !m->base || (build_id_len && !m->build_id)) {
+		module_release(m);
+		return -1;
+	}
 	module_open(s, m);
 	return (int)s->n_modules++;
 }
 
+static struct module *module_get(struct symbols *s, int module)
+{
+	if (!s || module < 0 || (size_t)module >= s->n_modules)
+		return NULL;
+	return &s->modules[module];
+}
+
 const char *symbols_module_warning(struct symbols *s, int module)
 {
-	if (module < 0 || (size_t)module >= s->n_modules)
-		return NULL;
-	return s->modules[module].warning;
+	struct module *m = module_get(s, module);
+	return m ? m->warning : NULL;
 }
 
 const char *symbols_module_path(struct symbols *s, int module)
 {
-	if (module < 0 || (size_t)module >= s->n_modules)
-		return NULL;
-	return s->modules[module].real_path;
+	struct module *m = module_get(s, module);
+	return m ? m->real_path : NULL;
 }
 
 /* ---- cache ---- */
 
-static uint64_t key_hash(int module, uint64_t vaddr, int kind)
+static size_t key_hash(int module, uint64_t vaddr, enum entry_kind kind)
 {
-	uint64_t h = (vaddr ^ ((uint64_t)(unsigned)module << 48) ^ ((uint64_t)kind << 62)) * 0x9E3779B97F4A7C15ull;
-	return h ^ (h >> 31);
+	uint64_t h = vaddr * 0x9E3779B97F4A7C15ull;
+	h ^= ((uint64_t)(unsigned)module * 0xC2B2AE3D27D4EB4Full) ^ (uint64_t)kind;
+	h *= 0x165667B19E3779F9ull;
+	return (size_t)(h ^ (h >> 29));
 }
 
-static struct entry *cache_find(struct symbols *s, int module, uint64_t vaddr, int kind)
+static struct entry *cache_find(struct symbols *s, int module, uint64_t vaddr, enum entry_kind kind)
 {
+	size_t mask, i;
+
 	if (!s->hash_size)
 		return NULL;
-	size_t mask = s->hash_size - 1, i = key_hash(module, vaddr, kind) & mask;
-	while (s->hash[i]) {
-		struct entry *e = &s->entries[s->hash[i] - 1];
+	mask = s->hash_size - 1;
+	for (i = key_hash(module, vaddr, kind) & mask; s->hash[i]; i = (i + 1) & mask) {
+		struct entry *e = s->entries[s->hash[i] - 1];
 		if (e->module == module && e->vaddr == vaddr && e->kind == kind)
 			return e;
-		i = (i + 1) & mask;
 	}
 	return NULL;
 }
 
-static struct entry *cache_add(struct symbols *s, int module, uint64_t vaddr, int kind)
+/* Takes e into the cache; -1 (e not taken) without memory. */
+static int cache_add(struct symbols *s, struct entry *e)
 {
+	size_t mask, i;
+
 	if (2 * (s->n_entries + 1) > s->hash_size) {
 		size_t nsize = s->hash_size ? 2 * s->hash_size : 1024;
-		uint32_t *nh = calloc(nsize, sizeof(*nh));
+		size_t *nh = calloc(nsize, sizeof(*nh));
 		if (!nh)
-			exit(1);
+			return -1;
 		for (size_t k = 0; k < s->n_entries; k++) {
-			struct entry *e = &s->entries[k];
-			size_t j = key_hash(e->module, e->vaddr, e->kind) & (nsize - 1);
+			struct entry *o = s->entries[k];
+			size_t j = key_hash(o->module, o->vaddr, o->kind) & (nsize - 1);
 			while (nh[j])
 				j = (j + 1) & (nsize - 1);
-			nh[j] = (uint32_t)k + 1;
+			nh[j] = k + 1;
 		}
 		free(s->hash);
 		s->hash = nh;
 		s->hash_size = nsize;
 	}
 	if (s->n_entries == s->cap_entries) {
-		s->cap_entries = s->cap_entries ? 2 * s->cap_entries : 256;
-		s->entries = xrealloc_s(s->entries, s->cap_entries * sizeof(*s->entries));
+		size_t ncap = s->cap_entries ? 2 * s->cap_entries : 256;
+		struct entry **ne = realloc(s->entries, ncap * sizeof(*ne));
+		if (!ne)
+			return -1;
+		s->entries = ne;
+		s->cap_entries = ncap;
 	}
-	struct entry *e = &s->entries[s->n_entries];
-	memset(e, 0, sizeof(*e));
-	e->module = module;
-	e->vaddr = vaddr;
-	e->kind = kind;
-	size_t mask = s->hash_size - 1, i = key_hash(module, vaddr, kind) & mask;
-	while (s->hash[i])
-		i = (i + 1) & mask;
-	s->hash[i] = (uint32_t)s->n_entries + 1;
-	s->n_entries++;
-	return e;
+	s->entries[s->n_entries] = e;
+	mask = s->hash_size - 1;
+	for (i = key_hash(e->module, e->vaddr, e->kind) & mask; s->hash[i]; i = (i + 1) & mask)
+		;
+	s->hash[i] = ++s->n_entries;
+	return 0;
 }
 
-/* ---- names ---- */
+/* ---- C++ names ---- */
 
-static int is_op_char(char c)
+static int is_ident(char c)
 {
-	return c && strchr("<>=!+-*/%&|^~[](),", c) != NULL;
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
 }
 
-/* Skip "operator..." starting at p (which points at "operator"); returns the
- * position after the operator's own characters. */
+static int word_at(const char *str, const char *p, const char *w)
+{
+	size_t n = strlen(w);
+	return !strncmp(p, w, n) && (p == str || !is_ident(p[-1])) && !is_ident(p[n]);
+}
+
+/* p points at "operator": the position right after the operator's own
+ * spelling ("operator<<", "operator()", "operator new[]", "operator bool",
+ * "operator\"\" _km"), before any template arguments or parameters. */
 static const char *skip_operator(const char *p, const char *end)
 {
 	p += 8;
-	if (p < end && (*p == ' ' || (*p >= 'a' && *p <= 'z'))) {
-		/* operator new / delete / a conversion: a type name, maybe with [] */
+	if (p < end && *p == '"') {             /* user-defined literal */
+		p++;
+		if (p < end && *p == '"')
+			p++;
 		while (p < end && *p == ' ')
 			p++;
+		while (p < end && is_ident(*p))
+			p++;
+		return p;
+	}
+	if (p < end && (*p == ' ' || is_ident(*p))) {
+		/* new, delete, co_await, or a conversion to a type: the type
+		 * runs to the parameter list */
 		int depth = 0;
-		while (p < end && (depth || (*p != '(' ))) {
-			if (*p == '<')
+		while (p < end && (depth || *p != '(')) {
+			if (*p == '<' || *p == '[')
 				depth++;
-			else if (*p == '>' && depth)
+			else if ((*p == '>' || *p == ']') && depth)
 				depth--;
 			p++;
 		}
@@ -345,117 +505,185 @@ static const char *skip_operator(const char *p, const char *end)
 		return p + 2;
 	if (p + 1 < end && p[0] == '[' && p[1] == ']')
 		return p + 2;
-	while (p < end && is_op_char(*p) && *p != '(')
+	while (p < end && *p && strchr("<>=!+-*/%&|^~,", *p))
 		p++;
 	return p;
 }
 
-static int word_at(const char *s, const char *p, const char *w)
+/* The bounds of the function's name in a demangled signature: after the
+ * return type, before the top-level parameter list.  Returns 0 if found. */
+static int name_bounds(const char *full, const char *end, const char **nstart, const char **nend, int depth_left)
 {
-	size_t n = strlen(w);
-	return !strncmp(p, w, n) && (p == s || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
-						  (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9')));
-}
-
-/* "int ns::foo<int>(int, char const*) const" -> "ns::foo<int>" */
-static char *short_name(const char *full)
-{
-	size_t len = strlen(full);
-	const char *end = full + len, *params = NULL, *start = full;
+	const char *start = full, *p;
 	int depth = 0;
 
-	/* find the top-level parameter list: the first '(' at depth 0 that
-	 * is not part of an operator name or "(anonymous namespace)" */
-	for (const char *p = full; p < end; p++) {
+	for (p = full; p < end; p++) {
 		if (word_at(full, p, "operator")) {
-			p = skip_operator(p, end) - 1;
+			p = skip_operator(p, end);
+			/* "operator< <int>": the space before template args */
+			if (p < end && *p == ' ' && p + 1 < end && p[1] == '<')
+				p++;
+			p--;
 			continue;
 		}
-		if (*p == '<' || *p == '[')
+		switch (*p) {
+		case '<':
+		case '[':
 			depth++;
-		else if ((*p == '>' || *p == ']') && depth)
-			depth--;
-		else if (*p == '(' && depth == 0) {
-			if (!strncmp(p, "(anonymous namespace)", 21)) {
-				p += 20;
-				continue;
-			}
-			params = p;
 			break;
-		} else if (*p == '(')
-			depth++;
-		else if (*p == ')' && depth)
-			depth--;
-		else if (*p == '{') {            /* {lambda(int)#1} */
+		case '>':
+		case ']':
+			if (depth)
+				depth--;
+			break;
+		case '{': {                     /* {lambda(int)#1} */
 			int d = 1;
 			while (++p < end && d)
 				d += *p == '{' ? 1 : *p == '}' ? -1 : 0;
 			p--;
+			break;
 		}
-	}
-	if (!params)
-		return strdup(full);
-	/* a return type ends at the last top-level space before the name */
-	depth = 0;
-	for (const char *p = full; p < params; p++) {
-		if (word_at(full, p, "operator")) {
-			p = skip_operator(p, params) - 1;
-			continue;
-		}
-		if (*p == '<' || *p == '(' || *p == '[' || *p == '{')
-			depth++;
-		else if ((*p == '>' || *p == ')' || *p == ']' || *p == '}') && depth)
-			depth--;
-		else if (*p == ' ' && depth == 0)
-			start = p + 1;
-	}
-	char *r = malloc((size_t)(params - start) + 1);
-	if (!r)
-		exit(1);
-	memcpy(r, start, (size_t)(params - start));
-	r[params - start] = 0;
-	return r;
-}
-
-static void fallback(struct symbols *s, struct module *m, uint64_t vaddr, struct sym_func *out)
-{
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m ? m->base : "?", vaddr);
-	out->name = out->short_name = dupstr(s, buf);
-	out->start = vaddr;
-}
-
-/* The compile unit that covers vaddr.  libdwfl finds it through
- * .debug_aranges, which clang does not emit by default: then every unit's
- * ranges are checked. */
-static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *bias)
-{
-	Dwarf_Die *d = dwfl_module_addrdie(m->mod, vaddr, bias);
-	if (d) {
-		*cu = *d;
-		return 0;
-	}
-	Dwarf *dw = dwfl_module_getdwarf(m->mod, bias);
-	if (!dw)
-		return -1;
-	Dwarf_CU *unit = NULL;
-	Dwarf_Die cudie, subdie;
-	uint8_t unit_type;
-	Dwarf_Half version;
-	while (dwarf_get_units(dw, unit, &unit, &version, &unit_type, &cudie, &subdie) == 0) {
-		if (dwarf_haspc(&cudie, vaddr - *bias) > 0) {
-			*cu = cudie;
+		case ' ':
+			if (!depth)
+				start = p + 1;  /* a return type ends here */
+			break;
+		case '(':
+			if (depth) {
+				int d = 1;      /* e.g. a function type in a template */
+				while (++p < end && d)
+					d += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+				p--;
+				break;
+			}
+			if (!strncmp(p, "(anonymous namespace)", 21)) {
+				p += 20;
+				break;
+			}
+			if (p[1] == '*' || p[1] == '&') {
+				/* "int (*ns::pick(int))(int)": a function returning
+				 * a function pointer; the name is inside */
+				const char *q = p + 1;
+				int d = 1;
+				while (++q < end && d)
+					d += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+				while (p + 1 < q - 1 && (p[1] == '*' || p[1] == '&' || p[1] == ' '))
+					p++;
+				if (!depth_left)
+					return -1;
+				return name_bounds(p + 1, q - 1, nstart, nend, depth_left - 1);
+			}
+			*nstart = start;
+			*nend = p;
 			return 0;
 		}
 	}
 	return -1;
 }
 
+/* "int ns::foo<int>(int, char const*) const" -> "ns::foo<int>" */
+static char *short_name(const char *full)
+{
+	const char *ns, *ne;
+
+	if (name_bounds(full, full + strlen(full), &ns, &ne, 32) || ne <= ns)
+		return strdup(full);
+	return strndup(ns, (size_t)(ne - ns));
+}
+
+/* ---- DWARF ---- */
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+	return x->low < y->low ? -1 : x->low > y->low;
+}
+
+/* Every unit's address ranges, once per module, for the units libdwfl cannot
+ * find through .debug_aranges. */
+static void load_ranges(struct module *m)
+{
+	Dwarf *dw;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cudie, subdie;
+	Dwarf_Half version;
+	uint8_t unit_type;
+	size_t cap = 0;
+
+	m->ranges_done = 1;
+	dw = dwfl_module_getdwarf(m->mod, &m->ranges_bias);
+	if (!dw)
+		return;
+	while (dwarf_get_units(dw, unit, &unit, &version, &unit_type, &cudie, &subdie) == 0) {
+		Dwarf_Addr base, low, high;
+		ptrdiff_t off = 0;
+
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_skeleton && unit_type != DW_UT_partial)
+			continue;
+		while ((off = dwarf_ranges(&cudie, off, &base, &low, &high)) > 0) {
+			if (high <= low)
+				continue;
+			if (m->n_ranges == cap) {
+				size_t ncap = cap ? 2 * cap : 64;
+				struct cu_range *nr = realloc(m->ranges, ncap * sizeof(*nr));
+				if (!nr)
+					goto done;
+				m->ranges = nr;
+				cap = ncap;
+			}
+			m->ranges[m->n_ranges].low = low;
+			m->ranges[m->n_ranges].high = high;
+			m->ranges[m->n_ranges].cu = cudie;
+			m->n_ranges++;
+		}
+	}
+done:
+	if (m->n_ranges)
+		qsort(m->ranges, m->n_ranges, sizeof(*m->ranges), range_cmp);
+}
+
+/* The compile unit covering vaddr.  *bias: to subtract from vaddr. */
+static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *bias)
+{
+	Dwarf_Die *d = dwfl_module_addrdie(m->mod, vaddr, bias);
+	size_t lo = 0, hi;
+	Dwarf_Addr a;
+
+	if (d) {
+		*cu = *d;
+		return 0;
+	}
+	if (!m->ranges_done)
+		load_ranges(m);
+	*bias = m->ranges_bias;
+	a = vaddr - m->ranges_bias;
+	hi = m->n_ranges;
+	while (lo < hi) {               /* the last range starting at or before a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->ranges[mid].low <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different units may nest (rarely): look back a little */
+	for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++) {
+		if (m->ranges[i - 1].low <= a && a < m->ranges[i - 1].high) {
+			*cu = m->ranges[i - 1].cu;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The line table's answer for vaddr: the line of that instruction. */
 static void line_of(struct module *m, uint64_t vaddr, const char **file, int *line)
 {
 	Dwfl_Line *l = dwfl_module_getsrc(m->mod, vaddr);
-	int ln = 0;
+	Dwarf_Die cu;
+	Dwarf_Addr bias;
+	Dwarf_Line *dl;
 	const char *f;
+	int ln = 0;
+
 	*file = NULL;
 	*line = 0;
 	if (l) {
@@ -466,113 +694,218 @@ static void line_of(struct module *m, uint64_t vaddr, const char **file, int *li
 		}
 		return;
 	}
-	Dwarf_Die cu;
-	Dwarf_Addr bias;
 	if (cu_for(m, vaddr, &cu, &bias))
 		return;
-	Dwarf_Line *dl = dwarf_getsrc_die(&cu, vaddr - bias);
+	dl = dwarf_getsrc_die(&cu, vaddr - bias);
 	if (dl && (f = dwarf_linesrc(dl, NULL, NULL)) && !dwarf_lineno(dl, &ln) && ln > 0) {
 		*file = f;
 		*line = ln;
 	}
 }
 
-/* A function's own line: the declaration line of the subprogram that
- * starts at vaddr (where `int f(int x)` is written), else the line of its
- * first instruction. */
-static void func_line(struct module *m, uint64_t vaddr, const char **file, int *line)
+/* The DW_AT_decl_file name.  dwarf_decl_file() of elfutils 0.188 refuses
+ * index 0, which DWARF 5 uses for the primary source file (clang does). */
+static const char *decl_file(Dwarf_Die *die)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	Dwarf_Addr bias;
-	int n;
-	if (!cu_for(m, vaddr, &cu, &bias) && (n = dwarf_getscopes(&cu, vaddr - bias, &scopes)) > 0) {
-		for (int i = 0; i < n; i++) {
-			int ln = 0;
-			const char *f;
-			if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-				continue;
-			f = dwarf_decl_file(&scopes[i]);
-			if (f && !dwarf_decl_line(&scopes[i], &ln) && ln > 0) {
-				*file = f;
-				*line = ln;
-				free(scopes);
-				return;
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	size_t nfiles;
+	const char *f = dwarf_decl_file(die);
+
+	if (f)
+		return f;
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* The subprogram DIE whose code covers pc, under die.  dwarf_getscopes()
+ * does not look inside namespaces and classes, where clang puts C++
+ * function definitions. */
+static int find_subprogram(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return -1;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			if (dwarf_haspc(&child, pc) > 0) {
+				*out = child;
+				return 0;
 			}
 			break;
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_module:
+			if (!find_subprogram(&child, pc, out, depth + 1))
+				return 0;
+			break;
+		default:
+			break;
 		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* A function's own line: where its name is written (the subprogram's
+ * DW_AT_decl_line), the same whatever the compiler and optimisation level;
+ * without it, the line of the function's first instruction. */
+static void func_line(struct module *m, uint64_t vaddr, const char **file, int *line)
+{
+	Dwarf_Die cu, sub;
+	Dwarf_Addr bias;
+	const char *f;
+	int ln = 0;
+
+	if (!cu_for(m, vaddr, &cu, &bias) && !find_subprogram(&cu, vaddr - bias, &sub, 0) &&
+	    (f = decl_file(&sub)) && !dwarf_decl_line(&sub, &ln) && ln > 0) {
+		*file = f;
+		*line = ln;
+		return;
 	}
-	free(scopes);
 	line_of(m, vaddr, file, line);
+}
+
+/* ---- lookups ---- */
+
+static struct entry *entry_new(int module, uint64_t vaddr, enum entry_kind kind)
+{
+	struct entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->module = module;
+	e->vaddr = vaddr;
+	e->kind = kind;
+	e->ret = -1;
+	e->start = vaddr;
+	return e;
+}
+
+static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
+	char *dem = NULL;
+	int status = -1;
+
+	if (!name || !*name)
+		return -1;
+	if (!s->no_demangle && name[0] == '_' && name[1] == 'Z')
+		dem = __cxa_demangle(name, NULL, NULL, &status);
+	if (dem && status == 0) {
+		e->name = dem;
+		e->short_name = short_name(dem);
+		if (!e->short_name)
+			return -1;
+		if (!strcmp(e->short_name, e->name)) {
+			free(e->short_name);
+			e->short_name = e->name;
+		}
+	} else {
+		free(dem);
+		e->name = strdup(name);
+		e->short_name = e->name;
+		if (!e->name)
+			return -1;
+	}
+	e->start = e->vaddr - off;
+	return 0;
+}
+
+static void fill_out(const struct entry *e, int with_line, struct sym_func *out)
+{
+	out->name = e->name;
+	out->short_name = e->short_name;
+	out->start = e->start;
+	out->file = with_line || e->has_line ? e->file : NULL;
+	out->line = with_line || e->has_line ? e->line : 0;
 }
 
 int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, struct sym_func *out)
 {
-	struct entry *e = cache_find(s, module, vaddr, 0);
-	struct module *m = module >= 0 && (size_t)module < s->n_modules ? &s->modules[module] : NULL;
+	static const char oom_name[] = "?";
+	struct module *m;
+	struct entry *e;
 
+	memset(out, 0, sizeof(*out));
+	out->name = out->short_name = oom_name;
+	out->start = vaddr;
+	if (!s)
+		return -1;
+	m = module_get(s, module);
+	e = cache_find(s, module, vaddr, ENTRY_FUNC);
 	if (!e) {
-		e = cache_add(s, module, vaddr, 0);
-		e->ret = -1;
-		if (m && m->usable) {
-			GElf_Off off = 0;
-			GElf_Sym sym;
-			const char *name = dwfl_module_addrinfo(m->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-			if (name) {
-				int status = -1;
-				char *dem = NULL;
-				if (!s->opts.no_demangle && name[0] == '_' && name[1] == 'Z')
-					dem = __cxa_demangle(name, NULL, NULL, &status);
-				if (dem && status == 0) {
-					e->f.name = keep(s, dem);
-					e->f.short_name = keep(s, short_name(dem));
-				} else {
-					free(dem);
-					e->f.name = e->f.short_name = dupstr(s, name);
-				}
-				e->f.start = vaddr - off;
-				e->ret = 0;
-			}
+		e = entry_new(module, vaddr, ENTRY_FUNC);
+		if (!e)
+			return -1;
+		if (m && m->usable && !func_symbol(s, m, e))
+			e->ret = 0;
+		if (e->ret) {
+			if (e->short_name != e->name)
+				free(e->short_name);
+			free(e->name);
+			e->name = str_printf("%s+0x%" PRIx64, m ? m->base : "??", vaddr);
+			e->short_name = e->name;
+			e->start = vaddr;
 		}
-		if (e->ret)
-			fallback(s, m, vaddr, &e->f);
+		if (!e->name || cache_add(s, e)) {
+			entry_free(e);
+			return -1;
+		}
 	}
 	if (with_line && !e->has_line) {
+		const char *file = NULL;
+		int line = 0;
+
+		if (m && m->usable && !e->ret)
+			func_line(m, e->start, &file, &line);
+		e->file = file ? strdup(file) : NULL;
+		e->line = e->file ? line : 0;
 		e->has_line = 1;
-		if (m && m->usable && !e->ret) {
-			const char *file;
-			int line;
-			func_line(m, e->f.start, &file, &line);
-			e->f.file = file ? dupstr(s, file) : NULL;
-			e->f.line = line;
-		}
 	}
-	*out = e->f;
-	if (!with_line && !e->has_line) {
-		out->file = NULL;
-		out->line = 0;
-	}
+	fill_out(e, with_line, out);
 	return e->ret;
 }
 
 int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **file, int *line)
 {
-	struct entry *e = cache_find(s, module, vaddr, 1);
-	struct module *m = module >= 0 && (size_t)module < s->n_modules ? &s->modules[module] : NULL;
+	struct module *m;
+	struct entry *e;
+
+	*file = NULL;
+	*line = 0;
+	if (!s)
+		return -1;
+	m = module_get(s, module);
+	e = cache_find(s, module, vaddr, ENTRY_SRCLINE);
 	if (!e) {
-		e = cache_add(s, module, vaddr, 1);
-		e->ret = -1;
-		if (m && m->usable) {
-			const char *f;
-			int l;
+		const char *f = NULL;
+		int l = 0;
+
+		e = entry_new(module, vaddr, ENTRY_SRCLINE);
+		if (!e)
+			return -1;
+		if (m && m->usable)
 			line_of(m, vaddr, &f, &l);
-			if (f) {
-				e->f.file = dupstr(s, f);
-				e->f.line = l;
-				e->ret = 0;
-			}
+		if (f) {
+			e->file = strdup(f);
+			e->line = l;
+			e->ret = e->file ? 0 : -1;
+		}
+		if (cache_add(s, e)) {
+			entry_free(e);
+			return -1;
 		}
 	}
-	*file = e->f.file;
-	*line = e->f.line;
+	*file = e->file;
+	*line = e->line;
 	return e->ret;
 }

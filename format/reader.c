@@ -644,7 +644,7 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 	}
 	t->n_procs = 1;
 	trace_finish_open(t);
-	t->dir[0] = 0;                /* marks a borrowed buffer for trace_close */
+	t->borrowed = 1;
 	*out = t;
 	return 0;
 }
@@ -653,7 +653,7 @@ void trace_close(struct trace *t)
 {
 	if (!t)
 		return;
-	int borrowed = t->dir && !t->dir[0];
+	int borrowed = t->borrowed;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		if (p->map && p->size && !borrowed)
@@ -755,7 +755,7 @@ static void chunk_done(struct cursor *c)
 		return;
 	uintptr_t a = (uintptr_t)c->chunk_base & ~(uintptr_t)4095;
 	uintptr_t e = (uintptr_t)c->end & ~(uintptr_t)4095;
-	if (e > a && c->p->trace->dir[0])
+	if (e > a && !c->p->trace->borrowed)
 		madvise((void *)a, e - a, MADV_DONTNEED);
 	c->chunk_base = NULL;
 }

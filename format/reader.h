@@ -86,6 +86,7 @@ struct trace_func {
 
 struct trace {
 	char *dir;
+	int borrowed;               /* opened on a caller's buffer: nothing to unmap or release */
 	struct trace_process *procs;
 	size_t n_procs;
 	struct trace_file_ref *files;

@@ -13,8 +13,6 @@
 #include <string.h>
 #include "tool/tool.h"
 
-int view_filter_match(struct view *v, uint32_t func);
-
 struct tstack {
 	struct frame *f;
 	size_t n, cap;

@@ -31,7 +31,6 @@ struct replay {
 	struct view *v;
 	FILE *out;
 	int time, srcline;
-	uint64_t lines;
 	char *buf;               /* output, written with fwrite when full */
 	size_t len;
 	struct trace_thread *pending_th[64];   /* threads holding a look-ahead entry */
@@ -151,7 +150,6 @@ static void newline(struct replay *r)
 {
 	*room(r, 1) = '\n';
 	r->len++;
-	r->lines++;
 }
 
 static void flush_pending(struct replay *r, struct trace_thread *th, struct pending *p)

@@ -83,6 +83,8 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 /* after a walk: warn about damage, lost events, untrusted modules */
 void view_report_problems(struct view *v);
 void view_no_events_hint(struct view *v);
+/* -F/-N matches of a function: bit 0 -F, bit 1 -N (cached per function) */
+int view_filter_match(struct view *v, uint32_t func);
 
 /* ---- calls.c: matched calls over the time-ordered (or per-thread) walk ---- */
 struct frame {

@@ -238,8 +238,6 @@ static int glob_any(const struct strlist *l, const char *name)
 	return 0;
 }
 
-/* bit 1: matches -F, bit 2: matches -N */
-int view_filter_match(struct view *v, uint32_t func);
 int view_filter_match(struct view *v, uint32_t func)
 {
 	grow(v, func);

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "replay", cmd_replay, "show the recorded calls, nested per thread, with durations" },
 	{ "report", cmd_report, "per-function profile: calls, total, self, avg, min, max time" },
 	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
+	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, folded, svg, html" },
 };
 
 static void usage(FILE *f)

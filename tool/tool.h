@@ -19,6 +19,8 @@ extern const char *cmd_name;     /* the running subcommand, for messages */
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_usage(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* the same one-line "fntrace: ..." message as die(), without exiting */
+void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
@@ -121,5 +123,6 @@ int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

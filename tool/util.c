@@ -46,6 +46,14 @@ void die_usage(const char *fmt, ...)
 	exit(2);
 }
 
+void error_msg(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(NULL, fmt, ap);
+	va_end(ap);
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;

@@ -1,0 +1,210 @@
+/*
+ * cmd-export.c - `fntrace export`: write the trace in a format other tools
+ * open (Perfetto, Chrome trace-event JSON, folded stacks) or as a
+ * self-contained flame graph / HTML report.
+ *
+ * The output is written to a temporary file beside the target and renamed
+ * over it only when the writer succeeded and the data reached the disk, so
+ * an interrupted or failed export never leaves a half-written file under the
+ * target name.  Each format's writer lives in export-<format>.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tool/export.h"
+
+static const struct export_format {
+	const char *name;
+	const char *ext;            /* default output: fntrace.<ext> */
+	export_write_fn write;
+	const char *desc;
+} formats[] = {
+	{ "perfetto", "pftrace", export_perfetto, "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)" },
+	{ "chrome",   "json",    export_chrome,   "Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)" },
+	{ "folded",   "folded",  export_folded,   "folded stacks (flamegraph.pl, inferno, speedscope)" },
+	{ "svg",      "svg",     export_svg,      "interactive flame graph, one SVG file" },
+	{ "html",     "html",    export_html,     "self-contained report: timeline, flame graph, profile" },
+};
+#define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
+
+static const char export_usage[] =
+	"usage: fntrace export --format FMT [-o FILE] [options]\n\n"
+	"Write the trace for other viewers.  Formats:\n"
+	"  perfetto   Perfetto protobuf trace (ui.perfetto.dev, trace_processor)\n"
+	"  chrome     Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)\n"
+	"  folded     folded stacks, one line per stack with its self time in ns\n"
+	"             (flamegraph.pl, inferno, speedscope)\n"
+	"  svg        interactive flame graph in one SVG file\n"
+	"  html       one self-contained HTML file: timeline, flame graph, profile\n\n"
+	"  -f, --format FMT       one of the formats above (required)\n"
+	"  -o, --output FILE      where to write (default: fntrace.<ext> here; - for stdout)\n"
+	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
+	"      --value calls      folded/svg: weigh stacks by call count, not self time\n"
+	"      --inverted         svg: icicle graph (roots at the top)\n"
+	"      --title TEXT       svg/html: title (default: the traced command)\n"
+	"      --tid TID[,TID]    only these threads\n"
+	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
+	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
+	"  -D, --depth N          only the first N levels\n"
+	"      --debug-dir DIR    also look for debug files under DIR\n"
+	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
+	"      --no-demangle      keep C++ names mangled\n"
+	"  -h, --help             this help\n\n"
+	"The file is written under a temporary name and renamed when complete.\n";
+
+static char *tmp_path;          /* removed if we die or are interrupted */
+
+static void remove_tmp(void)
+{
+	if (tmp_path)
+		unlink(tmp_path);
+}
+
+static void on_signal(int sig)
+{
+	remove_tmp();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const struct export_format *find_format(const char *name)
+{
+	for (size_t i = 0; i < N_FORMATS; i++)
+		if (!strcmp(formats[i].name, name))
+			return &formats[i];
+	return NULL;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		VIEW_LONGOPTS, FILTER_LONGOPTS,
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "value", required_argument, NULL, 0x500 },
+		{ "inverted", no_argument, NULL, 0x501 },
+		{ "title", required_argument, NULL, 0x502 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct view_opts vo = { 0 };
+	struct export_opts o = { 0 };
+	const struct export_format *fmt = NULL;
+	struct view v;
+	char defname[64];
+	FILE *out;
+	int opt, ret;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:f:o:h", longopts, NULL)) != -1) {
+		if (view_opt(&vo, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'f':
+			fmt = find_format(optarg);
+			if (!fmt)
+				die_usage("option '--format' takes perfetto, chrome, folded, svg or html, not '%s'",
+					  optarg);
+			o.format = fmt->name;
+			break;
+		case 'o':
+			if (!*optarg)
+				die_usage("option '--output' needs a file name");
+			o.output = optarg;
+			break;
+		case 0x500:
+			if (!strcmp(optarg, "calls"))
+				o.value_calls = 1;
+			else if (!strcmp(optarg, "time"))
+				o.value_calls = 0;
+			else
+				die_usage("option '--value' takes time or calls, not '%s'", optarg);
+			break;
+		case 0x501: o.inverted = 1; break;
+		case 0x502: o.title = optarg; break;
+		case 'h': fputs(export_usage, stdout); return 0;
+		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
+		default: die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (!fmt)
+		die_usage("no format given: use --format perfetto, chrome, folded, svg or html");
+	if (!o.output) {
+		snprintf(defname, sizeof(defname), "fntrace.%s", fmt->ext);
+		o.output = defname;
+	}
+
+	view_open(&v, &vo);
+	if (!strcmp(o.output, "-")) {
+		out = stdout;
+	} else {
+		/* the temporary file lives beside the target, so rename() is atomic */
+		char *copy = xstrdup(o.output);
+		const char *dir = dirname(copy);
+		const char *base = strrchr(o.output, '/') ? strrchr(o.output, '/') + 1 : o.output;
+		size_t len = strlen(dir) + strlen(base) + 32;
+		int fd;
+		tmp_path = xmalloc(len);
+		snprintf(tmp_path, len, "%s/.%s.tmp.XXXXXX", dir, base);
+		free(copy);
+		fd = mkstemp(tmp_path);
+		if (fd < 0) {
+			int e = errno;
+			free(tmp_path);
+			tmp_path = NULL;
+			die("cannot create '%s': %s", o.output, strerror(e));
+		}
+		mode_t mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask))
+			warning("cannot set the mode of '%s': %s", tmp_path, strerror(errno));
+		atexit(remove_tmp);
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+		signal(SIGPIPE, on_signal);
+		out = fdopen(fd, "w");
+		if (!out)
+			die("cannot write '%s': %s", o.output, strerror(errno));
+	}
+
+	ret = fmt->write(&v, &o, out) ? 1 : 0;
+	if (out == stdout) {
+		if (fflush(stdout) || ferror(stdout)) {
+			error_msg("cannot write the export to standard output: %s", strerror(errno));
+			ret = 1;
+		}
+	} else {
+		int bad = fflush(out) || ferror(out) || fsync(fileno(out));
+		int e = errno;
+		if (fclose(out) && !bad) {
+			bad = 1;
+			e = errno;
+		}
+		if (!ret && bad) {
+			error_msg("cannot write '%s': %s", o.output, strerror(e));
+			ret = 1;
+		}
+		if (!ret && rename(tmp_path, o.output)) {
+			error_msg("cannot rename the export to '%s': %s", o.output, strerror(errno));
+			ret = 1;
+		}
+		if (!ret) {
+			free(tmp_path);
+			tmp_path = NULL;
+		} else {
+			error_msg("'%s' was not written", o.output);
+		}
+	}
+	view_report_problems(&v);
+	view_close(&v);
+	return ret;
+}

@@ -1,0 +1,10 @@
+/* export-chrome.c - placeholder until the chrome writer lands (being written now). */
+#include "tool/export.h"
+
+int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
+{
+	(void)v;
+	(void)out;
+	error_msg("the '%s' export is not available yet", o->format);
+	return -1;
+}

@@ -1,10 +1,284 @@
-/* export-chrome.c - placeholder until the chrome writer lands (being written now). */
+/*
+ * export-chrome.c - Chrome trace-event JSON (chrome://tracing, Perfetto,
+ * speedscope): {"traceEvents": [...], "displayTimeUnit": "ns"}.
+ *
+ * Every call is one complete event ("ph":"X") written when the call ends,
+ * so nesting holds by construction: the call layer closes frames in stack
+ * order, and a call that did not return normally still gets its X event,
+ * marked in its args: "end": "unwound" (longjmp or an exception skipped its
+ * exit), "trace ended" (it never returned before its thread's events end:
+ * a crash, exit() from inside it) or "exec" (the process image was
+ * replaced).  Its end is then the unwind point or the thread's last event,
+ * the same end `report` uses.  Exits without an entry (a forked child
+ * returning through its parent's frames) are instant events ("ph":"i").
+ *
+ * ts and dur are microseconds with three decimals: nanoseconds, exactly.
+ * Streaming: the threads are walked one after another (the format needs no
+ * global time order), the memory is the call stacks plus one output buffer,
+ * and each function's JSON (escaped name, file:line) is formatted once.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 #include "tool/export.h"
+#include "tool/outbuf.h"
+
+struct chrome_func {
+	char *json;              /* "name":"...","args":{"src":"file:line"   (args left open) */
+	uint32_t len;
+	uint32_t name_len;       /* of the "name":"..." part */
+	uint8_t has_args;
+};
+
+struct chrome_thread {
+	char prefix[96];         /* {"ph":"X","pid":P,"tid":T,"ts": */
+	size_t prefix_len;
+	char inst[96];           /* the same for instant events */
+	size_t inst_len;
+};
+
+struct chrome {
+	struct view *v;
+	struct outbuf ob;
+	struct chrome_func *funcs;
+	size_t n_funcs;
+	char *scratch;           /* escaping room for long names */
+	size_t scratch_cap;
+};
+
+static char *scratch(struct chrome *c, size_t n)
+{
+	if (n > c->scratch_cap) {
+		c->scratch_cap = n + 4096;
+		free(c->scratch);
+		c->scratch = xmalloc(c->scratch_cap);
+	}
+	return c->scratch;
+}
+
+/* "<escaped s>" with the quotes */
+static void put_jstr(struct chrome *c, const char *s)
+{
+	size_t n = strlen(s);
+	char *p = scratch(c, 6 * n + 2), *e;
+	*p = '"';
+	e = json_escape(p + 1, s, n);
+	*e++ = '"';
+	outbuf_put(&c->ob, p, (size_t)(e - p));
+}
+
+static struct chrome_func *func_of(struct chrome *c, uint32_t func)
+{
+	if (func >= c->n_funcs) {
+		size_t n = c->n_funcs ? c->n_funcs : 256;
+		while (n <= func)
+			n *= 2;
+		c->funcs = xrealloc(c->funcs, n * sizeof(*c->funcs));
+		memset(c->funcs + c->n_funcs, 0, (n - c->n_funcs) * sizeof(*c->funcs));
+		c->n_funcs = n;
+	}
+	struct chrome_func *f = &c->funcs[func];
+	if (!f->json) {
+		size_t nlen;
+		const char *name = view_name_len(c->v, func, &nlen);
+		const char *file = NULL;
+		int line = 0;
+		size_t flen = 0;
+		if (!view_srcline(c->v, func, &file, &line))
+			flen = strlen(file);
+		char *p = xmalloc(6 * (nlen + flen) + 64), *e = p;
+		memcpy(e, "\"name\":\"", 8);
+		e = json_escape(e + 8, name, nlen);
+		*e++ = '"';
+		f->name_len = (uint32_t)(e - p);
+		if (flen) {
+			memcpy(e, ",\"args\":{\"src\":\"", 16);
+			e = json_escape(e + 16, file, flen);
+			*e++ = ':';
+			e = fmt_u64(e, (uint64_t)line);
+			*e++ = '"';
+			f->has_args = 1;
+		}
+		f->json = p;
+		f->len = (uint32_t)(e - p);
+	}
+	return f;
+}
+
+static struct chrome_thread *thread_of(struct trace_thread *th)
+{
+	struct chrome_thread *t = th->view_aux;
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->prefix_len = (size_t)snprintf(t->prefix, sizeof(t->prefix),
+						 ",\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":", th->proc->hdr.pid, th->tid);
+		t->inst_len = (size_t)snprintf(t->inst, sizeof(t->inst),
+					       ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":",
+					       th->proc->hdr.pid, th->tid);
+		th->view_aux = t;
+	}
+	return t;
+}
+
+static const char *end_marker(struct trace_thread *th, enum call_end how)
+{
+	switch (how) {
+	case CALL_RETURN: return NULL;
+	case CALL_UNWOUND: return "unwound";
+	case CALL_TRUNCATED: break;
+	}
+	return th->proc->exec_replaced ? "exec" : "trace ended";
+}
+
+static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
+{
+	struct chrome *c = ctx;
+	struct chrome_thread *t = thread_of(th);
+	struct chrome_func *fn = func_of(c, f->func);
+	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
+	const char *mark = end_marker(th, how);
+	char *p, *s;
+
+	if (fn->len > OUTBUF_CAP / 4) {         /* a giant name: the slow path */
+		p = s = outbuf_room(&c->ob, t->prefix_len + 64);
+		memcpy(p, t->prefix, t->prefix_len);
+		p = fmt_us3(p + t->prefix_len, f->start_ns);
+		memcpy(p, ",\"dur\":", 7);
+		p = fmt_us3(p + 7, dur);
+		*p++ = ',';
+		c->ob.len += (size_t)(p - s);
+		outbuf_put(&c->ob, fn->json, fn->len);
+		p = s = outbuf_room(&c->ob, 64);
+	} else {
+		p = s = outbuf_room(&c->ob, t->prefix_len + fn->len + 128);
+		memcpy(p, t->prefix, t->prefix_len);
+		p = fmt_us3(p + t->prefix_len, f->start_ns);
+		memcpy(p, ",\"dur\":", 7);
+		p = fmt_us3(p + 7, dur);
+		*p++ = ',';
+		memcpy(p, fn->json, fn->len);
+		p += fn->len;
+	}
+	if (mark) {
+		size_t n = strlen(mark);
+		if (fn->has_args) {
+			memcpy(p, ",\"end\":\"", 8);
+			p += 8;
+		} else {
+			memcpy(p, ",\"args\":{\"end\":\"", 16);
+			p += 16;
+		}
+		memcpy(p, mark, n);
+		p += n;
+		*p++ = '"';
+		*p++ = '}';
+	} else if (fn->has_args) {
+		*p++ = '}';
+	}
+	*p++ = '}';
+	c->ob.len += (size_t)(p - s);
+}
+
+static void instant(struct chrome *c, struct trace_thread *th, uint64_t ns, const char *name_json, size_t name_len,
+		    const char *args)
+{
+	struct chrome_thread *t = thread_of(th);
+	char *p = outbuf_room(&c->ob, t->inst_len + 32), *s = p;
+	memcpy(p, t->inst, t->inst_len);
+	p = fmt_us3(p + t->inst_len, ns);
+	*p++ = ',';
+	c->ob.len += (size_t)(p - s);
+	outbuf_put(&c->ob, name_json, name_len);
+	outbuf_puts(&c->ob, args);
+}
+
+static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
+{
+	struct chrome *c = ctx;
+	struct chrome_func *fn = func_of(c, func);
+	(void)depth;
+	instant(c, th, ns, fn->json, fn->name_len, ",\"args\":{\"end\":\"exit without entry\"}}");
+}
+
+static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
+{
+	struct chrome *c = ctx;
+	char args[96];
+	snprintf(args, sizeof(args), ",\"args\":{\"count\":%" PRIu64 "}}", count);
+	instant(c, th, ns, "\"name\":\"fntrace: events lost\"", 29, args);
+}
+
+static const char *program_name(const struct trace_process *p)
+{
+	if (p->argc > 0 && p->argv[0] && *p->argv[0]) {
+		const char *b = strrchr(p->argv[0], '/');
+		return b && b[1] ? b + 1 : p->argv[0];
+	}
+	return "process";
+}
+
+static void metadata(struct chrome *c)
+{
+	struct trace *t = c->v->trace;
+	char buf[128];
+	int first = 1;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		snprintf(buf, sizeof(buf), "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+			 "\"args\":{\"name\":", first ? "" : ",\n", p->hdr.pid, p->hdr.pid);
+		outbuf_puts(&c->ob, buf);
+		put_jstr(c, program_name(p));
+		outbuf_puts(&c->ob, "}}");
+		first = 0;
+		for (size_t k = 0; k < p->n_threads; k++) {
+			struct trace_thread *th = &p->threads[k];
+			if (!th->selected)
+				continue;
+			snprintf(buf, sizeof(buf), ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+				 "\"args\":{\"name\":", p->hdr.pid, th->tid);
+			outbuf_puts(&c->ob, buf);
+			put_jstr(c, th->name[0] ? th->name : program_name(p));
+			outbuf_puts(&c->ob, "}}");
+		}
+	}
+	if (first)      /* no process: keep the array's commas right */
+		outbuf_puts(&c->ob, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,"
+				    "\"args\":{\"name\":\"fntrace\"}}");
+}
 
 int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 {
-	(void)v;
-	(void)out;
-	error_msg("the '%s' export is not available yet", o->format);
-	return -1;
+	static const struct calls_ops ops = { NULL, on_end, on_orphan, on_lost };
+	struct chrome c = { .v = v, .ob = { .out = out } };
+	struct trace *t = v->trace;
+	int ret = 0;
+
+	(void)o;
+	c.ob.buf = xmalloc(OUTBUF_CAP);
+	outbuf_puts(&c.ob, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"fntrace\":\"" FNT_VERSION "\"");
+	if (t->session_command) {
+		outbuf_puts(&c.ob, ",\"command\":");
+		put_jstr(&c, t->session_command);
+	}
+	outbuf_puts(&c.ob, "},\n\"traceEvents\":[\n");
+	metadata(&c);
+	calls_walk(v, 0, &ops, &c, 0);
+	outbuf_puts(&c.ob, "\n]}\n");
+	outbuf_flush(&c.ob);
+	if (c.ob.failed) {
+		error_msg("cannot write the chrome export: %s", strerror(errno));
+		ret = -1;
+	}
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			free(t->procs[i].threads[k].view_aux);
+			t->procs[i].threads[k].view_aux = NULL;
+		}
+	for (size_t i = 0; i < c.n_funcs; i++)
+		free(c.funcs[i].json);
+	free(c.funcs);
+	free(c.scratch);
+	free(c.ob.buf);
+	return ret;
 }

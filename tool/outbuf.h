@@ -1,0 +1,141 @@
+/*
+ * outbuf.h - the streaming exporters' output: one large buffer flushed
+ * with fwrite when it fills, and hand-written number and string formatting
+ * (no printf per event).  Every put checks room first, so a caller may
+ * write any length; the buffer size bounds the memory however big the trace.
+ */
+#ifndef FNT_OUTBUF_H
+#define FNT_OUTBUF_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define OUTBUF_CAP (1u << 20)
+
+struct outbuf {
+	FILE *out;
+	char *buf;
+	size_t len;
+	int failed;             /* an fwrite came short: the writer reports it once at the end */
+};
+
+static inline void outbuf_flush(struct outbuf *o)
+{
+	if (o->len && fwrite(o->buf, 1, o->len, o->out) != o->len)
+		o->failed = 1;
+	o->len = 0;
+}
+
+/* room for n more bytes (n <= OUTBUF_CAP) */
+static inline char *outbuf_room(struct outbuf *o, size_t n)
+{
+	if (o->len + n > OUTBUF_CAP)
+		outbuf_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void outbuf_put(struct outbuf *o, const void *s, size_t n)
+{
+	while (n > OUTBUF_CAP / 2) {      /* a huge string goes out in pieces */
+		outbuf_put(o, s, OUTBUF_CAP / 2);
+		s = (const char *)s + OUTBUF_CAP / 2;
+		n -= OUTBUF_CAP / 2;
+	}
+	memcpy(outbuf_room(o, n), s, n);
+	o->len += n;
+}
+
+static inline void outbuf_puts(struct outbuf *o, const char *s)
+{
+	outbuf_put(o, s, strlen(s));
+}
+
+/* decimal digits of v at p; returns the end */
+static inline char *fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* ns as microseconds with three decimals (exact: 1234567 -> "1234.567") */
+static inline char *fmt_us3(char *p, uint64_t ns)
+{
+	uint64_t frac = ns % 1000;
+	p = fmt_u64(p, ns / 1000);
+	p[0] = '.';
+	p[1] = (char)('0' + frac / 100);
+	p[2] = (char)('0' + frac / 10 % 10);
+	p[3] = (char)('0' + frac % 10);
+	return p + 4;
+}
+
+/*
+ * JSON string body of the n bytes at s (no quotes) into dst, which must
+ * hold 6 * n bytes; returns the end.  Quote, backslash and control bytes
+ * are escaped; the text is checked as UTF-8 and every byte that does not
+ * belong to a valid sequence (overlong, surrogate, beyond U+10FFFF, cut)
+ * becomes U+FFFD, so the output always parses as JSON whatever the names
+ * hold.
+ */
+static inline char *json_escape(char *dst, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s, *end = u + n;
+	while (u < end) {
+		unsigned c = *u;
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			*dst++ = (char)c;
+			u++;
+			continue;
+		}
+		if (c < 0x80) {
+			*dst++ = '\\';
+			if (c == '"' || c == '\\') {
+				*dst++ = (char)c;
+			} else if (c == '\n') {
+				*dst++ = 'n';
+			} else if (c == '\t') {
+				*dst++ = 't';
+			} else {
+				memcpy(dst, "u00", 3);
+				dst[3] = hex[c >> 4];
+				dst[4] = hex[c & 15];
+				dst += 5;
+			}
+			u++;
+			continue;
+		}
+		/* a multi-byte sequence: its length from the lead byte, then the
+		 * continuation bytes and the range of the code point */
+		size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		int ok = len && (size_t)(end - u) >= len;
+		for (size_t i = 1; ok && i < len; i++)
+			ok = (u[i] & 0xc0) == 0x80;
+		if (ok && len == 3) {
+			if ((c == 0xe0 && u[1] < 0xa0) || (c == 0xed && u[1] >= 0xa0))
+				ok = 0;          /* overlong, or a UTF-16 surrogate */
+		} else if (ok && len == 4) {
+			if ((c == 0xf0 && u[1] < 0x90) || (c == 0xf4 && u[1] >= 0x90))
+				ok = 0;          /* overlong, or beyond U+10FFFF */
+		}
+		if (!ok) {
+			memcpy(dst, "\\ufffd", 6);
+			dst += 6;
+			u++;
+			continue;
+		}
+		memcpy(dst, u, len);
+		dst += len;
+		u += len;
+	}
+	return dst;
+}
+
+#endif

@@ -8,6 +8,13 @@
  * exits); frames still open when a thread's stream ends are closed as
  * truncated (a crash, exit() from a nested call).  An exit with no entry at
  * all (a forked child returning through its parent's frames) is an orphan.
+ *
+ * --since/--until keep the calls that overlap the window (start <= until
+ * and end >= since), with their real times (not clipped).  A thread's
+ * frames are held back until its first event at or after `since`: the
+ * frames still open then are begun (in stack order, with their own start
+ * times), the ones that ended before are never shown; entries after
+ * `until` are not begun.  A frame's end goes out only if its begin did.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +24,7 @@ struct tstack {
 	struct frame *f;
 	size_t n, cap;
 	int base;            /* depth of the frames entered before this stream began */
+	int reached;         /* the thread's events have reached --since */
 };
 
 struct calls_walk {
@@ -25,6 +33,7 @@ struct calls_walk {
 	void *ctx;
 	int all;
 	int filtering;       /* -F, -N or -D given */
+	uint64_t since, until;
 };
 
 static struct tstack *stack_of(struct trace_thread *th)
@@ -44,8 +53,22 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
 	if (s->n)
 		s->f[s->n - 1].child_ns += dur;
-	if ((f->shown || w->all) && w->ops->end)
+	if (f->begun && w->ops->end)
 		w->ops->end(w->ctx, th, f, ns, how);
+}
+
+/* the thread reached --since: begin the frames still open */
+static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *s)
+{
+	s->reached = 1;
+	for (size_t i = 0; i < s->n; i++) {
+		struct frame *f = &s->f[i];
+		if (!f->begun && (f->shown || w->all) && f->start_ns <= w->until) {
+			f->begun = 1;
+			if (w->ops->begin)
+				w->ops->begin(w->ctx, th, f);
+		}
+	}
 }
 
 static void close_all(struct calls_walk *w, struct trace_thread *th)
@@ -53,6 +76,8 @@ static void close_all(struct calls_walk *w, struct trace_thread *th)
 	struct tstack *s = th->view_data;
 	if (!s)
 		return;
+	if (!s->reached && th->last_ns >= w->since)
+		reach(w, th, s);
 	while (s->n)
 		pop(w, th, s, th->last_ns, CALL_TRUNCATED);
 }
@@ -62,7 +87,10 @@ static int on_event(void *ctx, const struct trace_event *ev)
 	struct calls_walk *w = ctx;
 	struct trace_thread *th = ev->thread;
 	struct tstack *s = stack_of(th);
+	int in_range = ev->ns >= w->since && ev->ns <= w->until;
 
+	if (!s->reached && ev->ns >= w->since)
+		reach(w, th, s);
 	switch (ev->kind) {
 	case TRACE_ENTRY: {
 		struct frame *parent = s->n ? &s->f[s->n - 1] : NULL, *f;
@@ -93,7 +121,8 @@ static int on_event(void *ctx, const struct trace_event *ev)
 			f->in_filter = 1;
 			f->shown = 1;
 		}
-		if ((f->shown || w->all) && w->ops->begin)
+		f->begun = (f->shown || w->all) && s->reached && ev->ns <= w->until;
+		if (f->begun && w->ops->begin)
 			w->ops->begin(w->ctx, th, f);
 		break;
 	}
@@ -105,7 +134,7 @@ static int on_event(void *ctx, const struct trace_event *ev)
 			if (s->n == 0) {
 				if (s->base > 0)
 					s->base--;
-				if (w->ops->orphan && !w->filtering)
+				if (w->ops->orphan && !w->filtering && in_range)
 					w->ops->orphan(w->ctx, th, ev->func, ev->ns, s->base);
 			}
 			break;
@@ -116,7 +145,7 @@ static int on_event(void *ctx, const struct trace_event *ev)
 		break;
 	}
 	case TRACE_LOST:
-		if (w->ops->lost)
+		if (w->ops->lost && in_range)
 			w->ops->lost(w->ctx, th, ev->count, ev->ns);
 		break;
 	case TRACE_UNWIND:
@@ -136,6 +165,8 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 	struct calls_walk w = {
 		.v = v, .ops = ops, .ctx = ctx, .all = all_frames,
 		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->max_depth,
+		.since = v->opts->since_ns,
+		.until = v->opts->has_until ? v->opts->until_ns : UINT64_MAX,
 	};
 	struct trace *t = v->trace;
 	int ret = trace_walk(t, by_time, on_event, &w);

@@ -19,6 +19,7 @@ static const char replay_usage[] =
 	"  -F, --filter FUNC      only the calls under FUNC (a glob, repeatable)\n"
 	"  -N, --notrace FUNC     hide FUNC and everything it calls (a glob, repeatable)\n"
 	"  -D, --depth N          show at most N levels\n"
+	TIME_RANGE_HELP
 	"      --time             print the wall-clock time of each line\n"
 	"      --srcline          print file:line of each function (and of the call\n"
 	"                         site when recorded with 'record --callsite')\n"

@@ -24,6 +24,7 @@ static const char report_usage[] =
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
 	"  -D, --depth N          only the first N levels\n"
+	TIME_RANGE_HELP
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"

@@ -46,6 +46,10 @@ struct view_opts {
 	size_t n_tids;
 	struct strlist filter, notrace;   /* -F, -N globs */
 	int max_depth;                    /* -D, 0 = unlimited */
+	/* --since/--until: only calls overlapping [since_ns, until_ns] of the
+	 * trace's time (ns from the start of the recording) */
+	uint64_t since_ns, until_ns;
+	int has_until;
 };
 
 /* Long options every reading command takes; returns 1 if opt was one of them. */
@@ -58,7 +62,14 @@ struct view_opts {
 	{ "tid", required_argument, NULL, 0x110 }, \
 	{ "filter", required_argument, NULL, 'F' }, \
 	{ "notrace", required_argument, NULL, 'N' }, \
-	{ "depth", required_argument, NULL, 'D' }
+	{ "depth", required_argument, NULL, 'D' }, \
+	{ "since", required_argument, NULL, 0x111 }, \
+	{ "until", required_argument, NULL, 0x112 }
+/* the help lines of the options above that every command's usage repeats */
+#define TIME_RANGE_HELP \
+	"      --since TIME       only calls still running at or after TIME (1.5ms, 200us,\n" \
+	"                         2s, 500ns: time since the recording started)\n" \
+	"      --until TIME       only calls that started at or before TIME\n"
 int view_opt(struct view_opts *o, int opt, const char *arg);
 
 struct view {
@@ -101,6 +112,7 @@ struct frame {
 	int shown;               /* passes -F/-N/-D */
 	int in_filter;           /* inside a -F subtree */
 	int hidden;              /* inside a -N subtree */
+	int begun;               /* begin was handed to the view (so end will be) */
 };
 
 enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED };

@@ -22,6 +22,40 @@ static void parse_tids(struct view_opts *o, const char *arg)
 		die_usage("option '--tid' needs a list of thread ids, like 4242,4243");
 }
 
+/* TIME: a decimal number and a unit (ns, us, ms, s), read exactly */
+static uint64_t parse_time(const char *opt, const char *arg)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	const char *p = arg;
+	uint64_t ip = 0, frac = 0, frac_scale = 1;
+	int digits = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			goto bad;
+		ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			if (frac_scale < 1000000000) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				frac_scale *= 10;
+			}
+	if (!digits)
+		goto bad;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(p, units[i].unit)) {
+			if (ip > UINT64_MAX / units[i].ns / 2)
+				goto bad;
+			return ip * units[i].ns + frac * units[i].ns / frac_scale;
+		}
+bad:
+	die_usage("option '%s' takes a time since the start of the recording with its unit "
+		  "(like 1.5ms, 200us, 2s or 500ns), not '%s'", opt, arg);
+}
+
 int view_opt(struct view_opts *o, int opt, const char *arg)
 {
 	switch (opt) {
@@ -37,6 +71,8 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 	case 'F': strlist_add(&o->filter, arg); return 1;
 	case 'N': strlist_add(&o->notrace, arg); return 1;
 	case 'D': o->max_depth = (int)parse_uint("-D/--depth", arg, 1u << 30); return 1;
+	case 0x111: o->since_ns = parse_time("--since", arg); return 1;
+	case 0x112: o->until_ns = parse_time("--until", arg); o->has_until = 1; return 1;
 	}
 	return 0;
 }
@@ -48,6 +84,8 @@ void view_open(struct view *v, struct view_opts *o)
 
 	memset(v, 0, sizeof(*v));
 	v->opts = o;
+	if (o->has_until && o->until_ns < o->since_ns)
+		die_usage("option '--until' must not be before '--since'");
 	if (!o->dir)
 		o->dir = "fntrace.data";
 	if (trace_open(&v->trace, o->dir, err, sizeof(err)))

@@ -172,6 +172,8 @@ int cmd_export(int argc, char **argv)
 		signal(SIGTERM, on_signal);
 		signal(SIGHUP, on_signal);
 		signal(SIGPIPE, on_signal);
+		/* past a file size limit, write() fails with EFBIG (reported) instead of killing us */
+		signal(SIGXFSZ, SIG_IGN);
 		out = fdopen(fd, "w");
 		if (!out)
 			die("cannot write '%s': %s", o.output, strerror(errno));
@@ -190,19 +192,19 @@ int cmd_export(int argc, char **argv)
 			bad = 1;
 			e = errno;
 		}
+		/* one line per failure; a failed writer said its own */
 		if (!ret && bad) {
-			error_msg("cannot write '%s': %s", o.output, strerror(e));
+			error_msg("cannot write '%s': %s (nothing was written to it)", o.output, strerror(e));
 			ret = 1;
 		}
 		if (!ret && rename(tmp_path, o.output)) {
-			error_msg("cannot rename the export to '%s': %s", o.output, strerror(errno));
+			error_msg("cannot rename the export to '%s': %s (nothing was written to it)", o.output,
+				  strerror(errno));
 			ret = 1;
 		}
 		if (!ret) {
 			free(tmp_path);
 			tmp_path = NULL;
-		} else {
-			error_msg("'%s' was not written", o.output);
 		}
 	}
 	view_report_problems(&v);

@@ -218,19 +218,22 @@ static const char *program_name(const struct trace_process *p)
 	return "process";
 }
 
-static void metadata(struct chrome *c)
+/* process names first; thread names after the walk, which is when they
+ * are final (a thread names itself while it runs) */
+static void metadata(struct chrome *c, int threads)
 {
 	struct trace *t = c->v->trace;
 	char buf[128];
-	int first = 1;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
-		snprintf(buf, sizeof(buf), "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
-			 "\"args\":{\"name\":", first ? "" : ",\n", p->hdr.pid, p->hdr.pid);
-		outbuf_puts(&c->ob, buf);
-		put_jstr(c, program_name(p));
-		outbuf_puts(&c->ob, "}}");
-		first = 0;
+		if (!threads) {
+			snprintf(buf, sizeof(buf), "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+				 "\"args\":{\"name\":", i ? ",\n" : "", p->hdr.pid, p->hdr.pid);
+			outbuf_puts(&c->ob, buf);
+			put_jstr(c, program_name(p));
+			outbuf_puts(&c->ob, "}}");
+			continue;
+		}
 		for (size_t k = 0; k < p->n_threads; k++) {
 			struct trace_thread *th = &p->threads[k];
 			if (!th->selected)
@@ -242,7 +245,7 @@ static void metadata(struct chrome *c)
 			outbuf_puts(&c->ob, "}}");
 		}
 	}
-	if (first)      /* no process: keep the array's commas right */
+	if (!threads && !t->n_procs)      /* no process: keep the array's commas right */
 		outbuf_puts(&c->ob, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,"
 				    "\"args\":{\"name\":\"fntrace\"}}");
 }
@@ -254,7 +257,6 @@ int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 	struct trace *t = v->trace;
 	int ret = 0;
 
-	(void)o;
 	c.ob.buf = xmalloc(OUTBUF_CAP);
 	outbuf_puts(&c.ob, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"fntrace\":\"" FNT_VERSION "\"");
 	if (t->session_command) {
@@ -262,12 +264,14 @@ int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 		put_jstr(&c, t->session_command);
 	}
 	outbuf_puts(&c.ob, "},\n\"traceEvents\":[\n");
-	metadata(&c);
+	metadata(&c, 0);
 	calls_walk(v, 0, &ops, &c, 0);
+	metadata(&c, 1);
 	outbuf_puts(&c.ob, "\n]}\n");
 	outbuf_flush(&c.ob);
 	if (c.ob.failed) {
-		error_msg("cannot write the chrome export: %s", strerror(errno));
+		error_msg("cannot write '%s': %s (nothing was written to it)",
+			  strcmp(o->output, "-") ? o->output : "standard output", strerror(errno));
 		ret = -1;
 	}
 	for (size_t i = 0; i < t->n_procs; i++)

@@ -127,6 +127,7 @@ static void pb_msg(struct pb *m, unsigned field, const struct pb *sub)
 
 struct perfetto_thread {
 	uint64_t uuid;
+	char name[17];           /* as described */
 };
 
 struct perfetto {
@@ -172,6 +173,25 @@ static uint64_t process_uuid(size_t i)
 	return (1ull << 40) + i;
 }
 
+static void thread_descriptor(struct perfetto *w, struct trace_thread *th, size_t proc)
+{
+	struct perfetto_thread *pt = th->view_aux;
+	struct trace_process *p = th->proc;
+	const char *name = th->name[0] ? th->name : program_name(p);
+
+	snprintf(pt->name, sizeof(pt->name), "%s", th->name);
+	w->pkt.n = w->sub.n = w->sub2.n = 0;
+	pb_varint(&w->sub2, THD_PID, p->hdr.pid);
+	pb_varint(&w->sub2, THD_TID, th->tid);
+	pb_str(&w->sub2, THD_THREAD_NAME, name);
+	pb_varint(&w->sub, TD_UUID, pt->uuid);
+	pb_varint(&w->sub, TD_PARENT_UUID, process_uuid(proc));
+	pb_msg(&w->sub, TD_THREAD, &w->sub2);
+	seq_fields(w, &w->pkt, 0);
+	pb_msg(&w->pkt, PKT_TRACK_DESCRIPTOR, &w->sub);
+	emit_packet(w, w->pkt.p, w->pkt.n);
+}
+
 static void descriptors(struct perfetto *w)
 {
 	struct trace *t = w->v->trace;
@@ -199,18 +219,23 @@ static void descriptors(struct perfetto *w)
 			pt = xcalloc(1, sizeof(*pt));
 			pt->uuid = next_uuid++;      /* small: one varint byte per event below 128 threads */
 			th->view_aux = pt;
-			w->pkt.n = w->sub.n = w->sub2.n = 0;
-			pb_varint(&w->sub2, THD_PID, p->hdr.pid);
-			pb_varint(&w->sub2, THD_TID, th->tid);
-			pb_str(&w->sub2, THD_THREAD_NAME, th->name[0] ? th->name : program_name(p));
-			pb_varint(&w->sub, TD_UUID, pt->uuid);
-			pb_varint(&w->sub, TD_PARENT_UUID, process_uuid(i));
-			pb_msg(&w->sub, TD_THREAD, &w->sub2);
-			seq_fields(w, &w->pkt, 0);
-			pb_msg(&w->pkt, PKT_TRACK_DESCRIPTOR, &w->sub);
-			emit_packet(w, w->pkt.p, w->pkt.n);
+			thread_descriptor(w, th, i);
 		}
 	}
+}
+
+/* after the walk: threads that named themselves while running get their
+ * final name (a later descriptor of the same track renames it) */
+static void rename_threads(struct perfetto *w)
+{
+	struct trace *t = w->v->trace;
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			struct trace_thread *th = &t->procs[i].threads[k];
+			struct perfetto_thread *pt = th->view_aux;
+			if (pt && th->name[0] && strcmp(pt->name, th->name))
+				thread_descriptor(w, th, i);
+		}
 }
 
 static uint8_t *interned_of(struct perfetto *w, uint32_t func)
@@ -365,13 +390,14 @@ int export_perfetto(struct view *v, const struct export_opts *o, FILE *out)
 	struct trace *t = v->trace;
 	int ret = 0;
 
-	(void)o;
 	w.ob.buf = xmalloc(OUTBUF_CAP);
 	descriptors(&w);
 	calls_walk(v, 0, &ops, &w, 0);
+	rename_threads(&w);
 	outbuf_flush(&w.ob);
 	if (w.ob.failed) {
-		error_msg("cannot write the perfetto export: %s", strerror(errno));
+		error_msg("cannot write '%s': %s (nothing was written to it)",
+			  strcmp(o->output, "-") ? o->output : "standard output", strerror(errno));
 		ret = -1;
 	}
 	for (size_t i = 0; i < t->n_procs; i++)

@@ -281,7 +281,7 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 			const char *mark)
 {
 	struct perfetto_thread *pt = th->view_aux;
-	uint8_t te[64], *e = te, body[96], *b = body;
+	uint8_t te[128], *e = te, body[192], *b = body;
 	uint8_t *state = NULL;
 	int new_func = 0;
 

@@ -1,5 +1,6 @@
 import os
 import resource
+import shutil
 import subprocess
 import stat
 import sys
@@ -50,6 +51,10 @@ def check(ctx):
     assert sorted(pslices) == sorted(slices)
     for key in slices:     # the very same calls, to the nanosecond
         assert sorted(s[:3] for s in pslices[key]) == sorted(s[:3] for s in slices[key]), key
+    for key, sl in pslices.items():
+        rows = [r for r in csv_threads if int(r["tid"]) == key[1]]
+        assert {r["function"]: int(r["calls"]) for r in rows} == \
+            {k: v[0] for k, v in X.profile({key: sl}).items()}, key
     assert any(f.endswith("export-threads/prog.cc") and l == 9 for f, l in locs.values()), locs
 
     # filters apply: --tid, -F, -N, -D give report's calls and totals (not
@@ -74,17 +79,32 @@ def check(ctx):
     target = os.path.join(ro, "x.pftrace")
     with open(target, "w") as f:
         f.write("keep me\n")
-    os.chmod(ro, stat.S_IRUSR | stat.S_IXUSR)
+    # a read-only directory: as root, the export runs as nobody (root writes
+    # anywhere); a path through a plain file fails the same way for anyone
+    os.chmod(ro, stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
     try:
-        if os.access(ro, os.W_OK):      # root ignores the mode: a file blocks the directory instead
-            blocked = os.path.join(ctx.work, "afile")
-            open(blocked, "w").close()
-            p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", os.path.join(blocked, "x.pftrace"))
-        else:
-            p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", target)
-        assert p.returncode == 1 and p.stderr.count("\n") == 1 and p.stderr.startswith("fntrace: "), p
+        runner = []
+        if os.geteuid() == 0:
+            runner = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] \
+                if shutil.which("setpriv") else None
+            # nobody must be able to read the trace (a checkout under /root is not)
+            if runner and subprocess.run(runner + [ctx.fntrace, "info", "-d", ctx.data],
+                                         capture_output=True).returncode != 0:
+                runner = None
+        if runner is not None:
+            p = subprocess.run(runner + [ctx.fntrace, "export", "-d", ctx.data, "-f", "perfetto", "-o", target],
+                               capture_output=True, text=True)
+            assert p.returncode == 1 and p.stderr.count("\n") == 1, p
+            assert p.stderr == "fntrace: cannot create '%s': Permission denied\n" % target, p.stderr
+        blocked = os.path.join(ctx.work, "afile")
+        open(blocked, "w").close()
+        p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", os.path.join(blocked, "x.pftrace"))
+        assert p.returncode == 1 and p.stderr.count("\n") == 1 and "Not a directory" in p.stderr, p
     finally:
         os.chmod(ro, stat.S_IRWXU)
+    with open(target) as f:
+        assert f.read() == "keep me\n"
+    assert os.listdir(ro) == ["x.pftrace"], os.listdir(ro)
     # a trace that cannot be read, and a write that fails halfway (a 1 KiB
     # file size limit): the existing target stays as it was, and no
     # temporary file is left beside it

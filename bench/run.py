@@ -355,7 +355,7 @@ def measure_decode(w, mode, tdir, calls, exports, runs):
     cmds = [("report", [exe, "report", "-d", tdir]),
             ("replay", [exe, "replay", "-d", tdir])]
     for f in exports:
-        cmds.append(("export " + f, [exe, "export", "-d", tdir, "--format", f]))
+        cmds.append(("export " + f, [exe, "export", "-d", tdir, "--format", f, "-o", "-"]))
     rows = []
     for what, cmd in cmds:
         ss, bad = [], None

@@ -40,8 +40,13 @@ def load_chrome(path):
 
 
 def chrome_threads(events):
-    """{(pid, tid): [(start, end, name, args)]}, plus names and instants"""
+    """Pair each thread's B and E events: {(pid, tid): [(start, end, name, args)]}
+    (args: the B's merged with the E's), plus thread names, process names and
+    instants.  Checks that every E closes an open B of its thread, that none
+    is left open, and that a thread's times never decrease in file order (so
+    a viewer that sorts by time keeps the nesting)."""
     slices, tnames, pnames, instants = {}, {}, {}, []
+    stacks, last = {}, {}
     for e in events:
         ph = e["ph"]
         if ph == "M":
@@ -50,13 +55,23 @@ def chrome_threads(events):
             elif e["name"] == "process_name":
                 pnames[e["pid"]] = e["args"]["name"]
             continue
+        key = (e["pid"], e["tid"])
+        ts = ns(e["ts"])
+        assert ts >= last.get(key, 0), "time goes back on thread %r: %r" % (key, e)
+        last[key] = ts
         if ph == "i":
             instants.append(e)
             continue
-        assert ph == "X", e
-        start = ns(e["ts"])
-        slices.setdefault((e["pid"], e["tid"]), []).append((start, start + ns(e["dur"]), e["name"],
-                                                             e.get("args", {})))
+        st = stacks.setdefault(key, [])
+        if ph == "B":
+            st.append((ts, e["name"], e.get("args", {})))
+        else:
+            assert ph == "E", e
+            assert st, "E with no open B on thread %r: %r" % (key, e)
+            start, name, args = st.pop()
+            slices.setdefault(key, []).append((start, ts, name, dict(args, **e.get("args", {}))))
+    for key, st in stacks.items():
+        assert not st, "B events never closed on %r: %r" % (key, st)
     return slices, tnames, pnames, instants
 
 

@@ -2,15 +2,22 @@
  * export-chrome.c - Chrome trace-event JSON (chrome://tracing, Perfetto,
  * speedscope): {"traceEvents": [...], "displayTimeUnit": "ns"}.
  *
- * Every call is one complete event ("ph":"X") written when the call ends,
- * so nesting holds by construction: the call layer closes frames in stack
- * order, and a call that did not return normally still gets its X event,
- * marked in its args: "end": "unwound" (longjmp or an exception skipped its
- * exit), "trace ended" (it never returned before its thread's events end:
- * a crash, exit() from inside it) or "exec" (the process image was
- * replaced).  Its end is then the unwind point or the thread's last event,
- * the same end `report` uses.  Exits without an entry (a forked child
- * returning through its parent's frames) are instant events ("ph":"i").
+ * Every call is a "B" event at its entry and an "E" event at its exit, in
+ * the thread's own order, so nesting holds by construction: the call layer
+ * closes frames in stack order, and a call that did not return normally
+ * still gets its E, marked in its args: "end": "unwound" (longjmp or an
+ * exception skipped its exit), "trace ended" (it never returned before its
+ * thread's events end: a crash, exit() from inside it) or "exec" (the
+ * process image was replaced).  Its end is then the unwind point or the
+ * thread's last event, the same end `report` uses.  Exits without an entry
+ * (a forked child returning through its parent's frames) are instant events
+ * ("ph":"i").
+ *
+ * Why not complete ("X") events, half as many: they can only be written at
+ * the call's end, children before parents, and a viewer that sorts by time
+ * (Perfetto's importer) then nests a child above its parent when both start
+ * in the same nanosecond, which a 10 ns clock makes common.  B/E pairs in
+ * order, with times that never decrease per thread, sort right.
  *
  * ts and dur are microseconds with three decimals: nanoseconds, exactly.
  * Streaming: the threads are walked one after another (the format needs no
@@ -32,10 +39,13 @@ struct chrome_func {
 };
 
 struct chrome_thread {
-	char prefix[96];         /* {"ph":"X","pid":P,"tid":T,"ts": */
-	size_t prefix_len;
-	char inst[96];           /* the same for instant events */
+	char begin[96];          /* ,\n{"ph":"B","pid":P,"tid":T,"ts": */
+	size_t begin_len;
+	char end[96];            /* the same for "E" */
+	size_t end_len;
+	char inst[96];           /* and for instant events */
 	size_t inst_len;
+	uint64_t last_ns;        /* of the thread's last event written */
 };
 
 struct chrome {
@@ -111,8 +121,10 @@ static struct chrome_thread *thread_of(struct trace_thread *th)
 	struct chrome_thread *t = th->view_aux;
 	if (!t) {
 		t = xcalloc(1, sizeof(*t));
-		t->prefix_len = (size_t)snprintf(t->prefix, sizeof(t->prefix),
-						 ",\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":", th->proc->hdr.pid, th->tid);
+		t->begin_len = (size_t)snprintf(t->begin, sizeof(t->begin),
+						",\n{\"ph\":\"B\",\"pid\":%u,\"tid\":%u,\"ts\":", th->proc->hdr.pid, th->tid);
+		t->end_len = (size_t)snprintf(t->end, sizeof(t->end),
+					      ",\n{\"ph\":\"E\",\"pid\":%u,\"tid\":%u,\"ts\":", th->proc->hdr.pid, th->tid);
 		t->inst_len = (size_t)snprintf(t->inst, sizeof(t->inst),
 					       ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":",
 					       th->proc->hdr.pid, th->tid);
@@ -131,49 +143,61 @@ static const char *end_marker(struct trace_thread *th, enum call_end how)
 	return th->proc->exec_replaced ? "exec" : "trace ended";
 }
 
-static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
+/*
+ * The per-thread clamp: a thread's events go out in its order with times
+ * that never decrease, so sorting by time (as viewers do) keeps every E
+ * after its B.  Recorded times only go backwards if the clock did; then the
+ * event takes its predecessor's time.
+ */
+static uint64_t thread_ts(struct chrome_thread *t, uint64_t ns)
+{
+	if (ns < t->last_ns)
+		return t->last_ns;
+	t->last_ns = ns;
+	return ns;
+}
+
+static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 {
 	struct chrome *c = ctx;
 	struct chrome_thread *t = thread_of(th);
 	struct chrome_func *fn = func_of(c, f->func);
-	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
-	const char *mark = end_marker(th, how);
-	char *p, *s;
+	int giant = fn->len > OUTBUF_CAP / 4;        /* a giant name goes through outbuf_put */
+	char *p = outbuf_room(&c->ob, t->begin_len + 32 + (giant ? 0 : fn->len + 4)), *s = p;
 
-	if (fn->len > OUTBUF_CAP / 4) {         /* a giant name: the slow path */
-		p = s = outbuf_room(&c->ob, t->prefix_len + 64);
-		memcpy(p, t->prefix, t->prefix_len);
-		p = fmt_us3(p + t->prefix_len, f->start_ns);
-		memcpy(p, ",\"dur\":", 7);
-		p = fmt_us3(p + 7, dur);
-		*p++ = ',';
+	memcpy(p, t->begin, t->begin_len);
+	p = fmt_us3(p + t->begin_len, thread_ts(t, f->start_ns));
+	*p++ = ',';
+	if (giant) {
 		c->ob.len += (size_t)(p - s);
 		outbuf_put(&c->ob, fn->json, fn->len);
-		p = s = outbuf_room(&c->ob, 64);
+		p = s = outbuf_room(&c->ob, 4);
 	} else {
-		p = s = outbuf_room(&c->ob, t->prefix_len + fn->len + 128);
-		memcpy(p, t->prefix, t->prefix_len);
-		p = fmt_us3(p + t->prefix_len, f->start_ns);
-		memcpy(p, ",\"dur\":", 7);
-		p = fmt_us3(p + 7, dur);
-		*p++ = ',';
 		memcpy(p, fn->json, fn->len);
 		p += fn->len;
 	}
+	if (fn->has_args)
+		*p++ = '}';
+	*p++ = '}';
+	c->ob.len += (size_t)(p - s);
+}
+
+static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
+{
+	struct chrome *c = ctx;
+	struct chrome_thread *t = thread_of(th);
+	const char *mark = end_marker(th, how);
+	char *p = outbuf_room(&c->ob, t->end_len + 96), *s = p;
+
+	memcpy(p, t->end, t->end_len);
+	p = fmt_us3(p + t->end_len, thread_ts(t, end_ns > f->start_ns ? end_ns : f->start_ns));
 	if (mark) {
 		size_t n = strlen(mark);
-		if (fn->has_args) {
-			memcpy(p, ",\"end\":\"", 8);
-			p += 8;
-		} else {
-			memcpy(p, ",\"args\":{\"end\":\"", 16);
-			p += 16;
-		}
+		memcpy(p, ",\"args\":{\"end\":\"", 16);
+		p += 16;
 		memcpy(p, mark, n);
 		p += n;
 		*p++ = '"';
-		*p++ = '}';
-	} else if (fn->has_args) {
 		*p++ = '}';
 	}
 	*p++ = '}';
@@ -186,7 +210,7 @@ static void instant(struct chrome *c, struct trace_thread *th, uint64_t ns, cons
 	struct chrome_thread *t = thread_of(th);
 	char *p = outbuf_room(&c->ob, t->inst_len + 32), *s = p;
 	memcpy(p, t->inst, t->inst_len);
-	p = fmt_us3(p + t->inst_len, ns);
+	p = fmt_us3(p + t->inst_len, thread_ts(t, ns));
 	*p++ = ',';
 	c->ob.len += (size_t)(p - s);
 	outbuf_put(&c->ob, name_json, name_len);
@@ -252,7 +276,7 @@ static void metadata(struct chrome *c, int threads)
 
 int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { NULL, on_end, on_orphan, on_lost };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost };
 	struct chrome c = { .v = v, .ob = { .out = out } };
 	struct trace *t = v->trace;
 	int ret = 0;

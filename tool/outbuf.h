@@ -51,17 +51,29 @@ static inline void outbuf_puts(struct outbuf *o, const char *s)
 	outbuf_put(o, s, strlen(s));
 }
 
-/* decimal digits of v at p; returns the end */
+/* decimal digits of v at p; returns the end.  Two digits per division,
+ * from a table: numbers are most of what the exporters write. */
 static inline char *fmt_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char tmp[20], *t = tmp + 20;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		t -= 2;
+		memcpy(t, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		t -= 2;
+		memcpy(t, pairs + 2 * v, 2);
+	} else {
+		*--t = (char)('0' + v);
+	}
+	memcpy(p, t, (size_t)(tmp + 20 - t));
+	return p + (tmp + 20 - t);
 }
 
 /* ns as microseconds with three decimals (exact: 1234567 -> "1234.567") */

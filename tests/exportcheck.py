@@ -127,7 +127,7 @@ def load_perfetto(path):
         data = f.read()
     tracks, procs = {}, {}
     names, locs = {}, {}
-    open_ = {}
+    open_, last = {}, {}
     slices, instants = {}, []
     first = True
     for f, pkt in fields(data):
@@ -172,13 +172,14 @@ def load_perfetto(path):
                 da = fields(v)
                 marks[one(da, 10).decode()] = one(da, 6).decode()
         st = open_.setdefault(uuid, [])
+        assert ts >= last.get(uuid, 0), "time goes back on track %r" % (key,)
+        last[uuid] = ts
         if typ == 1:
             iid = one(e, 10)
             assert iid in names, "name_iid %r used before it was interned" % iid
             loc = one(e, 34)
             assert loc is None or loc in locs, "source_location_iid before interning"
             assert flags & 2 or flags & 1, "a packet using interned data says so"
-            assert not st or ts >= st[-1][0], "time goes back on a track"
             st.append((ts, names[iid]))
         elif typ == 2:
             assert st, "slice end with no open slice on track %r" % (key,)

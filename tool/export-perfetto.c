@@ -128,6 +128,7 @@ static void pb_msg(struct pb *m, unsigned field, const struct pb *sub)
 struct perfetto_thread {
 	uint64_t uuid;
 	char name[17];           /* as described */
+	uint64_t last_ns;        /* of its last event: times never decrease on a track */
 };
 
 struct perfetto {
@@ -287,6 +288,9 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 
 	if (!pt)        /* a thread with no descriptor (cannot happen: all selected ones have one) */
 		return;
+	if (ns < pt->last_ns)     /* only if the clock went back: keep the track's order */
+		ns = pt->last_ns;
+	pt->last_ns = ns;
 	e = put_varint(put_varint(e, TAG(TE_TYPE, PB_VARINT)), (uint64_t)type);
 	e = put_varint(put_varint(e, TAG(TE_TRACK_UUID, PB_VARINT)), pt->uuid);
 	if (type != TYPE_SLICE_END) {
@@ -369,6 +373,9 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	char text[64];
 	if (!pt)
 		return;
+	if (ns < pt->last_ns)
+		ns = pt->last_ns;
+	pt->last_ns = ns;
 	snprintf(text, sizeof(text), "%" PRIu64 " events could not be recorded here", count);
 	w->pkt.n = w->sub.n = w->sub2.n = 0;
 	pb_str(&w->sub2, DA_NAME, "lost");

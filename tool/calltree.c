@@ -103,6 +103,7 @@ struct ct_thread {
 	struct ct_entry *e;
 	size_t n, cap;
 	uint64_t open_anchors;   /* CALLERS: anchor activations open on this thread */
+	void *user;              /* the next ops' per-thread state */
 };
 
 static struct ct_thread *thread_of(struct trace_thread *th)
@@ -110,6 +111,11 @@ static struct ct_thread *thread_of(struct trace_thread *th)
 	if (!th->view_aux)
 		th->view_aux = xcalloc(1, sizeof(struct ct_thread));
 	return th->view_aux;
+}
+
+void **calltree_thread_user(struct trace_thread *th)
+{
+	return &thread_of(th)->user;
 }
 
 static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)

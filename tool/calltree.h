@@ -60,6 +60,9 @@ struct calltree_build {
 	void *next_ctx;
 };
 
+/* during a build: a pointer per thread that the next ops may use (NULL at first) */
+void **calltree_thread_user(struct trace_thread *th);
+
 /* walk the trace into b->tree (per thread, not time-merged); returns what calls_walk returned */
 int calltree_build(struct view *v, struct calltree_build *b);
 

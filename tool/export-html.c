@@ -25,7 +25,7 @@
 #include "tool/flame.h"
 
 #define SPAN_BUDGET 200000
-#define N_BUCKETS 1024
+#define N_BUCKETS 4096
 #define AGG_DEPTHS 64            /* timeline rows per thread (deeper calls are counted, not drawn) */
 
 struct span {

@@ -48,13 +48,19 @@ def check(ctx):
         assert st["drawn"] > 0 and st["v0"] == data["start_ns"] and st["v1"] == data["end_ns"], st
         rows = d.execute_script("return document.querySelectorAll('#prof tbody tr').length")
         assert rows == 5, rows
-        # zoomed in on one batch, its calls are drawn one by one
-        b = [s for s in spans if names[s[3]] == "batch"][40]
+        # zoomed in on one batch, its calls are drawn one by one (the batch
+        # with the most embedded calls: which ones pass the threshold varies)
+        def inside(b):
+            return [s for s in spans if s[0] < b[0] + b[1] and s[0] + s[1] > b[0]]
+        batches = [s for s in spans if names[s[3]] == "batch"]
+        b = max(batches, key=lambda b: len(inside(b)))
+        expected = len(inside(b))
         t0 = time.time()
         d.execute_script("fntTimeline.zoom(arguments[0], arguments[1])", b[0], b[0] + b[1])
         zoom_ms = (time.time() - t0) * 1000
         st2 = d.execute_script("return fntTimeline.state()")
-        assert st2["drawn"] > 100 and st2["v1"] - st2["v0"] == b[1], st2
+        # calls narrower than a pixel may share one; never more than embedded
+        assert min(expected // 4, 200) <= st2["drawn"] <= expected and st2["v1"] - st2["v0"] == b[1], (st2, expected)
         browser.screenshot(d, ctx, "html-big")
         assert browser.console_errors(d) == []
         sys.stderr.write("%s: html loaded in %.2f s (script done at %.0f ms), zoom redraw %.0f ms\n" %

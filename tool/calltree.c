@@ -8,9 +8,12 @@
  *
  * Callers mode builds the inverted tree: an anchor activation creates the
  * path anchor <- caller <- ... <- first frame, and its calls and times are
- * added to every node of that path when it ends.  Only the outermost
- * activation of an anchor on a thread adds time to the inverted tree's
- * top node, so recursion does not count the same time twice there.
+ * added to every node of that path when it ends.  With recursion one node
+ * can lie on the paths of nested activations (down <- down holds every
+ * activation two or more levels deep): each node counts every activation's
+ * calls and self time, but only the outermost open activation's inclusive
+ * time, so no time is counted twice.  Threads are walked one after the
+ * other, so the per-node open counts never mix threads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +105,6 @@ struct ct_entry {
 struct ct_thread {
 	struct ct_entry *e;
 	size_t n, cap;
-	uint64_t open_anchors;   /* CALLERS: anchor activations open on this thread */
 	void *user;              /* the next ops' per-thread state */
 };
 
@@ -145,10 +147,12 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	case CT_CALLERS:
 		if (b->anchor(b->anchor_ctx, f->func)) {
 			node = calltree_child(b->tree, 0, f->func);
-			for (size_t i = s->n; i > 0; i--)
+			b->tree->n[node].open++;
+			for (size_t i = s->n; i > 0; i--) {
 				node = calltree_child(b->tree, node, s->e[i - 1].func);
+				b->tree->n[node].open++;
+			}
 			anchor = 1;
-			s->open_anchors++;
 			b->anchored++;
 		}
 		break;
@@ -179,11 +183,10 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 			}
 		} else if (e->anchor) {
 			uint32_t i = e->node;
-			s->open_anchors--;
 			while (i != CT_NONE && i != 0) {
 				struct ct_node *n = &b->tree->n[i];
 				n->calls++;
-				if (n->parent != 0 || !s->open_anchors)
+				if (!--n->open)
 					n->total += dur;
 				n->self += self;
 				i = n->parent;

@@ -26,6 +26,7 @@ struct ct_node {
 	uint32_t parent;
 	uint32_t first_child, last_child, next;   /* CT_NONE terminated */
 	uint32_t depth;          /* root's children: 0 */
+	uint32_t open;           /* callers: anchor activations open on this path */
 };
 
 struct calltree {

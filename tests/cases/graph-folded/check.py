@@ -11,6 +11,13 @@ def golden(name, actual):
     assert actual == want, "%s differs:\n--- expected\n%s--- actual\n%s" % (name, want, actual)
 
 
+def parse_ns(text):
+    num, unit = text.split()
+    ip, frac = num.split(".")
+    scale = {"us": 1000, "ms": 1000000, "s": 1000000000}[unit]
+    return int(ip) * scale + int(frac) * scale // 1000
+
+
 def graph(ctx, *args):
     p = ctx.run("graph", "-d", ctx.data, *args)
     assert p.returncode == 0 and not p.stderr, p
@@ -39,6 +46,12 @@ def check(ctx):
     golden("graph-callers-leaf", graph(ctx, "--callers", "leaf"))
     golden("graph-callers-leaf-D3", graph(ctx, "--callers", "leaf", "--depth", "3"))
     golden("graph-min-100pct", graph(ctx, "--min-time", "100%"))
+    golden("graph-callers-fact", graph(ctx, "--callers", "fact"))
+    # recursion: nested activations of fact share the node fact <- fact, whose
+    # total counts the outermost of them only, so no line exceeds the top one
+    p = ctx.run("graph", "-d", ctx.data, "--callers", "fact", check=True)
+    totals = [parse_ns(l[:12]) for l in p.stdout.splitlines()[3:]]
+    assert len(totals) == 9 and max(totals) == totals[0] > 0, p.stdout
     # every node's time is at least 0 ns: --min-time 0 hides nothing
     assert graph(ctx, "--min-time", "0us") == graph(ctx)
 

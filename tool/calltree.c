@@ -32,6 +32,7 @@ void calltree_init(struct calltree *t)
 	t->n[0].parent = CT_NONE;
 	t->n[0].first_child = t->n[0].last_child = t->n[0].next = CT_NONE;
 	t->n[0].depth = UINT32_MAX;
+	t->n[0].cache_func = CT_NONE;
 }
 
 void calltree_release(struct calltree *t)
@@ -63,13 +64,19 @@ static void rehash(struct calltree *t)
 
 uint32_t calltree_child(struct calltree *t, uint32_t parent, uint32_t func)
 {
-	uint32_t h = hash_key(parent, func) & t->hash_mask, i;
+	uint32_t h, i;
 	struct ct_node *n;
 
+	if (t->n[parent].cache_func == func)
+		return t->n[parent].cache_node;
+	h = hash_key(parent, func) & t->hash_mask;
 	while ((i = t->hash[h])) {
 		n = &t->n[i - 1];
-		if (n->parent == parent && n->func == func)
+		if (n->parent == parent && n->func == func) {
+			t->n[parent].cache_func = func;
+			t->n[parent].cache_node = i - 1;
 			return i - 1;
+		}
 		h = (h + 1) & t->hash_mask;
 	}
 	if (t->len == UINT32_MAX - 1)
@@ -84,6 +91,7 @@ uint32_t calltree_child(struct calltree *t, uint32_t parent, uint32_t func)
 	n->func = func;
 	n->parent = parent;
 	n->first_child = n->last_child = n->next = CT_NONE;
+	n->cache_func = CT_NONE;
 	n->depth = t->n[parent].depth + 1;
 	if (t->n[parent].last_child == CT_NONE)
 		t->n[parent].first_child = i;
@@ -91,6 +99,8 @@ uint32_t calltree_child(struct calltree *t, uint32_t parent, uint32_t func)
 		t->n[t->n[parent].last_child].next = i;
 	t->n[parent].last_child = i;
 	t->hash[h] = i + 1;
+	t->n[parent].cache_func = func;
+	t->n[parent].cache_node = i;
 	if ((uint64_t)t->len * 2 > t->hash_mask)
 		rehash(t);
 	return i;

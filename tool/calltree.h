@@ -27,6 +27,7 @@ struct ct_node {
 	uint32_t first_child, last_child, next;   /* CT_NONE terminated */
 	uint32_t depth;          /* root's children: 0 */
 	uint32_t open;           /* callers: anchor activations open on this path */
+	uint32_t cache_func, cache_node;   /* the child looked up last (a loop calls the same one) */
 };
 
 struct calltree {

@@ -54,7 +54,8 @@ struct html {
 	uint64_t threshold;          /* embedded calls are at least this long */
 	uint64_t calls, dropped;
 	uint64_t first_ns, last_ns;      /* the calls' time range */
-	uint64_t bucket_ns;
+	uint64_t bucket_ns;          /* 1 << bucket_shift */
+	unsigned bucket_shift;
 	struct hthread **threads;
 	size_t n_threads;
 	struct fstat *stats;
@@ -101,23 +102,32 @@ static void cover(struct html *h, uint64_t end)
 					b[k] = b[2 * k] + b[2 * k + 1];
 				memset(b + N_BUCKETS / 2, 0, N_BUCKETS / 2 * sizeof(*b));
 			}
-		h->bucket_ns *= 2;
+		h->bucket_shift++;
+		h->bucket_ns <<= 1;
 	}
 }
 
 static void aggregate(struct html *h, struct hthread *t, uint32_t depth, uint64_t start, uint64_t dur)
 {
-	uint64_t end = start + dur, w;
+	uint64_t end = start + dur, i, last;
+	unsigned sh;
 	double *b;
 	if (depth >= AGG_DEPTHS || !dur)
 		return;
-	cover(h, end);
-	w = h->bucket_ns;
+	if (end > h->bucket_ns * N_BUCKETS)
+		cover(h, end);
+	sh = h->bucket_shift;
 	if (!t->agg[depth])
 		t->agg[depth] = xcalloc(N_BUCKETS, sizeof(double));
 	b = t->agg[depth];
-	for (uint64_t i = start / w; i * w < end && i < N_BUCKETS; i++) {
-		uint64_t lo = i * w > start ? i * w : start, hi = (i + 1) * w < end ? (i + 1) * w : end;
+	i = start >> sh;
+	last = (end - 1) >> sh;
+	if (i == last) {                 /* the usual case: a short call in one bucket */
+		b[i] += (double)dur;
+		return;
+	}
+	for (; i <= last && i < N_BUCKETS; i++) {
+		uint64_t lo = i << sh > start ? i << sh : start, hi = (i + 1) << sh < end ? (i + 1) << sh : end;
 		b[i] += (double)(hi - lo);
 	}
 }
@@ -212,6 +222,19 @@ static void json_str(FILE *out, const char *s)
 	}
 	fwrite(run, 1, (size_t)(s - run), out);
 	fputc('"', out);
+}
+
+/* decimal without stdio's formatting machinery: the spans are most of the file */
+static inline char *put_u64(char *p, uint64_t x)
+{
+	char tmp[24];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + x % 10);
+	while ((x /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	return p;
 }
 
 static int cmp_span(const void *a, const void *b)
@@ -311,7 +334,7 @@ static const char html_js[] =
 int export_html(struct view *v, const struct export_opts *o, FILE *out)
 {
 	struct calltree t;
-	struct html h = { .v = v, .bucket_ns = 1000 };
+	struct html h = { .v = v, .bucket_ns = 1024, .bucket_shift = 10 };
 	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL };
 	struct calltree_build b = { .tree = &t, .mode = CT_ALL, .next = &ops, .next_ctx = &h };
 	struct flame_opts fo = { .value_calls = o->value_calls, .inverted = o->inverted, .width = 1200 };
@@ -394,8 +417,17 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 		fprintf(out, ",\"max_depth\":%u,\"spans\":[", ht->max_depth);
 		for (size_t j = k0; j < k; j++) {
 			struct span *s = &h.spans[j];
-			fprintf(out, "%s%" PRIu64 ",%" PRIu64 ",%u,%u", j > k0 ? "," : "", s->start, s->dur, s->depth,
-				s->func);
+			char line[100], *e = line;
+			if (j > k0)
+				*e++ = ',';
+			e = put_u64(e, s->start);
+			*e++ = ',';
+			e = put_u64(e, s->dur);
+			*e++ = ',';
+			e = put_u64(e, s->depth);
+			*e++ = ',';
+			e = put_u64(e, s->func);
+			fwrite(line, 1, (size_t)(e - line), out);
 		}
 		fputs("],\"agg\":[", out);
 		for (int d = 0, first = 1; d < AGG_DEPTHS; d++) {
@@ -406,8 +438,13 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 			while (last > 0 && bk[last - 1] < 0.5)
 				last--;
 			fprintf(out, "%s[%d,[", first ? "" : ",", d);
-			for (int j = 0; j < last; j++)
-				fprintf(out, "%s%.0f", j ? "," : "", bk[j]);
+			for (int j = 0; j < last; j++) {
+				char num[32], *e = num;
+				if (j)
+					*e++ = ',';
+				e = put_u64(e, (uint64_t)(bk[j] + 0.5));
+				fwrite(num, 1, (size_t)(e - num), out);
+			}
 			fputs("]]", out);
 			first = 0;
 		}

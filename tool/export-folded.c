@@ -16,6 +16,7 @@
 #include <string.h>
 #include "tool/calltree.h"
 #include "tool/export.h"
+#include "tool/flame.h"
 
 /* the name of func made safe for folded stacks (cached per function) */
 static const char *safe_name(struct view *v, char ***cache, size_t *n_cache, uint32_t func, size_t *len)
@@ -29,19 +30,10 @@ static const char *safe_name(struct view *v, char ***cache, size_t *n_cache, uin
 		*n_cache = n;
 	}
 	if (!(*cache)[func]) {
-		char *s = xstrdup(view_name(v, func));
-		size_t l = strlen(s), k = l;
-		for (size_t i = 0; i < l; i++)
-			if (s[i] == ';' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-				s[i] = '_';
-		while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
-			k--;
-		if (k < l && k > 0 && s[k - 1] == ' ')
-			s[k - 1] = '_';
-		if (!l) {
-			free(s);
-			s = xstrdup("_");
-		}
+		const char *name = view_name(v, func);
+		char *s = xmalloc(strlen(name) + 2);
+		strcpy(s, name);
+		folded_clean_name(s);
 		(*cache)[func] = s;
 	}
 	*len = strlen((*cache)[func]);

@@ -270,7 +270,7 @@ static const char html_js[] =
 " if(ns<1e6){ip=Math.floor(ns/1e3);fr=ns%1e3;u=' us';}else if(ns<1e9){ip=Math.floor(ns/1e6);fr=Math.floor(ns/1e3)%1e3;u=' ms';}\n"
 " else{ip=Math.floor(ns/1e9);fr=Math.floor(ns/1e6)%1e3;u=' s';}return ip+'.'+String(fr).padStart(3,'0')+u;}\n"
 "var colors=names.map(function(s){var h=2166136261;for(var k=0;k<s.length;k++){h^=s.charCodeAt(k);h=Math.imul(h,16777619)>>>0;}\n"
-" return 'hsl('+(h%50+5)+',80%,'+(55+(h>>>8)%18)+'%)';});\n"
+" return 'rgb('+(205+(h&31))+','+(80+(h>>>8)%130)+','+(30+(h>>>16)%50)+')';});\n"
 "var match=new Uint8Array(names.length),searching=false;\n"
 /* timeline */
 "var cv=document.getElementById('tl'),g=cv.getContext('2d'),wrap=document.getElementById('tl-wrap'),tip=document.getElementById('tip');\n"
@@ -307,6 +307,11 @@ static const char html_js[] =
 " var s=hit(mx,my);if(!s){tip.style.display='none';return;}tip.textContent=s;tip.style.display='block';\n"
 " tip.style.left=(mx+12+cv.offsetLeft)+'px';tip.style.top=(my+12)+'px';});\n"
 "cv.addEventListener('mouseleave',function(){tip.style.display='none';});\n"
+/* double click a call: the timeline shows just that call */
+"cv.addEventListener('dblclick',function(e){var r=cv.getBoundingClientRect(),mx=e.clientX-r.left,my=e.clientY-r.top;\n"
+" for(var i=0;i<lay.length;i++){var L=lay[i],d=Math.floor((my-L.y-HEAD)/ROW),t=v0+(v1-v0)*mx/cv.width,s=L.t.spans;\n"
+"  if(d<0||d>=L.rows)continue;for(var k=s.length-4;k>=0;k-=4)if(s[k+2]===d&&s[k]<=t&&s[k]+s[k+1]>=t){\n"
+"   v0=s[k];v1=s[k]+Math.max(s[k+1],100);draw();return;}}});\n"
 "document.getElementById('zin').onclick=function(){zoomAt(0.5,cv.width/2);};\n"
 "document.getElementById('zout').onclick=function(){zoomAt(2,cv.width/2);};\n"
 "document.getElementById('zreset').onclick=function(){v0=BEG;v1=END;draw();};\n"
@@ -360,17 +365,23 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 	fputs("</h1><input id=\"search\" type=\"search\" placeholder=\"search functions\" autocomplete=\"off\">"
 	      "<span id=\"matchinfo\"></span></header>\n", out);
 	fprintf(out, "<section><h2>Timeline</h2>\n<div class=\"note\" id=\"tl-note\">%" PRIu64 " calls on %zu thread%s. "
-		"Wheel to zoom, drag to pan, hover for details.", h.calls, h.n_threads, h.n_threads == 1 ? "" : "s");
+		"Wheel to zoom, drag to pan, double-click a call to fit it, hover for details.", h.calls, h.n_threads, h.n_threads == 1 ? "" : "s");
 	if (h.dropped) {
 		format_duration(d1, sizeof(d1), h.threshold);
 		fprintf(out, " To stay fast, %" PRIu64 " calls shorter than %s are not drawn one by one: "
 			"their busy time is shown as grey density per %" PRIu64 " ns.", h.dropped, d1 + strspn(d1, " "),
 			h.bucket_ns);
 	}
-	fprintf(out, " Rows deeper than %d levels are not drawn.</div>\n"
+	for (size_t i = 0; i < h.n_threads; i++)
+		if (h.threads[i]->max_depth >= AGG_DEPTHS) {
+			fprintf(out, " Calls deeper than %d levels are not drawn here (the flame graph and the "
+				"profile count them).", AGG_DEPTHS);
+			break;
+		}
+	fprintf(out, "</div>\n"
 		"<div><button id=\"zin\">zoom in</button><button id=\"zout\">zoom out</button>"
 		"<button id=\"zreset\">reset</button> <span id=\"tl-range\"></span></div>\n"
-		"<div id=\"tl-wrap\"><canvas id=\"tl\"></canvas><div id=\"tip\"></div></div></section>\n", AGG_DEPTHS);
+		"<div id=\"tl-wrap\"><canvas id=\"tl\"></canvas><div id=\"tip\"></div></div></section>\n");
 	fprintf(out, "<section><h2>Flame graph</h2><div class=\"note\">Width: %s. Click a frame to zoom, "
 		"'Reset zoom' to go back.</div>\n<div id=\"flame\">\n",
 		o->value_calls ? "calls" : "inclusive time");

@@ -134,6 +134,17 @@ def check(ctx):
         d.find_element("css selector", "#zin").click()
         s1 = d.execute_script("return fntTimeline.state()")
         assert abs((s1["v1"] - s1["v0"]) * 2 - (s0["v1"] - s0["v0"])) < 2, (s0, s1)
+        # double-clicking a call fits the timeline to it: main, in the first lane's first row
+        d.find_element("css selector", "#zreset").click()
+        assert data["names"][data["threads"][0]["spans"][3]] == "main"   # the main thread comes first
+        main = data["threads"][0]["spans"][:4]
+        d.execute_script("""var cv=document.getElementById('tl'),r=cv.getBoundingClientRect(),st=fntTimeline.state();
+            var x=(arguments[0]+arguments[1]/2-st.v0)/(st.v1-st.v0)*cv.width;
+            var y=18+5;
+            cv.dispatchEvent(new MouseEvent('dblclick',{bubbles:true,clientX:r.left+x,clientY:r.top+y}));""",
+            main[0], main[1])
+        s2 = d.execute_script("return fntTimeline.state()")
+        assert s2["v0"] == main[0] and s2["v1"] == main[0] + max(main[1], 100), (s2, main)
         # click zoom in the inline flame graph
         d.find_element("css selector", '#flame g.fnt-f[data-n="mid"] rect').click()
         assert d.execute_script("return document.querySelector('#flame svg').getAttribute('data-zoomed')") == "mid"

@@ -288,7 +288,7 @@ static const char html_js[] =
 "  for(var k=0;k<s.length;k+=4){var st=s[k],du=s[k+1],d=s[k+2],f=s[k+3];\n"
 "   if(d>=L.rows||st>v1||st+du<v0)continue;var x=(st-v0)*sc,w=du*sc;if(x<0){w+=x;x=0;}if(w>W-x)w=W-x;\n"
 "   if(w<1){var px=Math.floor(x);if(px===last[d])continue;last[d]=px;w=1;}\n"
-"   var y=L.y+HEAD+d*ROW;g.fillStyle=searching?(match[f]?'#d0d':'#ccc'):colors[f];g.fillRect(x,y,w,ROW-1);drawn++;\n"
+"   var y=L.y+HEAD+d*ROW;g.fillStyle=searching?(match[f]?'#d0d':'#ccc'):colors[f];g.fillRect(x,y,w>3?w-1:w,ROW-1);drawn++;\n"
 "   if(w>30){g.fillStyle='#000';g.save();g.beginPath();g.rect(x,y,w-2,ROW);g.clip();g.fillText(names[f],x+2,y+ROW/2);g.restore();}}});\n"
 " document.getElementById('tl-range').textContent=fmt(v0)+' .. '+fmt(v1)+' (span '+fmt(v1-v0)+'), '+drawn+' calls drawn';}\n"
 "function resize(){cv.width=Math.max(300,wrap.clientWidth-2);cv.height=H;draw();}\n"

@@ -57,7 +57,7 @@ def check(ctx):
     # own time, spent creating and joining the thread, dwarfs the rest)
     calls_path = svg_path
     time_path, _ = export(ctx, "svg", "time.svg")
-    inv_path, _ = export(ctx, "svg", "icicle.svg", "--inverted", "--title", "icicle </svg> & co")
+    inv_path, _ = export(ctx, "svg", "icicle.svg", "--inverted", "--value", "calls", "--title", "icicle </svg> & co")
     html_path, _ = export(ctx, "html", "calls.html", "--value", "calls")
 
     d = browser.open_browser(ctx.case)

@@ -2,7 +2,8 @@
 # Install what building and testing fntrace needs, on Debian or Ubuntu, if it
 # is missing.  Used by `make demo`, `make check` and .ci/run; safe to re-run.
 set -e
-pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev pkg-config python3 binutils"
+pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev pkg-config python3 binutils
+      chromium chromium-driver python3-selenium"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

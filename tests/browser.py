@@ -1,0 +1,59 @@
+"""Open fntrace's svg/html exports in a real headless Chromium (Debian
+packages chromium, chromium-driver, python3-selenium) for the end-to-end
+cases' check.py.  open_browser() returns None, after saying why, only when
+Chromium or its driver is not installed here; CI installs them, so there
+the browser checks always run.  Screenshots go to <build>/artifacts/."""
+import os
+import shutil
+import sys
+import time
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+def open_browser(case, width=1300, height=1300):
+    if not CHROMIUM or not DRIVER:
+        sys.stderr.write("SKIP %s browser checks: chromium and chromium-driver are not installed "
+                         "(apt-get install -y chromium chromium-driver python3-selenium)\n" % case)
+        return None
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        # a python3 other than Debian's (pyenv, venv): use the Debian package's copy
+        sys.path.append("/usr/lib/python3/dist-packages")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        if os.path.exists("/usr/bin/chromium"):
+            raise AssertionError("chromium is installed but python3-selenium is not: apt-get install -y python3-selenium")
+        sys.stderr.write("SKIP %s browser checks: python3-selenium is not installed\n" % case)
+        return None
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--allow-file-access-from-files", "--window-size=%d,%d" % (width, height)):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+def load(driver, path):
+    """Open a file and return the console messages logged while loading, and the load time in s."""
+    driver.get_log("browser")
+    t = time.time()
+    driver.get("file://" + os.path.abspath(path))
+    return time.time() - t
+
+
+def console_errors(driver):
+    return [m for m in driver.get_log("browser") if m.get("level") in ("SEVERE", "ERROR")]
+
+
+def screenshot(driver, ctx, name):
+    d = os.path.join(os.path.dirname(ctx.fntrace), "artifacts")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "%s-%s-%s.png" % (ctx.case, ctx.build, name))
+    driver.save_screenshot(path)
+    return path

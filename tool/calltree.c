@@ -1,0 +1,233 @@
+/*
+ * calltree.c - build the path-merged call tree (see calltree.h) from the
+ * call layer.  Per thread the builder keeps one entry per open (shown)
+ * frame: the node the call is counted in, or CT_NONE when it is outside
+ * every anchor.  A call is added to its node when it ends, with its
+ * inclusive time and its self time (inclusive minus callees), so the self
+ * times of a subtree add up exactly to its root calls' inclusive time.
+ *
+ * Callers mode builds the inverted tree: an anchor activation creates the
+ * path anchor <- caller <- ... <- first frame, and its calls and times are
+ * added to every node of that path when it ends.  With recursion one node
+ * can lie on the paths of nested activations (down <- down holds every
+ * activation two or more levels deep): each node counts every activation's
+ * calls and self time, but only the outermost open activation's inclusive
+ * time, so no time is counted twice.  Threads are walked one after the
+ * other, so the per-node open counts never mix threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "tool/calltree.h"
+
+void calltree_init(struct calltree *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->cap = 1024;
+	t->n = xmalloc(t->cap * sizeof(*t->n));
+	t->hash_mask = 2047;
+	t->hash = xcalloc(t->hash_mask + 1, sizeof(*t->hash));
+	t->len = 1;
+	memset(&t->n[0], 0, sizeof(t->n[0]));
+	t->n[0].func = CT_NONE;
+	t->n[0].parent = CT_NONE;
+	t->n[0].first_child = t->n[0].last_child = t->n[0].next = CT_NONE;
+	t->n[0].depth = UINT32_MAX;
+	t->n[0].cache_func = CT_NONE;
+}
+
+void calltree_release(struct calltree *t)
+{
+	free(t->n);
+	free(t->hash);
+	memset(t, 0, sizeof(*t));
+}
+
+static inline uint32_t hash_key(uint32_t parent, uint32_t func)
+{
+	uint64_t k = ((uint64_t)parent << 32 | func) * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(k >> 32);
+}
+
+static void rehash(struct calltree *t)
+{
+	uint32_t size = (t->hash_mask + 1) * 2;
+	free(t->hash);
+	t->hash = xcalloc(size, sizeof(*t->hash));
+	t->hash_mask = size - 1;
+	for (uint32_t i = 1; i < t->len; i++) {
+		uint32_t h = hash_key(t->n[i].parent, t->n[i].func) & t->hash_mask;
+		while (t->hash[h])
+			h = (h + 1) & t->hash_mask;
+		t->hash[h] = i + 1;
+	}
+}
+
+uint32_t calltree_child(struct calltree *t, uint32_t parent, uint32_t func)
+{
+	uint32_t h, i;
+	struct ct_node *n;
+
+	if (t->n[parent].cache_func == func)
+		return t->n[parent].cache_node;
+	h = hash_key(parent, func) & t->hash_mask;
+	while ((i = t->hash[h])) {
+		n = &t->n[i - 1];
+		if (n->parent == parent && n->func == func) {
+			t->n[parent].cache_func = func;
+			t->n[parent].cache_node = i - 1;
+			return i - 1;
+		}
+		h = (h + 1) & t->hash_mask;
+	}
+	if (t->len == UINT32_MAX - 1)
+		die("the call tree has too many distinct paths");
+	if (t->len == t->cap) {
+		t->cap *= 2;
+		t->n = xrealloc(t->n, (size_t)t->cap * sizeof(*t->n));
+	}
+	i = t->len++;
+	n = &t->n[i];
+	memset(n, 0, sizeof(*n));
+	n->func = func;
+	n->parent = parent;
+	n->first_child = n->last_child = n->next = CT_NONE;
+	n->cache_func = CT_NONE;
+	n->depth = t->n[parent].depth + 1;
+	if (t->n[parent].last_child == CT_NONE)
+		t->n[parent].first_child = i;
+	else
+		t->n[t->n[parent].last_child].next = i;
+	t->n[parent].last_child = i;
+	t->hash[h] = i + 1;
+	t->n[parent].cache_func = func;
+	t->n[parent].cache_node = i;
+	if ((uint64_t)t->len * 2 > t->hash_mask)
+		rehash(t);
+	return i;
+}
+
+struct ct_entry {
+	uint32_t func;
+	uint32_t node;       /* CT_UNDER/ALL: the call's node; CALLERS: leaf of its inverted path */
+	uint8_t anchor;      /* CALLERS: this frame is an anchor activation */
+};
+
+struct ct_thread {
+	struct ct_entry *e;
+	size_t n, cap;
+	void *user;              /* the next ops' per-thread state */
+};
+
+static struct ct_thread *thread_of(struct trace_thread *th)
+{
+	if (!th->view_aux)
+		th->view_aux = xcalloc(1, sizeof(struct ct_thread));
+	return th->view_aux;
+}
+
+void **calltree_thread_user(struct trace_thread *th)
+{
+	return &thread_of(th)->user;
+}
+
+static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
+{
+	struct calltree_build *b = ctx;
+	struct ct_thread *s = thread_of(th);
+	struct ct_entry *e;
+	uint32_t node = CT_NONE;
+	uint8_t anchor = 0;
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->e = xrealloc(s->e, s->cap * sizeof(*s->e));
+	}
+	switch (b->mode) {
+	case CT_ALL:
+		node = calltree_child(b->tree, s->n ? s->e[s->n - 1].node : 0, f->func);
+		break;
+	case CT_UNDER:
+		if (s->n && s->e[s->n - 1].node != CT_NONE)
+			node = calltree_child(b->tree, s->e[s->n - 1].node, f->func);
+		else if (b->anchor(b->anchor_ctx, f->func)) {
+			node = calltree_child(b->tree, 0, f->func);
+			b->anchored++;
+		}
+		break;
+	case CT_CALLERS:
+		if (b->anchor(b->anchor_ctx, f->func)) {
+			node = calltree_child(b->tree, 0, f->func);
+			b->tree->n[node].open++;
+			for (size_t i = s->n; i > 0; i--) {
+				node = calltree_child(b->tree, node, s->e[i - 1].func);
+				b->tree->n[node].open++;
+			}
+			anchor = 1;
+			b->anchored++;
+		}
+		break;
+	}
+	e = &s->e[s->n++];
+	e->func = f->func;
+	e->node = node;
+	e->anchor = anchor;
+	if (b->next && b->next->begin)
+		b->next->begin(b->next_ctx, th, f);
+}
+
+static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
+{
+	struct calltree_build *b = ctx;
+	struct ct_thread *s = thread_of(th);
+	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
+	uint64_t self = dur > f->child_ns ? dur - f->child_ns : 0;
+
+	if (s->n) {
+		struct ct_entry *e = &s->e[--s->n];
+		if (b->mode != CT_CALLERS) {
+			if (e->node != CT_NONE) {
+				struct ct_node *n = &b->tree->n[e->node];
+				n->calls++;
+				n->total += dur;
+				n->self += self;
+			}
+		} else if (e->anchor) {
+			uint32_t i = e->node;
+			while (i != CT_NONE && i != 0) {
+				struct ct_node *n = &b->tree->n[i];
+				n->calls++;
+				if (!--n->open)
+					n->total += dur;
+				n->self += self;
+				i = n->parent;
+			}
+		}
+	}
+	if (b->next && b->next->end)
+		b->next->end(b->next_ctx, th, f, end_ns, how);
+}
+
+static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
+{
+	struct calltree_build *b = ctx;
+	if (b->next && b->next->lost)
+		b->next->lost(b->next_ctx, th, count, ns);
+}
+
+int calltree_build(struct view *v, struct calltree_build *b)
+{
+	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost };
+	struct trace *t = v->trace;
+	int ret = calls_walk(v, 0, &ops, b, 0);
+
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			struct ct_thread *s = t->procs[i].threads[k].view_aux;
+			if (!s)
+				continue;
+			free(s->e);
+			free(s);
+			t->procs[i].threads[k].view_aux = NULL;
+		}
+	return ret;
+}

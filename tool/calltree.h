@@ -1,0 +1,71 @@
+/*
+ * calltree.h - the path-merged call tree that graph, folded, svg and html
+ * share.  A node is one distinct call path (parent node, function); every
+ * call that took that path adds its count, inclusive and self time to it.
+ * Memory grows with distinct paths, never with events: the builder is a
+ * calls_ops callback set that streams the trace and keeps only a stack of
+ * node ids per thread.
+ *
+ * Node 0 is a virtual root above every tree; children are kept in creation
+ * order (first call first), so printing is deterministic.
+ */
+#ifndef FNT_CALLTREE_H
+#define FNT_CALLTREE_H
+
+#include <stdint.h>
+#include "tool/tool.h"
+
+#define CT_NONE UINT32_MAX
+
+struct ct_node {
+	uint64_t calls;
+	uint64_t total;          /* inclusive ns of the calls on this path */
+	uint64_t self;           /* total minus callees (hidden -N callees included) */
+	uint64_t weight;         /* free for the writers (layout width...) */
+	uint32_t func;
+	uint32_t parent;
+	uint32_t first_child, last_child, next;   /* CT_NONE terminated */
+	uint32_t depth;          /* root's children: 0 */
+	uint32_t open;           /* callers: anchor activations open on this path */
+	uint32_t cache_func, cache_node;   /* the child looked up last (a loop calls the same one) */
+};
+
+struct calltree {
+	struct ct_node *n;
+	uint32_t len, cap;
+	uint32_t *hash;          /* node index + 1, 0 empty; key (parent, func) */
+	uint32_t hash_mask;
+};
+
+void calltree_init(struct calltree *t);
+void calltree_release(struct calltree *t);
+/* the child of parent for func, created if new */
+uint32_t calltree_child(struct calltree *t, uint32_t parent, uint32_t func);
+
+enum ct_mode {
+	CT_ALL,                  /* every call, from the threads' first frames */
+	CT_UNDER,                /* the subtrees under activations of anchor functions */
+	CT_CALLERS,              /* inverted: from each anchor activation up to its root */
+};
+
+/* anchor(ctx, func): is func one of the functions the tree hangs from */
+typedef int (*ct_anchor_fn)(void *ctx, uint32_t func);
+
+struct calltree_build {
+	struct calltree *tree;
+	enum ct_mode mode;
+	ct_anchor_fn anchor;
+	void *anchor_ctx;
+	uint64_t anchored;       /* anchor activations seen */
+	/* optional: called after the builder for each call (html's extra views) */
+	const struct calls_ops *next;
+	void *next_ctx;
+};
+
+/* during a build: a pointer per thread that the next ops may use (NULL at first) */
+void **calltree_thread_user(struct trace_thread *th);
+
+/* walk the trace into b->tree (per thread, not time-merged); returns what calls_walk returned */
+int calltree_build(struct view *v, struct calltree_build *b);
+
+#endif

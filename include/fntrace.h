@@ -15,6 +15,8 @@
 #define FNTRACE_ENV_CHUNK_SIZE "FNTRACE_CHUNK_SIZE" /* bytes per buffer chunk (16K..64M, default 256K) */
 #define FNTRACE_ENV_CLOCK      "FNTRACE_CLOCK"      /* tsc | monotonic (default: tsc when the kernel trusts it) */
 #define FNTRACE_ENV_DISABLE    "FNTRACE_DISABLE"    /* 1: load but record nothing */
+#define FNTRACE_ENV_ARGS       "FNTRACE_ARGS"       /* -A/-R specs: "GLOB@ITEMS;GLOB@ITEMS" (doc/args.md) */
+#define FNTRACE_ENV_SHADOW_DEPTH "FNTRACE_SHADOW_DEPTH" /* -pg -mfentry: frames traced per thread (default 65536) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -107,6 +107,10 @@ static int on_event(void *ctx, const struct trace_event *ev)
 		f->callsite = ev->callsite;
 		f->callsite_file = ev->callsite_file;
 		f->callsite_vaddr = ev->callsite_vaddr;
+		f->args = ev->payload;
+		f->args_len = ev->payload_len;
+		f->ret = NULL;
+		f->ret_len = 0;
 		f->depth = parent ? parent->depth + (parent->shown ? 1 : 0) : s->base;
 		if (w->filtering) {
 			int m = view_filter_match(w->v, ev->func);
@@ -141,6 +145,8 @@ static int on_event(void *ctx, const struct trace_event *ev)
 		}
 		while (s->n > i)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
+		s->f[s->n - 1].ret = ev->payload;
+		s->f[s->n - 1].ret_len = ev->payload_len;
 		pop(w, th, s, ev->ns, CALL_RETURN);
 		break;
 	}

@@ -139,6 +139,35 @@ static void srcline(struct replay *r, const struct frame *f)
 	}
 }
 
+/* "(args)" of a call: its recorded arguments, or "()" */
+static void put_args(struct replay *r, struct trace_thread *th, const struct frame *f)
+{
+	char buf[2048];
+	const char *spec;
+	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr))) {
+		put_mem(r, "()", 2);
+		return;
+	}
+	size_t n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
+	put_mem(r, "(", 1);
+	put_mem(r, buf, n);
+	put_mem(r, ")", 1);
+}
+
+/* " = value" of a returned call with a recorded return value */
+static void put_retval(struct replay *r, struct trace_thread *th, const struct frame *f)
+{
+	char buf[512];
+	const char *spec;
+	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
+		return;
+	size_t n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf));
+	if (!n)
+		return;
+	put_mem(r, " = ", 3);
+	put_mem(r, buf, n);
+}
+
 /* per-thread look-ahead, hung on the thread */
 static struct pending *slot(struct trace_thread *th)
 {
@@ -164,7 +193,8 @@ static void flush_pending(struct replay *r, struct trace_thread *th, struct pend
 		}
 	prefix(r, th, NULL, p->f.start_ns, p->f.depth);
 	put_name(r, p->f.func);
-	put_mem(r, "() {", 4);
+	put_args(r, th, &p->f);
+	put_mem(r, " {", 2);
 	srcline(r, &p->f);
 	newline(r);
 	p->has = 0;
@@ -218,14 +248,20 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 		p->has = 0;
 		prefix(r, th, &dur, end_ns, f->depth);
 		put_name(r, f->func);
-		put_mem(r, "();", 3);
+		put_args(r, th, f);
+		if (how == CALL_RETURN)
+			put_retval(r, th, f);
+		put_mem(r, ";", 1);
 		srcline(r, f);
 		newline(r);
 		return;
 	}
 	flush_pending(r, th, p);
 	prefix(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth);
-	put_mem(r, "} /* ", 5);
+	put_mem(r, "}", 1);
+	if (how == CALL_RETURN)
+		put_retval(r, th, f);
+	put_mem(r, " /* ", 4);
 	put_name(r, f->func);
 	put_str(r, why);
 	newline(r);

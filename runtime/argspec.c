@@ -91,6 +91,47 @@ const struct fnt_argspec *fnt_argspec_find(uintptr_t fn)
 	return NULL;
 }
 
+/* The name a C++ symbol is written with, without its parameters:
+ * _Z5greeti -> greet, _ZN2ns3Foo3barEv -> ns::Foo::bar.  Enough for globs
+ * on plain and qualified names; anything else is matched mangled only. */
+static int plain_name(const char *m, char *out, size_t cap)
+{
+	size_t o = 0;
+	int nested;
+	if (m[0] != '_' || m[1] != 'Z')
+		return -1;
+	m += 2;
+	nested = *m == 'N';
+	if (nested) {
+		m++;
+		while (*m == 'K' || *m == 'V' || *m == 'r')
+			m++;
+	}
+	do {
+		size_t len = 0;
+		if (*m < '1' || *m > '9')
+			return -1;
+		while (*m >= '0' && *m <= '9')
+			len = len * 10 + (size_t)(*m++ - '0');
+		if (strnlen(m, len) < len || o + len + 3 >= cap)
+			return -1;
+		if (o) {
+			out[o++] = ':';
+			out[o++] = ':';
+		}
+		memcpy(out + o, m, len);
+		o += len;
+		m += len;
+	} while (nested && *m != 'E');
+	out[o] = 0;
+	return 0;
+}
+
+static int name_matches(const char *glob, const char *name, const char *plain)
+{
+	return !fnmatch(glob, name, 0) || (plain && !fnmatch(glob, plain, 0));
+}
+
 /* a function matched: merge every rule that names it, record it */
 static void add_function(const char *name, uintptr_t addr)
 {
@@ -98,10 +139,13 @@ static void add_function(const char *name, uintptr_t addr)
 	char text[1024];
 	size_t tl = 0;
 
+	char plain[512];
+	const char *pl = plain_name(name, plain, sizeof(plain)) ? NULL : plain;
+
 	if (fnt_argspec_find(addr) || fnt_argspec_count >= TABLE_SIZE / 2)
 		return;
 	for (int i = 0; i < n_rules; i++) {
-		if (fnmatch(rules[i].glob, name, 0))
+		if (!name_matches(rules[i].glob, name, pl))
 			continue;
 		if (!spec && !(spec = calloc(1, sizeof(*spec))))
 			return;

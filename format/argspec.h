@@ -33,6 +33,7 @@ enum fnt_arg_fmt {
 	FNT_FMT_BOOL,     /* true/false */
 	FNT_FMT_FLOAT,    /* f32 or f64 (size 4 or 8) */
 	FNT_FMT_STRUCT,   /* passed by value, not captured: {...} */
+	FNT_FMT_ENUM,     /* signed, shown by enumerator name: /e32{RED=0|GREEN=5} */
 };
 
 enum fnt_arg_src { FNT_SRC_INT = 0, FNT_SRC_FP = 1, FNT_SRC_RET = 2 };
@@ -72,7 +73,8 @@ static inline int fnt_argspec_num(const char **sp, const char *end, unsigned *ou
 /* Parse one item [s, end).  Returns 0 or -1 (not a valid item). */
 static inline int fnt_argspec_item(const char *s, const char *end, struct fnt_arg_item *it)
 {
-	const char *eq = memchr(s, '=', (size_t)(end - s));
+	const char *slash = memchr(s, '/', (size_t)(end - s));
+	const char *eq = memchr(s, '=', (size_t)((slash ? slash : end) - s));
 	unsigned n = 0;
 	memset(it, 0, sizeof(*it));
 	if (eq) {
@@ -114,8 +116,14 @@ static inline int fnt_argspec_item(const char *s, const char *end, struct fnt_ar
 		return -1;
 	char f = *s++;
 	unsigned bits = 0;
-	if (s < end && fnt_argspec_num(&s, end, &bits))
+	if (s < end && *s != '{' && fnt_argspec_num(&s, end, &bits))
 		return -1;
+	if (f == 'e' && s < end && *s == '{') {
+		/* enumerators NAME=VALUE|...: for the decoder; the runtime skips them */
+		if (end[-1] != '}' || memchr(s + 1, '{', (size_t)(end - s - 1)))
+			return -1;
+		s = end;
+	}
 	if (s != end)
 		return -1;
 	switch (f) {
@@ -128,6 +136,7 @@ static inline int fnt_argspec_item(const char *s, const char *end, struct fnt_ar
 	case 'b': it->fmt = FNT_FMT_BOOL; if (bits) return -1; bits = 8; break;
 	case 'f': it->fmt = FNT_FMT_FLOAT; if (!bits) bits = 64; break;
 	case 'S': it->fmt = FNT_FMT_STRUCT; if (bits) return -1; bits = 64; break;
+	case 'e': it->fmt = FNT_FMT_ENUM; break;
 	default: return -1;
 	}
 	if (!bits)

@@ -25,7 +25,7 @@
 
 #define TABLE_BITS 16
 #define TABLE_SIZE (1u << TABLE_BITS)
-#define MAX_RULES 64
+#define MAX_RULES 100000
 
 struct rule {
 	char *glob;
@@ -40,18 +40,64 @@ struct table_entry {
 };
 
 uint32_t fnt_argspec_count;
-static struct rule rules[MAX_RULES];
+static struct rule *rules;
 static int n_rules;
 static struct table_entry *table;
+/* rules whose glob is a plain name (all of --auto-args'), by name hash:
+ * index + 1 in rules[], chained through next_exact */
+#define EXACT_BITS 14
+static int exact_head[1 << EXACT_BITS];
+static int *next_exact;
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h & ((1u << EXACT_BITS) - 1);
+}
+
+/* the spec text: FNTRACE_ARGS, or the file FNTRACE_ARGS_FILE names */
+static char *specs_text(void)
+{
+	const char *env = getenv(FNTRACE_ENV_ARGS), *file = getenv(FNTRACE_ENV_ARGS_FILE);
+	if (file && *file) {
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		char *buf = NULL;
+		if (fd < 0)
+			return NULL;
+		if (!fstat(fd, &st) && st.st_size > 0 && st.st_size < (64 << 20) && (buf = malloc((size_t)st.st_size + 1))) {
+			ssize_t n = 0, r;
+			while (n < st.st_size && (r = read(fd, buf + n, (size_t)(st.st_size - n))) > 0)
+				n += r;
+			buf[n] = 0;
+		}
+		close(fd);
+		return buf;
+	}
+	return env && *env ? strdup(env) : NULL;
+}
 
 void fnt_argspec_init(void)
 {
-	const char *env = getenv(FNTRACE_ENV_ARGS);
-	char *dup, *save = NULL;
-	if (!env || !*env || !(dup = strdup(env)))
+	char *dup = specs_text(), *save = NULL;
+	size_t cap = 0;
+	if (!dup)
 		return;
-	for (char *tok = strtok_r(dup, ";", &save); tok && n_rules < MAX_RULES; tok = strtok_r(NULL, ";", &save)) {
+	for (char *tok = strtok_r(dup, ";\n", &save); tok && n_rules < MAX_RULES; tok = strtok_r(NULL, ";\n", &save)) {
 		char *at = strrchr(tok, '@');
+		if ((size_t)n_rules == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct rule *nr = realloc(rules, cap * sizeof(*rules));
+			int *ne = realloc(next_exact, cap * sizeof(*next_exact));
+			if (nr)
+				rules = nr;
+			if (ne)
+				next_exact = ne;
+			if (!nr || !ne)
+				break;
+		}
 		struct rule *r = &rules[n_rules];
 		if (!at || at == tok)
 			continue;
@@ -61,6 +107,12 @@ void fnt_argspec_init(void)
 			continue;
 		r->glob = tok;
 		r->items = at + 1;
+		next_exact[n_rules] = -1;
+		if (!strpbrk(tok, "*?[\\")) {
+			uint32_t h = name_hash(tok);
+			next_exact[n_rules] = exact_head[h] - 1;
+			exact_head[h] = n_rules + 1;
+		}
 		n_rules++;
 	}
 	if (!n_rules)
@@ -70,6 +122,11 @@ void fnt_argspec_init(void)
 		table = NULL;
 		n_rules = 0;
 	}
+}
+
+int fnt_argspec_wanted(void)
+{
+	return n_rules > 0;
 }
 
 static inline uint32_t addr_hash(uintptr_t a)
@@ -132,6 +189,36 @@ static int name_matches(const char *glob, const char *name, const char *plain)
 	return !fnmatch(glob, name, 0) || (plain && !fnmatch(glob, plain, 0));
 }
 
+/* does rule i apply to the function? exact rules are found by hash */
+static int rule_applies(int i, const char *name, const char *plain)
+{
+	if (next_exact[i] == -1 && strpbrk(rules[i].glob, "*?[\\"))
+		return name_matches(rules[i].glob, name, plain);
+	return !strcmp(rules[i].glob, name) || (plain && !strcmp(rules[i].glob, plain));
+}
+
+/* a quick no for the common case: no glob rule, no exact rule of this name */
+static int any_rule_may_apply(const char *name, const char *plain)
+{
+	static int has_globs = -1;
+	if (has_globs < 0) {
+		has_globs = 0;
+		for (int i = 0; i < n_rules; i++)
+			if (strpbrk(rules[i].glob, "*?[\\"))
+				has_globs = 1;
+	}
+	if (has_globs)
+		return 1;
+	for (int k = exact_head[name_hash(name)] - 1; k >= 0; k = next_exact[k])
+		if (!strcmp(rules[k].glob, name))
+			return 1;
+	if (plain)
+		for (int k = exact_head[name_hash(plain)] - 1; k >= 0; k = next_exact[k])
+			if (!strcmp(rules[k].glob, plain))
+				return 1;
+	return 0;
+}
+
 /* a function matched: merge every rule that names it, record it */
 static void add_function(const char *name, uintptr_t addr)
 {
@@ -142,10 +229,10 @@ static void add_function(const char *name, uintptr_t addr)
 	char plain[512];
 	const char *pl = plain_name(name, plain, sizeof(plain)) ? NULL : plain;
 
-	if (fnt_argspec_find(addr) || fnt_argspec_count >= TABLE_SIZE / 2)
+	if (fnt_argspec_find(addr) || fnt_argspec_count >= TABLE_SIZE / 2 || !any_rule_may_apply(name, pl))
 		return;
 	for (int i = 0; i < n_rules; i++) {
-		if (!name_matches(rules[i].glob, name, pl))
+		if (!rule_applies(i, name, pl))
 			continue;
 		if (!spec && !(spec = calloc(1, sizeof(*spec))))
 			return;

@@ -796,7 +796,7 @@ static void runtime_init(void)
 	if (getenv(FNTRACE_ENV_CALLSITE) && strcmp(getenv(FNTRACE_ENV_CALLSITE), "0"))
 		fnt_flags |= FNT_FLAG_CALLSITE;
 	fnt_argspec_init();
-	if (getenv(FNTRACE_ENV_ARGS) && *getenv(FNTRACE_ENV_ARGS))
+	if (fnt_argspec_wanted())
 		fnt_flags |= FNT_FLAG_ARGS;
 	env = getenv(FNTRACE_ENV_CHUNK_SIZE);
 	if (env && *env) {

@@ -106,6 +106,7 @@ void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
 /* argument specs (runtime/argspec.c) */
 extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on the common path */
 void fnt_argspec_init(void) FNT_HIDDEN;
+int fnt_argspec_wanted(void) FNT_HIDDEN;     /* specs were given */
 void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
 const struct fnt_argspec *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
 void fnt_argspec_fork_child(void) FNT_HIDDEN;

@@ -50,7 +50,7 @@ static void put_escaped_char(struct sbuf *b, unsigned char c, char quote)
 	if (c == (unsigned char)quote) {
 		char e[2] = { '\\', quote };
 		sb_put(b, e, 2);
-	} else if (c < 0x20 || c == 0x7f) {
+	} else if (c < 0x20 || c >= 0x7f) {
 		sb_printf(b, "\\x%02x", c);
 	} else {
 		sb_put(b, (const char *)&c, 1);
@@ -80,8 +80,27 @@ static void put_float(struct sbuf *b, float f)
 	sb_put(b, tmp, strlen(tmp));
 }
 
+/* an enum value by name, from the item's text "...{A=0|B=5}" */
+static int put_enum(struct sbuf *b, const char *text, size_t len, int64_t v)
+{
+	const char *brace = memchr(text, '{', len), *end = text + len - 1;
+	if (!brace)
+		return -1;
+	for (const char *p = brace + 1; p < end;) {
+		const char *bar = memchr(p, '|', (size_t)(end - p)), *e = bar ? bar : end;
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		if (eq && strtoll(eq + 1, NULL, 10) == v) {
+			sb_put(b, p, (size_t)(eq - p));
+			return 0;
+		}
+		p = e + 1;
+	}
+	return -1;
+}
+
 /* one item at *pp (advanced); returns -1 when the payload is short */
-static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const uint8_t **pp, const uint8_t *end)
+static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *text, size_t tlen,
+		   const uint8_t **pp, const uint8_t *end)
 {
 	const uint8_t *p = *pp;
 	uint64_t v;
@@ -123,9 +142,11 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const uint8_t
 	unsigned bits = it->size * 8u;
 	uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
 	switch (it->fmt) {
-	case FNT_FMT_INT: {
+	case FNT_FMT_INT:
+	case FNT_FMT_ENUM: {
 		int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
-		sb_printf(b, "%" PRId64, sv);
+		if (it->fmt != FNT_FMT_ENUM || put_enum(b, text, tlen, sv))
+			sb_printf(b, "%" PRId64, sv);
 		break;
 	}
 	case FNT_FMT_UINT: sb_printf(b, "%" PRIu64, v & mask); break;
@@ -171,8 +192,14 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 	out[0] = 0;
 	if (!spec_text || fnt_argspec_parse(spec_text, strlen(spec_text), &spec))
 		return 0;
+	const char *text = spec_text;
 	for (unsigned i = 0; i < spec.n; i++) {
 		const struct fnt_arg_item *it = &spec.item[i];
+		/* the item's own text (fnt_argspec_parse splits on every comma) */
+		const char *comma = strchr(text, ',');
+		size_t tlen = comma ? (size_t)(comma - text) : strlen(text);
+		const char *itext = text;
+		text = comma ? comma + 1 : text + tlen;
 		if ((it->src == FNT_SRC_RET) != is_ret)
 			continue;
 		if (!first)
@@ -182,7 +209,7 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 			sb_put(&b, it->name, strlen(it->name));
 			sb_put(&b, "=", 1);
 		}
-		if (short_ || (!payload && fnt_argspec_item_max(it)) || put_item(&b, it, &p, end)) {
+		if (short_ || (!payload && fnt_argspec_item_max(it)) || put_item(&b, it, itext, tlen, &p, end)) {
 			short_ = 1;
 			sb_put(&b, "?", 1);
 		}

@@ -40,6 +40,8 @@ static const char record_usage[] =
 	"                       separated; fmt: i8..i64 (default i32), u8..u64, x, p, s,\n"
 	"                       c, b, S (struct, not captured); -pg -mfentry builds only\n"
 	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
+	"      --auto-args      record the arguments and return value of every function\n"
+	"                       of the program, as its DWARF (-g) describes them\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -131,7 +133,8 @@ static int is_trace_dir(const char *dir, int *empty)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		*empty = 0;
-		if (!strcmp(de->d_name, "session") || (l > 4 && !strcmp(de->d_name + l - 4, ".fnt")))
+		if (!strcmp(de->d_name, "session") || !strcmp(de->d_name, "argspecs") ||
+		    (l > 4 && !strcmp(de->d_name + l - 4, ".fnt")))
 			continue;
 		other = 1;
 	}
@@ -331,11 +334,12 @@ int cmd_record(int argc, char **argv)
 		{ "clock", required_argument, NULL, 0x203 },
 		{ "argument", required_argument, NULL, 'A' },
 		{ "retval", required_argument, NULL, 'R' },
+		{ "auto-args", no_argument, NULL, 0x204 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "fntrace.data", *clock_name = NULL;
-	int callsite = 0, report = 0, opt, pipefd[2], status = 0;
+	int callsite = 0, report = 0, auto_args = 0, opt, pipefd[2], status = 0;
 	uint64_t chunk = 0, start;
 	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL;
 	struct timespec ts;
@@ -346,6 +350,7 @@ int cmd_record(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 'A': add_argspec(&args_env, "--argument", optarg, 0); break;
 		case 'R': add_argspec(&args_env, "--retval", optarg, 1); break;
+		case 0x204: auto_args = 1; break;
 		case 0x200: callsite = 1; break;
 		case 0x201: report = 1; break;
 		case 0x202:
@@ -394,9 +399,11 @@ int cmd_record(int argc, char **argv)
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
-		if (args_env && (kinds & 1) && !(kinds & 2))
-			die_usage("'%s' is built with -finstrument-functions, whose hooks cannot see arguments "
-				  "or return values; rebuild it with -pg -mfentry to use -A/-R", prog);
+		if ((args_env || auto_args) && !(kinds & 2))
+			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
+				  "-pg -mfentry to use -A/-R/--auto-args", prog,
+				  (kinds & 1) ? "is built with -finstrument-functions, whose hooks run after the "
+						"arguments are gone" : "is not built with -pg -mfentry");
 	}
 	lib = find_runtime();
 	prepare_dir(dir);
@@ -405,6 +412,19 @@ int cmd_record(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	write_session(absdir, argc - optind, argv + optind, start, 0, 0);
+	char argsfile[PATH_MAX + 16] = "";
+	if (auto_args) {
+		size_t n = 0;
+		char *specs = autoargs_specs(prog, &n);
+		FILE *f;
+		if (!specs || !n)
+			die("'%s' has no DWARF description of its functions for --auto-args (build it with -g)", prog);
+		snprintf(argsfile, sizeof(argsfile), "%s/argspecs", absdir);
+		f = fopen(argsfile, "w");
+		if (!f || fputs(specs, f) < 0 || (args_env && (fputc(';', f) < 0 || fputs(args_env, f) < 0)) || fclose(f))
+			die("cannot write '%s': %s", argsfile, strerror(errno));
+		free(specs);
+	}
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
@@ -435,10 +455,14 @@ int cmd_record(int argc, char **argv)
 		if (clock_name)
 			setenv(FNTRACE_ENV_CLOCK, clock_name, 1);
 		unsetenv(FNTRACE_ENV_DISABLE);
-		if (args_env)
+		if (args_env && !argsfile[0])
 			setenv(FNTRACE_ENV_ARGS, args_env, 1);
 		else
 			unsetenv(FNTRACE_ENV_ARGS);
+		if (argsfile[0])
+			setenv(FNTRACE_ENV_ARGS_FILE, argsfile, 1);
+		else
+			unsetenv(FNTRACE_ENV_ARGS_FILE);
 		execv(prog, argv + optind);
 		err = errno;
 		(void)!write(pipefd[1], &err, sizeof(err));

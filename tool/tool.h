@@ -141,6 +141,10 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
  * there is nothing to show. */
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
 
+/* ---- autoargs.c: record --auto-args ---- */
+/* "func@items;..." for every function of the program with DWARF, or NULL */
+char *autoargs_specs(const char *path, size_t *count);
+
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -18,3 +18,29 @@ def check(ctx):
     assert p.returncode == 2 and "item 1 of 'arg1/q'" in p.stderr, p.stderr
     p = ctx.run("record", "-R", "add@arg1", "--", exe, data=False)
     assert p.returncode == 2 and "retval" in p.stderr, p.stderr
+
+    # the exports carry the values: chrome "args", perfetto debug annotations
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+    import exportcheck as X
+    events = [e for e in X.load_chrome(X.export(ctx, "chrome")) if e["ph"] in "BE"]
+    seen = []
+    for i, e in enumerate(events):
+        if e["ph"] == "B" and e["name"] in ("add", "count"):
+            assert events[i + 1]["ph"] == "E", events[i + 1]
+            seen.append((e["name"], e["args"]["args"], events[i + 1]["args"]["retval"]))
+    assert seen[:4] == [("add", "12, 18", "30"), ("add", "-5, -7", "-12"),
+                        ("count", 's="world", times=3', "15"), ("count", "s=NULL, times=0", "0")], seen
+    path = X.export(ctx, "perfetto")
+    X.load_perfetto(path)           # valid, nested
+    notes = []
+    with open(path, "rb") as f:
+        for _, pkt in X.fields(f.read()):
+            te = X.one(X.fields(pkt), 11)
+            for k, v in X.fields(te) if te is not None else []:
+                if k == 4:
+                    da = X.fields(v)
+                    notes.append((X.one(da, 10).decode(), X.one(da, 6).decode()))
+    for want in [("args", "12, 18"), ("retval", "30"), ("args", 's="world", times=3'), ("retval", "{...}"),
+                 ("args", "1.5 , 1.5".replace(" , ", ", ").replace("1.5, ", "2.5, "))]:
+        assert want in notes, (want, notes)

@@ -42,5 +42,5 @@ def check(ctx):
                     da = X.fields(v)
                     notes.append((X.one(da, 10).decode(), X.one(da, 6).decode()))
     for want in [("args", "12, 18"), ("retval", "30"), ("args", 's="world", times=3'), ("retval", "{...}"),
-                 ("args", "1.5 , 1.5".replace(" , ", ", ").replace("1.5, ", "2.5, "))]:
+                 ("args", "2.5, 1.5")]:
         assert want in notes, (want, notes)

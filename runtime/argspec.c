@@ -295,6 +295,29 @@ void fnt_argspec_module(const char *path, uint64_t bias)
 	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
 		goto out;
 	const Elf64_Shdr *sh = (const void *)(m + eh->e_shoff);
+	/* only modules built with -pg -mfentry call the trampoline: the others
+	 * (libc...) would fill the table for nothing */
+	int uses_fentry = 0;
+	for (unsigned i = 0; i < eh->e_shnum && !uses_fentry; i++) {
+		if (sh[i].sh_type != SHT_DYNSYM && sh[i].sh_type != SHT_SYMTAB)
+			continue;
+		if (sh[i].sh_link >= eh->e_shnum)
+			continue;
+		const Elf64_Shdr *strs = &sh[sh[i].sh_link];
+		if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
+		    strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
+			continue;
+		const Elf64_Sym *sym = (const void *)(m + sh[i].sh_offset);
+		const char *str = (const char *)(m + strs->sh_offset);
+		for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++)
+			if (sym[k].st_name + sizeof("__fentry__") <= strs->sh_size &&
+			    !memcmp(str + sym[k].st_name, "__fentry__", sizeof("__fentry__"))) {
+				uses_fentry = 1;
+				break;
+			}
+	}
+	if (!uses_fentry)
+		goto out;
 	for (int want = SHT_SYMTAB; want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
 		int found = 0;
 		for (unsigned i = 0; i < eh->e_shnum; i++) {

@@ -703,8 +703,8 @@ struct cursor {
 	uint64_t *changes;           /* sorted module change times of the process */
 	size_t n_changes;
 	struct cache_slot cache[FNT_CACHE_SLOTS];
-	struct trace_event ev;       /* next event (time-ordered walk) */
-	int has_ev;
+	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
+	size_t i, n;
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -797,13 +797,18 @@ static inline int get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	return (int)len;
 }
 
-static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
+static inline uint64_t to_ns_(uint64_t tick0, int64_t mult, int64_t off, uint64_t ticks)
 {
-	int64_t d = (int64_t)(ticks - p->tick0);
-	__int128 ns = (((__int128)d * p->mult) >> 32) + p->off;
+	int64_t d = (int64_t)(ticks - tick0);
+	__int128 ns = (((__int128)d * mult) >> 32) + off;
 	if (ns <= 0)
 		return 0;
 	return ns >= (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
+{
+	return to_ns_(p->tick0, p->mult, p->off, ticks);
 }
 
 static inline void apply_changes(struct cursor *c)
@@ -1005,9 +1010,11 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 	}
 }
 
-static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes)
+static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes,
+			struct trace_event *buf)
 {
 	memset(c, 0, sizeof(*c));
+	c->buf = buf;
 	c->th = th;
 	c->p = th->proc;
 	c->changes = changes;
@@ -1025,37 +1032,115 @@ static void walk_reset(struct trace *t)
 	t->end_ns = 0;
 }
 
-static int stream_end(struct cursor *c, trace_event_fn fn, void *ctx)
+/* Decode up to TRACE_BATCH events of the cursor's thread into c->buf.
+ * Returns how many (0 at the end of the stream).  The loop below is
+ * cursor_next()'s fast path with the cursor's state in locals: an ENTRY or
+ * EXIT naming a slot resolved since the last module change, before the next
+ * one, in a trace without CALLSITE records.  Anything else (NEW, EXT, a
+ * chunk end, damage, the last 7 bytes of a chunk) goes through cursor_next,
+ * which keeps every check. */
+static size_t cursor_fill(struct cursor *c)
+{
+	struct trace_event *buf = c->buf;
+	struct trace_thread *th = c->th;
+	const struct trace_process *proc = c->p;
+	const int fast_ok = !(proc->hdr.flags & FNT_FLAG_CALLSITE);
+	const uint64_t tick0 = proc->tick0;
+	const int64_t mult = proc->mult, off = proc->off;
+	size_t n = 0;
+
+	c->i = 0;
+	while (n < TRACE_BATCH) {
+		if (fast_ok) {
+			const uint8_t *p = c->pos, *end = c->end;
+			const struct cache_slot *cache = c->cache;
+			const uint32_t gen1 = c->gen + 1;
+			const uint64_t next_change = c->next_change;
+			uint64_t ticks = c->ticks;
+			struct trace_event *ev = buf + n, *ev_end = buf + TRACE_BATCH;
+			/* p may be NULL before the first chunk: compare lengths, not pointers */
+			while (ev < ev_end && end - p >= 8 && *p) {
+				uint64_t x, v;
+				unsigned len = (unsigned)__builtin_ctz(*p) + 1;
+				memcpy(&x, p, 8);
+				if (len < 8)
+					x &= (1ull << (8 * len)) - 1;
+				v = x >> len;
+				const struct cache_slot *s = &cache[(v >> 2) & 63];
+				uint64_t nt = ticks + (v >> 8);
+				if ((v & 2) || !s->addr || s->gen != gen1 || nt >= next_change)
+					break;
+				ticks = nt;
+				p += len;
+				ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
+				ev->func = s->func;
+				ev->addr = s->addr;
+				ev->ns = to_ns_(tick0, mult, off, ticks);
+				ev->thread = th;
+				ev->callsite = 0;
+				ev++;
+			}
+			size_t k = (size_t)(ev - (buf + n));
+			if (k) {
+				c->pos = p;
+				c->ticks = ticks;
+				th->events += k;
+				th->last_ns = ev[-1].ns;
+				n += k;
+				if (n == TRACE_BATCH)
+					break;
+			}
+		}
+		struct trace_event *ev = &buf[n];
+		memset(ev, 0, sizeof(*ev));
+		if (!cursor_next(c, ev))
+			break;
+		n++;
+		/* the rare events end a batch: views see th->ended, names and
+		 * counts change no earlier than they would event by event */
+		if (ev->kind != TRACE_ENTRY && ev->kind != TRACE_EXIT)
+			break;
+	}
+	c->n = n;
+	return n;
+}
+
+static int stream_end(struct cursor *c, trace_batch_fn fn, void *ctx)
 {
 	struct trace_event ev;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = TRACE_STREAM_END;
 	ev.thread = c->th;
 	ev.ns = c->th->last_ns;
-	return fn(ctx, &ev);
+	return fn(ctx, &ev, 1);
 }
 
-static int walk_by_thread(struct trace *t, trace_event_fn fn, void *ctx)
+static void note_end(struct trace *t, const struct trace_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].ns > t->end_ns)
+			t->end_ns = ev[i].ns;
+}
+
+static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	struct cursor *c = malloc(sizeof(*c));
-	struct trace_event ev;
+	struct trace_event *buf = malloc(TRACE_BATCH * sizeof(*buf));
 	int ret = 0;
-	if (!c)
+	if (!c || !buf)
 		exit(1);
 	for (size_t i = 0; i < t->n_procs && !ret; i++) {
 		struct trace_process *p = &t->procs[i];
 		uint64_t *changes;
-		size_t n_changes;
+		size_t n_changes, n;
 		process_changes(p, &changes, &n_changes);
 		for (size_t k = 0; k < p->n_threads && !ret; k++) {
 			if (!p->threads[k].selected)
 				continue;
-			cursor_init(c, &p->threads[k], changes, n_changes);
-			memset(&ev, 0, sizeof(ev));
-			while (cursor_next(c, &ev)) {
-				if (ev.ns > t->end_ns)
-					t->end_ns = ev.ns;
-				if ((ret = fn(ctx, &ev)))
+			cursor_init(c, &p->threads[k], changes, n_changes, buf);
+			while ((n = cursor_fill(c))) {
+				note_end(t, buf, n);
+				if ((ret = fn(ctx, buf, n)))
 					break;
 			}
 			if (!ret)
@@ -1063,8 +1148,14 @@ static int walk_by_thread(struct trace *t, trace_event_fn fn, void *ctx)
 		}
 		free(changes);
 	}
+	free(buf);
 	free(c);
 	return ret;
+}
+
+static inline uint64_t head_ns(const struct cursor *c)
+{
+	return c->buf[c->i].ns;
 }
 
 /* min-heap of cursors by their next event's time */
@@ -1072,9 +1163,9 @@ static void heap_down(struct cursor **h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && h[l]->ev.ns < h[m]->ev.ns)
+		if (l < n && head_ns(h[l]) < head_ns(h[m]))
 			m = l;
-		if (r < n && h[r]->ev.ns < h[m]->ev.ns)
+		if (r < n && head_ns(h[r]) < head_ns(h[m]))
 			m = r;
 		if (m == i)
 			return;
@@ -1085,7 +1176,11 @@ static void heap_down(struct cursor **h, size_t n, size_t i)
 	}
 }
 
-static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
+/* Merged in time order.  The thread at the heap's top hands out a run of
+ * events at once: every event up to the smaller of its children's next
+ * times.  That is the order event-by-event sifting gives (a tie keeps the
+ * top where it is), so the merge does not depend on the batch size. */
+static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	size_t n = 0, cap = 0;
 	struct cursor **heap = NULL;
@@ -1101,11 +1196,12 @@ static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
 			if (!p->threads[k].selected)
 				continue;
 			struct cursor *c = malloc(sizeof(*c));
-			if (!c)
+			struct trace_event *buf = malloc(TRACE_BATCH * sizeof(*buf));
+			if (!c || !buf)
 				exit(1);
-			cursor_init(c, &p->threads[k], changes[i], n_changes);
-			memset(&c->ev, 0, sizeof(c->ev));
-			if (!cursor_next(c, &c->ev)) {
+			cursor_init(c, &p->threads[k], changes[i], n_changes, buf);
+			if (!cursor_fill(c)) {
+				free(buf);
 				free(c);
 				continue;
 			}
@@ -1120,12 +1216,21 @@ static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
 		heap_down(heap, n, i);
 	while (n) {
 		struct cursor *c = heap[0];
-		if (c->ev.ns > t->end_ns)
-			t->end_ns = c->ev.ns;
-		if (!ret && (ret = fn(ctx, &c->ev)))
+		uint64_t limit = UINT64_MAX;
+		if (n > 1)
+			limit = head_ns(heap[1]);
+		if (n > 2 && head_ns(heap[2]) < limit)
+			limit = head_ns(heap[2]);
+		size_t j = c->i + 1;   /* the head goes out whatever the limit */
+		while (j < c->n && c->buf[j].ns <= limit)
+			j++;
+		note_end(t, c->buf + c->i, j - c->i);
+		if ((ret = fn(ctx, c->buf + c->i, j - c->i)))
 			break;
-		if (!cursor_next(c, &c->ev)) {
+		c->i = j;
+		if (c->i == c->n && !cursor_fill(c)) {
 			ret = stream_end(c, fn, ctx);
+			free(c->buf);
 			free(c);
 			heap[0] = heap[--n];
 			if (ret)
@@ -1133,8 +1238,10 @@ static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
 		}
 		heap_down(heap, n, 0);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		free(heap[i]->buf);
 		free(heap[i]);
+	}
 	free(heap);
 	for (size_t i = 0; i < t->n_procs; i++)
 		free(changes[i]);
@@ -1142,10 +1249,38 @@ static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
 	return ret;
 }
 
-int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx)
+int trace_walk_batch(struct trace *t, int by_time, trace_batch_fn fn, void *ctx)
 {
 	walk_reset(t);
 	return by_time ? walk_by_time(t, fn, ctx) : walk_by_thread(t, fn, ctx);
+}
+
+struct event_walk {
+	trace_event_fn fn;
+	void *ctx;
+};
+
+/* trace_walk over batches: one call per event, with th->last_ns at the
+ * event being handed out as it was when the reader decoded one at a time */
+static int each_event(void *ctx, const struct trace_event *ev, size_t n)
+{
+	struct event_walk *w = ctx;
+	struct trace_thread *th = ev->thread;
+	uint64_t last = th->last_ns;
+	for (size_t i = 0; i < n; i++) {
+		int ret;
+		th->last_ns = ev[i].kind == TRACE_STREAM_END ? last : ev[i].ns;
+		if ((ret = w->fn(w->ctx, &ev[i])))
+			return ret;
+	}
+	th->last_ns = last;
+	return 0;
+}
+
+int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx)
+{
+	struct event_walk w = { fn, ctx };
+	return trace_walk_batch(t, by_time, each_event, &w);
 }
 
 size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n)

@@ -130,6 +130,12 @@ struct trace_event {
 /* return non-zero from a callback to stop the walk (trace_walk returns it) */
 typedef int (*trace_event_fn)(void *ctx, const struct trace_event *ev);
 
+/* Batches: n >= 1 consecutive events of one thread (ev[0].thread), in
+ * walk order.  While a batch is handed out, the thread's counters (events,
+ * last_ns, ended, name) are those after its last event was decoded. */
+#define TRACE_BATCH 256
+typedef int (*trace_batch_fn)(void *ctx, const struct trace_event *ev, size_t n);
+
 /* Open a trace directory.  Returns 0, or -1 with a one-line message in err. */
 int trace_open(struct trace **out, const char *dir, char *err, size_t errlen);
 /* Open one .fnt image from memory (fuzzing, tests). */
@@ -140,6 +146,9 @@ void trace_close(struct trace *t);
  * order; otherwise thread after thread (faster).  Damage found on the way is
  * counted in the process (damaged_bytes ...), never fatal. */
 int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx);
+/* The same walk, handing out events in batches (the fast way: no call per
+ * event).  The order of events is exactly trace_walk's. */
+int trace_walk_batch(struct trace *t, int by_time, trace_batch_fn fn, void *ctx);
 
 /* Restrict walks to threads whose tid is in the list; returns the number
  * of threads matched. */

@@ -691,6 +691,8 @@ struct cache_slot {
 	uint32_t gen;
 };
 
+#define RESOLVED_BITS 10
+
 struct cursor {
 	struct trace_thread *th;
 	struct trace_process *p;
@@ -703,8 +705,13 @@ struct cursor {
 	uint64_t *changes;           /* sorted module change times of the process */
 	size_t n_changes;
 	struct cache_slot cache[FNT_CACHE_SLOTS];
+	/* the functions of addresses NEW events named in this chunk: a
+	 * bigger cache than the format's 64 slots, so an address evicted
+	 * from its slot is not looked up in the module map again */
+	struct cache_slot resolved[1u << RESOLVED_BITS];
 	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
 	size_t i, n;
+	uint64_t max_ns;             /* latest time in buf[0..n) */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -774,6 +781,7 @@ static int cursor_chunk(struct cursor *c)
 		c->ticks = ch->base_ticks;
 		c->prev_new = 0;
 		memset(c->cache, 0, sizeof(c->cache));
+		memset(c->resolved, 0, sizeof(c->resolved));
 		if (ch->name[0])
 			memcpy(c->th->name, ch->name, 16);
 		return 1;
@@ -916,9 +924,13 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 			apply_changes(c);
 			c->prev_new = addr;
 			struct cache_slot *s = &c->cache[fnt_slot(addr)];
-			s->addr = addr;
-			s->func = resolve(c->p, addr, c->ticks);
-			s->gen = c->gen + 1;
+			struct cache_slot *r = &c->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
+			if (r->addr != addr || r->gen != c->gen + 1) {
+				r->addr = addr;
+				r->func = resolve(c->p, addr, c->ticks);
+				r->gen = c->gen + 1;
+			}
+			*s = *r;
 			ev->kind = payload ? TRACE_EXIT : TRACE_ENTRY;
 			ev->func = s->func;
 			ev->addr = addr;
@@ -934,6 +946,8 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				}
 				memcpy(&t, p, 8);
 				p += 8;
+				if (t < c->ticks)   /* back in time: before a module change, maybe */
+					memset(c->resolved, 0, sizeof(c->resolved));
 				c->ticks = t;
 				c->pos = p;
 				continue;
@@ -1048,6 +1062,7 @@ static size_t cursor_fill(struct cursor *c)
 	const uint64_t tick0 = proc->tick0;
 	const int64_t mult = proc->mult, off = proc->off;
 	size_t n = 0;
+	uint64_t max_ns = 0;
 
 	c->i = 0;
 	while (n < TRACE_BATCH) {
@@ -1086,6 +1101,8 @@ static size_t cursor_fill(struct cursor *c)
 				c->ticks = ticks;
 				th->events += k;
 				th->last_ns = ev[-1].ns;
+				if (ev[-1].ns > max_ns)   /* times only grow along a fast run */
+					max_ns = ev[-1].ns;
 				n += k;
 				if (n == TRACE_BATCH)
 					break;
@@ -1095,6 +1112,8 @@ static size_t cursor_fill(struct cursor *c)
 		memset(ev, 0, sizeof(*ev));
 		if (!cursor_next(c, ev))
 			break;
+		if (ev->ns > max_ns)
+			max_ns = ev->ns;
 		n++;
 		/* the rare events end a batch: views see th->ended, names and
 		 * counts change no earlier than they would event by event */
@@ -1102,6 +1121,7 @@ static size_t cursor_fill(struct cursor *c)
 			break;
 	}
 	c->n = n;
+	c->max_ns = max_ns;
 	return n;
 }
 
@@ -1139,7 +1159,8 @@ static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 				continue;
 			cursor_init(c, &p->threads[k], changes, n_changes, buf);
 			while ((n = cursor_fill(c))) {
-				note_end(t, buf, n);
+				if (c->max_ns > t->end_ns)
+					t->end_ns = c->max_ns;
 				if ((ret = fn(ctx, buf, n)))
 					break;
 			}

@@ -692,6 +692,12 @@ struct cache_slot {
 };
 
 #define RESOLVED_BITS 10
+#define SITE_BITS 9
+
+struct site_slot {
+	uint64_t addr, bias;
+	uint32_t file, gen;
+};
 
 struct cursor {
 	struct trace_thread *th;
@@ -709,6 +715,8 @@ struct cursor {
 	 * bigger cache than the format's 64 slots, so an address evicted
 	 * from its slot is not looked up in the module map again */
 	struct cache_slot resolved[1u << RESOLVED_BITS];
+	struct site_slot sites[1u << SITE_BITS];   /* the same for call sites */
+	int time_went_back;          /* in this chunk: the caches above are off */
 	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
 	size_t i, n;
 	uint64_t max_ns;             /* latest time in buf[0..n) */
@@ -782,6 +790,8 @@ static int cursor_chunk(struct cursor *c)
 		c->prev_new = 0;
 		memset(c->cache, 0, sizeof(c->cache));
 		memset(c->resolved, 0, sizeof(c->resolved));
+		memset(c->sites, 0, sizeof(c->sites));
+		c->time_went_back = 0;
 		if (ch->name[0])
 			memcpy(c->th->name, ch->name, 16);
 		return 1;
@@ -827,16 +837,26 @@ static inline void apply_changes(struct cursor *c)
 	}
 }
 
+/* The module of a call site, cached like a function's: by address, valid
+ * until the next module change (gen) */
+static inline const struct site_slot *site_of(struct cursor *c, uint64_t site, uint64_t ticks)
+{
+	struct site_slot *s = &c->sites[(site * 0x9E3779B97F4A7C15ull) >> (64 - SITE_BITS)];
+	if (s->addr != site || s->gen != c->gen + 1 || c->time_went_back) {
+		const struct trace_module *m = module_at(c->p, site, ticks);
+		s->addr = site;
+		s->gen = c->gen + 1;
+		s->file = m ? m->file : TRACE_NO_FILE;
+		s->bias = m ? m->bias : 0;
+	}
+	return s;
+}
+
 static void callsite_resolve(struct cursor *c, struct trace_event *ev)
 {
-	const struct trace_module *m = module_at(c->p, ev->callsite, c->ticks);
-	if (m) {
-		ev->callsite_file = m->file;
-		ev->callsite_vaddr = ev->callsite - m->bias;
-	} else {
-		ev->callsite_file = TRACE_NO_FILE;
-		ev->callsite_vaddr = ev->callsite;
-	}
+	const struct site_slot *s = site_of(c, ev->callsite, c->ticks);
+	ev->callsite_file = s->file;
+	ev->callsite_vaddr = ev->callsite - s->bias;
 }
 
 /* Decode the next event of the cursor's thread into ev.  Returns 1, or 0 at
@@ -925,7 +945,7 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 			c->prev_new = addr;
 			struct cache_slot *s = &c->cache[fnt_slot(addr)];
 			struct cache_slot *r = &c->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
-			if (r->addr != addr || r->gen != c->gen + 1) {
+			if (r->addr != addr || r->gen != c->gen + 1 || c->time_went_back) {
 				r->addr = addr;
 				r->func = resolve(c->p, addr, c->ticks);
 				r->gen = c->gen + 1;
@@ -947,7 +967,7 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				memcpy(&t, p, 8);
 				p += 8;
 				if (t < c->ticks)   /* back in time: before a module change, maybe */
-					memset(c->resolved, 0, sizeof(c->resolved));
+					c->time_went_back = 1;
 				c->ticks = t;
 				c->pos = p;
 				continue;
@@ -1046,6 +1066,74 @@ static void walk_reset(struct trace *t)
 	t->end_ns = 0;
 }
 
+/* The head byte of a CALLSITE record: a 1-byte varint */
+#define CALLSITE_HEAD ((uint8_t)((((unsigned)FNT_EXT_CALLSITE << 2 | FNT_K_EXT) << 1) | 1))
+
+/* Decode events into ev[0..] while they are the common kind: an ENTRY or
+ * EXIT naming a slot resolved since the last module change, before the
+ * next one, with at least 8 readable bytes (16 after an entry's head in a
+ * trace with call sites, whose CALLSITE record it decodes too).  Returns how
+ * many; the first event it does not take is left for cursor_next.  cs is a
+ * constant at each call: two copies of the loop, one without the call-site
+ * code. */
+static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, struct trace_event *ev,
+							     struct trace_event *ev_end, const int cs)
+{
+	const struct trace_process *proc = c->p;
+	const uint8_t *p = c->pos, *end = c->end;
+	const struct cache_slot *cache = c->cache;
+	const uint32_t gen1 = c->gen + 1;
+	const uint64_t next_change = c->next_change, tick0 = proc->tick0;
+	const int64_t mult = proc->mult, off = proc->off;
+	struct trace_thread *th = c->th;
+	struct trace_event *ev0 = ev;
+	uint64_t ticks = c->ticks;
+
+	/* p may be NULL before the first chunk: compare lengths, not pointers */
+	while (ev < ev_end && end - p >= 8 && *p) {
+		uint64_t x, v;
+		unsigned len = (unsigned)__builtin_ctz(*p) + 1;
+		memcpy(&x, p, 8);
+		if (len < 8)
+			x &= (1ull << (8 * len)) - 1;
+		v = x >> len;
+		const struct cache_slot *s = &cache[(v >> 2) & 63];
+		uint64_t nt = ticks + (v >> 8);
+		if ((v & 2) || !s->addr || s->gen != gen1 || nt >= next_change)
+			break;
+		ev->callsite = 0;
+		if (cs && !(v & 1)) {
+			/* the entry's CALLSITE record: head byte, varint */
+			const uint8_t *q = p + len;
+			uint64_t zz;
+			if (end - q < 9 || q[0] != CALLSITE_HEAD || !q[1])
+				break;
+			unsigned l2 = (unsigned)__builtin_ctz(q[1]) + 1;
+			memcpy(&zz, q + 1, 8);
+			if (l2 < 8)
+				zz &= (1ull << (8 * l2)) - 1;
+			zz >>= l2;
+			uint64_t site = s->addr + (uint64_t)fnt_unzigzag(zz);
+			const struct site_slot *ss = site_of(c, site, nt);
+			ev->callsite = site;
+			ev->callsite_file = ss->file;
+			ev->callsite_vaddr = site - ss->bias;
+			len += 1 + l2;
+		}
+		ticks = nt;
+		p += len;
+		ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
+		ev->func = s->func;
+		ev->addr = s->addr;
+		ev->ns = to_ns_(tick0, mult, off, ticks);
+		ev->thread = th;
+		ev++;
+	}
+	c->pos = p;
+	c->ticks = ticks;
+	return (size_t)(ev - ev0);
+}
+
 /* Decode up to TRACE_BATCH events of the cursor's thread into c->buf.
  * Returns how many (0 at the end of the stream).  The loop below is
  * cursor_next()'s fast path with the cursor's state in locals: an ENTRY or
@@ -1058,55 +1146,21 @@ static size_t cursor_fill(struct cursor *c)
 	struct trace_event *buf = c->buf;
 	struct trace_thread *th = c->th;
 	const struct trace_process *proc = c->p;
-	const int fast_ok = !(proc->hdr.flags & FNT_FLAG_CALLSITE);
-	const uint64_t tick0 = proc->tick0;
-	const int64_t mult = proc->mult, off = proc->off;
+	const int cs = !!(proc->hdr.flags & FNT_FLAG_CALLSITE);
 	size_t n = 0;
 	uint64_t max_ns = 0;
 
 	c->i = 0;
 	while (n < TRACE_BATCH) {
-		if (fast_ok) {
-			const uint8_t *p = c->pos, *end = c->end;
-			const struct cache_slot *cache = c->cache;
-			const uint32_t gen1 = c->gen + 1;
-			const uint64_t next_change = c->next_change;
-			uint64_t ticks = c->ticks;
-			struct trace_event *ev = buf + n, *ev_end = buf + TRACE_BATCH;
-			/* p may be NULL before the first chunk: compare lengths, not pointers */
-			while (ev < ev_end && end - p >= 8 && *p) {
-				uint64_t x, v;
-				unsigned len = (unsigned)__builtin_ctz(*p) + 1;
-				memcpy(&x, p, 8);
-				if (len < 8)
-					x &= (1ull << (8 * len)) - 1;
-				v = x >> len;
-				const struct cache_slot *s = &cache[(v >> 2) & 63];
-				uint64_t nt = ticks + (v >> 8);
-				if ((v & 2) || !s->addr || s->gen != gen1 || nt >= next_change)
-					break;
-				ticks = nt;
-				p += len;
-				ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
-				ev->func = s->func;
-				ev->addr = s->addr;
-				ev->ns = to_ns_(tick0, mult, off, ticks);
-				ev->thread = th;
-				ev->callsite = 0;
-				ev++;
-			}
-			size_t k = (size_t)(ev - (buf + n));
-			if (k) {
-				c->pos = p;
-				c->ticks = ticks;
-				th->events += k;
-				th->last_ns = ev[-1].ns;
-				if (ev[-1].ns > max_ns)   /* times only grow along a fast run */
-					max_ns = ev[-1].ns;
-				n += k;
-				if (n == TRACE_BATCH)
-					break;
-			}
+		size_t k = cs ? fast_run(c, buf + n, buf + TRACE_BATCH, 1) : fast_run(c, buf + n, buf + TRACE_BATCH, 0);
+		if (k) {
+			th->events += k;
+			th->last_ns = buf[n + k - 1].ns;
+			if (th->last_ns > max_ns)   /* times only grow along a fast run */
+				max_ns = th->last_ns;
+			n += k;
+			if (n == TRACE_BATCH)
+				break;
 		}
 		struct trace_event *ev = &buf[n];
 		memset(ev, 0, sizeof(*ev));

@@ -691,12 +691,29 @@ struct cache_slot {
 	uint32_t gen;
 };
 
+/* Functions and call-site modules of addresses already resolved in this
+ * walk, by (process, address, module changes applied): a resolution holds
+ * between two module changes, so an address evicted from the format's
+ * 64-slot cache is not looked up in the module map again.  One for the
+ * whole walk, whatever the number of threads. */
 #define RESOLVED_BITS 10
 #define SITE_BITS 9
 
+struct resolved_slot {
+	const struct trace_process *p;
+	uint64_t addr;
+	uint32_t func, gen;
+};
+
 struct site_slot {
+	const struct trace_process *p;
 	uint64_t addr, bias;
 	uint32_t file, gen;
+};
+
+struct walk_cache {
+	struct resolved_slot resolved[1u << RESOLVED_BITS];
+	struct site_slot sites[1u << SITE_BITS];
 };
 
 struct cursor {
@@ -711,14 +728,13 @@ struct cursor {
 	uint64_t *changes;           /* sorted module change times of the process */
 	size_t n_changes;
 	struct cache_slot cache[FNT_CACHE_SLOTS];
-	/* the functions of addresses NEW events named in this chunk: a
-	 * bigger cache than the format's 64 slots, so an address evicted
-	 * from its slot is not looked up in the module map again */
-	struct cache_slot resolved[1u << RESOLVED_BITS];
-	struct site_slot sites[1u << SITE_BITS];   /* the same for call sites */
-	int time_went_back;          /* in this chunk: the caches above are off */
+	struct walk_cache *wc;
+	/* the thread's clock went back at some point: the times of its
+	 * later events may lie before module changes already applied (gen),
+	 * so it resolves every address afresh, as the format says */
+	int ticks_went_back;
 	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
-	size_t i, n;
+	size_t i, n, cap;            /* cap: size of buf (at most TRACE_BATCH) */
 	uint64_t max_ns;             /* latest time in buf[0..n) */
 };
 
@@ -734,9 +750,10 @@ static void process_changes(struct trace_process *p, uint64_t **out, size_t *n)
 	size_t k = 0;
 	if (!c)
 		exit(1);
+	/* the loads of modules present at start too: module_at() can change
+	 * there as well (an at-start module whose unload record comes first) */
 	for (size_t i = 0; i < p->n_modules; i++) {
-		if (!p->modules[i].at_start)
-			c[k++] = p->modules[i].load_ticks;
+		c[k++] = p->modules[i].load_ticks;
 		if (p->modules[i].unload_ticks != UINT64_MAX)
 			c[k++] = p->modules[i].unload_ticks;
 	}
@@ -786,12 +803,11 @@ static int cursor_chunk(struct cursor *c)
 		c->chunk_base = (const uint8_t *)ch;
 		c->pos = (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE;
 		c->end = (const uint8_t *)ch + avail;
+		if (ch->base_ticks < c->ticks)
+			c->ticks_went_back = 1;
 		c->ticks = ch->base_ticks;
 		c->prev_new = 0;
 		memset(c->cache, 0, sizeof(c->cache));
-		memset(c->resolved, 0, sizeof(c->resolved));
-		memset(c->sites, 0, sizeof(c->sites));
-		c->time_went_back = 0;
 		if (ch->name[0])
 			memcpy(c->th->name, ch->name, 16);
 		return 1;
@@ -837,26 +853,37 @@ static inline void apply_changes(struct cursor *c)
 	}
 }
 
-/* The module of a call site, cached like a function's: by address, valid
- * until the next module change (gen) */
-static inline const struct site_slot *site_of(struct cursor *c, uint64_t site, uint64_t ticks)
+/* The module of a call site (its file and bias), cached like functions */
+static void site_module(const struct trace_process *p, uint64_t site, uint64_t ticks, uint32_t *file,
+			uint64_t *bias)
 {
-	struct site_slot *s = &c->sites[(site * 0x9E3779B97F4A7C15ull) >> (64 - SITE_BITS)];
-	if (s->addr != site || s->gen != c->gen + 1 || c->time_went_back) {
-		const struct trace_module *m = module_at(c->p, site, ticks);
+	const struct trace_module *m = module_at(p, site, ticks);
+	*file = m ? m->file : TRACE_NO_FILE;
+	*bias = m ? m->bias : 0;
+}
+
+static inline void site_of(struct cursor *c, uint64_t site, uint64_t ticks, uint32_t *file, uint64_t *bias)
+{
+	struct site_slot *s = &c->wc->sites[(site * 0x9E3779B97F4A7C15ull) >> (64 - SITE_BITS)];
+	if (c->ticks_went_back) {
+		site_module(c->p, site, ticks, file, bias);
+		return;
+	}
+	if (s->addr != site || s->p != c->p || s->gen != c->gen + 1) {
+		site_module(c->p, site, ticks, &s->file, &s->bias);
+		s->p = c->p;
 		s->addr = site;
 		s->gen = c->gen + 1;
-		s->file = m ? m->file : TRACE_NO_FILE;
-		s->bias = m ? m->bias : 0;
 	}
-	return s;
+	*file = s->file;
+	*bias = s->bias;
 }
 
 static void callsite_resolve(struct cursor *c, struct trace_event *ev)
 {
-	const struct site_slot *s = site_of(c, ev->callsite, c->ticks);
-	ev->callsite_file = s->file;
-	ev->callsite_vaddr = ev->callsite - s->bias;
+	uint64_t bias;
+	site_of(c, ev->callsite, c->ticks, &ev->callsite_file, &bias);
+	ev->callsite_vaddr = ev->callsite - bias;
 }
 
 /* Decode the next event of the cursor's thread into ev.  Returns 1, or 0 at
@@ -944,13 +971,21 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 			apply_changes(c);
 			c->prev_new = addr;
 			struct cache_slot *s = &c->cache[fnt_slot(addr)];
-			struct cache_slot *r = &c->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
-			if (r->addr != addr || r->gen != c->gen + 1 || c->time_went_back) {
-				r->addr = addr;
-				r->func = resolve(c->p, addr, c->ticks);
-				r->gen = c->gen + 1;
+			struct resolved_slot *r =
+				&c->wc->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
+			s->addr = addr;
+			s->gen = c->gen + 1;
+			if (c->ticks_went_back) {
+				s->func = resolve(c->p, addr, c->ticks);
+			} else {
+				if (r->addr != addr || r->p != c->p || r->gen != c->gen + 1) {
+					r->p = c->p;
+					r->addr = addr;
+					r->func = resolve(c->p, addr, c->ticks);
+					r->gen = c->gen + 1;
+				}
+				s->func = r->func;
 			}
-			*s = *r;
 			ev->kind = payload ? TRACE_EXIT : TRACE_ENTRY;
 			ev->func = s->func;
 			ev->addr = addr;
@@ -966,8 +1001,8 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				}
 				memcpy(&t, p, 8);
 				p += 8;
-				if (t < c->ticks)   /* back in time: before a module change, maybe */
-					c->time_went_back = 1;
+				if (t < c->ticks)
+					c->ticks_went_back = 1;
 				c->ticks = t;
 				c->pos = p;
 				continue;
@@ -1045,10 +1080,12 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 }
 
 static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes,
-			struct trace_event *buf)
+			struct walk_cache *wc, struct trace_event *buf, size_t cap)
 {
 	memset(c, 0, sizeof(*c));
+	c->wc = wc;
 	c->buf = buf;
+	c->cap = cap;
 	c->th = th;
 	c->p = th->proc;
 	c->changes = changes;
@@ -1114,10 +1151,10 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 				zz &= (1ull << (8 * l2)) - 1;
 			zz >>= l2;
 			uint64_t site = s->addr + (uint64_t)fnt_unzigzag(zz);
-			const struct site_slot *ss = site_of(c, site, nt);
+			uint64_t bias;
+			site_of(c, site, nt, &ev->callsite_file, &bias);
 			ev->callsite = site;
-			ev->callsite_file = ss->file;
-			ev->callsite_vaddr = site - ss->bias;
+			ev->callsite_vaddr = site - bias;
 			len += 1 + l2;
 		}
 		ticks = nt;
@@ -1134,7 +1171,7 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 	return (size_t)(ev - ev0);
 }
 
-/* Decode up to TRACE_BATCH events of the cursor's thread into c->buf.
+/* Decode up to c->cap events of the cursor's thread into c->buf.
  * Returns how many (0 at the end of the stream).  The loop below is
  * cursor_next()'s fast path with the cursor's state in locals: an ENTRY or
  * EXIT naming a slot resolved since the last module change, before the next
@@ -1151,15 +1188,15 @@ static size_t cursor_fill(struct cursor *c)
 	uint64_t max_ns = 0;
 
 	c->i = 0;
-	while (n < TRACE_BATCH) {
-		size_t k = cs ? fast_run(c, buf + n, buf + TRACE_BATCH, 1) : fast_run(c, buf + n, buf + TRACE_BATCH, 0);
+	while (n < c->cap) {
+		size_t k = cs ? fast_run(c, buf + n, buf + c->cap, 1) : fast_run(c, buf + n, buf + c->cap, 0);
 		if (k) {
 			th->events += k;
 			th->last_ns = buf[n + k - 1].ns;
 			if (th->last_ns > max_ns)   /* times only grow along a fast run */
 				max_ns = th->last_ns;
 			n += k;
-			if (n == TRACE_BATCH)
+			if (n == c->cap)
 				break;
 		}
 		struct trace_event *ev = &buf[n];
@@ -1200,8 +1237,9 @@ static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	struct cursor *c = malloc(sizeof(*c));
 	struct trace_event *buf = malloc(TRACE_BATCH * sizeof(*buf));
+	struct walk_cache *wc = calloc(1, sizeof(*wc));
 	int ret = 0;
-	if (!c || !buf)
+	if (!c || !buf || !wc)
 		exit(1);
 	for (size_t i = 0; i < t->n_procs && !ret; i++) {
 		struct trace_process *p = &t->procs[i];
@@ -1211,7 +1249,7 @@ static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 		for (size_t k = 0; k < p->n_threads && !ret; k++) {
 			if (!p->threads[k].selected)
 				continue;
-			cursor_init(c, &p->threads[k], changes, n_changes, buf);
+			cursor_init(c, &p->threads[k], changes, n_changes, wc, buf, TRACE_BATCH);
 			while ((n = cursor_fill(c))) {
 				if (c->max_ns > t->end_ns)
 					t->end_ns = c->max_ns;
@@ -1223,6 +1261,7 @@ static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 		}
 		free(changes);
 	}
+	free(wc);
 	free(buf);
 	free(c);
 	return ret;
@@ -1251,6 +1290,8 @@ static void heap_down(struct cursor **h, size_t n, size_t i)
 	}
 }
 
+#define BY_TIME_BATCH0 16
+
 /* Merged in time order.  The thread at the heap's top hands out a run of
  * events at once: every event up to the smaller of its children's next
  * times.  That is the order event-by-event sifting gives (a tie keeps the
@@ -1260,8 +1301,9 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 	size_t n = 0, cap = 0;
 	struct cursor **heap = NULL;
 	uint64_t **changes = calloc(t->n_procs + 1, sizeof(*changes));
+	struct walk_cache *wc = calloc(1, sizeof(*wc));
 	int ret = 0;
-	if (!changes)
+	if (!changes || !wc)
 		exit(1);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
@@ -1271,10 +1313,10 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 			if (!p->threads[k].selected)
 				continue;
 			struct cursor *c = malloc(sizeof(*c));
-			struct trace_event *buf = malloc(TRACE_BATCH * sizeof(*buf));
+			struct trace_event *buf = malloc(BY_TIME_BATCH0 * sizeof(*buf));
 			if (!c || !buf)
 				exit(1);
-			cursor_init(c, &p->threads[k], changes[i], n_changes, buf);
+			cursor_init(c, &p->threads[k], changes[i], n_changes, wc, buf, BY_TIME_BATCH0);
 			if (!cursor_fill(c)) {
 				free(buf);
 				free(c);
@@ -1296,13 +1338,20 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 			limit = head_ns(heap[1]);
 		if (n > 2 && head_ns(heap[2]) < limit)
 			limit = head_ns(heap[2]);
-		size_t j = c->i + 1;   /* the head goes out whatever the limit */
+		size_t first = c->i, j = c->i + 1;   /* the head goes out whatever the limit */
 		while (j < c->n && c->buf[j].ns <= limit)
 			j++;
 		note_end(t, c->buf + c->i, j - c->i);
 		if ((ret = fn(ctx, c->buf + c->i, j - c->i)))
 			break;
 		c->i = j;
+		/* a thread that ran alone through its whole batch gets a bigger
+		 * one; threads that interleave finely keep small ones (memory
+		 * grows with the number of threads) */
+		if (c->i == c->n && j - first == c->n && c->cap < TRACE_BATCH) {
+			c->cap *= 2;
+			c->buf = xrealloc_(c->buf, c->cap * sizeof(*c->buf));
+		}
 		if (c->i == c->n && !cursor_fill(c)) {
 			ret = stream_end(c, fn, ctx);
 			free(c->buf);
@@ -1321,6 +1370,7 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 	for (size_t i = 0; i < t->n_procs; i++)
 		free(changes[i]);
 	free(changes);
+	free(wc);
 	return ret;
 }
 

@@ -1171,6 +1171,19 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 	return (size_t)(ev - ev0);
 }
 
+_Static_assert(sizeof(struct trace_event) == 64, "an event is one cache line");
+
+/* a batch buffer, one event per cache line */
+static struct trace_event *batch_alloc(size_t n)
+{
+	struct trace_event *b = aligned_alloc(64, n * sizeof(*b));
+	if (!b) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	return b;
+}
+
 /* Decode up to c->cap events of the cursor's thread into c->buf.
  * Returns how many (0 at the end of the stream).  The loop below is
  * cursor_next()'s fast path with the cursor's state in locals: an ENTRY or
@@ -1236,7 +1249,7 @@ static void note_end(struct trace *t, const struct trace_event *ev, size_t n)
 static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	struct cursor *c = malloc(sizeof(*c));
-	struct trace_event *buf = malloc(TRACE_BATCH * sizeof(*buf));
+	struct trace_event *buf = batch_alloc(TRACE_BATCH);
 	struct walk_cache *wc = calloc(1, sizeof(*wc));
 	int ret = 0;
 	if (!c || !buf || !wc)
@@ -1313,7 +1326,7 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 			if (!p->threads[k].selected)
 				continue;
 			struct cursor *c = malloc(sizeof(*c));
-			struct trace_event *buf = malloc(BY_TIME_BATCH0 * sizeof(*buf));
+			struct trace_event *buf = batch_alloc(BY_TIME_BATCH0);
 			if (!c || !buf)
 				exit(1);
 			cursor_init(c, &p->threads[k], changes[i], n_changes, wc, buf, BY_TIME_BATCH0);
@@ -1350,7 +1363,8 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 		 * grows with the number of threads) */
 		if (c->i == c->n && j - first == c->n && c->cap < TRACE_BATCH) {
 			c->cap *= 2;
-			c->buf = xrealloc_(c->buf, c->cap * sizeof(*c->buf));
+			free(c->buf);   /* all handed out: nothing to copy */
+			c->buf = batch_alloc(c->cap);
 		}
 		if (c->i == c->n && !cursor_fill(c)) {
 			ret = stream_end(c, fn, ctx);

@@ -115,16 +115,16 @@ enum trace_event_kind {
 	TRACE_UNWIND,         /* a longjmp left the `count` innermost frames */     /* no more events for this thread in the trace (ns = its last event) */
 };
 
-struct trace_event {
+struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first */
 	uint8_t kind;
 	uint32_t func;              /* ENTRY/EXIT */
 	uint64_t ns;                /* trace-relative */
 	uint64_t addr;              /* runtime address (ENTRY/EXIT) */
+	struct trace_thread *thread;
 	uint64_t callsite;          /* runtime return address of the call (ENTRY with --callsite) or 0 */
-	uint32_t callsite_file;     /* module file of the call site, or TRACE_NO_FILE */
 	uint64_t callsite_vaddr;    /* file vaddr of the call site */
 	uint64_t count;             /* LOST */
-	struct trace_thread *thread;
+	uint32_t callsite_file;     /* module file of the call site, or TRACE_NO_FILE */
 };
 
 /* return non-zero from a callback to stop the walk (trace_walk returns it) */

@@ -1285,18 +1285,23 @@ static inline uint64_t head_ns(const struct cursor *c)
 	return c->buf[c->i].ns;
 }
 
-/* min-heap of cursors by their next event's time */
-static void heap_down(struct cursor **h, size_t n, size_t i)
+/* min-heap of cursors by their next event's time (kept beside each) */
+struct heap_ent {
+	uint64_t ns;
+	struct cursor *c;
+};
+
+static void heap_down(struct heap_ent *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && head_ns(h[l]) < head_ns(h[m]))
+		if (l < n && h[l].ns < h[m].ns)
 			m = l;
-		if (r < n && head_ns(h[r]) < head_ns(h[m]))
+		if (r < n && h[r].ns < h[m].ns)
 			m = r;
 		if (m == i)
 			return;
-		struct cursor *x = h[i];
+		struct heap_ent x = h[i];
 		h[i] = h[m];
 		h[m] = x;
 		i = m;
@@ -1312,7 +1317,7 @@ static void heap_down(struct cursor **h, size_t n, size_t i)
 static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	size_t n = 0, cap = 0;
-	struct cursor **heap = NULL;
+	struct heap_ent *heap = NULL;
 	uint64_t **changes = calloc(t->n_procs + 1, sizeof(*changes));
 	struct walk_cache *wc = calloc(1, sizeof(*wc));
 	int ret = 0;
@@ -1339,18 +1344,18 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 				cap = cap ? cap * 2 : 16;
 				heap = xrealloc_(heap, cap * sizeof(*heap));
 			}
-			heap[n++] = c;
+			heap[n++] = (struct heap_ent){ head_ns(c), c };
 		}
 	}
 	for (size_t i = n / 2; i-- > 0;)
 		heap_down(heap, n, i);
 	while (n) {
-		struct cursor *c = heap[0];
+		struct cursor *c = heap[0].c;
 		uint64_t limit = UINT64_MAX;
 		if (n > 1)
-			limit = head_ns(heap[1]);
-		if (n > 2 && head_ns(heap[2]) < limit)
-			limit = head_ns(heap[2]);
+			limit = heap[1].ns;
+		if (n > 2 && heap[2].ns < limit)
+			limit = heap[2].ns;
 		size_t first = c->i, j = c->i + 1;   /* the head goes out whatever the limit */
 		while (j < c->n && c->buf[j].ns <= limit)
 			j++;
@@ -1373,12 +1378,14 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 			heap[0] = heap[--n];
 			if (ret)
 				break;
+		} else {
+			heap[0].ns = head_ns(c);
 		}
 		heap_down(heap, n, 0);
 	}
 	for (size_t i = 0; i < n; i++) {
-		free(heap[i]->buf);
-		free(heap[i]);
+		free(heap[i].c->buf);
+		free(heap[i].c);
 	}
 	free(heap);
 	for (size_t i = 0; i < t->n_procs; i++)

@@ -131,8 +131,11 @@ struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first 
 typedef int (*trace_event_fn)(void *ctx, const struct trace_event *ev);
 
 /* Batches: n >= 1 consecutive events of one thread (ev[0].thread), in
- * walk order.  While a batch is handed out, the thread's counters (events,
- * last_ns, ended, name) are those after its last event was decoded. */
+ * walk order.  The reader decodes up to TRACE_BATCH events of a thread
+ * ahead of the views, so while a batch is handed out the thread's fields
+ * filled by the walk (events, last_ns, ended, name) may already count
+ * events after it: views take times from the events (ev->ns).  trace_walk
+ * sets last_ns to each event's time as it hands it out. */
 #define TRACE_BATCH 256
 typedef int (*trace_batch_fn)(void *ctx, const struct trace_event *ev, size_t n);
 

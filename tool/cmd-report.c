@@ -182,9 +182,17 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 {
 	struct report *r = ctx;
 	struct trace_thread *th = ev->thread;
+	size_t nf = r->v->trace->n_funcs;   /* every id in this batch is below it */
+
+	if (!th->view_aux) {   /* as on_begin: a thread gets its data (and table) at its first call */
+		size_t i = 0;
+		while (i < n && ev[i].kind != TRACE_ENTRY)
+			i++;
+		if (i == n)
+			return 0;
+	}
 	struct thread_data *d = data_of(th);
 	struct table *t = r->threads ? &d->table : &r->all;
-	size_t nf = r->v->trace->n_funcs;   /* every id in this batch is below it */
 
 	table_reserve(t, nf);
 	active_reserve(d, nf);

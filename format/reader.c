@@ -1079,6 +1079,17 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 	}
 }
 
+/* The fields fast_run() does not write: every event of a batch is of the
+ * cursor's thread, and without call sites its callsite is 0 (the slow path
+ * clears and sets a whole event, thread included). */
+static void buffer_prepare(struct cursor *c)
+{
+	for (size_t i = 0; i < c->cap; i++) {
+		c->buf[i].thread = c->th;
+		c->buf[i].callsite = 0;
+	}
+}
+
 static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes,
 			struct walk_cache *wc, struct trace_event *buf, size_t cap)
 {
@@ -1093,6 +1104,7 @@ static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *cha
 	c->next_change = n_changes ? changes[0] : UINT64_MAX;
 	th->events = th->lost = 0;
 	th->ended = 0;
+	buffer_prepare(c);
 }
 
 static void walk_reset(struct trace *t)
@@ -1122,7 +1134,6 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 	const uint32_t gen1 = c->gen + 1;
 	const uint64_t next_change = c->next_change, tick0 = proc->tick0;
 	const int64_t mult = proc->mult, off = proc->off;
-	struct trace_thread *th = c->th;
 	struct trace_event *ev0 = ev;
 	uint64_t ticks = c->ticks;
 
@@ -1138,7 +1149,8 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 		uint64_t nt = ticks + (v >> 8);
 		if ((v & 2) || !s->addr || s->gen != gen1 || nt >= next_change)
 			break;
-		ev->callsite = 0;
+		if (cs)   /* (without call sites, buffer_prepare zeroed it) */
+			ev->callsite = 0;
 		if (cs && !(v & 1)) {
 			/* the entry's CALLSITE record: head byte, varint */
 			const uint8_t *q = p + len;
@@ -1163,7 +1175,6 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 		ev->func = s->func;
 		ev->addr = s->addr;
 		ev->ns = to_ns_(tick0, mult, off, ticks);
-		ev->thread = th;
 		ev++;
 	}
 	c->pos = p;
@@ -1370,6 +1381,7 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 			c->cap *= 2;
 			free(c->buf);   /* all handed out: nothing to copy */
 			c->buf = batch_alloc(c->cap);
+			buffer_prepare(c);
 		}
 		if (c->i == c->n && !cursor_fill(c)) {
 			ret = stream_end(c, fn, ctx);

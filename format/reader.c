@@ -1080,14 +1080,13 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 }
 
 /* The fields fast_run() does not write: every event of a batch is of the
- * cursor's thread, and without call sites its callsite is 0 (the slow path
- * clears and sets a whole event, thread included). */
+ * cursor's thread, and without call sites its call-site fields are 0 (the
+ * slow path clears and sets a whole event, thread included). */
 static void buffer_prepare(struct cursor *c)
 {
-	for (size_t i = 0; i < c->cap; i++) {
+	memset(c->buf, 0, c->cap * sizeof(*c->buf));
+	for (size_t i = 0; i < c->cap; i++)
 		c->buf[i].thread = c->th;
-		c->buf[i].callsite = 0;
-	}
 }
 
 static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes,
@@ -1196,12 +1195,9 @@ static struct trace_event *batch_alloc(size_t n)
 }
 
 /* Decode up to c->cap events of the cursor's thread into c->buf.
- * Returns how many (0 at the end of the stream).  The loop below is
- * cursor_next()'s fast path with the cursor's state in locals: an ENTRY or
- * EXIT naming a slot resolved since the last module change, before the next
- * one, in a trace without CALLSITE records.  Anything else (NEW, EXT, a
- * chunk end, damage, the last 7 bytes of a chunk) goes through cursor_next,
- * which keeps every check. */
+ * Returns how many (0 at the end of the stream).  Runs of common events go
+ * through fast_run(); anything else (NEW, EXT, a chunk end, damage, the
+ * last bytes of a chunk) through cursor_next, which keeps every check. */
 static size_t cursor_fill(struct cursor *c)
 {
 	struct trace_event *buf = c->buf;
@@ -1230,8 +1226,9 @@ static size_t cursor_fill(struct cursor *c)
 		if (ev->ns > max_ns)
 			max_ns = ev->ns;
 		n++;
-		/* the rare events end a batch: views see th->ended, names and
-		 * counts change no earlier than they would event by event */
+		/* the rare events (LOST, UNWIND, THREAD_END) end a batch, so a
+		 * thread's ended flag and lost count run ahead of the views by
+		 * one batch at most */
 		if (ev->kind != TRACE_ENTRY && ev->kind != TRACE_EXIT)
 			break;
 	}

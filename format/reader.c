@@ -1114,6 +1114,12 @@ static void walk_reset(struct trace *t)
 	t->end_ns = 0;
 }
 
+/* the bytes of a varint of length 1..8 (index 0 unused) */
+static const uint64_t varint_mask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull, 0xffffffffffffull, 0xffffffffffffffull,
+	0xffffffffffffffffull,
+};
+
 /* The head byte of a CALLSITE record: a 1-byte varint */
 #define CALLSITE_HEAD ((uint8_t)((((unsigned)FNT_EXT_CALLSITE << 2 | FNT_K_EXT) << 1) | 1))
 
@@ -1141,9 +1147,7 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 		uint64_t x, v;
 		unsigned len = (unsigned)__builtin_ctz(*p) + 1;
 		memcpy(&x, p, 8);
-		if (len < 8)
-			x &= (1ull << (8 * len)) - 1;
-		v = x >> len;
+		v = (x & varint_mask[len]) >> len;
 		const struct cache_slot *s = &cache[(v >> 2) & 63];
 		uint64_t nt = ticks + (v >> 8);
 		if ((v & 2) || !s->addr || s->gen != gen1 || nt >= next_change)

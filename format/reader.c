@@ -834,7 +834,13 @@ static inline int get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 static inline uint64_t to_ns_(uint64_t tick0, int64_t mult, int64_t off, uint64_t ticks)
 {
 	int64_t d = (int64_t)(ticks - tick0);
-	__int128 ns = (((__int128)d * mult) >> 32) + off;
+	__int128 prod = (__int128)d * mult;
+	uint64_t hi = (uint64_t)(prod >> 64);
+	/* the usual case in 64 bits: 0 <= prod < 2^95 and off >= 0, so the
+	 * sum below is under 2^64 - 1 and the clamps cannot apply */
+	if (likely_(hi < (1ull << 31) && off >= 0))
+		return (uint64_t)(prod >> 32) + (uint64_t)off;
+	__int128 ns = (prod >> 32) + off;
 	if (ns <= 0)
 		return 0;
 	return ns >= (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)ns;

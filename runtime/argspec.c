@@ -316,6 +316,16 @@ void fnt_argspec_module(const char *path, uint64_t bias)
 				break;
 			}
 	}
+	/* or whose functions start with a pad runtime/patch.c turns into the call */
+	if (eh->e_shstrndx < eh->e_shnum) {
+		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+		static const char pfe[] = "__patchable_function_entries";
+		for (unsigned i = 0; i < eh->e_shnum && !uses_fentry; i++)
+			if (names->sh_offset <= size && names->sh_size <= size - names->sh_offset &&
+			    sh[i].sh_name + sizeof(pfe) <= names->sh_size &&
+			    !memcmp(m + names->sh_offset + sh[i].sh_name, pfe, sizeof(pfe)))
+				uses_fentry = 1;
+	}
 	if (!uses_fentry)
 		goto out;
 	for (int want = SHT_SYMTAB; want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {

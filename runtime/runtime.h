@@ -111,6 +111,9 @@ void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
 const struct fnt_argspec *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
 void fnt_argspec_fork_child(void) FNT_HIDDEN;
 
+/* -fpatchable-function-entry: patch the module's pads (runtime/patch.c) */
+void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
+
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;
 void fnt_modules_lock(void) FNT_HIDDEN;

@@ -42,6 +42,8 @@ static const char record_usage[] =
 	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
 	"      --auto-args      record the arguments and return value of every function\n"
 	"                       of the program, as its DWARF (-g) describes them\n"
+	"      --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
+	"                       functions FUNC (a glob, repeatable; default: all)\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -335,13 +337,14 @@ int cmd_record(int argc, char **argv)
 		{ "argument", required_argument, NULL, 'A' },
 		{ "retval", required_argument, NULL, 'R' },
 		{ "auto-args", no_argument, NULL, 0x204 },
+		{ "patch", required_argument, NULL, 0x205 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "fntrace.data", *clock_name = NULL;
 	int callsite = 0, report = 0, auto_args = 0, opt, pipefd[2], status = 0;
 	uint64_t chunk = 0, start;
-	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL;
+	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
 	struct timespec ts;
 
 	opterr = 0;
@@ -351,6 +354,16 @@ int cmd_record(int argc, char **argv)
 		case 'A': add_argspec(&args_env, "--argument", optarg, 0); break;
 		case 'R': add_argspec(&args_env, "--retval", optarg, 1); break;
 		case 0x204: auto_args = 1; break;
+		case 0x205: {
+			size_t old = patch_env ? strlen(patch_env) : 0;
+			if (!*optarg || strchr(optarg, ';'))
+				die_usage("option '--patch' takes a function name or glob, not '%s'", optarg);
+			patch_env = xrealloc(patch_env, old + strlen(optarg) + 2);
+			if (old)
+				patch_env[old++] = ';';
+			strcpy(patch_env + old, optarg);
+			break;
+		}
 		case 0x200: callsite = 1; break;
 		case 0x201: report = 1; break;
 		case 0x202:
@@ -399,9 +412,9 @@ int cmd_record(int argc, char **argv)
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
-		if ((args_env || auto_args) && !(kinds & 2))
+		if ((args_env || auto_args) && !(kinds & 10))
 			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
-				  "-pg -mfentry to use -A/-R/--auto-args", prog,
+				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R/--auto-args", prog,
 				  (kinds & 1) ? "is built with -finstrument-functions, whose hooks run after the "
 						"arguments are gone" : "is not built with -pg -mfentry");
 	}
@@ -459,6 +472,10 @@ int cmd_record(int argc, char **argv)
 			setenv(FNTRACE_ENV_ARGS, args_env, 1);
 		else
 			unsetenv(FNTRACE_ENV_ARGS);
+		if (patch_env)
+			setenv(FNTRACE_ENV_PATCH, patch_env, 1);
+		else
+			unsetenv(FNTRACE_ENV_PATCH);
 		if (argsfile[0])
 			setenv(FNTRACE_ENV_ARGS_FILE, argsfile, 1);
 		else

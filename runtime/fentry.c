@@ -215,14 +215,21 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 			}
 		}
 	}
+	/* the push, under the guard: a signal handler landing between filling
+	 * the entry and counting it would push its own calls over it */
+	if (t->busy)
+		return;         /* (cannot happen: nothing above leaves it held) */
+	t->busy = 1;
+	__asm__ volatile("" ::: "memory");
 	struct fnt_shadow_entry *e = &t->ss[t->ss_top];
 	e->ret = *slot;
 	e->slot = (uintptr_t)slot;
 	e->fn = fn;
 	e->spec = spec;
-	__asm__ volatile("" ::: "memory");
 	t->ss_top++;
 	*slot = (uintptr_t)fnt_return_trampoline;
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
 }
 
 /* Drop the entries of frames below sp (left without returning), recording

@@ -485,6 +485,8 @@ int cmd_record(int argc, char **argv)
 		(void)!write(pipefd[1], &err, sizeof(err));
 		_exit(127);
 	}
+	free(args_env);         /* the child has them in its environment */
+	free(patch_env);
 	close(pipefd[1]);
 	{
 		int err = 0;

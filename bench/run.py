@@ -181,13 +181,32 @@ def probe_fntrace():
     modes = [(n, f) for n, f, key in FNTRACE_MODES if key is None or key in help_]
     opts = set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", help_, re.M))
     unknown = sorted(opts - FNTRACE_NON_MODES)
-    exports = []
     rc, ehelp = capture([exe, "export", "--help"])
-    if rc == 0:
-        for f in ("chrome", "perfetto"):
-            if f in ehelp:
-                exports.append(f)
+    exports = export_formats(ehelp) if rc == 0 else []
     return True, "", modes, exports, unknown
+
+
+# output file extension per export format (fntrace's default is fntrace.<ext>);
+# a format not listed here is written to export.<format>
+EXPORT_EXT = {"perfetto": "pftrace", "chrome": "json", "folded": "folded", "svg": "svg", "html": "html"}
+
+
+def export_formats(help_):
+    """The format names `fntrace export --help` lists: the indented lines
+    "  NAME   description" after the line ending in "Formats:", up to the
+    first blank line (continuation lines are indented deeper)."""
+    formats, inside = [], False
+    for line in help_.splitlines():
+        if line.rstrip().endswith("Formats:"):
+            inside = True
+            continue
+        if inside:
+            if not line.strip():
+                break
+            m = re.match(r"^  ([a-z][a-z0-9-]*) {2,}\S", line)
+            if m:
+                formats.append(m.group(1))
+    return formats
 
 
 def probe_uftrace():
@@ -354,27 +373,45 @@ def measure_decode(w, mode, tdir, calls, exports, runs):
     exe = os.path.join(ROOT, "build", "fntrace")
     cmds = [("report", [exe, "report", "-d", tdir]),
             ("replay", [exe, "replay", "-d", tdir])]
+    outputs = {}
     for f in exports:
-        cmds.append(("export " + f, [exe, "export", "-d", tdir, "--format", f]))
+        # always -o: the default output is ./fntrace.<ext> in the current directory
+        outputs["export " + f] = os.path.join(tdir, "export." + EXPORT_EXT.get(f, f))
+        cmds.append(("export " + f, [exe, "export", "-d", tdir, "--format", f, "-o", outputs["export " + f]]))
     rows = []
     for what, cmd in cmds:
-        ss, bad = [], None
+        ss, bad, size = [], None, None
+        outp = outputs.get(what)
         for _ in range(runs):
+            if outp and os.path.exists(outp):
+                os.unlink(outp)
             r = run(cmd, stdout=os.devnull)
             if r["status"] != 0:
-                bad = "exit %d: %s" % (r["status"], r["err"].strip()[-200:])
+                lines = [l for l in r["err"].splitlines() if l.strip()]
+                bad = "exit %d: %s" % (r["status"], (lines[0] if outp and lines else r["err"].strip())[-200:])
                 break
+            if outp:
+                size = os.path.getsize(outp) if os.path.exists(outp) else None
+                if size is None:
+                    bad = "exit 0 but '%s' was not written" % os.path.relpath(outp, ROOT)
+                    break
             ss.append(r)
+        if outp and os.path.exists(outp):
+            os.unlink(outp)     # keep the trace directory as recorded
         row = {"workload": w, "mode": mode, "what": what, "events": 2 * calls,
-               "command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd) + " > /dev/null"}
+               "command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd) +
+               ("" if outp else " > /dev/null")}
         if bad:
-            row["status"] = "FAILED: " + bad
+            row["status"] = ("skipped: " if outp else "FAILED: ") + bad
         else:
             walls = [s["wall"] for s in ss]
             row.update({"status": "ok", "runs": len(ss), "wall_s": statistics.median(walls),
                         "wall_min_s": min(walls), "wall_max_s": max(walls),
                         "events_per_s": 2 * calls / statistics.median(walls),
                         "rss_kb": max(s["rss_kb"] for s in ss)})
+            if outp:
+                row["output_bytes"] = size
+                row["output_bytes_per_event"] = size / (2 * calls)
         rows.append(row)
     return rows
 
@@ -435,9 +472,19 @@ def measure_big(fnt, runs_unused, notes):
         notes.append("big trace: fntrace report counts %s calls, expected %d %s" % (got, calls, err or ""))
     log("  big: decoding")
     res["decode"] = measure_decode("fib-big", "default", tdir, calls, fnt["exports"], 1)
+    export_notes(res["decode"], notes)
     res["status"] = "ok"
     rmtree(tdir)
     return res
+
+
+def export_notes(decode, notes):
+    """one note per export format that was skipped, with its first error"""
+    seen = set()
+    for d in decode:
+        if d["what"].startswith("export ") and d["status"].startswith("skipped") and d["what"] not in seen:
+            seen.add(d["what"])
+            notes.append("%s skipped (%s): %s" % (d["what"], d["workload"], d["status"][len("skipped: "):]))
 
 
 # ---------------------------------------------------------------- output
@@ -457,6 +504,13 @@ def table(headers, rows, right=None):
 
 def f(x, spec, dash="-"):
     return dash if x is None else format(x, spec)
+
+
+def out_size(d):
+    """[MB, bytes/event] of an export's output file ("-" for report/replay)"""
+    if d.get("output_bytes") is None:
+        return ["-", "-"]
+    return ["%.1f" % (d["output_bytes"] / 1e6), "%.2f" % d["output_bytes_per_event"]]
 
 
 def print_results(R):
@@ -490,15 +544,18 @@ def print_results(R):
     out.append(table(hdr, rows, right=set(range(2, 12))))
     if R["decode"]:
         out.append("")
-        out.append("Decode speed (output to /dev/null; median of %d; RSS = peak of the decoder)" % R["decode_runs"])
+        out.append("Decode speed (report/replay to /dev/null, export to a file; median of %d; RSS = peak of the decoder)"
+                   % R["decode_runs"])
         rows = []
         for d in R["decode"]:
             if d["status"] != "ok":
-                rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), d["status"], "", ""])
+                st = "skipped (notes)" if d["status"].startswith("skipped") else d["status"]
+                rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), st, "", "", "", ""])
             else:
                 rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), "%.3f" % d["wall_s"],
-                             "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)])
-        out.append(table(["trace", "mode", "decoder", "events", "s", "Mev/s", "RSS MB"], rows, right={3, 4, 5, 6}))
+                             "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)] + out_size(d))
+        out.append(table(["trace", "mode", "decoder", "events", "s", "Mev/s", "RSS MB", "out MB", "out B/event"], rows,
+                         right={3, 4, 5, 6, 7, 8}))
     if R.get("big"):
         b = R["big"]
         out.append("")
@@ -510,10 +567,12 @@ def print_results(R):
             rows = []
             for d in b["decode"]:
                 if d["status"] != "ok":
-                    rows.append([d["what"], d["status"], "", ""])
+                    rows.append([d["what"], "skipped (notes)" if d["status"].startswith("skipped") else d["status"],
+                                 "", "", "", ""])
                 else:
-                    rows.append([d["what"], "%.2f" % d["wall_s"], "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)])
-            out.append(table(["decoder", "s", "Mev/s", "RSS MB"], rows))
+                    rows.append([d["what"], "%.2f" % d["wall_s"], "%.1f" % (d["events_per_s"] / 1e6),
+                                 "%.1f" % (d["rss_kb"] / 1024)] + out_size(d))
+            out.append(table(["decoder", "s", "Mev/s", "RSS MB", "out MB", "out B/event"], rows))
     s = R.get("startup")
     if s:
         out.append("")
@@ -573,9 +632,11 @@ def evaluate_targets(R):
             lo = min(d["events_per_s"] for d in ds)
             add("%s decode speed (slowest trace)" % what, ">= %.0f Mev/s" % (TARGETS[key] / 1e6),
                 "%.1f Mev/s" % (lo / 1e6), lo >= TARGETS[key])
-        elif what.startswith("export") and not R["fntrace"]["exports"]:
-            if what == "export chrome":
-                add("export decode speed", ">= %.0f Mev/s" % (TARGETS[key] / 1e6), "no 'fntrace export'", None)
+        elif what.startswith("export"):
+            fmt = what.split()[1]
+            why = ("no 'fntrace export'" if not R["fntrace"]["exports"] else
+                   "not in 'fntrace export --help'" if fmt not in R["fntrace"]["exports"] else "export failed (notes)")
+            add("%s decode speed" % what, ">= %.0f Mev/s" % (TARGETS[key] / 1e6), why, None)
     b = R.get("big")
     if b and b.get("status") == "ok":
         for d in b["decode"]:
@@ -643,7 +704,9 @@ def main():
         if unknown:
             notes.append("fntrace record --help lists options this harness does not know (not measured): " + " ".join(unknown))
         if not exports:
-            notes.append("'fntrace export --help' fails: export decode speed not measured")
+            notes.append("'fntrace export --help' fails or lists no format: export speed not measured")
+        else:
+            notes.append("export formats from 'fntrace export --help': " + ", ".join(exports))
     if a.quick or a.no_uftrace:
         uft = {"exe": None, "note": "skipped (%s)" % ("--quick" if a.quick else "--no-uftrace")}
     else:
@@ -707,6 +770,7 @@ def main():
         R["workloads"].append(wl)
     # uftrace report rows last in the decode table
     R["decode"].sort(key=lambda d: d["mode"] == "uftrace")
+    export_notes(R["decode"], notes)
 
     log("start-up cost")
     R["startup"] = measure_startup(fnt, uft, 10 if a.quick else 40)

@@ -148,6 +148,21 @@ static int trace_fd_check(void)
 	return 0;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Fault in [m, m+len) for writing in one system call, so the hot path takes
+ * no page fault.  MAP_POPULATE would only read-fault a shared mapping, leaving
+ * a write-protect fault per page for the hooks.  Failure is harmless: the
+ * pages then fault one by one. */
+static void populate(void *m, size_t len)
+{
+	static int unsupported;
+	if (!unsupported && madvise(m, len, MADV_POPULATE_WRITE) && errno == EINVAL)
+		unsupported = 1;
+}
+
 static uint8_t *chunk_map(off_t *off_out)
 {
 	if (trace_fd_check())
@@ -158,10 +173,13 @@ static uint8_t *chunk_map(off_t *off_out)
 
 	if (reserve_space(off, chunk_size))
 		return NULL;
-	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, trace_fd, off);
+	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, off);
+	if (m == MAP_FAILED)
+		return NULL;
+	populate(m, chunk_size);
 	if (off_out)
 		*off_out = off;
-	return m == MAP_FAILED ? NULL : m;
+	return m;
 }
 
 static void chunk_seal(struct fnt_chunk_header *ch)

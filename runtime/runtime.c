@@ -10,7 +10,8 @@
  *
  * The runtime never exits, aborts or blocks its host: when something fails
  * (no disk space, no file) it stops recording on that thread and counts the
- * events it drops in the file header.
+ * events it drops in the file header.  Its one thread of its own prepares
+ * chunks ahead (see "spare chunks"); the program never waits for it.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -160,9 +161,10 @@ static int trace_fd_check(void)
  * pages then fault one by one. */
 static void populate(void *m, size_t len)
 {
-	static int unsupported;
-	if (!unsupported && madvise(m, len, MADV_POPULATE_WRITE) && errno == EINVAL)
-		unsupported = 1;
+	static int unsupported;         /* kernels before 5.14 */
+	if (!__atomic_load_n(&unsupported, __ATOMIC_RELAXED) && madvise(m, len, MADV_POPULATE_WRITE) &&
+	    errno == EINVAL)
+		__atomic_store_n(&unsupported, 1, __ATOMIC_RELAXED);
 }
 
 /* Hand out the next chunk of the file, with blocks behind it, mapped and
@@ -275,7 +277,9 @@ static void *helper_main(void *arg)
 		uint8_t *m;
 
 		if (!lock_take(&spare_lock)) {
-			want = !spare_closed && spare_n < SPARES;
+			/* idle until the first chunk is asked for: a process that
+			 * records nothing costs nothing more */
+			want = seen && !spare_closed && spare_n < SPARES;
 			n_old = junk_n;
 			memcpy(old, junk, sizeof(old));
 			junk_n = 0;

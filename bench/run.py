@@ -28,6 +28,7 @@ SRC = os.path.join(BENCH, "src")
 HOOKS = os.path.join(BENCH, "hooks")
 OUT = os.path.join(BENCH, "out")
 TRACES = os.path.join(OUT, "traces")
+BUILD = os.path.join(ROOT, "build")  # --build: where fntrace and libfntrace.so are
 
 CC = os.environ.get("CC", "gcc")
 CFLAGS = ["-O2", "-g", "-pthread"]
@@ -171,8 +172,8 @@ def build(workloads):
 
 def probe_fntrace():
     """-> (available, note, modes, export_formats, unknown_options)"""
-    exe = os.path.join(ROOT, "build", "fntrace")
-    lib = os.path.join(ROOT, "build", "libfntrace.so")
+    exe = os.path.join(BUILD, "fntrace")
+    lib = os.path.join(BUILD, "libfntrace.so")
     if not (os.access(exe, os.X_OK) and os.path.exists(lib)):
         return False, "not built (run make)", [], [], []
     rc, help_ = capture([exe, "record", "--help"])
@@ -239,7 +240,7 @@ def methods_for(w, args, fnt, uft):
         ("empty", "empty hooks, preloaded", "floor", preload("empty.so")),
         ("ideal", "ideal hook (rdtsc+16B)", "floor", preload("ideal.so")),
     ]
-    fexe = os.path.join(ROOT, "build", "fntrace")
+    fexe = os.path.join(BUILD, "fntrace")
     if fnt["ok"]:
         for name, flags in fnt["modes"]:
             ms.append(("fntrace-" + name, "fntrace record " + (" ".join(flags) or "(default)"), "trace",
@@ -338,7 +339,7 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
 # ---------------------------------------------------------------- checks
 
 def fntrace_calls(tdir):
-    rc, out = capture([os.path.join(ROOT, "build", "fntrace"), "report", "-d", tdir, "--format", "csv"])
+    rc, out = capture([os.path.join(BUILD, "fntrace"), "report", "-d", tdir, "--format", "csv"])
     if rc != 0:
         return None, out.strip()[-300:]
     total = 0
@@ -370,7 +371,7 @@ def uftrace_calls(exe, tdir):
 # ---------------------------------------------------------------- decoding
 
 def measure_decode(w, mode, tdir, calls, exports, runs):
-    exe = os.path.join(ROOT, "build", "fntrace")
+    exe = os.path.join(BUILD, "fntrace")
     cmds = [("report", [exe, "report", "-d", tdir]),
             ("replay", [exe, "replay", "-d", tdir])]
     outputs = {}
@@ -421,7 +422,7 @@ def measure_startup(fnt, uft, n):
     tdir = os.path.join(TRACES, "startup")
     ms = [("plain", lambda: nc)]
     if fnt["ok"]:
-        ms.append(("fntrace", lambda: [os.path.join(ROOT, "build", "fntrace"), "record", "-d", tdir, "--"] + nc))
+        ms.append(("fntrace", lambda: [os.path.join(BUILD, "fntrace"), "record", "-d", tdir, "--"] + nc))
     if uft["exe"]:
         ms.append(("uftrace", lambda: [uft["exe"], "record", "-d", tdir] + UFTRACE_FLAGS + nc))
     t = {m: [] for m, _ in ms}
@@ -454,7 +455,7 @@ def measure_big(fnt, runs_unused, notes):
     calls = int(re.search(r"^calls (\d+)$", r["out"], re.M).group(1))
     tdir = os.path.join(TRACES, "big")
     rmtree(tdir)
-    cmd = [os.path.join(ROOT, "build", "fntrace"), "record", "-d", tdir, "--", os.path.join(OUT, "fib-inst"), str(BIG_FIB)]
+    cmd = [os.path.join(BUILD, "fntrace"), "record", "-d", tdir, "--", os.path.join(OUT, "fib-inst"), str(BIG_FIB)]
     log("  big: recording fib %d (%d events)" % (BIG_FIB, 2 * calls))
     rr = run(cmd)
     res = {"workload": "fib %d" % BIG_FIB, "calls": calls, "events": 2 * calls,
@@ -678,8 +679,13 @@ def main():
     ap.add_argument("--workloads", default="fib,mix,mt", help="comma-separated subset of fib,mix,mt")
     ap.add_argument("--no-uftrace", action="store_true", help="leave uftrace out")
     ap.add_argument("--keep", action="store_true", help="keep the traces in bench/out/traces")
+    ap.add_argument("--build", help="directory holding fntrace and libfntrace.so (default build/), "
+                    "e.g. a copy of an older build to compare with")
     ap.add_argument("--json", help="output file (default bench/results.json; quick: bench/out/results-quick.json)")
     a = ap.parse_args()
+    global BUILD
+    if a.build:
+        BUILD = os.path.abspath(a.build)
     profile = "quick" if a.quick else "full"
     runs = a.runs or (1 if a.quick else 5)
     dec_runs = 1 if a.quick else 3
@@ -719,6 +725,7 @@ def main():
 
     R = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
          "profile": profile, "runs": runs, "decode_runs": dec_runs, "machine": machine(),
+         "fntrace_build": BUILD,
          "build": {"cc": CC, "plain": CFLAGS, "instrumented": CFLAGS + INST,
                    "empty.so": "bench/hooks/empty.c -fPIC -shared",
                    "ideal.so": "bench/hooks/ideal.c -fPIC -shared -ftls-model=initial-exec"},

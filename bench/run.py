@@ -247,6 +247,10 @@ def methods_for(w, args, fnt, uft):
                        lambda d, flags=flags: ([fexe, "record", "-d", d] + flags + ["--"] + inst, None)))
     else:
         ms.append(("fntrace", "fntrace record", "missing", None))
+    if fnt.get("baseline"):
+        bexe = os.path.join(fnt["baseline"], "fntrace")
+        ms.append(("baseline-default", "baseline: fntrace record (default)", "trace",
+                   lambda d: ([bexe, "record", "-d", d, "--"] + inst, None)))
     if uft["exe"]:
         ms.append(("uftrace", "uftrace record", "trace",
                    lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + inst, None)))
@@ -681,6 +685,9 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the traces in bench/out/traces")
     ap.add_argument("--build", help="directory holding fntrace and libfntrace.so (default build/), "
                     "e.g. a copy of an older build to compare with")
+    ap.add_argument("--baseline", metavar="DIR",
+                    help="also measure the default mode of the fntrace in DIR (e.g. a copy of an older build/) "
+                    "in the same rounds: before/after against the same floors")
     ap.add_argument("--json", help="output file (default bench/results.json; quick: bench/out/results-quick.json)")
     a = ap.parse_args()
     global BUILD
@@ -703,6 +710,13 @@ def main():
 
     ok, note, modes, exports, unknown = probe_fntrace()
     fnt = {"ok": ok, "note": note, "modes": modes, "exports": exports}
+    if a.baseline:
+        bdir = os.path.abspath(a.baseline)
+        if os.access(os.path.join(bdir, "fntrace"), os.X_OK) and os.path.exists(os.path.join(bdir, "libfntrace.so")):
+            fnt["baseline"] = bdir
+            notes.append("baseline rows: %s/fntrace record (default mode)" % bdir)
+        else:
+            notes.append("--baseline %s: no fntrace and libfntrace.so there: not measured" % a.baseline)
     if not ok:
         notes.append("fntrace " + note + ": its rows say so")
     else:
@@ -725,7 +739,7 @@ def main():
 
     R = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
          "profile": profile, "runs": runs, "decode_runs": dec_runs, "machine": machine(),
-         "fntrace_build": BUILD,
+         "fntrace_build": BUILD, "baseline_build": fnt.get("baseline"),
          "build": {"cc": CC, "plain": CFLAGS, "instrumented": CFLAGS + INST,
                    "empty.so": "bench/hooks/empty.c -fPIC -shared",
                    "ideal.so": "bench/hooks/ideal.c -fPIC -shared -ftls-model=initial-exec"},
@@ -750,7 +764,7 @@ def main():
         for row in rows:
             if row.get("status") != "ok" or row["kind"] != "trace":
                 continue
-            if row["method"].startswith("fntrace"):
+            if row["method"].startswith("fntrace") or row["method"].startswith("baseline"):
                 got, err = fntrace_calls(row["trace_dir"])
                 row["traced_calls"] = got
                 if got != calls:

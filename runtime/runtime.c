@@ -260,8 +260,12 @@ static uint8_t *spare_take(off_t after, off_t *off)
 	memmove(spares, spares + i, (size_t)(spare_n - i) * sizeof(spares[0]));
 	spare_n -= i;
 	lock_release(&spare_lock);
-	__atomic_fetch_add(&spare_wake, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &spare_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	/* the helper starts with the first chunk that fills up: a process
+	 * that never fills one has no spares to give back */
+	if (after >= 0 || __atomic_load_n(&spare_wake, __ATOMIC_RELAXED)) {
+		__atomic_fetch_add(&spare_wake, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &spare_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	}
 	return m;
 }
 
@@ -277,8 +281,6 @@ static void *helper_main(void *arg)
 		uint8_t *m;
 
 		if (!lock_take(&spare_lock)) {
-			/* idle until the first chunk is asked for: a process that
-			 * records nothing costs nothing more */
 			want = seen && !spare_closed && spare_n < SPARES;
 			n_old = junk_n;
 			memcpy(old, junk, sizeof(old));

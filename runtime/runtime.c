@@ -226,14 +226,15 @@ static void lock_release(int *lock)
  * and taken in file order, and a thread never takes one that lies before its
  * current chunk: each thread's chunks stay in increasing file order, so a
  * truncated copy of the file loses only the end of each thread's stream.  A
- * spare that falls behind (the thread mapped a chunk itself while the helper
- * was busy) goes back to the helper, which gives its blocks back.  The helper blocks
+ * spare that falls behind (a thread mapped a chunk itself while the helper
+ * was busy) waits for a thread that is further behind, or goes back to the
+ * helper, which gives its blocks back, when it blocks the way.  The helper blocks
  * every signal, runs no instrumented code, calls the kernel without holding
  * spare_lock, and exists only in the process image whose constructor started
  * it (a forked child maps its chunks itself, as every thread does when no
  * spare is ready or FNTRACE_PREFAULT=0).
  */
-#define SPARES 2
+#define SPARES 4
 struct spare { uint8_t *map; off_t off; };
 static struct spare spares[SPARES];    /* ready, in file order */
 static struct spare junk[SPARES];      /* fell behind, to discard */
@@ -250,15 +251,21 @@ static uint8_t *spare_take(off_t after, off_t *off)
 
 	if (!__atomic_load_n(&helper_running, __ATOMIC_ACQUIRE) || lock_take(&spare_lock))
 		return NULL;
-	while (i < spare_n && spares[i].off <= after && junk_n < SPARES)
-		junk[junk_n++] = spares[i++];
-	if (i < spare_n && spares[i].off > after) {
+	while (i < spare_n && spares[i].off <= after)
+		i++;
+	if (i < spare_n) {
 		m = spares[i].map;
 		*off = spares[i].off;
-		i++;
+	} else if (spare_n == SPARES && junk_n < SPARES) {
+		/* all behind this thread (other threads may still take such a
+		 * one): make room for the helper */
+		junk[junk_n++] = spares[0];
+		i = 0;
 	}
-	memmove(spares, spares + i, (size_t)(spare_n - i) * sizeof(spares[0]));
-	spare_n -= i;
+	if (i < spare_n) {
+		memmove(spares + i, spares + i + 1, (size_t)(spare_n - i - 1) * sizeof(spares[0]));
+		spare_n--;
+	}
 	lock_release(&spare_lock);
 	/* the helper starts with the first chunk that fills up: a process
 	 * that never fills one has no spares to give back */

@@ -74,7 +74,9 @@ def log(*a):
 def base_env():
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
-    env.pop("FNTRACE_OUTPUT", None)
+    for k in list(env):
+        if k.startswith("FNTRACE_"):   # the runtime's knobs: the rows say what they set
+            del env[k]
     return env
 
 
@@ -247,6 +249,14 @@ def methods_for(w, args, fnt, uft):
                        lambda d, flags=flags: ([fexe, "record", "-d", d] + flags + ["--"] + inst, None)))
     else:
         ms.append(("fntrace", "fntrace record", "missing", None))
+    if fnt["ok"]:
+        # the runtime's helper thread that prepares chunks ahead is on by
+        # default only with >= 4 CPUs: measure it forced on as well
+        def prefault_on(d):
+            env = base_env()
+            env["FNTRACE_PREFAULT"] = "1"
+            return [fexe, "record", "-d", d, "--"] + inst, env
+        ms.append(("prefault-on", "fntrace record, FNTRACE_PREFAULT=1", "trace", prefault_on))
     if fnt.get("baseline"):
         bexe = os.path.join(fnt["baseline"], "fntrace")
         ms.append(("baseline-default", "baseline: fntrace record (default)", "trace",
@@ -275,6 +285,8 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
             commands[name] = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
             if env and "LD_PRELOAD" in env:
                 commands[name] = "LD_PRELOAD=%s %s" % (os.path.relpath(env["LD_PRELOAD"], ROOT), commands[name])
+            if env and "FNTRACE_PREFAULT" in env:
+                commands[name] = "FNTRACE_PREFAULT=%s %s" % (env["FNTRACE_PREFAULT"], commands[name])
             r = run(cmd, env)
             got = result_line(r["out"])
             if name == "plain" and expected is None:
@@ -764,7 +776,7 @@ def main():
         for row in rows:
             if row.get("status") != "ok" or row["kind"] != "trace":
                 continue
-            if row["method"].startswith("fntrace") or row["method"].startswith("baseline"):
+            if row["method"].startswith(("fntrace", "baseline", "prefault")):
                 got, err = fntrace_calls(row["trace_dir"])
                 row["traced_calls"] = got
                 if got != calls:

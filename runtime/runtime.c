@@ -227,15 +227,15 @@ static void lock_release(int *lock)
  * current chunk: each thread's chunks stay in increasing file order, so a
  * truncated copy of the file loses only the end of each thread's stream.  A
  * spare that falls behind (a thread mapped a chunk itself while the helper
- * was busy) waits for a thread that is further behind, or goes back to the
- * helper, which gives its blocks back, when it blocks the way.  The helper blocks
+ * was busy) waits for a thread that is further behind, until it has been
+ * passed over twice; then the helper gives its blocks back.  The helper blocks
  * every signal, runs no instrumented code, calls the kernel without holding
  * spare_lock, and exists only in the process image whose constructor started
  * it (a forked child maps its chunks itself, as every thread does when no
  * spare is ready or there is no helper: see helper_wanted).
  */
 #define SPARES 4
-struct spare { uint8_t *map; off_t off; };
+struct spare { uint8_t *map; off_t off; int passed; };
 static struct spare spares[SPARES];    /* ready, in file order */
 static struct spare junk[SPARES];      /* fell behind, to discard */
 static int spare_n, junk_n, spare_closed;      /* under spare_lock */
@@ -252,18 +252,18 @@ static uint8_t *spare_take(off_t after, off_t *off)
 	if (!__atomic_load_n(&helper_running, __ATOMIC_ACQUIRE) || lock_take(&spare_lock))
 		return NULL;
 	while (i < spare_n && spares[i].off <= after)
-		i++;
+		spares[i++].passed++;
 	if (i < spare_n) {
 		m = spares[i].map;
 		*off = spares[i].off;
-	} else if (spare_n == SPARES && junk_n < SPARES) {
-		/* all behind this thread (other threads may still take such a
-		 * one): make room for the helper */
-		junk[junk_n++] = spares[0];
-		i = 0;
-	}
-	if (i < spare_n) {
 		memmove(spares + i, spares + i + 1, (size_t)(spare_n - i - 1) * sizeof(spares[0]));
+		spare_n--;
+	}
+	/* a spare behind this thread may suit a thread further behind; one
+	 * passed over twice (or blocking the helper) is given up */
+	while (spare_n && (spares[0].passed >= 2 || (!m && spare_n == SPARES)) && junk_n < SPARES) {
+		junk[junk_n++] = spares[0];
+		memmove(spares, spares + 1, (size_t)(spare_n - 1) * sizeof(spares[0]));
 		spare_n--;
 	}
 	lock_release(&spare_lock);
@@ -302,6 +302,7 @@ static void *helper_main(void *arg)
 				if (!spare_closed && spare_n < SPARES) {
 					spares[spare_n].map = m;
 					spares[spare_n].off = off;
+					spares[spare_n].passed = 0;
 					spare_n++;
 					m = NULL;
 				}

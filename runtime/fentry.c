@@ -254,13 +254,31 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t slot = sp - 8;
 
-	shadow_resync(t, slot);
 	if (unlikely(!t->ss_top || t->ss[t->ss_top - 1].slot != slot)) {
-		/* cannot happen: the trampoline was returned to without an entry.
-		 * There is no return address to go to. */
-		static const char msg[] = "fntrace: shadow stack out of sync; aborting\n";
-		(void)!write(2, msg, sizeof(msg) - 1);
-		abort();
+		/* frames above ours were left without returning (longjmp out of a
+		 * signal handler, an exception caught in untraced code): find our
+		 * entry by its slot and drop the ones above it as unwound */
+		uint32_t j = t->ss_top;
+		while (j > 0 && t->ss[j - 1].slot != slot)
+			j--;
+		if (!j) {
+			/* cannot happen: the trampoline was returned to without an
+			 * entry, and there is no return address to go to */
+			static const char msg[] = "fntrace: shadow stack out of sync; aborting\n";
+			(void)!write(2, msg, sizeof(msg) - 1);
+			abort();
+		}
+		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */
+		if (t->ss_top != j) {
+			/* not below ours: another stack (coroutines); drop them anyway */
+			uint32_t n = t->ss_top - j;
+			t->ss_top = j;
+			if (!t->busy) {
+				t->busy = 1;
+				fnt_put_unwind(t, n);
+				t->busy = 0;
+			}
+		}
 	}
 	struct fnt_shadow_entry e = t->ss[t->ss_top - 1];
 	t->ss_top--;

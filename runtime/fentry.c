@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "fntrace.h"
@@ -348,6 +349,41 @@ void *fnt_unwind_caught(int which, uintptr_t sp)
 		t->ss_restored = 0;
 	}
 	return unwind_target(which);
+}
+
+/* pthread_exit (and so a thread's cancellation cleanup in C++ or
+ * -fexceptions code) unwinds with a forced unwind that glibc starts through
+ * its own pointer into libgcc, past our _Unwind_ForcedUnwind stub: it would
+ * stop at the first swapped return address and skip the cleanup handlers
+ * above it.  So the real return addresses go back first, and the traced
+ * frames are recorded as unwound here, where the thread leaves them. */
+FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
+{
+	static void (*real)(void *);
+	struct fnt_thread *t = &fnt_self;
+	void (*f)(void *) = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	uint32_t n = t->ss_top;
+
+	if (!f) {
+		f = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	for (uint32_t i = n; i-- > 0;) {
+		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
+		if (*slot == (uintptr_t)fnt_return_trampoline)
+			*slot = t->ss[i].ret;
+	}
+	t->ss_top = 0;
+	t->ss_restored = 0;
+	if (n && !t->busy) {
+		t->busy = 1;
+		fnt_put_unwind(t, n);
+		t->busy = 0;
+	}
+	if (f)
+		f(retval);
+	for (;;)                 /* no libc pthread_exit to call: cannot happen */
+		syscall(SYS_exit, 0);
 }
 
 /* -pg links gcrt1.o, whose start-up calls __monstartup and registers

@@ -5,7 +5,7 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
            # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs
            "__fentry__", "__monstartup", "_mcleanup", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
-           "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch"}
+           "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "pthread_exit"}
 def check(ctx):
     lib = os.path.join(os.path.dirname(ctx.fntrace), "libfntrace.so")
     out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout

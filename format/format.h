@@ -34,6 +34,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 
 /* file header .flags */
 #define FNT_FLAG_CALLSITE   0x1u   /* entries are followed by a CALLSITE record */
+#define FNT_FLAG_FILTERED   0x8u   /* recorded with record-time filters (a FILTERS meta record says which) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
@@ -116,6 +117,7 @@ enum fnt_meta {
 	FNT_META_MODULE_LOAD = 1,   /* struct fnt_meta_module, then path (NUL-terminated) */
 	FNT_META_MODULE_UNLOAD = 2, /* struct fnt_meta_module (build_id as at load), then path */
 	FNT_META_THREAD = 3,        /* struct fnt_meta_thread */
+	FNT_META_FILTERS = 6,       /* text: the record-time filters, one "KEY VALUE" per line */
 };
 
 struct fnt_meta_module {

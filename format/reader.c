@@ -255,6 +255,13 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				if (!th->name[0])
 					memcpy(th->name, mt.name, 16);
 			}
+		} else if (type == FNT_META_FILTERS) {
+			free(p->filters);
+			p->filters = malloc(rlen + 1);
+			if (!p->filters)
+				exit(1);
+			memcpy(p->filters, r, rlen);
+			p->filters[rlen] = 0;
 		} else {
 			warn(t, "'%s': unknown meta record type %u skipped", p->file, type);
 		}
@@ -637,6 +644,7 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 			free(t->procs[0].threads[i].chunks);
 		free(t->procs[0].threads);
 		free(t->procs[0].modules);
+		free(t->procs[0].filters);
 		t->procs[0].map = NULL;
 		trace_close(t);
 		*out = NULL;
@@ -664,6 +672,7 @@ void trace_close(struct trace *t)
 			free(p->threads[k].chunks);
 		free(p->threads);
 		free(p->modules);
+		free(p->filters);
 		for (int k = 0; k < p->argc; k++)
 			free(p->argv[k]);
 		free(p->argv);

@@ -40,6 +40,12 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	}
 	t->busy = 1;
 	barrier();
+	/* record-time filters: one predictable branch when there are none */
+	if (unlikely(fnt_filtering) && fnt_filter_event(t, fn, is_exit)) {
+		barrier();
+		t->busy = 0;
+		return;
+	}
 	p = t->pos;
 	if (unlikely(p >= t->limit)) {
 		fnt_slow_event(t, fn, site, is_exit);

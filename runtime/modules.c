@@ -140,6 +140,12 @@ void fnt_modules_scan(void)
 			i--;
 		}
 	}
+	if (fnt_filtering) {
+		static struct fnt_module_ref refs[MAX_MODULES];
+		for (int i = 0; i < n_modules; i++)
+			refs[i] = (struct fnt_module_ref){ modules[i].path, modules[i].bias, modules[i].lo, modules[i].hi };
+		fnt_filter_modules(refs, n_modules);
+	}
 	pthread_mutex_unlock(&scan_lock);
 }
 

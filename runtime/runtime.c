@@ -410,8 +410,10 @@ static void thread_exit_cb(void *arg);
 static void thread_register(struct fnt_thread *t)
 {
 	struct fnt_meta_thread mt;
+	struct fnt_filter_state flt = t->flt;
 
 	memset(t, 0, sizeof(*t));
+	t->flt = flt;
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = my_pid;
 	t->tid = gettid_();
@@ -475,6 +477,7 @@ static void thread_exit_cb(void *arg)
 	put_thread_name(t);
 	put_thread_end(t);
 	chunk_release(t, 1);
+	fnt_filter_thread_exit(t);
 	t->state = FNT_T_ENDED;
 	t->busy = 0;
 }
@@ -508,6 +511,7 @@ void *fnt_note_setjmp(void *env, int which)
 		i = t->jmp_next++ & 7;
 	t->jmp[i].env = (uintptr_t)env;
 	t->jmp[i].depth = t->depth;
+	t->jmp[i].fdepth = t->flt.fdepth;
 	return jmp_target(which);
 }
 
@@ -518,6 +522,7 @@ void *fnt_note_longjmp(void *env, int which)
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
 		int32_t n = t->depth - t->jmp[i].depth;
+		fnt_filter_longjmp(t, t->jmp[i].fdepth);
 		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
 			break;
 		t->busy = 1;
@@ -721,6 +726,7 @@ static void runtime_init(void)
 	if (env && *env && strcmp(env, "0"))
 		return;
 	fnt_use_tsc = tsc_usable();
+	fnt_filter_init();
 	if (getenv(FNTRACE_ENV_CALLSITE) && strcmp(getenv(FNTRACE_ENV_CALLSITE), "0"))
 		fnt_flags |= FNT_FLAG_CALLSITE;
 	env = getenv(FNTRACE_ENV_CHUNK_SIZE);
@@ -756,6 +762,7 @@ static void runtime_init(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	atexit(at_exit);
 	state = 1;
+	fnt_filter_write_meta();
 	fnt_modules_scan();
 }
 

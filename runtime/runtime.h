@@ -38,8 +38,19 @@ struct fnt_thread {
 	struct {                 /* recent setjmp buffers and the depth they were set at */
 		uintptr_t env;
 		int32_t depth;
+		int32_t fdepth;
 	} jmp[8];
 	uint32_t jmp_next;
+	/* record-time filters (filter.c), used only when fnt_filtering; kept
+	 * when the thread registers (its first written event) */
+	struct fnt_filter_state {
+		int32_t fdepth;          /* depth counting every traced call, written or not */
+		int32_t f_root;          /* fdepth of the outermost open -F match, 0: none */
+		int32_t n_root;          /* fdepth of the open hidden subtree (-N, excluded thread), 0: none */
+		uint32_t name_gen;       /* fnt_name_gen when this thread's name was last checked */
+		uint32_t thread_off;     /* its name matches --no-thread */
+		struct fnt_tframe *tframes;  /* -t: state before each open written entry, by depth */
+	} flt;
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
@@ -76,6 +87,20 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 /* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
 void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;
 void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
+
+/* record-time filters (filter.c) */
+extern uint32_t fnt_filtering FNT_HIDDEN;   /* non-zero when any filter is on; read-only after init */
+extern uint32_t fnt_name_gen FNT_HIDDEN;    /* bumped when a thread is renamed */
+void fnt_filter_init(void) FNT_HIDDEN;      /* parse FNTRACE_FILTERS (at start-up) */
+void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
+/* returns 1 when the event must not be written (filtered out, or a short
+ * call erased); entered with t->busy held */
+int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
+/* module map changed: (re)resolve the globs; called under the scan lock */
+struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
+void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
+void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
+void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

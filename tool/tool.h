@@ -71,6 +71,8 @@ struct view_opts {
 	"                         2s, 500ns: time since the recording started)\n" \
 	"      --until TIME       only calls that started at or before TIME\n"
 int view_opt(struct view_opts *o, int opt, const char *arg);
+/* a number with a unit (ns, us, ms, s) -> ns; what: how the usage error names it */
+uint64_t parse_time_unit(const char *opt, const char *arg, const char *what);
 
 struct view {
 	struct view_opts *opts;

@@ -25,6 +25,11 @@ static void parse_tids(struct view_opts *o, const char *arg)
 /* TIME: a decimal number and a unit (ns, us, ms, s), read exactly */
 static uint64_t parse_time(const char *opt, const char *arg)
 {
+	return parse_time_unit(opt, arg, "a time since the start of the recording");
+}
+
+uint64_t parse_time_unit(const char *opt, const char *arg, const char *what)
+{
 	static const struct { const char *unit; uint64_t ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
 	};
@@ -52,8 +57,8 @@ static uint64_t parse_time(const char *opt, const char *arg)
 			return ip * units[i].ns + frac * units[i].ns / frac_scale;
 		}
 bad:
-	die_usage("option '%s' takes a time since the start of the recording with its unit "
-		  "(like 1.5ms, 200us, 2s or 500ns), not '%s'", opt, arg);
+	die_usage("option '%s' takes %s with its unit (like 1.5ms, 200us, 2s or 500ns), not '%s'",
+		  opt, what, arg);
 }
 
 int view_opt(struct view_opts *o, int opt, const char *arg)

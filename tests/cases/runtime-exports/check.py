@@ -1,8 +1,10 @@
 import os, subprocess
 # libfntrace.so is loaded into every traced program: it must export only the
-# compiler hooks, the dl*/setjmp/longjmp wrappers and the public fnt_ API.
+# compiler hooks, the dl*/setjmp/longjmp wrappers, the thread-naming wrappers
+# (record --no-thread re-checks a thread after a rename) and the public fnt_ API.
 ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlclose",
-           "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"}
+           "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+           "pthread_setname_np", "prctl"}
 def check(ctx):
     lib = os.path.join(os.path.dirname(ctx.fntrace), "libfntrace.so")
     out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout

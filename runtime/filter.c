@@ -86,7 +86,8 @@ struct fnt_tframe {                 /* -t: the writer's state before an entry */
 	uint8_t *pos;
 	uint64_t last, prev_new;
 	uintptr_t fn;
-	uint32_t seq;
+	uint32_t seq;               /* t->seq while the entry's chunk is current */
+	uint32_t fresh;             /* the entry starts a new chunk: pos etc. are found at the exit */
 };
 #define TFRAMES 64
 
@@ -461,11 +462,12 @@ static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 		t->flt.tframes = m;
 	}
 	struct fnt_tframe *f = &t->flt.tframes[(uint32_t)t->depth % TFRAMES];
+	f->fn = fn;
+	f->fresh = !t->pos || t->pos >= t->limit;
+	f->seq = t->seq + f->fresh;
 	f->pos = t->pos;
 	f->last = t->last;
 	f->prev_new = t->prev_new;
-	f->fn = fn;
-	f->seq = t->seq;
 }
 
 /* 1 if the call returning now was short and its entry is erased */
@@ -475,7 +477,25 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn)
 	if (!t->flt.tframes || !t->chunk)
 		return 0;
 	f = &t->flt.tframes[(uint32_t)(t->depth - 1) % TFRAMES];
-	if (f->fn != fn || f->seq != t->seq || !f->pos || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos >= t->pos)
+	if (f->fn != fn || f->seq != t->seq)
+		return 0;
+	if (f->fresh) {
+		/* the entry opened this chunk, after a LOST record maybe */
+		uint8_t *p = t->chunk + FNT_CHUNK_HDR_SIZE;
+		uint64_t v, cnt;
+		unsigned len = fnt_varint_get(p, &v);
+		if (len && v == ((uint64_t)FNT_EXT_LOST << 2 | FNT_K_EXT)) {
+			p += len;
+			if (!(len = fnt_varint_get(p, &cnt)))
+				return 0;
+			p += len;
+		}
+		f->pos = p;
+		f->last = ((const struct fnt_chunk_header *)t->chunk)->base_ticks;
+		f->prev_new = 0;
+		f->fresh = 0;
+	}
+	if (!f->pos || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos >= t->pos)
 		return 0;
 	if (fnt_now() - t->last >= min_ticks || !only_entry(t, f, fn))
 		return 0;

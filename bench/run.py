@@ -47,8 +47,15 @@ FNTRACE_MODES = [
     ("default", [], None),
     ("callsite", ["--callsite"], "--callsite"),
     ("monotonic", ["--clock", "monotonic"], "monotonic"),
+    # record-time filters: every call filtered out, by a -F that matches
+    # nothing (one address-set probe per entry) and by -N '*' (main hidden:
+    # each call only counts its depth); and -t, for the bytes it saves
+    ("filter-miss", ["-F", "no_such_function"], "--filter"),
+    ("notrace-all", ["-N", "*"], "--notrace"),
+    ("time-1us", ["-t", "1us"], "--time-filter"),
 ]
-FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite"}
+FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
+                     "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread"}
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
 

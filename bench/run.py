@@ -54,6 +54,7 @@ FNTRACE_MODES = [
     ("notrace-all", ["-N", "*"], "--notrace"),
     ("time-1us", ["-t", "1us"], "--time-filter"),
 ]
+FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us"}  # record less: not counted, not decoded
 FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
                      "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread"}
 
@@ -687,6 +688,8 @@ def main():
         for row in rows:
             if row.get("status") != "ok" or row["kind"] != "trace":
                 continue
+            if row["method"] in FILTER_MODES:
+                continue
             if row["method"].startswith("fntrace"):
                 got, err = fntrace_calls(row["trace_dir"])
                 row["traced_calls"] = got
@@ -704,7 +707,7 @@ def main():
                                         "rss_kb": rr["rss_kb"], "command": "uftrace report -d DIR --no-pager"})
         # decode the fntrace traces
         for row in rows:
-            if row.get("status") == "ok" and row["method"].startswith("fntrace"):
+            if row.get("status") == "ok" and row["method"].startswith("fntrace") and row["method"] not in FILTER_MODES:
                 log("  decoding %s %s" % (w, row["method"]))
                 R["decode"] += measure_decode(w, row["method"][len("fntrace-"):], row["trace_dir"], calls, exports, dec_runs)
         if not a.keep:

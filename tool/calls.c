@@ -150,8 +150,12 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		for (uint64_t k = 0; k < ev->count && s->n; k++)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		break;
+	case TRACE_STREAM_END:   /* at the thread's last event so far */
+		if (w->v->opts->live)
+			break;   /* live: more may come */
+		close_all(w, th, ev->ns);
+		break;
 	case TRACE_THREAD_END:
-	case TRACE_STREAM_END:   /* both at the thread's last event so far */
 		close_all(w, th, ev->ns);
 		break;
 	}
@@ -162,6 +166,14 @@ static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
 	struct calls_walk *w = ctx;
 	struct trace_thread *th = ev->thread;
 	struct tstack *s = stack_of(th);
+	if (w->v->opts->live) {
+		for (size_t i = 0; i < n; i++) {
+			if (ev[i].ns > w->v->opts->horizon_ns && ev[i].kind != TRACE_STREAM_END)
+				return 1;
+			on_event(w, th, s, &ev[i]);
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		on_event(w, th, s, &ev[i]);
 	return 0;
@@ -181,7 +193,8 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 	for (size_t i = 0; i < t->n_procs; i++)
 		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
 			struct trace_thread *th = &t->procs[i].threads[k];
-			close_all(&w, th, th->last_ns);
+			if (!v->opts->live)
+				close_all(&w, th, th->last_ns);
 			if (th->view_data) {
 				free(((struct tstack *)th->view_data)->f);
 				free(th->view_data);

@@ -50,6 +50,11 @@ struct view_opts {
 	 * trace's time (ns from the start of the recording) */
 	uint64_t since_ns, until_ns;
 	int has_until;
+	/* live views (replay --follow, live): the walk stops before the first
+	 * event after horizon_ns, and a thread's data running out does not
+	 * close its open calls (more may be written) */
+	int live;
+	uint64_t horizon_ns;
 };
 
 /* Long options every reading command takes; returns 1 if opt was one of them. */
@@ -89,6 +94,10 @@ struct view {
 };
 
 void view_open(struct view *v, struct view_opts *o);
+/* live views: a view over a trace opened by the caller, with a symbolizer
+ * that outlives it; view_detach closes the trace, keeps syms and opts */
+void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms);
+void view_detach(struct view *v);
 void view_close(struct view *v);
 const char *view_name(struct view *v, uint32_t func);
 const char *view_name_len(struct view *v, uint32_t func, size_t *len);
@@ -132,6 +141,12 @@ struct calls_ops {
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
 
+/* cmd-replay.c: print the replay of a trace being written until it is
+ * complete (recorder > 0: until that process exits; its wait status goes
+ * to *status) or Ctrl-C.  not_before: CLOCK_REALTIME ns; a trace whose
+ * session started earlier is an old one about to be moved away: wait */
+int replay_follow(struct view_opts *o, int time, int srcline, int recorder, int *status, uint64_t not_before);
+
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
@@ -139,5 +154,6 @@ int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_live(int argc, char **argv);
 
 #endif

@@ -109,6 +109,33 @@ void view_open(struct view *v, struct view_opts *o)
 		die("cannot initialise the symbolizer");
 }
 
+void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms)
+{
+	memset(v, 0, sizeof(*v));
+	v->opts = o;
+	v->trace = t;
+	v->syms = syms;
+	if (o->n_tids)
+		trace_select_tids(t, o->tids, o->n_tids);
+}
+
+void view_detach(struct view *v)
+{
+	for (size_t i = 0; i < v->n_names; i++) {
+		free(v->names[i]);
+		free(v->full_names[i]);
+	}
+	free(v->names);
+	free(v->full_names);
+	free(v->src_file);
+	free(v->src_line);
+	free(v->name_len);
+	free(v->src_done);
+	free(v->filter_match);
+	trace_close(v->trace);
+	memset(v, 0, sizeof(*v));
+}
+
 void view_close(struct view *v)
 {
 	for (size_t i = 0; i < v->n_names; i++) {

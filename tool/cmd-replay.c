@@ -23,6 +23,7 @@ static const char replay_usage[] =
 	"  -F, --filter FUNC      only the calls under FUNC (a glob, repeatable)\n"
 	"  -N, --notrace FUNC     hide FUNC and everything it calls (a glob, repeatable)\n"
 	"  -D, --depth N          show at most N levels\n"
+	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
 	"      --time             print the wall-clock time of each line\n"
 	"      --srcline          print file:line of each function (and of the call\n"
@@ -577,7 +578,7 @@ int cmd_replay(int argc, char **argv)
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:fh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:fh", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

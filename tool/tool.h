@@ -46,6 +46,7 @@ struct view_opts {
 	size_t n_tids;
 	struct strlist filter, notrace;   /* -F, -N globs */
 	int max_depth;                    /* -D, 0 = unlimited */
+	uint64_t min_ns;                  /* -t: only calls that lasted at least this */
 	/* --since/--until: only calls overlapping [since_ns, until_ns] of the
 	 * trace's time (ns from the start of the recording) */
 	uint64_t since_ns, until_ns;
@@ -68,6 +69,7 @@ struct view_opts {
 	{ "filter", required_argument, NULL, 'F' }, \
 	{ "notrace", required_argument, NULL, 'N' }, \
 	{ "depth", required_argument, NULL, 'D' }, \
+	{ "time-filter", required_argument, NULL, 't' }, \
 	{ "since", required_argument, NULL, 0x111 }, \
 	{ "until", required_argument, NULL, 0x112 }
 /* the help lines of the options above that every command's usage repeats */
@@ -124,6 +126,7 @@ struct frame {
 	int in_filter;           /* inside a -F subtree */
 	int hidden;              /* inside a -N subtree */
 	int begun;               /* begin was handed to the view (so end will be) */
+	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
 };
 
 enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED };

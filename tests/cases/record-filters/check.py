@@ -95,6 +95,13 @@ def check(ctx):
     assert "filters: -t 10ms\n" in info and "\nevents: 6\n" in info, info
     assert "damage" not in info and "lost: 0\n" in info, info
 
+    # the same threshold at read time, on the unfiltered recording
+    assert tree(ctx, ctx.data, "-t", "10ms") == tree(ctx, d), tree(ctx, ctx.data, "-t", "10ms")
+    r = {x["function"]: x for x in rows(ctx, ctx.data, "-t", "10ms")}
+    assert sorted(r) == ["main", "sleepy", "top"], r
+    assert int(r["top"]["self_ns"]) == int(r["top"]["total_ns"]) - int(r["sleepy"]["total_ns"]), r
+    assert int(r["sleepy"]["self_ns"]) == int(r["sleepy"]["total_ns"]), r
+
     # -t with call sites and -F: the CALLSITE records are erased with their entries
     d = record(ctx, "tcs", "--callsite", "-t", "10ms", "-F", "top")
     assert tree(ctx, d) == ["top() {", "  sleepy();", "} /* top */"], tree(ctx, d)

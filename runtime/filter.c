@@ -27,8 +27,8 @@
  * sooner than the threshold and its entry is still the last thing in the
  * chunk, the entry is erased: a 0x00 on its first byte (the data ends there
  * again, for a reader at any instant), then zeros over the rest, and the
- * state restored.  Its cache slot is emptied (the reader never saw the
- * NEW that may have filled it).  A parent whose children were all erased
+ * state restored, its cache slot included (as it was before the entry:
+ * the reader never saw a NEW that filled it).  A parent whose children were all erased
  * is then erasable too, and its duration includes theirs.
  */
 #include <dlfcn.h>
@@ -85,7 +85,7 @@ static int n_mods, cap_mods;
 struct fnt_tframe {                 /* -t: the writer's state before an entry */
 	uint8_t *pos;
 	uint64_t last, prev_new;
-	uintptr_t fn;
+	uintptr_t fn, slot_prev;    /* the cache slot of fn before the entry */
 	uint32_t seq;               /* t->seq while the entry's chunk is current */
 	uint32_t fresh;             /* the entry starts a new chunk: pos etc. are found at the exit */
 };
@@ -468,6 +468,7 @@ static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 	f->pos = t->pos;
 	f->last = t->last;
 	f->prev_new = t->prev_new;
+	f->slot_prev = t->cache[fnt_slot(fn)];
 }
 
 /* 1 if the call returning now was short and its entry is erased */
@@ -493,6 +494,7 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn)
 		f->pos = p;
 		f->last = ((const struct fnt_chunk_header *)t->chunk)->base_ticks;
 		f->prev_new = 0;
+		f->slot_prev = UINTPTR_MAX;   /* the chunk started with an empty cache */
 		f->fresh = 0;
 	}
 	if (!f->pos || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos >= t->pos)
@@ -511,7 +513,7 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn)
 	t->pos = f->pos;
 	t->last = f->last;
 	t->prev_new = f->prev_new;
-	t->cache[fnt_slot(fn)] = UINTPTR_MAX;
+	t->cache[fnt_slot(fn)] = f->slot_prev;   /* as the reader has it: the next call of fn is a hit again */
 	t->depth--;
 	f->pos = NULL;
 	return 1;

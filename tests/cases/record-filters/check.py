@@ -106,6 +106,24 @@ def check(ctx):
     d = record(ctx, "tcs", "--callsite", "-t", "10ms", "-F", "top")
     assert tree(ctx, d) == ["top() {", "  sleepy();", "} /* top */"], tree(ctx, d)
 
+    # -t under load, small chunks: every kept call lasted at least the
+    # threshold, the trace decodes without damage, the long calls are all there
+    stress = os.path.join(ctx.work, "stress")
+    for thr, ns in (("300ns", 300), ("1ms", 1000000)):
+        for extra in ([], ["--callsite"]):
+            d = os.path.join(ctx.work, "rec-stress-%s%s" % (thr, "-cs" if extra else ""))
+            p = subprocess.run([ctx.fntrace, "record", "-d", d, "--chunk-size", "16K", "-t", thr, *extra, "--",
+                                stress], capture_output=True, text=True, cwd=ctx.work, timeout=120)
+            assert p.returncode == 0, p.stderr
+            info = ctx.run("info", "-d", d, check=True)
+            assert "damage" not in info.stdout and "lost: 0\n" in info.stdout and not info.stderr, info
+            r = {x["function"]: x for x in rows(ctx, d)}
+            assert int(r["longcall"]["calls"]) == 20 and int(r["main"]["calls"]) == 1, r
+            for f, x in r.items():
+                # the threshold is converted to ticks with a 2 ms calibration: 1 % slack
+                assert int(x["min_ns"]) >= ns * 0.99, (thr, f, x)
+            # (a short call preempted for more than the threshold is kept: it did last that long)
+
     # usage errors
     p = ctx.run("record", "--tid", "5", "--", "true", data=False)
     assert p.returncode == 2 and "'--tid' is not a record option" in p.stderr, p

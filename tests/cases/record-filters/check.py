@@ -2,7 +2,7 @@ import csv, io, os, re, subprocess
 
 # Each filter is recorded separately (the case's own recording is the
 # unfiltered baseline, checked by expected/counts).
-PROG_SLEEP_NS = 30 * 1000 * 1000
+PROG_SLEEP_NS = 100 * 1000 * 1000
 
 
 def record(ctx, name, *args):
@@ -82,8 +82,8 @@ def check(ctx):
         "main": 1, "top": 1, "mid": 5, "leaf": 10, "hidden": 2, "sleepy": 1, "call_plugin": 1,
         "plug_work": 1, "plug_leaf": 3}], by_thread
 
-    # -t: only calls of at least 10 ms; the parents' times include the erased calls
-    d = record(ctx, "t", "-t", "10ms")
+    # -t: only calls of at least 50 ms; the parents' times include the erased calls
+    d = record(ctx, "t", "-t", "50ms")
     assert tree(ctx, d) == ["main() {", "  top() {", "    sleepy();", "  } /* top */", "} /* main */"], \
         tree(ctx, d)
     r = {x["function"]: x for x in rows(ctx, d)}
@@ -92,18 +92,18 @@ def check(ctx):
     # top's self time holds its 4 erased calls (mid, hidden), not zero
     assert int(r["top"]["self_ns"]) == top - sleepy, r["top"]
     info = ctx.run("info", "-d", d, check=True).stdout
-    assert "filters: -t 10ms\n" in info and "\nevents: 6\n" in info, info
+    assert "filters: -t 50ms\n" in info and "\nevents: 6\n" in info, info
     assert "damage" not in info and "lost: 0\n" in info, info
 
     # the same threshold at read time, on the unfiltered recording
-    assert tree(ctx, ctx.data, "-t", "10ms") == tree(ctx, d), tree(ctx, ctx.data, "-t", "10ms")
-    r = {x["function"]: x for x in rows(ctx, ctx.data, "-t", "10ms")}
+    assert tree(ctx, ctx.data, "-t", "50ms") == tree(ctx, d), tree(ctx, ctx.data, "-t", "50ms")
+    r = {x["function"]: x for x in rows(ctx, ctx.data, "-t", "50ms")}
     assert sorted(r) == ["main", "sleepy", "top"], r
     assert int(r["top"]["self_ns"]) == int(r["top"]["total_ns"]) - int(r["sleepy"]["total_ns"]), r
     assert int(r["sleepy"]["self_ns"]) == int(r["sleepy"]["total_ns"]), r
 
     # -t with call sites and -F: the CALLSITE records are erased with their entries
-    d = record(ctx, "tcs", "--callsite", "-t", "10ms", "-F", "top")
+    d = record(ctx, "tcs", "--callsite", "-t", "50ms", "-F", "top")
     assert tree(ctx, d) == ["top() {", "  sleepy();", "} /* top */"], tree(ctx, d)
 
     # -t under load, small chunks: every kept call lasted at least the

@@ -9,7 +9,7 @@ NOINLINE int leaf(int x) { __asm__ volatile(""); return x + 1; }
 NOINLINE int mid(int x) { return leaf(x) + leaf(x + 1); }
 NOINLINE int hidden(int x) { return mid(x) + 1; }
 NOINLINE void sleepy(void) {
-	struct timespec ts = { 0, 30 * 1000 * 1000 };   /* 30 ms */
+	struct timespec ts = { 0, 100 * 1000 * 1000 };   /* 100 ms */
 	while (nanosleep(&ts, &ts))
 		;
 	mid(1);

@@ -708,6 +708,7 @@ static void fork_child(void)
 	/* the child goes on at the same depth; the reader learns it from the
 	 * first chunk header */
 	uint32_t busy = t->busy;
+	fnt_filter_thread_exit(t);       /* -t: the saved positions were in the parent's chunk */
 	t->state = FNT_T_NEW;
 	thread_register(t);
 	t->depth = depth;

@@ -303,8 +303,22 @@ void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 	if (!fnt_filtering || (!n_F && !n_N && !n_m))
 		return;
 #ifndef FNT_STATIC_ARCHIVE
-	if (n_F || n_N)
+	if (n_F || n_N) {
+		static void *cxx;
 		dem = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		if (!dem && !cxx) {
+			/* a C++ program that does not link libstdc++ (g++ drops it
+			 * when unused): load it for its demangler, through libc's
+			 * dlopen (ours would rescan, and we hold the scan lock) */
+			void *(*real_dlopen)(const char *, int) =
+				(void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+			cxx = real_dlopen ? real_dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL) : NULL;
+			if (!cxx)
+				cxx = (void *)1;
+		}
+		if (!dem && cxx != (void *)1)
+			dem = (demangle_fn)dlsym(cxx, "__cxa_demangle");
+	}
 #endif
 	for (int i = 0; i < n_mods; i++)
 		mods[i].seen = 0;

@@ -15,6 +15,7 @@
 #define FNTRACE_ENV_CHUNK_SIZE "FNTRACE_CHUNK_SIZE" /* bytes per buffer chunk (16K..64M, default 256K) */
 #define FNTRACE_ENV_CLOCK      "FNTRACE_CLOCK"      /* tsc | monotonic (default: tsc when the kernel trusts it) */
 #define FNTRACE_ENV_DISABLE    "FNTRACE_DISABLE"    /* 1: load but record nothing */
+#define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
 /* record-time filters, one "KEY VALUE" per line (fntrace record -F/-N/-D/-t/
  * --module/--no-thread write it): F GLOB, N GLOB, D DEPTH, t NANOSECONDS,
  * m MODULE-GLOB, T THREAD-NAME-GLOB.  See doc/filters-and-live.md. */

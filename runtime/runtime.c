@@ -616,10 +616,17 @@ static void thread_exit_cb(void *arg);
 static void thread_register(struct fnt_thread *t)
 {
 	struct fnt_meta_thread mt;
+	/* kept: with record-time filters a thread may call setjmp and pass
+	 * filtered calls before its first written event registers it */
 	struct fnt_filter_state flt = t->flt;
+	__typeof__(t->jmp) jmp;
+	uint32_t jmp_next = t->jmp_next;
 
+	memcpy(jmp, t->jmp, sizeof(jmp));
 	memset(t, 0, sizeof(*t));
 	t->flt = flt;
+	memcpy(t->jmp, jmp, sizeof(jmp));
+	t->jmp_next = jmp_next;
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = my_pid;
 	t->tid = gettid_();

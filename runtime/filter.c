@@ -62,14 +62,8 @@ static int n_F, n_N, n_m, n_T;
 static int32_t max_depth;
 static uint64_t min_ticks;
 
-/* the published address set: never modified once visible */
-struct fset {
-	uint64_t mask;              /* slots - 1 */
-	uint32_t n_ranges;
-	uint64_t *ranges;           /* [lo, hi) pairs of the traced modules (--module) */
-	uint64_t slots[];           /* addr | flags << 58; 0 empty */
-};
-static struct fset *cur_set;
+#define cur_set fnt_cur_set
+struct fnt_fset *fnt_cur_set FNT_HIDDEN;
 
 /* per module: its matched addresses, kept across rescans */
 struct mod_syms {
@@ -142,7 +136,8 @@ void fnt_filter_init(void)
 			min_ticks = 1;
 	}
 	if (n_F || n_N || n_m || n_T || max_depth || min_ticks) {
-		fnt_filtering = 1;
+		fnt_filtering = FNT_FILTER_ON | (n_m ? 0 : FNT_FILTER_DEPTH_ONLY) | (n_F ? FNT_FILTER_HAS_F : 0) |
+				(n_T ? 0 : FNT_FILTER_NO_NAMES);
 		fnt_flags |= FNT_FLAG_FILTERED;
 	}
 }
@@ -288,10 +283,7 @@ static int module_traced(const char *path)
 	return glob_any(glob_m, n_m, path) || (base && glob_any(glob_m, n_m, base + 1));
 }
 
-static uint64_t hash_addr(uint64_t a)
-{
-	return (a * 0x9E3779B97F4A7C15ull) >> 20;
-}
+#define hash_addr fnt_fset_hash
 
 /* Bring the per-module lists up to date with the module map, then build
  * and publish a new set.  Called under modules.c's scan lock. */
@@ -372,7 +364,7 @@ void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 	}
 	while (slots < total * 2)
 		slots *= 2;
-	struct fset *s = calloc(1, sizeof(*s) + slots * sizeof(uint64_t));
+	struct fnt_fset *s = calloc(1, sizeof(*s) + slots * sizeof(uint64_t));
 	uint64_t *ranges = calloc(n_ranges ? n_ranges * 2 : 1, sizeof(uint64_t));
 	if (!s || !ranges) {
 		free(s);
@@ -400,20 +392,9 @@ void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 
 /* ---- the decision, per event ---- */
 
-static inline unsigned lookup(const struct fset *s, uintptr_t fn)
-{
-	if (!s)
-		return 0;
-	for (uint64_t j = hash_addr(fn) & s->mask;; j = (j + 1) & s->mask) {
-		uint64_t e = s->slots[j];
-		if (!e)
-			return 0;
-		if ((e & ADDR_MASK) == fn)
-			return (unsigned)(e >> 58);
-	}
-}
+#define lookup fnt_fset_lookup
 
-static inline int outside_modules(const struct fset *s, uintptr_t fn)
+static inline int outside_modules(const struct fnt_fset *s, uintptr_t fn)
 {
 	if (!s)
 		return 0;
@@ -535,7 +516,7 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn)
 
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 {
-	const struct fset *s = __atomic_load_n(&cur_set, __ATOMIC_ACQUIRE);
+	const struct fnt_fset *s = __atomic_load_n(&cur_set, __ATOMIC_ACQUIRE);
 	int32_t d, rel;
 
 	if (n_m && outside_modules(s, fn))

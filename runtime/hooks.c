@@ -41,10 +41,31 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	t->busy = 1;
 	barrier();
 	/* record-time filters: one predictable branch when there are none */
-	if (unlikely(fnt_filtering) && fnt_filter_event(t, fn, is_exit)) {
-		barrier();
-		t->busy = 0;
-		return;
+	if (unlikely(fnt_filtering)) {
+		/* the calls left out most often, decided here: inside a hidden
+		 * subtree (-N), or returning outside any -F subtree; both only
+		 * move the depth (filter.c has the rules) */
+		if (t->flt.n_root && (fnt_filtering & FNT_FILTER_DEPTH_ONLY)) {
+			if (!is_exit)
+				t->flt.fdepth++;
+			else if (t->flt.fdepth-- <= t->flt.n_root)
+				t->flt.n_root = 0;
+			goto skip;
+		}
+		if (!t->flt.f_root && !t->flt.n_root) {
+			/* outside any -F subtree: an exit, or an entry that matches nothing */
+			if (is_exit && (fnt_filtering & FNT_FILTER_F_DEPTH_ONLY) == FNT_FILTER_F_DEPTH_ONLY) {
+				t->flt.fdepth--;
+				goto skip;
+			}
+			if (!is_exit && (fnt_filtering & FNT_FILTER_F_INLINE) == FNT_FILTER_F_INLINE &&
+			    !fnt_fset_lookup(__atomic_load_n(&fnt_cur_set, __ATOMIC_ACQUIRE), fn)) {
+				t->flt.fdepth++;
+				goto skip;
+			}
+		}
+		if (fnt_filter_event(t, fn, is_exit))
+			goto skip;
 	}
 	p = t->pos;
 	if (unlikely(p >= t->limit)) {
@@ -69,6 +90,10 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	memcpy(p, &x, 8);
 	t->pos = p + len;
 	t->depth += is_exit ? -1 : 1;
+	barrier();
+	t->busy = 0;
+	return;
+skip:
 	barrier();
 	t->busy = 0;
 }

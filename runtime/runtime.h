@@ -90,6 +90,40 @@ void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
 
 /* record-time filters (filter.c) */
 extern uint32_t fnt_filtering FNT_HIDDEN;   /* non-zero when any filter is on; read-only after init */
+#define FNT_FILTER_ON          1u
+#define FNT_FILTER_DEPTH_ONLY  2u   /* no --module: a hidden call only moves the depth */
+#define FNT_FILTER_HAS_F       4u   /* -F given */
+#define FNT_FILTER_F_DEPTH_ONLY (FNT_FILTER_DEPTH_ONLY | FNT_FILTER_HAS_F)
+#define FNT_FILTER_NO_NAMES    8u   /* no --no-thread */
+#define FNT_FILTER_F_INLINE    (FNT_FILTER_ON | FNT_FILTER_F_DEPTH_ONLY | FNT_FILTER_NO_NAMES)
+
+/* the -F/-N address set (filter.c): published whole, never modified once visible */
+struct fnt_fset {
+	uint64_t mask;              /* slots - 1 */
+	uint32_t n_ranges;
+	uint64_t *ranges;           /* [lo, hi) pairs of the traced modules (--module) */
+	uint64_t slots[];           /* addr | flags << 58; 0 empty */
+};
+extern struct fnt_fset *fnt_cur_set FNT_HIDDEN;
+
+static inline uint64_t fnt_fset_hash(uint64_t a)
+{
+	return (a * 0x9E3779B97F4A7C15ull) >> 20;
+}
+
+/* the -F (1) / -N (2) bits of a function address */
+static inline unsigned fnt_fset_lookup(const struct fnt_fset *s, uintptr_t fn)
+{
+	if (!s)
+		return 0;
+	for (uint64_t j = fnt_fset_hash(fn) & s->mask;; j = (j + 1) & s->mask) {
+		uint64_t e = s->slots[j];
+		if (!e)
+			return 0;
+		if ((e & ((1ull << 57) - 1)) == fn)
+			return (unsigned)(e >> 58);
+	}
+}
 extern uint32_t fnt_name_gen FNT_HIDDEN;    /* bumped when a thread is renamed */
 void fnt_filter_init(void) FNT_HIDDEN;      /* parse FNTRACE_FILTERS (at start-up) */
 void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */

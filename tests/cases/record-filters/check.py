@@ -123,6 +123,26 @@ def check(ctx):
                 # the threshold is converted to ticks with a 2 ms calibration: 1 % slack
                 assert int(x["min_ns"]) >= ns * 0.99, (thr, f, x)
             # (a short call preempted for more than the threshold is kept: it did last that long)
+            # what is kept nests as the program calls: a slot or a timestamp
+            # base put back wrong after an erasure would name or close calls wrongly
+            parents = {"main": None, "medium": "main", "longcall": "main", "small": ("medium", "longcall"),
+                       "tiny": "small"}
+            stack = []
+            for line in tree(ctx, d):
+                body = line.strip()
+                assert "no return" not in body and "entered before" not in body, line
+                if body.startswith("} /* "):
+                    assert stack and body == "} /* %s */" % stack[-1], (line, stack)
+                    stack.pop()
+                    continue
+                name = body.split("(")[0]
+                want = parents[name]
+                got = stack[-1] if stack else None
+                assert got == want or (isinstance(want, tuple) and got in want), (line, stack)
+                assert line.startswith("  " * len(stack) + name), (line, stack)
+                if body.endswith("{"):
+                    stack.append(name)
+            assert not stack, stack
 
     # usage errors
     p = ctx.run("record", "--tid", "5", "--", "true", data=False)

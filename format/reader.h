@@ -51,6 +51,11 @@ struct trace_thread {
 	void *view_aux;             /* per-thread state of the view on top of it */
 };
 
+struct trace_argspec {              /* ARGSPEC meta record: the items captured for a function */
+	uint64_t addr;              /* runtime address of the function */
+	char *text;                 /* format/argspec.h item list */
+};
+
 struct trace_process {
 	struct trace *trace;
 	char *file;                 /* path of the .fnt */
@@ -77,6 +82,8 @@ struct trace_process {
 	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
+	struct trace_argspec *argspecs;   /* sorted by addr after open */
+	size_t n_argspecs;
 };
 
 struct trace_func {
@@ -124,8 +131,16 @@ struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first 
 	struct trace_thread *thread;
 	uint64_t callsite;          /* runtime return address of the call (ENTRY with --callsite) or 0 */
 	uint64_t callsite_vaddr;    /* file vaddr of the call site */
-	uint64_t count;             /* LOST */
+	union {
+		uint64_t count;     /* LOST, UNWIND */
+		/* ENTRY: the ARGS payload, EXIT: the RETVAL payload that follow
+		 * it, or NULL (points into the mapped trace: valid until
+		 * trace_close) */
+		const uint8_t *payload;
+	};
 	uint32_t callsite_file;     /* module file of the call site, or TRACE_NO_FILE */
+	/* ENTRY: length of the ARGS payload, EXIT: of the RETVAL payload (below) */
+	uint32_t payload_len;
 };
 
 /* return non-zero from a callback to stop the walk (trace_walk returns it) */
@@ -161,5 +176,7 @@ size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n);
 uint64_t trace_total_events(const struct trace *t);
 int trace_has_function_events(const struct trace *t);   /* after a walk */
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
+/* the spec text recorded for the function at runtime address addr, or NULL */
+const char *trace_argspec(const struct trace_process *p, uint64_t addr);
 
 #endif

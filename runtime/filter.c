@@ -412,7 +412,8 @@ static void name_check(struct fnt_thread *t)
 	t->flt.thread_off = glob_any(glob_T, n_T, name);
 }
 
-/* the entry starting at f->pos is the whole of [f->pos, t->pos) */
+/* the entry starting at f->pos (with its CALLSITE and ARGS records) is the
+ * whole of [f->pos, t->pos) */
 static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, uintptr_t fn)
 {
 	const uint8_t *p = f->pos;
@@ -443,6 +444,13 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 		if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
 			return 0;
 		p += len;
+	}
+	if ((fnt_flags & FNT_FLAG_ARGS) && p < t->pos &&
+	    p[0] == (uint8_t)fnt_varint_pack((uint64_t)FNT_EXT_ARGS << 2 | FNT_K_EXT, 1)) {
+		/* its argument payload (-pg -mfentry): erased with it */
+		if (!(len = fnt_varint_get(p + 1, &v)))
+			return 0;
+		p += 1 + len + v;
 	}
 	return p == t->pos;
 }

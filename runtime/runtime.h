@@ -39,6 +39,7 @@ struct fnt_thread {
 		uintptr_t env;
 		int32_t depth;
 		int32_t fdepth;
+		uint32_t ss_top;     /* shadow stack height then (-pg -mfentry) */
 	} jmp[8];
 	uint32_t jmp_next;
 	/* record-time filters (filter.c), used only when fnt_filtering; kept
@@ -51,6 +52,20 @@ struct fnt_thread {
 		uint32_t thread_off;     /* its name matches --no-thread */
 		struct fnt_tframe *tframes;  /* -t: state before each open written entry, by depth */
 	} flt;
+	/* -pg -mfentry: the real return addresses of the frames whose return
+	 * address was swapped for the return trampoline (runtime/fentry.c) */
+	struct fnt_shadow_entry *ss;
+	uint32_t ss_top, ss_cap;
+	uint32_t ss_restored;    /* real addresses put back for an unwind in progress */
+};
+
+struct fnt_argspec;
+struct fnt_shadow_entry {
+	uintptr_t ret;           /* the real return address */
+	uintptr_t slot;          /* where it lives on the stack */
+	uintptr_t fn;            /* the function (for its exit event) */
+	const struct fnt_argspec *spec;   /* its -A/-R spec, or NULL */
+	uintptr_t written;       /* its entry was written (0: left out by the record-time filters) */
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
@@ -135,6 +150,29 @@ struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
+
+/* with t->busy held: write an entry or exit event followed by an ARGS or
+ * RETVAL record (body of len bytes); starts a chunk when needed.  Returns 0,
+ * or -1 when nothing was written. */
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
+/* with t->busy held: an ARGS/RETVAL record right after the event just
+ * written, if it fits the chunk (dropped otherwise) */
+int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
+/* with t->busy held: record that the n innermost frames were left */
+void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
+/* free the thread's shadow stack (thread exit) */
+void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
+
+/* argument specs (runtime/argspec.c) */
+extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on the common path */
+void fnt_argspec_init(void) FNT_HIDDEN;
+int fnt_argspec_wanted(void) FNT_HIDDEN;     /* specs were given */
+void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
+const struct fnt_argspec *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
+void fnt_argspec_fork_child(void) FNT_HIDDEN;
+
+/* -fpatchable-function-entry: patch the module's pads (runtime/patch.c) */
+void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

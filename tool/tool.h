@@ -127,6 +127,10 @@ struct frame {
 	int hidden;              /* inside a -N subtree */
 	int begun;               /* begin was handed to the view (so end will be) */
 	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
+	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
+	uint32_t args_len;
+	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
+	uint32_t ret_len;
 };
 
 enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED };
@@ -149,6 +153,17 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
  * to *status) or Ctrl-C.  not_before: CLOCK_REALTIME ns; a trace whose
  * session started earlier is an old one about to be moved away: wait */
 int replay_follow(struct view_opts *o, int time, int srcline, int recorder, int *status, uint64_t not_before);
+
+/* ---- args.c: argument / return values as text ---- */
+/* Format the payload of a function whose spec text is spec_text (from
+ * trace_argspec): its argN/fpargN items (is_ret 0) or its retval (is_ret 1),
+ * comma-separated, into out (NUL-terminated).  Returns the length; 0 when
+ * there is nothing to show. */
+size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
+
+/* ---- autoargs.c: record --auto-args ---- */
+/* "func@items;..." for every function of the program with DWARF, or NULL */
+char *autoargs_specs(const char *path, size_t *count);
 
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);

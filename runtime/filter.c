@@ -245,17 +245,35 @@ static void read_symbols(struct mod_syms *m, demangle_fn dem)
 	size_t n = tab->sh_size / sizeof(Elf64_Sym);
 	int instrumented = 0;
 	/* objects that never call the hooks never reach them: skip their names.
-	 * A caller refers to the hook (undefined, maybe "@GLIBC_2.2.5" in
-	 * .symtab); a program linked with libfntrace.a defines it; libc
-	 * defines a dummy one and is not instrumented. */
+	 * A caller refers to the hook (__cyg_profile_func_enter, or __fentry__
+	 * for -pg -mfentry; undefined, maybe "@GLIBC_2.2.5" in .symtab); a
+	 * program linked with libfntrace.a defines it; libc defines dummy ones
+	 * and is not instrumented.  -fpatchable-function-entry objects have a
+	 * __patchable_function_entries section (runtime/patch.c). */
 	const char *base = strrchr(m->path, '/');
 	int is_libc = base && !strncmp(base + 1, "libc.so", 7);
 	for (size_t i = 0; i < n && !instrumented; i++) {
-		size_t room = strs->sh_size - sym[i].st_name;
+		size_t room = strs->sh_size - sym[i].st_name, hl;
 		const char *nm = str + sym[i].st_name;
-		if (sym[i].st_name < strs->sh_size && room > 24 && !memcmp(nm, "__cyg_profile_func_enter", 24) &&
-		    (nm[24] == 0 || nm[24] == '@') && (sym[i].st_shndx == SHN_UNDEF || !is_libc))
+		if (sym[i].st_name >= strs->sh_size || (sym[i].st_shndx != SHN_UNDEF && is_libc))
+			continue;
+		if (room > 24 && !memcmp(nm, "__cyg_profile_func_enter", 24))
+			hl = 24;
+		else if (room > 10 && !memcmp(nm, "__fentry__", 10))
+			hl = 10;
+		else
+			continue;
+		if (nm[hl] == 0 || nm[hl] == '@')
 			instrumented = 1;
+	}
+	if (!instrumented && eh->e_shstrndx < eh->e_shnum) {
+		const Elf64_Shdr *ss = &sh[eh->e_shstrndx];
+		static const char pfe[] = "__patchable_function_entries";
+		if (ss->sh_offset <= size && ss->sh_size <= size - ss->sh_offset)
+			for (unsigned i = 0; i < eh->e_shnum && !instrumented; i++)
+				if (sh[i].sh_name < ss->sh_size && ss->sh_size - sh[i].sh_name >= sizeof(pfe) &&
+				    !memcmp(map + ss->sh_offset + sh[i].sh_name, pfe, sizeof(pfe)))
+					instrumented = 1;
 	}
 	if (!instrumented)
 		goto out;

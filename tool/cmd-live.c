@@ -26,7 +26,8 @@ static const char live_usage[] =
 	"      --srcline        print file:line of each function\n"
 	"  -h, --help           this help\n\n"
 	"Every other option is a 'fntrace record' option (-F, -N, -D, -t, --module,\n"
-	"--no-thread, --callsite, --chunk-size, --clock): see 'fntrace record --help'.\n"
+	"--no-thread, -A, -R, --auto-args, --patch, --callsite, --chunk-size, --clock):\n"
+	"see 'fntrace record --help'.\n"
 	"The program's own output goes to the same terminal.  Ctrl-C goes to the\n"
 	"program; the view ends when it has exited.  The exit status is the\n"
 	"program's, as with 'fntrace record'.\n";
@@ -36,7 +37,8 @@ static int takes_value(const char *a)
 {
 	static const char *const opts[] = {
 		"-d", "--output", "-F", "--filter", "-N", "--notrace", "-D", "--depth", "-t", "--time-filter",
-		"--module", "--no-thread", "--chunk-size", "--clock", "--tid",
+		"--module", "--no-thread", "--chunk-size", "--clock", "--tid", "-A", "--argument", "-R", "--retval",
+		"--patch",
 	};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (!strcmp(a, opts[i]))

@@ -62,3 +62,14 @@ def check(ctx):
     # --follow and --format json do not go together: a usage error
     p = ctx.run("replay", "-d", d, "--follow", "--format", "json")
     assert p.returncode == 2 and "--follow" in p.stderr, p.stderr
+
+    # fntrace live passes -A/-R (and the filters) to record: what it prints
+    # in the end is the replay, values included
+    d = os.path.join(ctx.work, "rec-live")
+    p = subprocess.run([ctx.fntrace, "live", "-d", d, "-F", "mid", "-A", "mid@arg1", "-R", "mid@retval",
+                        "--", os.path.join(ctx.work, "prog")], capture_output=True, text=True, cwd=ctx.work,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    live = [l.split("| ", 1)[1] for l in p.stdout.splitlines() if "| " in l and not l.startswith("#")]
+    assert live == tree(ctx, d), (live, tree(ctx, d))
+    assert live[0] == "mid(0) {" and live[-1] == "} = 7 /* mid */", live

@@ -35,6 +35,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 /* file header .flags */
 #define FNT_FLAG_CALLSITE   0x1u   /* entries are followed by a CALLSITE record */
 #define FNT_FLAG_ARGS       0x2u   /* entries/exits may be followed by an ARGS/RETVAL record */
+#define FNT_FLAG_FILTERED   0x8u   /* recorded with record-time filters (a FILTERS meta record says which) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
@@ -120,6 +121,7 @@ enum fnt_meta {
 	FNT_META_MODULE_UNLOAD = 2, /* struct fnt_meta_module (build_id as at load), then path */
 	FNT_META_THREAD = 3,        /* struct fnt_meta_thread */
 	FNT_META_ARGSPEC = 4,       /* struct fnt_meta_argspec, then the spec text (NUL-terminated) */
+	FNT_META_FILTERS = 6,       /* text: the record-time filters, one "KEY VALUE" per line */
 };
 
 struct fnt_meta_module {

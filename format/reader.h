@@ -79,6 +79,7 @@ struct trace_process {
 	uint64_t damaged_chunks;
 	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
 	int exec_replaced;          /* a later image of the same pid exists: this one ended in exec */
+	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */

@@ -1,7 +1,8 @@
 /*
  * event.h - the one inline hot path that writes an entry or exit event,
  * shared by the -finstrument-functions hooks (hooks.c) and the -pg
- * -mfentry trampolines (fentry.c).  See hooks.c for how it works.
+ * -mfentry trampolines (fentry.c), with the record-time filters' in-hook
+ * decisions (filter.c has the rules).  See hooks.c for how it works.
  */
 #ifndef FNT_EVENT_H
 #define FNT_EVENT_H
@@ -11,24 +12,45 @@
 
 #define barrier() __asm__ volatile("" ::: "memory")
 
-static inline __attribute__((always_inline)) void
-fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
+/* With t->busy held and fnt_filtering on: 1 when the record-time filters
+ * leave this entry or exit out (or erase a short call's entry, -t).  The
+ * calls left out most often are decided here: inside a hidden subtree
+ * (-N), or returning outside any -F subtree; both only move the depth
+ * (filter.c has the rules). */
+static inline __attribute__((always_inline)) int
+fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
-	struct fnt_thread *t = &fnt_self;
+	if (t->flt.n_root && (fnt_filtering & FNT_FILTER_DEPTH_ONLY)) {
+		if (!is_exit)
+			t->flt.fdepth++;
+		else if (t->flt.fdepth-- <= t->flt.n_root)
+			t->flt.n_root = 0;
+		return 1;
+	}
+	if (!t->flt.f_root && !t->flt.n_root) {
+		/* outside any -F subtree: an exit, or an entry that matches nothing */
+		if (is_exit && (fnt_filtering & FNT_FILTER_F_DEPTH_ONLY) == FNT_FILTER_F_DEPTH_ONLY) {
+			t->flt.fdepth--;
+			return 1;
+		}
+		if (!is_exit && (fnt_filtering & FNT_FILTER_F_INLINE) == FNT_FILTER_F_INLINE &&
+		    !fnt_fset_lookup(__atomic_load_n(&fnt_cur_set, __ATOMIC_ACQUIRE), fn)) {
+			t->flt.fdepth++;
+			return 1;
+		}
+	}
+	return fnt_filter_event(t, fn, is_exit);
+}
+
+/* With t->busy held (and the filters, if any, passed): write the event;
+ * releases the guard. */
+static inline __attribute__((always_inline)) void
+fnt_event_write(struct fnt_thread *t, uintptr_t fn, uintptr_t site, const int is_exit)
+{
 	uint8_t *p;
 	uint64_t now, d, v, x;
 	unsigned slot, len;
 
-	/* Claim the guard before reading any state: a signal that lands before
-	 * this runs its handler's events to completion on clean state; one that
-	 * lands after finds the guard held and is dropped (and counted).
-	 * Everything called below runs with the guard held and releases it. */
-	if (unlikely(t->busy)) {
-		fnt_reentered(t);
-		return;
-	}
-	t->busy = 1;
-	barrier();
 	p = t->pos;
 	if (unlikely(p >= t->limit)) {
 		fnt_slow_event(t, fn, site, is_exit);
@@ -54,6 +76,30 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	t->depth += is_exit ? -1 : 1;
 	barrier();
 	t->busy = 0;
+}
+
+static inline __attribute__((always_inline)) void
+fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
+{
+	struct fnt_thread *t = &fnt_self;
+
+	/* Claim the guard before reading any state: a signal that lands before
+	 * this runs its handler's events to completion on clean state; one that
+	 * lands after finds the guard held and is dropped (and counted).
+	 * Everything called below runs with the guard held and releases it. */
+	if (unlikely(t->busy)) {
+		fnt_reentered(t);
+		return;
+	}
+	t->busy = 1;
+	barrier();
+	/* record-time filters: one predictable branch when there are none */
+	if (unlikely(fnt_filtering) && fnt_filter_skip(t, fn, is_exit)) {
+		barrier();
+		t->busy = 0;
+		return;
+	}
+	fnt_event_write(t, fn, site, is_exit);
 }
 
 #endif

@@ -430,24 +430,18 @@ FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
 	static void (*real)(void *);
 	struct fnt_thread *t = &fnt_self;
 	void (*f)(void *) = __atomic_load_n(&real, __ATOMIC_RELAXED);
-	uint32_t n = t->ss_top;
 
 	if (!f) {
 		f = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
 	}
-	for (uint32_t i = n; i-- > 0;) {
+	for (uint32_t i = t->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
 		if (*slot == (uintptr_t)fnt_return_trampoline)
 			*slot = t->ss[i].ret;
 	}
-	t->ss_top = 0;
 	t->ss_restored = 0;
-	if (n && !t->busy) {
-		t->busy = 1;
-		fnt_put_unwind(t, n);
-		t->busy = 0;
-	}
+	shadow_drop(t, 0);       /* the written frames are recorded as unwound */
 	if (f)
 		f(retval);
 	for (;;)                 /* no libc pthread_exit to call: cannot happen */

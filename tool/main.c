@@ -29,7 +29,8 @@ static const struct command commands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fntrace <command> [options] [-- program args...]\n\n"
-		   "Record and show function calls of programs built with -finstrument-functions.\n\n"
+		   "Record and show function calls of programs built with -finstrument-functions\n"
+		   "(or -pg -mfentry / -fpatchable-function-entry, which also see arguments).\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);

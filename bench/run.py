@@ -56,6 +56,10 @@ FNTRACE_MODES = [
     ("time-1us", ["-t", "1us"], "--time-filter"),
 ]
 FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us"}  # record less: not counted, not decoded
+# rows on the -pg builds: gcc -O2 -pg makes its own number of calls (in fib it
+# turns one of the two recursive calls into a loop), counted from the
+# fntrace-fentry trace; their per-call figures divide by that count
+PG_METHODS = {"fntrace-fentry", "fntrace-fentry-args", "uftrace-args"}
 FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
                      "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread",
                      "--argument", "--retval", "--auto-args", "--patch"}  # -A/-R/--auto-args: the -pg -mfentry rows
@@ -373,6 +377,7 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
             if row["trace_bytes"] is not None:
                 row["bytes_per_event"] = row["trace_bytes"] / (2 * calls)
         rows.append(row)
+    rescale_pg_rows(rows, calls)
     by = {r["method"]: r for r in rows}
     ideal = by.get("ideal", {}).get("ns_per_call")
     uf = by.get("uftrace", {}).get("ns_per_call")
@@ -384,6 +389,23 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
         if uf and r["ns_per_call"] > 0 and r["method"] != "uftrace":
             r["uftrace_over_this"] = uf / r["ns_per_call"]
     return rows
+
+
+def rescale_pg_rows(rows, calls):
+    """per-call figures of the -pg builds over their own call count"""
+    fe = next((r for r in rows if r["method"] == "fntrace-fentry" and r.get("status") == "ok"), None)
+    if not fe or not fe.get("trace_dir"):
+        return
+    got, _ = fntrace_calls(fe["trace_dir"])
+    if not got or got == calls:
+        return
+    k = calls / got
+    for r in rows:
+        if r["method"] in PG_METHODS and r.get("status") == "ok":
+            for key in ("ns_per_call", "ns_per_call_min", "ns_per_call_max", "cpu_ns_per_call", "bytes_per_event"):
+                if r.get(key) is not None:
+                    r[key] *= k
+            r["own_calls"] = got
 
 
 # ---------------------------------------------------------------- checks
@@ -820,7 +842,7 @@ def main():
             if row["method"].startswith(("fntrace", "baseline", "prefault")):
                 got, err = fntrace_calls(row["trace_dir"])
                 row["traced_calls"] = got
-                if got != calls:
+                if got != row.get("own_calls", calls):
                     notes.append("%s %s: fntrace report counts %s calls, the counting build %d %s" % (
                         w, row["method"], got, calls, err or ""))
             elif row["method"] == "uftrace":
@@ -836,7 +858,8 @@ def main():
         for row in rows:
             if row.get("status") == "ok" and row["method"].startswith("fntrace") and row["method"] not in FILTER_MODES:
                 log("  decoding %s %s" % (w, row["method"]))
-                R["decode"] += measure_decode(w, row["method"][len("fntrace-"):], row["trace_dir"], calls, exports, dec_runs)
+                R["decode"] += measure_decode(w, row["method"][len("fntrace-"):], row["trace_dir"],
+                                              row.get("own_calls", calls), exports, dec_runs)
         if not a.keep:
             for row in rows:
                 if row.get("trace_dir"):

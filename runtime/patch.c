@@ -121,7 +121,12 @@ struct site_set {
 };
 
 static struct site_set *sites;       /* published with release stores */
-static int busy, want_on = -1, is_on, parking, park_acks, patch_sig;
+static int busy, want_on = -1, is_on, parking, patch_sig;
+#define PARK_MAX 4096
+#define PARK_CODE (-60)           /* si_code of a park request (< 0: sent by us) */
+#define PARK_MAGIC 0x66707472
+static pid_t park_tid[PARK_MAX];
+static int park_ack_gen[PARK_MAX], park_n, park_gen;
 static unsigned long patch_errors;
 static int sync_core_ok;
 static uint8_t *sync_page;
@@ -171,21 +176,37 @@ static void sync_cores(void)
 	}
 }
 
+/* this thread got out of every pad interior for the current park */
+static void park_ack(void)
+{
+	int gen = __atomic_load_n(&park_gen, __ATOMIC_ACQUIRE), n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE);
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	for (int i = 0; i < n; i++)
+		if (park_tid[i] == self)
+			__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);
+}
+
 static void on_trap(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	const struct site *s;
-	if (si->si_code == SI_TKILL && si->si_pid == getpid() && __atomic_load_n(&parking, __ATOMIC_ACQUIRE)) {
-		/* a switch stops this thread: never leave it inside a pad */
+	if (si->si_code == PARK_CODE && si->si_pid == getpid() && si->si_value.sival_int == PARK_MAGIC) {
+		/* a switch stops this thread: never leave it inside a pad (a
+		 * late one, after its switch, finds NOPs or a call: harmless) */
 		if ((s = site_at(ip)) && ip != s->at)
 			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
-		__atomic_fetch_add(&park_acks, 1, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
+			park_ack();
 		return;
 	}
 	if (ip && (s = site_at(ip - 1)) && s->at == ip - 1) {
-		/* the int3 a switch put at a pad: skip the pad */
+		/* the int3 a switch put at a pad: skip the pad.  A park request
+		 * sent meanwhile may have merged with this SIGTRAP: it is met
+		 * too, the thread leaves no pad interior */
 		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
+			park_ack();
 		return;
 	}
 	/* not ours */
@@ -231,35 +252,64 @@ static int park_threads(void)
 {
 	char buf[4096];
 	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
-	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), sent = 0;
+	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0, ok = 1;
 	if (fd < 0)
 		return -1;
-	__atomic_store_n(&park_acks, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&parking, 1, __ATOMIC_RELEASE);
 	for (;;) {
-		long n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
-		if (n <= 0)
+		long got = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+		if (got <= 0)
 			break;
-		for (long off = 0; off < n;) {
+		for (long off = 0; off < got;) {
 			const char *name = buf + off + 19;    /* d_ino 8, d_off 8, d_reclen 2, d_type 1 */
 			unsigned short reclen;
 			memcpy(&reclen, buf + off + 16, 2);
 			off += reclen;
 			pid_t tid = (pid_t)strtol(name, NULL, 10);   /* no locale, no malloc */
-			if (tid > 0 && tid != self && !syscall(SYS_tgkill, pid, tid, SIGTRAP))
-				sent++;
+			if (tid <= 0 || tid == self)
+				continue;
+			if (n == PARK_MAX) {
+				ok = 0;
+				break;
+			}
+			park_tid[n++] = tid;
 		}
 	}
 	close(fd);
-	/* wait up to ~2 s for the acknowledgements */
-	int ok = 0;
-	for (int i = 0; i < 2000; i++) {
-		if (__atomic_load_n(&park_acks, __ATOMIC_ACQUIRE) >= sent) {
-			ok = 1;
-			break;
+	if (!ok)
+		return -1;
+	int gen = __atomic_add_fetch(&park_gen, 1, __ATOMIC_ACQ_REL);
+	__atomic_store_n(&park_n, n, __ATOMIC_RELEASE);
+	__atomic_store_n(&parking, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGTRAP;
+		si.si_code = PARK_CODE;
+		si.si_pid = pid;
+		si.si_uid = getuid();
+		si.si_value.sival_int = PARK_MAGIC;
+		if (syscall(SYS_rt_tgsigqueueinfo, pid, park_tid[i], SIGTRAP, &si))
+			__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);   /* gone */
+	}
+	/* wait up to ~2 s for every thread */
+	ok = 0;
+	for (int round = 0; round < 20000 && !ok; round++) {
+		ok = 1;
+		for (int i = 0; i < n && ok; i++)
+			ok = __atomic_load_n(&park_ack_gen[i], __ATOMIC_ACQUIRE) == gen;
+		if (!ok) {
+			/* a thread that exited meanwhile never answers */
+			for (int i = 0; i < n; i++)
+				if (__atomic_load_n(&park_ack_gen[i], __ATOMIC_ACQUIRE) != gen &&
+				    syscall(SYS_tgkill, pid, park_tid[i], 0))
+					__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);
+			if (round < 100) {
+				sched_yield();
+			} else {
+				struct timespec ts = { 0, 100000 };
+				nanosleep(&ts, NULL);
+			}
 		}
-		struct timespec ts = { 0, 1000000 };
-		nanosleep(&ts, NULL);
 	}
 	__atomic_store_n(&parking, 0, __ATOMIC_RELEASE);
 	return ok ? 0 : -1;

@@ -238,7 +238,9 @@ static int trap_install(void)
 		return 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	/* SA_NODEFER: a thread inside this handler does not look like one
+	 * that blocks SIGTRAP (list_threads) */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	trap_old = cur;
 	if (sigaction(SIGTRAP, &sa, NULL))
@@ -247,11 +249,13 @@ static int trap_install(void)
 	return 0;
 }
 
-/* stop every other thread once through SIGTRAP (see on_trap); 0 when all did */
-static int park_threads(void)
+/* the other threads into park_tid/park_n; -1 when too many, or when one
+ * blocks SIGTRAP: the int3 of a switch would kill the process there (the
+ * kernel resets a blocked SIGTRAP to its default action) */
+static int list_threads_once(void)
 {
 	char buf[4096];
-	pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
+	pid_t self = (pid_t)syscall(SYS_gettid);
 	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0, ok = 1;
 	if (fd < 0)
 		return -1;
@@ -275,10 +279,52 @@ static int park_threads(void)
 		}
 	}
 	close(fd);
-	if (!ok)
-		return -1;
+	for (int i = 0; i < n && ok; i++) {
+		char path[64], st[2048];
+		/* "/proc/self/task/TID/status", without snprintf */
+		char num[16], *q = num + sizeof(num);
+		*--q = 0;
+		for (pid_t v = park_tid[i]; v; v /= 10)
+			*--q = (char)('0' + v % 10);
+		strcpy(path, "/proc/self/task/");
+		strcat(path, q);
+		strcat(path, "/status");
+		int sfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (sfd < 0)
+			continue;          /* gone */
+		ssize_t len = read(sfd, st, sizeof(st) - 1);
+		close(sfd);
+		if (len <= 0)
+			continue;
+		st[len] = 0;
+		const char *blk = strstr(st, "SigBlk:");
+		if (blk && (strtoull(blk + 7, NULL, 16) & (1ull << (SIGTRAP - 1))))
+			ok = 0;
+	}
+	__atomic_store_n(&park_n, ok ? n : 0, __ATOMIC_RELEASE);
+	return ok ? 0 : -1;
+}
+
+/* a thread can block SIGTRAP for a moment (in a handler of the program's
+ * whose mask has it): look again a few times before giving up */
+static int list_threads(void)
+{
+	for (int i = 0; i < 20; i++) {
+		if (!list_threads_once())
+			return 0;
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* stop every other thread (list_threads) once through SIGTRAP (see
+ * on_trap); 0 when all did */
+static int park_threads(void)
+{
+	pid_t pid = getpid();
+	int n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE), ok;
 	int gen = __atomic_add_fetch(&park_gen, 1, __ATOMIC_ACQ_REL);
-	__atomic_store_n(&park_n, n, __ATOMIC_RELEASE);
 	__atomic_store_n(&parking, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < n; i++) {
 		siginfo_t si;
@@ -344,7 +390,7 @@ static int patch_switch(int on, ucontext_t *self_uc)
 	int multi = 0;
 	if (!set || !set->n)
 		return -1;
-	if (trap_install())
+	if (trap_install() || list_threads())
 		return -1;
 	write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
 	for (size_t i = 0; i < set->n; i++) {

@@ -2,6 +2,8 @@
  * main switches patching on and off 100 times; with gcc the pads are five
  * 1-byte NOPs, so threads are caught inside them too. */
 #include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -27,6 +29,22 @@ static void *worker(void *arg)
 	return (void *)(long)(sum == want && n > 0);
 }
 
+static int ready[2], go[2];
+
+/* a thread that blocks every signal (a sigwait thread, say): a switch
+ * would be unsafe while it runs, fnt_patch refuses */
+static void *blocker(void *arg)
+{
+	sigset_t all;
+	char c;
+	(void)arg;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+		return NULL;
+	return NULL;
+}
+
 int main(void)
 {
 	pthread_t t[2];
@@ -47,7 +65,21 @@ int main(void)
 	void *r0, *r1;
 	pthread_join(t[0], &r0);
 	pthread_join(t[1], &r1);
-	printf("on %d off %d results %s\n", on_ok, off_ok, r0 && r1 ? "right" : "WRONG");
+	pthread_t b;
+	char c;
+	int refused, after;
+	if (pipe(ready) || pipe(go))
+		return 4;
+	pthread_create(&b, NULL, blocker, NULL);
+	if (read(ready[0], &c, 1) != 1)
+		return 5;
+	refused = fnt_patch(1);
+	if (write(go[1], "g", 1) != 1)
+		return 6;
+	pthread_join(b, NULL);
+	after = fnt_patch(1) == 0 && fnt_patch(0) == 0;
+	printf("on %d off %d results %s; with SIGTRAP blocked %d, then %d\n", on_ok, off_ok,
+	       r0 && r1 ? "right" : "WRONG", refused, after);
 	/* untraced from here: these calls must not show */
 	for (int i = 0; i < 10; i++)
 		inner(i);

@@ -12,5 +12,6 @@ def check(ctx):
     # usage errors
     for bad in ("NOPE", "0", "9", "KILL", "SIGTRAP", "65"):
         p = ctx.run("record", "-d", os.path.join(ctx.work, "bad.data"), "--patch-signal", bad, "--", prog, data=False)
-        assert p.returncode == 2 and p.stderr.startswith("fntrace: ") and "--patch-signal" in p.stderr \
-            and "\n" not in p.stderr.split("\n", 1)[0], (bad, p.returncode, p.stderr)
+        first = p.stderr.split("\n", 1)[0]
+        assert p.returncode == 2 and first.startswith("fntrace: option '--patch-signal'") and bad in first, \
+            (bad, p.returncode, p.stderr)

@@ -18,6 +18,7 @@
 #define FNTRACE_ENV_ARGS       "FNTRACE_ARGS"       /* -A/-R specs: "GLOB@ITEMS;GLOB@ITEMS" (doc/args.md) */
 #define FNTRACE_ENV_ARGS_FILE  "FNTRACE_ARGS_FILE"  /* the same specs in a file, one per line (--auto-args) */
 #define FNTRACE_ENV_PATCH      "FNTRACE_PATCH"      /* -fpatchable-function-entry: globs of the functions to patch ("a*;b") */
+#define FNTRACE_ENV_PATCH_SIGNAL "FNTRACE_PATCH_SIGNAL" /* -fpatchable-function-entry: start unpatched, SIG number toggles */
 #define FNTRACE_ENV_SHADOW_DEPTH "FNTRACE_SHADOW_DEPTH" /* -pg -mfentry: frames traced per thread (default 65536) */
 #define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
 /* record-time filters, one "KEY VALUE" per line (fntrace record -F/-N/-D/-t/
@@ -32,6 +33,12 @@ extern "C" {
 /* The compiler's hooks, exported by the runtime. */
 void __cyg_profile_func_enter(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site);
+
+/* -fpatchable-function-entry builds: patch (on != 0) or unpatch the selected
+ * functions' pads now, safely while other threads run (doc/args.md).
+ * 0 when done; -1 when there is nothing to patch or the switch could not be
+ * made (the pads then stay as they were).  Not from a signal handler. */
+int fnt_patch(int on);
 
 #ifdef __cplusplus
 }

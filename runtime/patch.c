@@ -18,6 +18,12 @@
  */
 #ifndef FNT_STATIC_ARCHIVE
 #include <elf.h>
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
+#include <ucontext.h>
+#include <sys/syscall.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -83,6 +89,465 @@ static int wanted(const char *name, char **globs, int n_globs)
 	return 0;
 }
 
+/*
+ * Switching the pads later (record --patch-signal, fnt_patch()).
+ *
+ * Every selected pad is kept in `sites` (sorted, published whole: a new
+ * module makes a new array, the old one is never freed, so the SIGTRAP
+ * handler can read it at any time without a lock).  A switch rewrites all
+ * the pads at once while other threads may run them, with int3:
+ *   1. byte 0 of every pad becomes 0xCC; all cores are serialised;
+ *   2. NOP -> call only, if a pad is five 1-byte NOPs (gcc): every other
+ *      thread is stopped by a SIGTRAP sent to it and, if it was interrupted
+ *      inside a pad (after its first NOP), moved to the pad's end; no thread
+ *      can enter a pad again since byte 0 traps;
+ *   3. bytes 1-4 are written; serialise;
+ *   4. byte 0 is written; serialise.
+ * A thread that reaches a pad meanwhile executes the int3: the handler
+ * moves it past the pad, which is what the NOPs do (that call is not
+ * traced).  Other SIGTRAPs go to the program's own handler (or the default
+ * action).  The switch runs under `busy`, an atomic flag taken with a
+ * try-lock by the signal handler (which, when busy, only leaves its request
+ * in `want_on` for the holder to carry out) and by spinning elsewhere; it
+ * uses only system calls (mprotect, membarrier, tgkill, getdents64).
+ */
+struct site {
+	uintptr_t at;
+	uint8_t orig[5], call[5];
+};
+struct site_set {
+	size_t n;
+	struct site s[];
+};
+
+static struct site_set *sites;       /* published with release stores */
+static int busy, want_on = -1, is_on, parking, patch_sig;
+#define PARK_MAX 4096
+#define PARK_CODE (-60)           /* si_code of a park request (< 0: sent by us) */
+#define PARK_MAGIC 0x66707472
+static pid_t park_tid[PARK_MAX];
+static int park_ack_gen[PARK_MAX], park_n, park_gen;
+static unsigned long patch_errors;
+static int sync_core_ok;
+static uint8_t *sync_page;
+static struct sigaction trap_old;
+static volatile int trap_ours;
+
+#define MB_SYNC_CORE 32           /* MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE */
+#define MB_REGISTER_SYNC_CORE 64  /* MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE */
+
+static int site_cmp(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct site *)a)->at, y = ((const struct site *)b)->at;
+	return x < y ? -1 : x > y;
+}
+
+/* the site whose pad holds addr (at <= addr < at + 5), or NULL */
+static const struct site *site_at(uintptr_t addr)
+{
+	struct site_set *set = __atomic_load_n(&sites, __ATOMIC_ACQUIRE);
+	if (!set)
+		return NULL;
+	size_t lo = 0, hi = set->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (set->s[mid].at <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - set->s[lo - 1].at >= 5)
+		return NULL;
+	return &set->s[lo - 1];
+}
+
+/* make every core that runs one of our threads see the new code */
+static void sync_cores(void)
+{
+	if (sync_core_ok && !syscall(SYS_membarrier, MB_SYNC_CORE, 0, 0))
+		return;
+	/* an mprotect that takes a right away flushes the TLBs of every core
+	 * running this mm by IPI; the interrupt serialises each of them */
+	if (sync_page) {
+		long pg = sysconf(_SC_PAGESIZE);
+		__atomic_store_n(sync_page, 1, __ATOMIC_RELAXED);
+		mprotect(sync_page, (size_t)pg, PROT_READ);
+		mprotect(sync_page, (size_t)pg, PROT_READ | PROT_WRITE);
+	}
+}
+
+/* this thread got out of every pad interior for the current park */
+static void park_ack(void)
+{
+	int gen = __atomic_load_n(&park_gen, __ATOMIC_ACQUIRE), n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE);
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	for (int i = 0; i < n; i++)
+		if (park_tid[i] == self)
+			__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);
+}
+
+static void on_trap(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	const struct site *s;
+	if (si->si_code == PARK_CODE && si->si_pid == getpid() && si->si_value.sival_int == PARK_MAGIC) {
+		/* a switch stops this thread: never leave it inside a pad (a
+		 * late one, after its switch, finds NOPs or a call: harmless) */
+		if ((s = site_at(ip)) && ip != s->at)
+			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
+			park_ack();
+		return;
+	}
+	if (ip && (s = site_at(ip - 1)) && s->at == ip - 1) {
+		/* the int3 a switch put at a pad: skip the pad.  A park request
+		 * sent meanwhile may have merged with this SIGTRAP: it is met
+		 * too, the thread leaves no pad interior */
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
+			park_ack();
+		return;
+	}
+	/* not ours */
+	if (trap_old.sa_flags & SA_SIGINFO) {
+		if (trap_old.sa_sigaction)
+			trap_old.sa_sigaction(sig, si, ucv);
+	} else if (trap_old.sa_handler == SIG_IGN) {
+		return;
+	} else if (trap_old.sa_handler != SIG_DFL) {
+		trap_old.sa_handler(sig);
+	} else {
+		/* the default action, once this handler returns */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigaction(SIGTRAP, &dfl, NULL);
+		trap_ours = 0;
+		syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGTRAP);
+	}
+}
+
+/* (re)install the SIGTRAP handler if the program replaced it */
+static int trap_install(void)
+{
+	struct sigaction cur, sa;
+	if (sigaction(SIGTRAP, NULL, &cur))
+		return -1;
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_trap)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_trap;
+	/* SA_NODEFER: a thread inside this handler does not look like one
+	 * that blocks SIGTRAP (list_threads) */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	trap_old = cur;
+	if (sigaction(SIGTRAP, &sa, NULL))
+		return -1;
+	trap_ours = 1;
+	return 0;
+}
+
+/* the other threads into park_tid/park_n; -1 when too many, or when one
+ * blocks SIGTRAP: the int3 of a switch would kill the process there (the
+ * kernel resets a blocked SIGTRAP to its default action) */
+static int list_threads_once(void)
+{
+	char buf[4096];
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0, ok = 1;
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		long got = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+		if (got <= 0)
+			break;
+		for (long off = 0; off < got;) {
+			const char *name = buf + off + 19;    /* d_ino 8, d_off 8, d_reclen 2, d_type 1 */
+			unsigned short reclen;
+			memcpy(&reclen, buf + off + 16, 2);
+			off += reclen;
+			pid_t tid = (pid_t)strtol(name, NULL, 10);   /* no locale, no malloc */
+			if (tid <= 0 || tid == self)
+				continue;
+			if (n == PARK_MAX) {
+				ok = 0;
+				break;
+			}
+			park_tid[n++] = tid;
+		}
+	}
+	close(fd);
+	for (int i = 0; i < n && ok; i++) {
+		char path[64], st[2048];
+		/* "/proc/self/task/TID/status", without snprintf */
+		char num[16], *q = num + sizeof(num);
+		*--q = 0;
+		for (pid_t v = park_tid[i]; v; v /= 10)
+			*--q = (char)('0' + v % 10);
+		strcpy(path, "/proc/self/task/");
+		strcat(path, q);
+		strcat(path, "/status");
+		int sfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (sfd < 0)
+			continue;          /* gone */
+		ssize_t len = read(sfd, st, sizeof(st) - 1);
+		close(sfd);
+		if (len <= 0)
+			continue;
+		st[len] = 0;
+		const char *blk = strstr(st, "SigBlk:");
+		if (blk && (strtoull(blk + 7, NULL, 16) & (1ull << (SIGTRAP - 1))))
+			ok = 0;
+	}
+	__atomic_store_n(&park_n, ok ? n : 0, __ATOMIC_RELEASE);
+	return ok ? 0 : -1;
+}
+
+/* a thread can block SIGTRAP for a moment (in a handler of the program's
+ * whose mask has it): look again a few times before giving up */
+static int list_threads(void)
+{
+	for (int i = 0; i < 20; i++) {
+		if (!list_threads_once())
+			return 0;
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* stop every other thread (list_threads) once through SIGTRAP (see
+ * on_trap); 0 when all did */
+static int park_threads(void)
+{
+	pid_t pid = getpid();
+	int n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE), ok;
+	int gen = __atomic_add_fetch(&park_gen, 1, __ATOMIC_ACQ_REL);
+	__atomic_store_n(&parking, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGTRAP;
+		si.si_code = PARK_CODE;
+		si.si_pid = pid;
+		si.si_uid = getuid();
+		si.si_value.sival_int = PARK_MAGIC;
+		if (syscall(SYS_rt_tgsigqueueinfo, pid, park_tid[i], SIGTRAP, &si))
+			__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);   /* gone */
+	}
+	/* wait up to ~2 s for every thread */
+	ok = 0;
+	for (int round = 0; round < 20000 && !ok; round++) {
+		ok = 1;
+		for (int i = 0; i < n && ok; i++)
+			ok = __atomic_load_n(&park_ack_gen[i], __ATOMIC_ACQUIRE) == gen;
+		if (!ok) {
+			/* a thread that exited meanwhile never answers */
+			for (int i = 0; i < n; i++)
+				if (__atomic_load_n(&park_ack_gen[i], __ATOMIC_ACQUIRE) != gen &&
+				    syscall(SYS_tgkill, pid, park_tid[i], 0))
+					__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);
+			if (round < 100) {
+				sched_yield();
+			} else {
+				struct timespec ts = { 0, 100000 };
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	__atomic_store_n(&parking, 0, __ATOMIC_RELEASE);
+	return ok ? 0 : -1;
+}
+
+static void write_range(const struct site_set *set, int prot)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t r0 = 0, r1 = 0;
+	for (size_t i = 0; i <= set->n; i++) {
+		uintptr_t p0 = 0, p1 = 0;
+		if (i < set->n) {
+			p0 = set->s[i].at & ~(uintptr_t)(pg - 1);
+			p1 = (set->s[i].at + 5 + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+			if (r1 && p0 <= r1) {
+				if (p1 > r1)
+					r1 = p1;
+				continue;
+			}
+		}
+		if (r1 && mprotect((void *)r0, r1 - r0, prot))
+			patch_errors++;
+		r0 = p0;
+		r1 = p1;
+	}
+}
+
+/* with busy held: every pad to the call (on) or back to its NOPs */
+static int patch_switch(int on, ucontext_t *self_uc)
+{
+	struct site_set *set = __atomic_load_n(&sites, __ATOMIC_ACQUIRE);
+	int multi = 0;
+	if (!set || !set->n)
+		return -1;
+	if (trap_install() || list_threads())
+		return -1;
+	write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
+	for (size_t i = 0; i < set->n; i++) {
+		__atomic_store_n((uint8_t *)set->s[i].at, 0xcc, __ATOMIC_RELEASE);
+		multi |= set->s[i].orig[0] == 0x90;
+	}
+	sync_cores();
+	if (on && multi) {
+		/* this thread too, when a signal interrupted it inside a pad */
+		if (self_uc) {
+			uintptr_t ip = (uintptr_t)self_uc->uc_mcontext.gregs[REG_RIP];
+			const struct site *s = site_at(ip);
+			if (s && ip != s->at)
+				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+		}
+		if (park_threads()) {
+			/* give up: only byte 0 changed, put it back */
+			for (size_t i = 0; i < set->n; i++)
+				__atomic_store_n((uint8_t *)set->s[i].at, set->s[i].orig[0], __ATOMIC_RELEASE);
+			sync_cores();
+			write_range(set, PROT_READ | PROT_EXEC);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		const uint8_t *b = on ? set->s[i].call : set->s[i].orig;
+		for (int k = 1; k < 5; k++)
+			__atomic_store_n((uint8_t *)set->s[i].at + k, b[k], __ATOMIC_RELAXED);
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	sync_cores();
+	for (size_t i = 0; i < set->n; i++)
+		__atomic_store_n((uint8_t *)set->s[i].at, on ? set->s[i].call[0] : set->s[i].orig[0],
+				 __ATOMIC_RELEASE);
+	sync_cores();
+	write_range(set, PROT_READ | PROT_EXEC);
+	return 0;
+}
+
+static void lock_busy(void)
+{
+	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+/* carry out want_on; never waits for the lock (callable from a handler) */
+static void apply(ucontext_t *uc)
+{
+	for (;;) {
+		if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+			return;        /* the holder sees want_on when it lets go */
+		int w;
+		while ((w = __atomic_load_n(&want_on, __ATOMIC_ACQUIRE)) != is_on) {
+			if (patch_switch(w, uc)) {
+				patch_errors++;
+				__atomic_store_n(&want_on, is_on, __ATOMIC_RELEASE);
+				break;
+			}
+			is_on = w;
+		}
+		__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&want_on, __ATOMIC_ACQUIRE) == is_on)
+			return;
+	}
+}
+
+static void on_patch_signal(int sig, siginfo_t *si, void *uc)
+{
+	int e = errno;
+	(void)sig;
+	(void)si;
+	__atomic_fetch_xor(&want_on, 1, __ATOMIC_ACQ_REL);
+	apply(uc);
+	errno = e;
+}
+
+FNT_EXPORT int fnt_patch(int on)
+{
+	int r = 0;
+	on = !!on;
+	if (want_on < 0)
+		return -1;     /* no runtime start-up seen */
+	lock_busy();
+	__atomic_store_n(&want_on, on, __ATOMIC_RELEASE);
+	if (is_on != on) {
+		if (patch_switch(on, NULL)) {
+			patch_errors++;
+			__atomic_store_n(&want_on, is_on, __ATOMIC_RELEASE);
+			r = -1;
+		} else {
+			is_on = on;
+		}
+	}
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+	apply(NULL);    /* a signal that came meanwhile */
+	return r;
+}
+
+/* once, from the first module (the constructor) */
+static void patch_init(void)
+{
+	if (want_on >= 0)
+		return;
+	const char *env = getenv(FNTRACE_ENV_PATCH_SIGNAL);
+	long pg = sysconf(_SC_PAGESIZE);
+	int sig = env && *env ? atoi(env) : 0;
+	sync_core_ok = !syscall(SYS_membarrier, MB_REGISTER_SYNC_CORE, 0, 0);
+	void *m = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sync_page = m == MAP_FAILED ? NULL : m;
+	is_on = 1;
+	if (sig > 0 && sig < NSIG && sig != SIGKILL && sig != SIGSTOP && sig != SIGTRAP) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_patch_signal;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+		sigemptyset(&sa.sa_mask);
+		if (!sigaction(sig, &sa, NULL)) {
+			patch_sig = sig;
+			is_on = 0;      /* start with every pad left alone */
+		}
+	}
+	__atomic_store_n(&want_on, is_on, __ATOMIC_RELEASE);
+}
+
+/* a module's selected pads join the table; patched now if patching is on
+ * (the module is new: nobody runs it yet) */
+static void sites_add(const struct site *add, size_t n)
+{
+	lock_busy();
+	struct site_set *old = sites;
+	size_t have = old ? old->n : 0;
+	struct site_set *set = malloc(sizeof(*set) + (have + n) * sizeof(struct site));
+	if (!set) {
+		__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	if (have)
+		memcpy(set->s, old->s, have * sizeof(struct site));
+	memcpy(set->s + have, add, n * sizeof(struct site));
+	set->n = have + n;
+	qsort(set->s, set->n, sizeof(struct site), site_cmp);
+	if (is_on) {
+		long pg = sysconf(_SC_PAGESIZE);
+		for (size_t i = 0; i < n; i++) {
+			uintptr_t a = add[i].at;
+			uintptr_t p0 = a & ~(uintptr_t)(pg - 1), p1 = (a + 5 + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+			if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC))
+				continue;
+			memcpy((void *)a, add[i].call, 5);
+			mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC);
+		}
+	}
+	__atomic_store_n(&sites, set, __ATOMIC_RELEASE);   /* the old one stays: a handler may read it */
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+	apply(NULL);
+}
+
 void fnt_patch_module(const char *path, uint64_t bias)
 {
 	struct stat st;
@@ -92,8 +557,10 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	size_t n_pads = 0, size;
 	char *globs_text = NULL, *globs[64];
 	int n_globs = 0;
-	long pg = sysconf(_SC_PAGESIZE);
+	struct site *news = NULL;
+	size_t n_news = 0;
 
+	patch_init();
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
@@ -172,22 +639,36 @@ void fnt_patch_module(const char *path, uint64_t bias)
 				int64_t rel = (int64_t)((uintptr_t)stub - (a + 5));
 				if (rel != (int32_t)rel)
 					continue;
-				uint8_t call[5] = { 0xe8 };
-				int32_t r32 = (int32_t)rel;
-				memcpy(call + 1, &r32, 4);
-				uintptr_t p0 = a & ~(uintptr_t)(pg - 1), p1 = (a + 5 + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
-				if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC))
+				struct site *ns = realloc(news, (n_news + 1) * sizeof(*ns));
+				if (!ns)
 					continue;
-				memcpy((void *)a, call, 5);
-				mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC);
+				news = ns;
+				struct site *st_ = &news[n_news++];
+				int32_t r32 = (int32_t)rel;
+				st_->at = a;
+				memcpy(st_->orig, (const void *)a, 5);
+				st_->call[0] = 0xe8;
+				memcpy(st_->call + 1, &r32, 4);
 			}
 		}
 		if (found)
 			break;
 	}
+	if (n_news)
+		sites_add(news, n_news);
 out:
+	free(news);
 	free(globs_text);
 	free(pads);
 	munmap((void *)m, size);
+}
+#else
+#include "fntrace.h"
+#include "runtime/runtime.h"
+/* the static archive has no patching */
+FNT_EXPORT int fnt_patch(int on)
+{
+	(void)on;
+	return -1;
 }
 #endif

@@ -45,6 +45,9 @@ static const char record_usage[] =
 	"                       of the program, as its DWARF (-g) describes them\n"
 	"      --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
 	"                       functions FUNC (a glob, repeatable; default: all)\n"
+	"      --patch-signal SIG  -fpatchable-function-entry builds: start with no\n"
+	"                       function patched; each SIG (name or number, e.g. USR1)\n"
+	"                       the program receives switches patching on, then off\n"
 	"\nRecord-time filters (less data, less overhead; 'fntrace info' lists them):\n"
 	"  -F, --filter FUNC    record only the calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC   never record FUNC nor what it calls (glob, repeatable)\n"
@@ -270,6 +273,32 @@ static void filter_add(struct filter_text *f, char key, const char *val, const c
 }
 
 /* Check one -A/-R value; append "FUNC@ITEMS" to the FNTRACE_ARGS text. */
+/* --patch-signal: a signal number or name (USR1, SIGUSR1, RTMIN+2 is not taken) */
+static int parse_patch_signal(const char *arg)
+{
+	const char *name = strncasecmp(arg, "SIG", 3) ? arg : arg + 3;
+	int sig = 0;
+	if (*arg >= '0' && *arg <= '9') {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		sig = *end || v <= 0 || v >= NSIG ? 0 : (int)v;
+	} else {
+		for (int i = 1; i < NSIG; i++) {
+			const char *abbrev = sigabbrev_np(i);
+			if (abbrev && !strcasecmp(abbrev, name)) {
+				sig = i;
+				break;
+			}
+		}
+	}
+	if (!sig)
+		die_usage("option '--patch-signal' takes a signal name or number (e.g. USR1), not '%s'", arg);
+	if (sig == SIGKILL || sig == SIGSTOP || sig == SIGTRAP)
+		die_usage("option '--patch-signal' cannot use %s (SIGKILL and SIGSTOP cannot be caught, "
+			  "SIGTRAP is used to patch safely); pick e.g. USR1", arg);
+	return sig;
+}
+
 static void add_argspec(char **env, const char *opt, const char *val, int is_ret)
 {
 	const char *at = strrchr(val, '@');
@@ -384,6 +413,7 @@ int cmd_record(int argc, char **argv)
 		{ "retval", required_argument, NULL, 'R' },
 		{ "auto-args", no_argument, NULL, 0x207 },
 		{ "patch", required_argument, NULL, 0x208 },
+		{ "patch-signal", required_argument, NULL, 0x209 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -392,6 +422,7 @@ int cmd_record(int argc, char **argv)
 	int callsite = 0, report = 0, auto_args = 0, opt, pipefd[2], status = 0;
 	uint64_t chunk = 0, start;
 	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
+	int patch_sig = 0;
 	struct timespec ts;
 
 	opterr = 0;
@@ -436,6 +467,7 @@ int cmd_record(int argc, char **argv)
 			strcpy(patch_env + old, optarg);
 			break;
 		}
+		case 0x209: patch_sig = parse_patch_signal(optarg); break;
 		case 0x200: callsite = 1; break;
 		case 0x201: report = 1; break;
 		case 0x202:
@@ -548,6 +580,13 @@ int cmd_record(int argc, char **argv)
 			setenv(FNTRACE_ENV_ARGS, args_env, 1);
 		else
 			unsetenv(FNTRACE_ENV_ARGS);
+		if (patch_sig) {
+			char buf[16];
+			snprintf(buf, sizeof(buf), "%d", patch_sig);
+			setenv(FNTRACE_ENV_PATCH_SIGNAL, buf, 1);
+		} else {
+			unsetenv(FNTRACE_ENV_PATCH_SIGNAL);
+		}
 		if (patch_env)
 			setenv(FNTRACE_ENV_PATCH, patch_env, 1);
 		else

@@ -430,10 +430,20 @@ static int patch_switch(int on, ucontext_t *self_uc)
 	return 0;
 }
 
-static void lock_busy(void)
+/* Waits at most ~2 s: the holder may be the very thread we interrupted
+ * (fnt_patch called from a signal handler), and the runtime never
+ * deadlocks its host; returns -1 when it gave up. */
+static int lock_busy(void)
 {
-	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) {
 		sched_yield();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec > 2)
+			return -1;
+	}
+	return 0;
 }
 
 /* carry out want_on; never waits for the lock (callable from a handler) */
@@ -467,13 +477,37 @@ static void on_patch_signal(int sig, siginfo_t *si, void *uc)
 	errno = e;
 }
 
+/* In a fork child: if another thread of the parent was switching at the
+ * fork, the child has the pads half switched (an int3 in byte 0, perhaps)
+ * and the lock held by a thread it does not have.  The child has only this
+ * thread, so it finishes plainly: every pad back to the state before the
+ * switch, and the lock free. */
+void fnt_patch_fork_child(void)
+{
+	struct site_set *set = __atomic_load_n(&sites, __ATOMIC_ACQUIRE);
+	if (!__atomic_load_n(&busy, __ATOMIC_ACQUIRE))
+		return;
+	if (set && set->n) {
+		write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
+		for (size_t i = 0; i < set->n; i++)
+			memcpy((void *)set->s[i].at, is_on ? set->s[i].call : set->s[i].orig, 5);
+		write_range(set, PROT_READ | PROT_EXEC);
+	}
+	if (want_on >= 0)
+		__atomic_store_n(&want_on, is_on, __ATOMIC_RELEASE);
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
+
 FNT_EXPORT int fnt_patch(int on)
 {
 	int r = 0;
 	on = !!on;
 	if (want_on < 0)
 		return -1;     /* no runtime start-up seen */
-	lock_busy();
+	if (lock_busy()) {
+		patch_errors++;
+		return -1;
+	}
 	__atomic_store_n(&want_on, on, __ATOMIC_RELEASE);
 	if (is_on != on) {
 		if (patch_switch(on, NULL)) {
@@ -519,7 +553,8 @@ static void patch_init(void)
  * (the module is new: nobody runs it yet) */
 static void sites_add(const struct site *add, size_t n)
 {
-	lock_busy();
+	if (lock_busy())
+		return;        /* the module's pads stay NOPs: not traced */
 	struct site_set *old = sites;
 	size_t have = old ? old->n : 0;
 	struct site_set *set = malloc(sizeof(*set) + (have + n) * sizeof(struct site));

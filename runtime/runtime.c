@@ -977,6 +977,9 @@ static void fork_child(void)
 	meta_lock = 0;
 	spare_lock = 0;
 	fnt_modules_unlock();           /* taken by fork_prepare on this same thread */
+#ifndef FNT_STATIC_ARCHIVE
+	fnt_patch_fork_child();         /* a pad switch another thread was making */
+#endif
 	/* the helper did not come along; its spares are the parent's chunks */
 	helper_running = 0;
 	while (spare_n)

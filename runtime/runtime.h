@@ -173,6 +173,7 @@ void fnt_argspec_fork_child(void) FNT_HIDDEN;
 
 /* -fpatchable-function-entry: patch the module's pads (runtime/patch.c) */
 void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
+void fnt_patch_fork_child(void) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

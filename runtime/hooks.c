@@ -38,6 +38,8 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 		fnt_reentered(t);
 		return;
 	}
+	if (unlikely(fnt_paused))       /* fnt_disable(): nothing, not even the depth */
+		return;
 	t->busy = 1;
 	barrier();
 	p = t->pos;
@@ -76,3 +78,7 @@ FNT_EXPORT void __cyg_profile_func_exit(void *fn, void *site)
 {
 	fnt_event((uintptr_t)fn, (uintptr_t)site, 1);
 }
+
+/* the same hooks under the public API's names (FNT_SCOPE) */
+FNT_EXPORT void fnt__enter(void *fn, void *site) __attribute__((alias("__cyg_profile_func_enter")));
+FNT_EXPORT void fnt__exit(void *fn, void *site) __attribute__((alias("__cyg_profile_func_exit")));

@@ -1,0 +1,171 @@
+/*
+ * ring.c - snapshots of a running trace (the flight recorder's dump).
+ *
+ * The rings themselves live in runtime.c (a thread rewrites its oldest
+ * chunk, see thread_chunk_start) and need nothing at a crash or a kill: the
+ * mapping is the file.  A snapshot freezes the trace as it is now into
+ * <trace dir>/snapshot-<name>/<pid>-<n>.fnt: the header (marked as a
+ * snapshot, with its time) then every chunk, copied by the kernel from the
+ * page cache (copy_file_range), so a snapshot costs no user-space buffer.
+ * The caller's own thread is consistent; a chunk another thread was
+ * writing ends in a torn tail at worst, which the reader treats as damage.
+ *
+ * Everything here is async-signal-safe (the snapshot signal): syscalls and
+ * string handling by hand, no stdio, no malloc.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "runtime/runtime.h"
+
+static int snap_lock;
+static unsigned snap_signals;
+
+static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
+{
+	while (*s && at + 1 < cap)
+		buf[at++] = *s++;
+	buf[at] = 0;
+	return at;
+}
+
+static size_t put_uint(char *buf, size_t at, size_t cap, unsigned v)
+{
+	char tmp[16];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) && n < 15);
+	while (n && at + 1 < cap)
+		buf[at++] = tmp[--n];
+	buf[at] = 0;
+	return at;
+}
+
+static int copy_range(int in, int out, off_t from, off_t len)
+{
+	off_t in_off = from, out_off = from;
+	while (len > 0) {
+		ssize_t n = copy_file_range(in, &in_off, out, &out_off, (size_t)len, 0);
+		if (n < 0 && (errno == ENOSYS || errno == EXDEV || errno == EINVAL)) {
+			char buf[16384];
+			n = pread(in, buf, len < (off_t)sizeof(buf) ? (size_t)len : sizeof(buf), in_off);
+			if (n > 0 && pwrite(out, buf, (size_t)n, out_off) != n)
+				return -1;
+			if (n > 0)
+				in_off += n, out_off += n;
+		}
+		if (n <= 0)
+			return n == 0 ? 0 : -1;
+		len -= n;
+	}
+	return 0;
+}
+
+int fnt_snapshot_write(const char *name)
+{
+	struct fnt_file_header *h = fnt_trace_header();
+	const char *path = fnt_trace_path(), *base;
+	char out[4400];
+	size_t at, dir_end;
+	struct stat st;
+	int fd, ret = -1;
+
+	if (!h || !path[0])
+		return -1;
+	if (__atomic_exchange_n(&snap_lock, 1, __ATOMIC_ACQUIRE))
+		return -1;              /* one snapshot at a time */
+	int in = fnt_trace_fd();
+	if (in < 0 || fstat(in, &st))
+		goto out;
+	base = strrchr(path, '/');
+	if (!base)
+		goto out;
+	at = put_str(out, 0, sizeof(out), "");
+	for (const char *c = path; c < base && at + 1 < sizeof(out); c++)
+		out[at++] = *c;
+	out[at] = 0;
+	at = put_str(out, at, sizeof(out), "/snapshot-");
+	/* the name, reduced to characters that are safe in a file name */
+	for (size_t i = 0; name && name[i] && i < 64 && at + 1 < sizeof(out); i++) {
+		char c = name[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 c == '-' || c == '_' || c == '.';
+		out[at++] = ok ? c : '_';
+	}
+	if (!name || !name[0])
+		at = put_str(out, at, sizeof(out), "api");
+	out[at] = 0;
+	dir_end = at;
+	if (mkdir(out, 0777) && errno != EEXIST)
+		goto out;
+	at = put_str(out, dir_end, sizeof(out), base);
+	if (at + 1 >= sizeof(out))
+		goto out;
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		goto out;
+	/* chunks first, then the header: a snapshot file with a valid magic is complete */
+	if (st.st_size > (off_t)FNT_HEADER_SIZE &&
+	    copy_range(in, fd, FNT_HEADER_SIZE, st.st_size - (off_t)FNT_HEADER_SIZE))
+		goto close;
+	{
+		struct fnt_file_header copy;
+		memcpy(&copy, h, sizeof(copy));
+		copy.flags |= FNT_FLAG_SNAPSHOT;
+		copy.reserved[FNT_RES_SNAP_TICKS] = fnt_now();
+		if (pwrite(fd, &copy, sizeof(copy), 0) != (ssize_t)sizeof(copy))
+			goto close;
+		if (ftruncate(fd, st.st_size) && st.st_size >= (off_t)FNT_HEADER_SIZE)
+			goto close;
+	}
+	ret = 0;
+close:
+	close(fd);
+	if (ret)
+		unlink(out);
+out:
+	__atomic_store_n(&snap_lock, 0, __ATOMIC_RELEASE);
+	return ret;
+}
+
+FNT_EXPORT int fnt__snapshot(const char *name)
+{
+	return fnt_snapshot_write(name);
+}
+
+static void on_snapshot_signal(int sig)
+{
+	int saved = errno;
+	char name[32];
+	size_t at = put_str(name, 0, sizeof(name), "signal-");
+	(void)sig;
+	put_uint(name, at, sizeof(name), __atomic_add_fetch(&snap_signals, 1, __ATOMIC_RELAXED));
+	fnt_snapshot_write(name);
+	errno = saved;
+}
+
+/* FNTRACE_SNAPSHOT_SIGNAL=N: a snapshot "signal-<k>" at each signal N (the
+ * program must not install its own handler for it). */
+void fnt_snapshot_signal_init(void)
+{
+	const char *env = getenv(FNTRACE_ENV_SNAPSHOT_SIGNAL);
+	struct sigaction sa;
+	int sig;
+
+	if (!env || !*env)
+		return;
+	sig = atoi(env);
+	if (sig <= 0 || sig >= NSIG)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_snapshot_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}

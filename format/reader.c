@@ -255,6 +255,22 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				if (!th->name[0])
 					memcpy(th->name, mt.name, 16);
 			}
+		} else if (type == FNT_META_SCOPE && rlen > 16) {
+			uint64_t rec[2];
+			memcpy(rec, r, 16);
+			size_t nlen = strnlen((const char *)r + 16, rlen - 16);
+			t->scopes = xrealloc_(t->scopes, (t->n_scopes + 1) * sizeof(*t->scopes));
+			struct trace_scope *sc = &t->scopes[t->n_scopes++];
+			sc->name = malloc(nlen + 1);
+			if (!sc->name)
+				exit(1);
+			memcpy(sc->name, r + 16, nlen);
+			sc->name[nlen] = 0;
+			/* resolved once the whole module map is known (process_scan) */
+			sc->file = TRACE_NO_FILE;
+			sc->vaddr = rec[1];
+			p->scope_ticks = xrealloc_(p->scope_ticks, (p->n_scope_ticks + 1) * sizeof(*p->scope_ticks));
+			p->scope_ticks[p->n_scope_ticks++] = (struct scope_pending){ t->n_scopes - 1, rec[0] };
 		} else {
 			warn(t, "'%s': unknown meta record type %u skipped", p->file, type);
 		}
@@ -319,6 +335,17 @@ static void process_scan(struct trace_process *p)
 	for (size_t i = 0; i < p->n_modules; i++)
 		if (p->modules[i].load_ticks <= p->hdr.cal1_ticks)
 			p->modules[i].at_start = 1;
+	for (size_t i = 0; i < p->n_scope_ticks; i++) {
+		struct trace_scope *sc = &p->trace->scopes[p->scope_ticks[i].scope];
+		const struct trace_module *m = module_at(p, sc->vaddr, p->scope_ticks[i].ticks);
+		if (m) {
+			sc->file = m->file;
+			sc->vaddr -= m->bias;
+		}
+	}
+	free(p->scope_ticks);
+	p->scope_ticks = NULL;
+	p->n_scope_ticks = 0;
 	/* each thread's chunks in sequence order; note holes */
 	for (size_t i = 0; i < p->n_threads; i++) {
 		struct trace_thread *th = &p->threads[i];
@@ -337,6 +364,7 @@ static void process_scan(struct trace_process *p)
 			if (k && items[k].seq != items[k - 1].seq + 1)
 				p->missing_chunks += items[k].seq - items[k - 1].seq - 1;
 		}
+		th->first_seq = th->n_chunks ? items[0].seq : 0;
 		if (th->n_chunks) {
 			size_t avail = 0;
 			struct fnt_chunk_header hbuf;
@@ -344,8 +372,11 @@ static void process_scan(struct trace_process *p)
 			th->start_depth = ch->depth;
 			if (!th->name[0])
 				memcpy(th->name, ch->name, 16);
-			if (items[0].seq != 0)
+			/* in a ring, the chunks before the first one present were
+			 * overwritten: that is where the history starts, not a hole */
+			if (items[0].seq != 0 && !(p->hdr.flags & FNT_FLAG_RING))
 				p->missing_chunks += items[0].seq;
+			th->history_ticks = ch->base_ticks;
 		}
 		free(items);
 	}
@@ -505,7 +536,20 @@ static void trace_finish_open(struct trace *t)
 		if (p->damaged_chunks)
 			warn(t, "'%s': %llu chunk(s) with a corrupt header skipped", p->file,
 			     (unsigned long long)p->damaged_chunks);
+		for (size_t k = 0; k < p->n_threads; k++) {
+			struct trace_thread *th = &p->threads[k];
+			double ns = ((double)(int64_t)(th->history_ticks - p->tick0)) * p->scale + (double)p->off;
+			th->history_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+		}
 	}
+}
+
+const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr)
+{
+	for (size_t i = 0; i < t->n_scopes; i++)
+		if (t->scopes[i].file == file && t->scopes[i].vaddr == vaddr)
+			return t->scopes[i].name;
+	return NULL;
 }
 
 int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
@@ -664,6 +708,7 @@ void trace_close(struct trace *t)
 			free(p->threads[k].chunks);
 		free(p->threads);
 		free(p->modules);
+		free(p->scope_ticks);
 		for (int k = 0; k < p->argc; k++)
 			free(p->argv[k]);
 		free(p->argv);
@@ -675,6 +720,9 @@ void trace_close(struct trace *t)
 	free(t->files);
 	free(t->funcs);
 	free(t->func_hash);
+	for (size_t i = 0; i < t->n_scopes; i++)
+		free(t->scopes[i].name);
+	free(t->scopes);
 	for (size_t i = 0; i < t->n_warnings; i++)
 		free(t->warnings[i]);
 	free(t->warnings);
@@ -705,6 +753,11 @@ struct cursor {
 	struct cache_slot cache[FNT_CACHE_SLOTS];
 	struct trace_event ev;       /* next event (time-ordered walk) */
 	int has_ev;
+	/* the body of the current MARK / STACK event (the time-ordered walk
+	 * keeps one pending event per cursor, so each cursor owns its own) */
+	char text[FNT_MARK_MAX + 1];
+	uint64_t stack[FNT_STACK_MAX], stack_vaddr[FNT_STACK_MAX];
+	uint32_t stack_file[FNT_STACK_MAX];
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -974,6 +1027,52 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				ev->kind = TRACE_THREAD_END;
 				c->th->ended = 1;
 				break;
+			case FNT_EXT_MARK:
+				if (p >= c->end || p + 1 + *p > c->end) {
+					chunk_damage(c, start);
+					continue;
+				}
+				c->ticks += d;
+				memcpy(c->text, p + 1, *p);
+				c->text[*p] = 0;
+				ev->kind = TRACE_MARK;
+				ev->text = c->text;
+				ev->text_len = *p;
+				p += 1 + *p;
+				break;
+			case FNT_EXT_STACK: {
+				uint64_t cnt, addr = 0;
+				n = get_varint(p, c->end, &cnt);
+				if (n <= 0 || !cnt || cnt > FNT_STACK_MAX) {
+					chunk_damage(c, start);
+					continue;
+				}
+				p += n;
+				for (uint64_t i = 0; i < cnt && n > 0; i++) {
+					uint64_t zz = 0;
+					n = get_varint(p, c->end, &zz);
+					p += n > 0 ? n : 0;
+					addr += (uint64_t)fnt_unzigzag(zz);
+					c->stack[i] = addr;
+				}
+				if (n <= 0) {
+					chunk_damage(c, start);
+					continue;
+				}
+				c->ticks += d;
+				for (uint64_t i = 0; i < cnt; i++) {
+					/* a return address: the call is the byte before it */
+					const struct trace_module *m = module_at(c->p, c->stack[i] - 1, c->ticks);
+					c->stack_file[i] = m ? m->file : TRACE_NO_FILE;
+					c->stack_vaddr[i] = m ? c->stack[i] - m->bias : c->stack[i];
+				}
+				ev->kind = TRACE_STACK;
+				ev->count = cnt;
+				ev->stack = c->stack;
+				ev->stack_file = c->stack_file;
+				ev->stack_vaddr = c->stack_vaddr;
+				break;
+			}
 			default:
 				chunk_damage(c, start);
 				continue;

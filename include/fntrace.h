@@ -71,50 +71,38 @@ FNT__DECL void fnt__set_enabled(int on);
 FNT__DECL int fnt__snapshot(const char *name);
 
 #define FNT__ON() (FNT__HAVE(fnt__active) && __builtin_expect(fnt__active, 0))
+/* the header's own helpers are never instrumented themselves */
+#define FNT__INLINE static inline __attribute__((always_inline, no_instrument_function, unused))
 
-static inline void fnt_mark(const char *text)
-{
-	if (FNT__ON())
-		fnt__mark(text);
-}
+/* macros, so that a captured stack shows the caller's own line */
+#define fnt_mark(text) (FNT__ON() ? fnt__mark(text) : (void)0)
+#define fnt_capture_stack() (FNT__ON() ? fnt__capture_stack() : (void)0)
+/* 0 when the snapshot was written, -1 otherwise (not recording, no space) */
+#define fnt_snapshot(name) (FNT__ON() ? fnt__snapshot(name) : -1)
 
-static inline void fnt_capture_stack(void)
-{
-	if (FNT__ON())
-		fnt__capture_stack();
-}
-
-static inline void fnt_enable(void)
+FNT__INLINE void fnt_enable(void)
 {
 	if (FNT__HAVE(fnt__set_enabled))
 		fnt__set_enabled(1);
 }
 
-static inline void fnt_disable(void)
+FNT__INLINE void fnt_disable(void)
 {
 	if (FNT__HAVE(fnt__set_enabled))
 		fnt__set_enabled(0);
-}
-
-/* 0 when the snapshot was written, -1 otherwise (not recording, no space) */
-static inline int fnt_snapshot(const char *name)
-{
-	if (FNT__ON())
-		return fnt__snapshot(name);
-	return -1;
 }
 
 struct fnt__scope {
 	void *fn;
 };
 
-static inline void fnt__scope_end(struct fnt__scope *s)
+FNT__INLINE void fnt__scope_end(struct fnt__scope *s)
 {
 	if (s->fn)
 		fnt__exit(s->fn, 0);
 }
 
-static inline __attribute__((always_inline)) void *fnt__scope_begin(void *fn)
+FNT__INLINE void *fnt__scope_begin(void *fn)
 {
 	if (!FNT__ON())
 		return 0;

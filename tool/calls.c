@@ -152,9 +152,17 @@ static int on_event(void *ctx, const struct trace_event *ev)
 		for (uint64_t k = 0; k < ev->count && s->n; k++)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		break;
+	case TRACE_MARK:
+		if (w->ops->mark && in_range && s->reached) {
+			int depth = s->n ? s->f[s->n - 1].depth + (s->f[s->n - 1].shown ? 1 : 0) : s->base;
+			w->ops->mark(w->ctx, th, ev->text, ev->text_len, ev->ns, depth);
+		}
+		break;
 	case TRACE_THREAD_END:
 	case TRACE_STREAM_END:
 		close_all(w, th);
+		break;
+	default:
 		break;
 	}
 	return 0;

@@ -33,6 +33,10 @@ static const char record_usage[] =
 	"      --report         print 'fntrace report' when the program exits\n"
 	"      --chunk-size N   per-thread buffer chunk (16K..64M, default 256K)\n"
 	"      --clock CLOCK    tsc (default where the kernel trusts it) or monotonic\n"
+	"      --ring SIZE      flight recorder: keep only the last SIZE of events of\n"
+	"                       each thread (e.g. 1M; at least 32K)\n"
+	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
+	"                       is into DIR/snapshot-signal-N/\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -249,12 +253,15 @@ int cmd_record(int argc, char **argv)
 		{ "report", no_argument, NULL, 0x201 },
 		{ "chunk-size", required_argument, NULL, 0x202 },
 		{ "clock", required_argument, NULL, 0x203 },
+		{ "ring", required_argument, NULL, 0x204 },
+		{ "snapshot-signal", required_argument, NULL, 0x205 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "fntrace.data", *clock_name = NULL;
 	int callsite = 0, report = 0, opt, pipefd[2], status = 0;
-	uint64_t chunk = 0, start;
+	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
+	int snap_sig = 0;
 	char *lib, *prog, absdir[PATH_MAX];
 	struct timespec ts;
 
@@ -274,6 +281,16 @@ int cmd_record(int argc, char **argv)
 				die_usage("option '--clock' takes 'tsc' or 'monotonic', not '%s'", optarg);
 			clock_name = optarg;
 			break;
+		case 0x204:
+			ring = parse_size("--ring", optarg);
+			if (ring < 2 * FNT_MIN_CHUNK)
+				die_usage("option '--ring': %s is too small (at least 32K: two chunks of 16K)", optarg);
+			break;
+		case 0x205:
+			snap_sig = parse_signal(optarg);
+			if (snap_sig <= 0)
+				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
+			break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -281,6 +298,24 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind >= argc)
 		die_usage("no program to record (fntrace record [options] -- program [args...])");
+	if (ring) {
+		/* the ring is 2..32 chunks per thread: size the chunks to fit */
+		if (chunk) {
+			ring_chunks = ring / chunk;
+			if (ring_chunks < 2 || ring_chunks > 32)
+				die_usage("option '--ring': %" PRIu64 " bytes hold %" PRIu64 " chunks of --chunk-size; "
+					  "it must hold 2 to 32", ring, ring_chunks);
+		} else {
+			chunk = FNT_DEFAULT_CHUNK;
+			if (ring / chunk < 2)
+				chunk = (ring / 2) & ~4095ull;
+			if (ring / chunk > 32)
+				chunk = ((ring + 31) / 32 + 4095) & ~4095ull;
+			if (chunk > FNT_MAX_CHUNK)
+				die_usage("option '--ring': too large (at most 2G)");
+			ring_chunks = ring / chunk;
+		}
+	}
 
 	prog = find_program(argv[optind]);
 	if (!prog) {
@@ -341,6 +376,20 @@ int cmd_record(int argc, char **argv)
 		}
 		if (clock_name)
 			setenv(FNTRACE_ENV_CLOCK, clock_name, 1);
+		if (ring_chunks) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%" PRIu64, ring_chunks);
+			setenv(FNTRACE_ENV_RING, buf, 1);
+		} else {
+			unsetenv(FNTRACE_ENV_RING);
+		}
+		if (snap_sig) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%d", snap_sig);
+			setenv(FNTRACE_ENV_SNAPSHOT_SIGNAL, buf, 1);
+		} else {
+			unsetenv(FNTRACE_ENV_SNAPSHOT_SIGNAL);
+		}
 		unsetenv(FNTRACE_ENV_DISABLE);
 		execv(prog, argv + optind);
 		err = errno;

@@ -239,7 +239,20 @@ static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_
 	prefix(r, th, NULL, ns, depth);
 	put_mem(r, "} /* ", 5);
 	put_name(r, func);
-	put_str(r, " (entered before this process began) */");
+	put_str(r, th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
+		" (entered before the history start) */" : " (entered before this process began) */");
+	newline(r);
+}
+
+static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth)
+{
+	struct replay *r = ctx;
+	flush_others(r, th);
+	flush_pending(r, th, slot(th));
+	prefix(r, th, NULL, ns, depth);
+	put_mem(r, "/* mark: ", 9);
+	put_mem(r, text, len);
+	put_mem(r, " */", 3);
 	newline(r);
 }
 
@@ -264,7 +277,7 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
 	struct view_opts o = { 0 };
 	struct view v;
 	struct replay r = { .v = &v, .out = stdout };
@@ -304,6 +317,7 @@ int cmd_replay(int argc, char **argv)
 		view_no_events_hint(&v);
 		ret = 1;
 	}
+	view_history_notes(&v);
 	view_report_problems(&v);
 	view_close(&v);
 	return ret;

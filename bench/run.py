@@ -47,8 +47,10 @@ FNTRACE_MODES = [
     ("default", [], None),
     ("callsite", ["--callsite"], "--callsite"),
     ("monotonic", ["--clock", "monotonic"], "monotonic"),
+    ("ring", ["--ring", "4M"], "--ring"),   # flight recorder: same events, fixed 4M per thread
 ]
-FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite"}
+FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite", "--ring",
+                     "--snapshot-signal"}
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
 
@@ -165,6 +167,9 @@ def build(workloads):
     compile_(o("spawn"), ["-O2", sp], [sp])
     nc = os.path.join(SRC, "nocalls.c")
     compile_(o("nocalls"), CFLAGS + INST + [nc], [nc])
+    ac = os.path.join(BENCH, "api", "apicost.c")
+    compile_(o("apicost"), CFLAGS + ["-I" + os.path.join(ROOT, "include"), ac],
+             [ac, os.path.join(ROOT, "include", "fntrace.h")])
 
 
 # ---------------------------------------------------------------- tools
@@ -379,6 +384,33 @@ def measure_decode(w, mode, tdir, calls, exports, runs):
     return rows
 
 
+def measure_api(fnt, runs):
+    """The in-program API (bench/api/apicost.c, FNT_WEAK, not linked with the
+    runtime): ns per iteration of each construct, median of `runs`, without
+    the runtime and under `fntrace record` (default and --ring)."""
+    exe = os.path.join(OUT, "apicost")
+    fexe = os.path.join(ROOT, "build", "fntrace")
+    n = "20000000"
+    setups = [("without the runtime", [exe, n])]
+    if fnt["ok"]:
+        tdir = os.path.join(TRACES, "api")
+        setups.append(("fntrace record", [fexe, "record", "-d", tdir, "--", exe, n]))
+        setups.append(("fntrace record --ring 4M", [fexe, "record", "-d", tdir, "--ring", "4M", "--", exe, n]))
+    rows = []
+    for label, cmd in setups:
+        got = {}
+        for _ in range(runs):
+            rmtree(os.path.join(TRACES, "api"))
+            r = run(cmd)
+            for m in re.finditer(r"^api (\S+) (-?[\d.]+)$", r["out"], re.M):
+                got.setdefault(m.group(1), []).append(float(m.group(2)))
+        rmtree(os.path.join(TRACES, "api"))
+        rows.append({"setup": label, "command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
+                                                          for c in cmd),
+                     "ns": {k: statistics.median(v) for k, v in got.items()}})
+    return rows
+
+
 def measure_startup(fnt, uft, n):
     nc = [os.path.join(OUT, "nocalls")]
     tdir = os.path.join(TRACES, "startup")
@@ -514,6 +546,13 @@ def print_results(R):
                 else:
                     rows.append([d["what"], "%.2f" % d["wall_s"], "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)])
             out.append(table(["decoder", "s", "Mev/s", "RSS MB"], rows))
+    if R.get("api"):
+        out.append("")
+        out.append("In-program API (bench/api/apicost.c, uninstrumented, FNT_WEAK): ns per use, "
+                   "median of %d runs" % R["api_runs"])
+        keys = ["FNT_SCOPE", "FNT_SCOPE_NAMED", "fnt_mark"]
+        out.append(table(["setup"] + keys, [[a["setup"]] + [f(a["ns"].get(k), ".2f") for k in keys]
+                                            for a in R["api"]], right=set(range(1, 4))))
     s = R.get("startup")
     if s:
         out.append("")
@@ -680,6 +719,8 @@ def main():
         for row in rows:
             if row.get("status") != "ok" or row["kind"] != "trace":
                 continue
+            if row["method"] == "fntrace-ring":   # keeps only the last 4M per thread, by design
+                continue
             if row["method"].startswith("fntrace"):
                 got, err = fntrace_calls(row["trace_dir"])
                 row["traced_calls"] = got
@@ -708,6 +749,9 @@ def main():
     # uftrace report rows last in the decode table
     R["decode"].sort(key=lambda d: d["mode"] == "uftrace")
 
+    log("in-program API cost")
+    R["api_runs"] = 1 if a.quick else 5
+    R["api"] = measure_api(fnt, R["api_runs"])
     log("start-up cost")
     R["startup"] = measure_startup(fnt, uft, 10 if a.quick else 40)
     if a.big:

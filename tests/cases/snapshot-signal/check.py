@@ -27,3 +27,12 @@ def check(ctx):
     f = [x for x in os.listdir(ctx.data) if x.endswith(".fnt")]
     size = os.path.getsize(os.path.join(ctx.data, f[0]))
     assert os.path.getsize(os.path.join(ctx.data, "snapshot-signal-2", f[0])) == size
+    # info says what the files are
+    info = ctx.run("info", "-d", ctx.data, check=True).stdout
+    assert "  flight recorder: the last 2 chunks of 32768 bytes of each thread\n" in info, info
+    assert re.search(r"running at the end, history from \+\d+\.\d{3} [mu]?s\n", info), info
+    assert info.endswith("\nsnapshots: 2 (read one with -d %s/NAME)\n  snapshot-signal-1\n  snapshot-signal-2\n"
+                         % ctx.data), info[-300:]
+    info = ctx.run("info", "-d", os.path.join(ctx.data, "snapshot-signal-1"), check=True).stdout
+    assert re.search(r"\n  snapshot: taken at \+\d+\.\d{3} [mu]?s while the process ran\n", info), info
+    assert "  ended: not yet (a snapshot of the running process)\n" in info, info

@@ -317,7 +317,6 @@ int cmd_replay(int argc, char **argv)
 		view_no_events_hint(&v);
 		ret = 1;
 	}
-	view_history_notes(&v);
 	view_report_problems(&v);
 	view_close(&v);
 	return ret;

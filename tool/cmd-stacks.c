@@ -101,7 +101,6 @@ int cmd_stacks(int argc, char **argv)
 	if (!s.n)
 		fprintf(stderr, "fntrace: no call stacks in '%s' (the program captures them with "
 			"fnt_capture_stack(), see include/fntrace.h)\n", o.dir ? o.dir : "fntrace.data");
-	view_history_notes(&v);
 	view_report_problems(&v);
 	view_close(&v);
 	return s.n ? 0 : 1;

@@ -100,7 +100,7 @@ const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr);
 void view_report_problems(struct view *v);
 void view_no_events_hint(struct view *v);
 /* ring traces: "history starts at ..." (a note on stderr), once per thread whose
- * oldest events were overwritten */
+ * oldest events were overwritten (view_report_problems prints them too) */
 void view_history_notes(struct view *v);
 /* -F/-N matches of a function: bit 0 -F, bit 1 -N (cached per function) */
 int view_filter_match(struct view *v, uint32_t func);

@@ -256,6 +256,7 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 void view_report_problems(struct view *v)
 {
 	struct trace *t = v->trace;
+	view_history_notes(v);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		uint64_t lost = p->hdr.lost_reentrant + p->hdr.lost_nospace;

@@ -77,6 +77,8 @@ $(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
 
 deps:
 	@sh scripts/install-deps.sh
+test-deps:
+	@sh scripts/install-deps.sh --test
 
 # the README's first command: build, trace the bundled example, show it
 demo: deps
@@ -93,7 +95,7 @@ test: all unit
 	python3 tests/run.py --build $(O)
 
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-check: deps
+check: test-deps
 	@bash scripts/check.sh
 
 # the reader under libFuzzer (clang), briefly; `make fuzz FUZZ_TIME=600` for longer
@@ -122,4 +124,4 @@ install: all
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps demo unit test check fuzz fuzz-smoke bench install clean
+.PHONY: all deps test-deps demo unit test check fuzz fuzz-smoke bench install clean

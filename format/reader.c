@@ -739,6 +739,31 @@ struct cache_slot {
 	uint32_t gen;
 };
 
+/* Functions and call-site modules of addresses already resolved in this
+ * walk, by (process, address, module changes applied): a resolution holds
+ * between two module changes, so an address evicted from the format's
+ * 64-slot cache is not looked up in the module map again.  One for the
+ * whole walk, whatever the number of threads. */
+#define RESOLVED_BITS 10
+#define SITE_BITS 9
+
+struct resolved_slot {
+	const struct trace_process *p;
+	uint64_t addr;
+	uint32_t func, gen;
+};
+
+struct site_slot {
+	const struct trace_process *p;
+	uint64_t addr, bias;
+	uint32_t file, gen;
+};
+
+struct walk_cache {
+	struct resolved_slot resolved[1u << RESOLVED_BITS];
+	struct site_slot sites[1u << SITE_BITS];
+};
+
 struct cursor {
 	struct trace_thread *th;
 	struct trace_process *p;
@@ -751,10 +776,16 @@ struct cursor {
 	uint64_t *changes;           /* sorted module change times of the process */
 	size_t n_changes;
 	struct cache_slot cache[FNT_CACHE_SLOTS];
-	struct trace_event ev;       /* next event (time-ordered walk) */
-	int has_ev;
-	/* the body of the current MARK / STACK event (the time-ordered walk
-	 * keeps one pending event per cursor, so each cursor owns its own) */
+	struct walk_cache *wc;
+	/* the thread's clock went back at some point: the times of its
+	 * later events may lie before module changes already applied (gen),
+	 * so it resolves every address afresh, as the format says */
+	int ticks_went_back;
+	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
+	size_t i, n, cap;            /* cap: size of buf (at most TRACE_BATCH) */
+	uint64_t max_ns;             /* latest time in buf[0..n) */
+	/* the body of the MARK / STACK event that ended the current batch */
+	struct trace_body body;
 	char text[FNT_MARK_MAX + 1];
 	uint64_t stack[FNT_STACK_MAX], stack_vaddr[FNT_STACK_MAX];
 	uint32_t stack_file[FNT_STACK_MAX];
@@ -772,9 +803,10 @@ static void process_changes(struct trace_process *p, uint64_t **out, size_t *n)
 	size_t k = 0;
 	if (!c)
 		exit(1);
+	/* the loads of modules present at start too: module_at() can change
+	 * there as well (an at-start module whose unload record comes first) */
 	for (size_t i = 0; i < p->n_modules; i++) {
-		if (!p->modules[i].at_start)
-			c[k++] = p->modules[i].load_ticks;
+		c[k++] = p->modules[i].load_ticks;
 		if (p->modules[i].unload_ticks != UINT64_MAX)
 			c[k++] = p->modules[i].unload_ticks;
 	}
@@ -824,6 +856,8 @@ static int cursor_chunk(struct cursor *c)
 		c->chunk_base = (const uint8_t *)ch;
 		c->pos = (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE;
 		c->end = (const uint8_t *)ch + avail;
+		if (ch->base_ticks < c->ticks)
+			c->ticks_went_back = 1;
 		c->ticks = ch->base_ticks;
 		c->prev_new = 0;
 		memset(c->cache, 0, sizeof(c->cache));
@@ -850,13 +884,24 @@ static inline int get_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 	return (int)len;
 }
 
-static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
+static inline uint64_t to_ns_(uint64_t tick0, int64_t mult, int64_t off, uint64_t ticks)
 {
-	int64_t d = (int64_t)(ticks - p->tick0);
-	__int128 ns = (((__int128)d * p->mult) >> 32) + p->off;
+	int64_t d = (int64_t)(ticks - tick0);
+	__int128 prod = (__int128)d * mult;
+	uint64_t hi = (uint64_t)(prod >> 64);
+	/* the usual case in 64 bits: 0 <= prod < 2^95 and off >= 0, so the
+	 * sum below is under 2^64 - 1 and the clamps cannot apply */
+	if (likely_(hi < (1ull << 31) && off >= 0))
+		return (uint64_t)(prod >> 32) + (uint64_t)off;
+	__int128 ns = (prod >> 32) + off;
 	if (ns <= 0)
 		return 0;
 	return ns >= (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
+{
+	return to_ns_(p->tick0, p->mult, p->off, ticks);
 }
 
 static inline void apply_changes(struct cursor *c)
@@ -867,16 +912,37 @@ static inline void apply_changes(struct cursor *c)
 	}
 }
 
+/* The module of a call site (its file and bias), cached like functions */
+static void site_module(const struct trace_process *p, uint64_t site, uint64_t ticks, uint32_t *file,
+			uint64_t *bias)
+{
+	const struct trace_module *m = module_at(p, site, ticks);
+	*file = m ? m->file : TRACE_NO_FILE;
+	*bias = m ? m->bias : 0;
+}
+
+static inline void site_of(struct cursor *c, uint64_t site, uint64_t ticks, uint32_t *file, uint64_t *bias)
+{
+	struct site_slot *s = &c->wc->sites[(site * 0x9E3779B97F4A7C15ull) >> (64 - SITE_BITS)];
+	if (c->ticks_went_back) {
+		site_module(c->p, site, ticks, file, bias);
+		return;
+	}
+	if (s->addr != site || s->p != c->p || s->gen != c->gen + 1) {
+		site_module(c->p, site, ticks, &s->file, &s->bias);
+		s->p = c->p;
+		s->addr = site;
+		s->gen = c->gen + 1;
+	}
+	*file = s->file;
+	*bias = s->bias;
+}
+
 static void callsite_resolve(struct cursor *c, struct trace_event *ev)
 {
-	const struct trace_module *m = module_at(c->p, ev->callsite, c->ticks);
-	if (m) {
-		ev->callsite_file = m->file;
-		ev->callsite_vaddr = ev->callsite - m->bias;
-	} else {
-		ev->callsite_file = TRACE_NO_FILE;
-		ev->callsite_vaddr = ev->callsite;
-	}
+	uint64_t bias;
+	site_of(c, ev->callsite, c->ticks, &ev->callsite_file, &bias);
+	ev->callsite_vaddr = ev->callsite - bias;
 }
 
 /* Decode the next event of the cursor's thread into ev.  Returns 1, or 0 at
@@ -964,9 +1030,21 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 			apply_changes(c);
 			c->prev_new = addr;
 			struct cache_slot *s = &c->cache[fnt_slot(addr)];
+			struct resolved_slot *r =
+				&c->wc->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
 			s->addr = addr;
-			s->func = resolve(c->p, addr, c->ticks);
 			s->gen = c->gen + 1;
+			if (c->ticks_went_back) {
+				s->func = resolve(c->p, addr, c->ticks);
+			} else {
+				if (r->addr != addr || r->p != c->p || r->gen != c->gen + 1) {
+					r->p = c->p;
+					r->addr = addr;
+					r->func = resolve(c->p, addr, c->ticks);
+					r->gen = c->gen + 1;
+				}
+				s->func = r->func;
+			}
 			ev->kind = payload ? TRACE_EXIT : TRACE_ENTRY;
 			ev->func = s->func;
 			ev->addr = addr;
@@ -982,6 +1060,8 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				}
 				memcpy(&t, p, 8);
 				p += 8;
+				if (t < c->ticks)
+					c->ticks_went_back = 1;
 				c->ticks = t;
 				c->pos = p;
 				continue;
@@ -1036,8 +1116,8 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				memcpy(c->text, p + 1, *p);
 				c->text[*p] = 0;
 				ev->kind = TRACE_MARK;
-				ev->text = c->text;
-				ev->text_len = *p;
+				c->body = (struct trace_body){ .text = c->text, .text_len = *p };
+				ev->body = &c->body;
 				p += 1 + *p;
 				break;
 			case FNT_EXT_STACK: {
@@ -1068,9 +1148,9 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				}
 				ev->kind = TRACE_STACK;
 				ev->count = cnt;
-				ev->stack = c->stack;
-				ev->stack_file = c->stack_file;
-				ev->stack_vaddr = c->stack_vaddr;
+				c->body = (struct trace_body){ .stack = c->stack, .stack_file = c->stack_file,
+							       .stack_vaddr = c->stack_vaddr };
+				ev->body = &c->body;
 				break;
 			}
 			default:
@@ -1104,9 +1184,23 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 	}
 }
 
-static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes)
+/* The fields fast_run() does not write: every event of a batch is of the
+ * cursor's thread, and without call sites its call-site fields are 0 (the
+ * slow path clears and sets a whole event, thread included). */
+static void buffer_prepare(struct cursor *c)
+{
+	memset(c->buf, 0, c->cap * sizeof(*c->buf));
+	for (size_t i = 0; i < c->cap; i++)
+		c->buf[i].thread = c->th;
+}
+
+static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes,
+			struct walk_cache *wc, struct trace_event *buf, size_t cap)
 {
 	memset(c, 0, sizeof(*c));
+	c->wc = wc;
+	c->buf = buf;
+	c->cap = cap;
 	c->th = th;
 	c->p = th->proc;
 	c->changes = changes;
@@ -1114,6 +1208,7 @@ static void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *cha
 	c->next_change = n_changes ? changes[0] : UINT64_MAX;
 	th->events = th->lost = 0;
 	th->ended = 0;
+	buffer_prepare(c);
 }
 
 static void walk_reset(struct trace *t)
@@ -1124,37 +1219,171 @@ static void walk_reset(struct trace *t)
 	t->end_ns = 0;
 }
 
-static int stream_end(struct cursor *c, trace_event_fn fn, void *ctx)
+/* the bytes of a varint of length 1..8 (index 0 unused) */
+static const uint64_t varint_mask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull, 0xffffffffffffull, 0xffffffffffffffull,
+	0xffffffffffffffffull,
+};
+
+/* The head byte of a CALLSITE record: a 1-byte varint */
+#define CALLSITE_HEAD ((uint8_t)((((unsigned)FNT_EXT_CALLSITE << 2 | FNT_K_EXT) << 1) | 1))
+
+/* Decode events into ev[0..] while they are the common kind: an ENTRY or
+ * EXIT naming a slot resolved since the last module change, before the
+ * next one, with at least 8 readable bytes (16 after an entry's head in a
+ * trace with call sites, whose CALLSITE record it decodes too).  Returns how
+ * many; the first event it does not take is left for cursor_next.  cs is a
+ * constant at each call: two copies of the loop, one without the call-site
+ * code. */
+static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, struct trace_event *ev,
+							     struct trace_event *ev_end, const int cs)
+{
+	const struct trace_process *proc = c->p;
+	const uint8_t *p = c->pos, *end = c->end;
+	const struct cache_slot *cache = c->cache;
+	const uint32_t gen1 = c->gen + 1;
+	const uint64_t next_change = c->next_change, tick0 = proc->tick0;
+	const int64_t mult = proc->mult, off = proc->off;
+	struct trace_event *ev0 = ev;
+	uint64_t ticks = c->ticks;
+
+	/* p may be NULL before the first chunk: compare lengths, not pointers */
+	while (ev < ev_end && end - p >= 8 && *p) {
+		uint64_t x, v;
+		unsigned len = (unsigned)__builtin_ctz(*p) + 1;
+		memcpy(&x, p, 8);
+		v = (x & varint_mask[len]) >> len;
+		const struct cache_slot *s = &cache[(v >> 2) & 63];
+		uint64_t nt = ticks + (v >> 8);
+		if ((v & 2) || !s->addr || s->gen != gen1 || nt >= next_change)
+			break;
+		if (cs)   /* (without call sites, buffer_prepare zeroed it) */
+			ev->callsite = 0;
+		if (cs && !(v & 1)) {
+			/* the entry's CALLSITE record: head byte, varint */
+			const uint8_t *q = p + len;
+			uint64_t zz;
+			if (end - q < 9 || q[0] != CALLSITE_HEAD || !q[1])
+				break;
+			unsigned l2 = (unsigned)__builtin_ctz(q[1]) + 1;
+			memcpy(&zz, q + 1, 8);
+			if (l2 < 8)
+				zz &= (1ull << (8 * l2)) - 1;
+			zz >>= l2;
+			uint64_t site = s->addr + (uint64_t)fnt_unzigzag(zz);
+			uint64_t bias;
+			site_of(c, site, nt, &ev->callsite_file, &bias);
+			ev->callsite = site;
+			ev->callsite_vaddr = site - bias;
+			len += 1 + l2;
+		}
+		ticks = nt;
+		p += len;
+		ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
+		ev->func = s->func;
+		ev->addr = s->addr;
+		ev->ns = to_ns_(tick0, mult, off, ticks);
+		ev++;
+	}
+	c->pos = p;
+	c->ticks = ticks;
+	return (size_t)(ev - ev0);
+}
+
+_Static_assert(sizeof(struct trace_event) == 64, "an event is one cache line");
+
+/* a batch buffer, one event per cache line */
+static struct trace_event *batch_alloc(size_t n)
+{
+	struct trace_event *b = aligned_alloc(64, n * sizeof(*b));
+	if (!b) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	return b;
+}
+
+/* Decode up to c->cap events of the cursor's thread into c->buf.
+ * Returns how many (0 at the end of the stream).  Runs of common events go
+ * through fast_run(); anything else (NEW, EXT, a chunk end, damage, the
+ * last bytes of a chunk) through cursor_next, which keeps every check. */
+static size_t cursor_fill(struct cursor *c)
+{
+	struct trace_event *buf = c->buf;
+	struct trace_thread *th = c->th;
+	const struct trace_process *proc = c->p;
+	const int cs = !!(proc->hdr.flags & FNT_FLAG_CALLSITE);
+	size_t n = 0;
+	uint64_t max_ns = 0;
+
+	c->i = 0;
+	while (n < c->cap) {
+		size_t k = cs ? fast_run(c, buf + n, buf + c->cap, 1) : fast_run(c, buf + n, buf + c->cap, 0);
+		if (k) {
+			th->events += k;
+			th->last_ns = buf[n + k - 1].ns;
+			if (th->last_ns > max_ns)   /* times only grow along a fast run */
+				max_ns = th->last_ns;
+			n += k;
+			if (n == c->cap)
+				break;
+		}
+		struct trace_event *ev = &buf[n];
+		memset(ev, 0, sizeof(*ev));
+		if (!cursor_next(c, ev))
+			break;
+		if (ev->ns > max_ns)
+			max_ns = ev->ns;
+		n++;
+		/* the rare events (LOST, UNWIND, THREAD_END) end a batch, so a
+		 * thread's ended flag and lost count run ahead of the views by
+		 * one batch at most */
+		if (ev->kind != TRACE_ENTRY && ev->kind != TRACE_EXIT)
+			break;
+	}
+	c->n = n;
+	c->max_ns = max_ns;
+	return n;
+}
+
+static int stream_end(struct cursor *c, trace_batch_fn fn, void *ctx)
 {
 	struct trace_event ev;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = TRACE_STREAM_END;
 	ev.thread = c->th;
 	ev.ns = c->th->last_ns;
-	return fn(ctx, &ev);
+	return fn(ctx, &ev, 1);
 }
 
-static int walk_by_thread(struct trace *t, trace_event_fn fn, void *ctx)
+static void note_end(struct trace *t, const struct trace_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].ns > t->end_ns)
+			t->end_ns = ev[i].ns;
+}
+
+static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	struct cursor *c = malloc(sizeof(*c));
-	struct trace_event ev;
+	struct trace_event *buf = batch_alloc(TRACE_BATCH);
+	struct walk_cache *wc = calloc(1, sizeof(*wc));
 	int ret = 0;
-	if (!c)
+	if (!c || !buf || !wc)
 		exit(1);
 	for (size_t i = 0; i < t->n_procs && !ret; i++) {
 		struct trace_process *p = &t->procs[i];
 		uint64_t *changes;
-		size_t n_changes;
+		size_t n_changes, n;
 		process_changes(p, &changes, &n_changes);
 		for (size_t k = 0; k < p->n_threads && !ret; k++) {
 			if (!p->threads[k].selected)
 				continue;
-			cursor_init(c, &p->threads[k], changes, n_changes);
-			memset(&ev, 0, sizeof(ev));
-			while (cursor_next(c, &ev)) {
-				if (ev.ns > t->end_ns)
-					t->end_ns = ev.ns;
-				if ((ret = fn(ctx, &ev)))
+			cursor_init(c, &p->threads[k], changes, n_changes, wc, buf, TRACE_BATCH);
+			while ((n = cursor_fill(c))) {
+				if (c->max_ns > t->end_ns)
+					t->end_ns = c->max_ns;
+				if ((ret = fn(ctx, buf, n)))
 					break;
 			}
 			if (!ret)
@@ -1162,35 +1391,54 @@ static int walk_by_thread(struct trace *t, trace_event_fn fn, void *ctx)
 		}
 		free(changes);
 	}
+	free(wc);
+	free(buf);
 	free(c);
 	return ret;
 }
 
-/* min-heap of cursors by their next event's time */
-static void heap_down(struct cursor **h, size_t n, size_t i)
+static inline uint64_t head_ns(const struct cursor *c)
+{
+	return c->buf[c->i].ns;
+}
+
+/* min-heap of cursors by their next event's time (kept beside each) */
+struct heap_ent {
+	uint64_t ns;
+	struct cursor *c;
+};
+
+static void heap_down(struct heap_ent *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && h[l]->ev.ns < h[m]->ev.ns)
+		if (l < n && h[l].ns < h[m].ns)
 			m = l;
-		if (r < n && h[r]->ev.ns < h[m]->ev.ns)
+		if (r < n && h[r].ns < h[m].ns)
 			m = r;
 		if (m == i)
 			return;
-		struct cursor *x = h[i];
+		struct heap_ent x = h[i];
 		h[i] = h[m];
 		h[m] = x;
 		i = m;
 	}
 }
 
-static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
+#define BY_TIME_BATCH0 16
+
+/* Merged in time order.  The thread at the heap's top hands out a run of
+ * events at once: every event up to the smaller of its children's next
+ * times.  That is the order event-by-event sifting gives (a tie keeps the
+ * top where it is), so the merge does not depend on the batch size. */
+static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	size_t n = 0, cap = 0;
-	struct cursor **heap = NULL;
+	struct heap_ent *heap = NULL;
 	uint64_t **changes = calloc(t->n_procs + 1, sizeof(*changes));
+	struct walk_cache *wc = calloc(1, sizeof(*wc));
 	int ret = 0;
-	if (!changes)
+	if (!changes || !wc)
 		exit(1);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
@@ -1200,11 +1448,12 @@ static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
 			if (!p->threads[k].selected)
 				continue;
 			struct cursor *c = malloc(sizeof(*c));
-			if (!c)
+			struct trace_event *buf = batch_alloc(BY_TIME_BATCH0);
+			if (!c || !buf)
 				exit(1);
-			cursor_init(c, &p->threads[k], changes[i], n_changes);
-			memset(&c->ev, 0, sizeof(c->ev));
-			if (!cursor_next(c, &c->ev)) {
+			cursor_init(c, &p->threads[k], changes[i], n_changes, wc, buf, BY_TIME_BATCH0);
+			if (!cursor_fill(c)) {
+				free(buf);
 				free(c);
 				continue;
 			}
@@ -1212,39 +1461,90 @@ static int walk_by_time(struct trace *t, trace_event_fn fn, void *ctx)
 				cap = cap ? cap * 2 : 16;
 				heap = xrealloc_(heap, cap * sizeof(*heap));
 			}
-			heap[n++] = c;
+			heap[n++] = (struct heap_ent){ head_ns(c), c };
 		}
 	}
 	for (size_t i = n / 2; i-- > 0;)
 		heap_down(heap, n, i);
 	while (n) {
-		struct cursor *c = heap[0];
-		if (c->ev.ns > t->end_ns)
-			t->end_ns = c->ev.ns;
-		if (!ret && (ret = fn(ctx, &c->ev)))
+		struct cursor *c = heap[0].c;
+		uint64_t limit = UINT64_MAX;
+		if (n > 1)
+			limit = heap[1].ns;
+		if (n > 2 && heap[2].ns < limit)
+			limit = heap[2].ns;
+		size_t first = c->i, j = c->i + 1;   /* the head goes out whatever the limit */
+		while (j < c->n && c->buf[j].ns <= limit)
+			j++;
+		note_end(t, c->buf + c->i, j - c->i);
+		if ((ret = fn(ctx, c->buf + c->i, j - c->i)))
 			break;
-		if (!cursor_next(c, &c->ev)) {
+		c->i = j;
+		/* a thread that ran alone through its whole batch gets a bigger
+		 * one; threads that interleave finely keep small ones (memory
+		 * grows with the number of threads) */
+		if (c->i == c->n && j - first == c->n && c->cap < TRACE_BATCH) {
+			c->cap *= 2;
+			free(c->buf);   /* all handed out: nothing to copy */
+			c->buf = batch_alloc(c->cap);
+			buffer_prepare(c);
+		}
+		if (c->i == c->n && !cursor_fill(c)) {
 			ret = stream_end(c, fn, ctx);
+			free(c->buf);
 			free(c);
 			heap[0] = heap[--n];
 			if (ret)
 				break;
+		} else {
+			heap[0].ns = head_ns(c);
 		}
 		heap_down(heap, n, 0);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(heap[i]);
+	for (size_t i = 0; i < n; i++) {
+		free(heap[i].c->buf);
+		free(heap[i].c);
+	}
 	free(heap);
 	for (size_t i = 0; i < t->n_procs; i++)
 		free(changes[i]);
 	free(changes);
+	free(wc);
 	return ret;
+}
+
+int trace_walk_batch(struct trace *t, int by_time, trace_batch_fn fn, void *ctx)
+{
+	walk_reset(t);
+	return by_time ? walk_by_time(t, fn, ctx) : walk_by_thread(t, fn, ctx);
+}
+
+struct event_walk {
+	trace_event_fn fn;
+	void *ctx;
+};
+
+/* trace_walk over batches: one call per event, with th->last_ns at the
+ * event being handed out as it was when the reader decoded one at a time */
+static int each_event(void *ctx, const struct trace_event *ev, size_t n)
+{
+	struct event_walk *w = ctx;
+	struct trace_thread *th = ev->thread;
+	uint64_t last = th->last_ns;
+	for (size_t i = 0; i < n; i++) {
+		int ret;
+		th->last_ns = ev[i].kind == TRACE_STREAM_END ? last : ev[i].ns;
+		if ((ret = w->fn(w->ctx, &ev[i])))
+			return ret;
+	}
+	th->last_ns = last;
+	return 0;
 }
 
 int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx)
 {
-	walk_reset(t);
-	return by_time ? walk_by_time(t, fn, ctx) : walk_by_thread(t, fn, ctx);
+	struct event_walk w = { fn, ctx };
+	return trace_walk_batch(t, by_time, each_event, &w);
 }
 
 size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n)

@@ -135,25 +135,43 @@ enum trace_event_kind {
 	TRACE_STACK,          /* fnt_capture_stack(): count frames in stack_* */
 };
 
-struct trace_event {
+/* The body of a MARK or STACK event, owned by the reader.  Such an event
+ * ends its batch, so the body stays valid while the batch is handed out
+ * (and, through trace_walk, until the callback returns). */
+struct trace_body {
+	const char *text;           /* MARK: the text, NUL-terminated */
+	size_t text_len;
+	const uint64_t *stack;      /* STACK: `count` runtime return addresses, innermost first */
+	const uint32_t *stack_file; /* their module files (TRACE_NO_FILE: none) */
+	const uint64_t *stack_vaddr;/* their file vaddrs (the address itself without a module) */
+};
+
+struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first */
 	uint8_t kind;
 	uint32_t func;              /* ENTRY/EXIT */
 	uint64_t ns;                /* trace-relative */
 	uint64_t addr;              /* runtime address (ENTRY/EXIT) */
-	uint64_t callsite;          /* runtime return address of the call (ENTRY with --callsite) or 0 */
-	uint32_t callsite_file;     /* module file of the call site, or TRACE_NO_FILE */
-	uint64_t callsite_vaddr;    /* file vaddr of the call site */
-	uint64_t count;             /* LOST, UNWIND, STACK */
-	const char *text;           /* MARK (not NUL-terminated; valid until the next event) */
-	size_t text_len;
-	const uint64_t *stack;      /* STACK: runtime return addresses, innermost first */
-	const uint32_t *stack_file; /* their module files (TRACE_NO_FILE: none) */
-	const uint64_t *stack_vaddr;/* their file vaddrs (the address itself without a module) */
 	struct trace_thread *thread;
+	uint64_t callsite;          /* runtime return address of the call (ENTRY with --callsite) or 0 */
+	union {
+		uint64_t callsite_vaddr;        /* file vaddr of the call site */
+		const struct trace_body *body;  /* MARK, STACK (see struct trace_body) */
+	};
+	uint64_t count;             /* LOST, UNWIND, STACK */
+	uint32_t callsite_file;     /* module file of the call site, or TRACE_NO_FILE */
 };
 
 /* return non-zero from a callback to stop the walk (trace_walk returns it) */
 typedef int (*trace_event_fn)(void *ctx, const struct trace_event *ev);
+
+/* Batches: n >= 1 consecutive events of one thread (ev[0].thread), in
+ * walk order.  The reader decodes up to TRACE_BATCH events of a thread
+ * ahead of the views, so while a batch is handed out the thread's fields
+ * filled by the walk (events, last_ns, ended, name) may already count
+ * events after it: views take times from the events (ev->ns).  trace_walk
+ * sets last_ns to each event's time as it hands it out. */
+#define TRACE_BATCH 256
+typedef int (*trace_batch_fn)(void *ctx, const struct trace_event *ev, size_t n);
 
 /* Open a trace directory.  Returns 0, or -1 with a one-line message in err. */
 int trace_open(struct trace **out, const char *dir, char *err, size_t errlen);
@@ -165,6 +183,9 @@ void trace_close(struct trace *t);
  * order; otherwise thread after thread (faster).  Damage found on the way is
  * counted in the process (damaged_bytes ...), never fatal. */
 int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx);
+/* The same walk, handing out events in batches (the fast way: no call per
+ * event).  The order of events is exactly trace_walk's. */
+int trace_walk_batch(struct trace *t, int by_time, trace_batch_fn fn, void *ctx);
 
 /* Restrict walks to threads whose tid is in the list; returns the number
  * of threads matched. */

@@ -1,15 +1,17 @@
 #!/bin/sh
-# Install what building and testing fntrace needs, on Debian or Ubuntu, if it
-# is missing.  Used by `make demo`, `make check` and .ci/run; safe to re-run.
+# Install what building (and, with --test, testing) fntrace needs, on Debian
+# or Ubuntu, if it is missing.  `make demo` installs the build packages,
+# `make check` and .ci/run also the test ones (a headless Chromium for the
+# svg/html export tests); safe to re-run.
 set -e
-pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev pkg-config python3 binutils
-      chromium chromium-driver python3-selenium"
+pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev pkg-config python3 binutils"
+[ "$1" = "--test" ] && pkgs="$pkgs chromium chromium-driver python3-selenium"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
-echo "fntrace: installing build dependencies:$missing"
+echo "fntrace: installing dependencies:$missing"
 if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq

@@ -71,22 +71,20 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
 	}
 }
 
-static void close_all(struct calls_walk *w, struct trace_thread *th)
+static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns)
 {
 	struct tstack *s = th->view_data;
 	if (!s)
 		return;
-	if (!s->reached && th->last_ns >= w->since)
+	if (!s->reached && ns >= w->since)
 		reach(w, th, s);
 	while (s->n)
-		pop(w, th, s, th->last_ns, CALL_TRUNCATED);
+		pop(w, th, s, ns, CALL_TRUNCATED);
 }
 
-static int on_event(void *ctx, const struct trace_event *ev)
+static inline void on_event(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
+			    const struct trace_event *ev)
 {
-	struct calls_walk *w = ctx;
-	struct trace_thread *th = ev->thread;
-	struct tstack *s = stack_of(th);
 	int in_range = ev->ns >= w->since && ev->ns <= w->until;
 
 	if (!s->reached && ev->ns >= w->since)
@@ -155,16 +153,25 @@ static int on_event(void *ctx, const struct trace_event *ev)
 	case TRACE_MARK:
 		if (w->ops->mark && in_range && s->reached) {
 			int depth = s->n ? s->f[s->n - 1].depth + (s->f[s->n - 1].shown ? 1 : 0) : s->base;
-			w->ops->mark(w->ctx, th, ev->text, ev->text_len, ev->ns, depth);
+			w->ops->mark(w->ctx, th, ev->body->text, ev->body->text_len, ev->ns, depth);
 		}
 		break;
 	case TRACE_THREAD_END:
-	case TRACE_STREAM_END:
-		close_all(w, th);
+	case TRACE_STREAM_END:   /* both at the thread's last event so far */
+		close_all(w, th, ev->ns);
 		break;
 	default:
 		break;
 	}
+}
+
+static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
+{
+	struct calls_walk *w = ctx;
+	struct trace_thread *th = ev->thread;
+	struct tstack *s = stack_of(th);
+	for (size_t i = 0; i < n; i++)
+		on_event(w, th, s, &ev[i]);
 	return 0;
 }
 
@@ -177,12 +184,12 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 		.until = v->opts->has_until ? v->opts->until_ns : UINT64_MAX,
 	};
 	struct trace *t = v->trace;
-	int ret = trace_walk(t, by_time, on_event, &w);
+	int ret = trace_walk_batch(t, by_time, on_batch, &w);
 
 	for (size_t i = 0; i < t->n_procs; i++)
 		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
 			struct trace_thread *th = &t->procs[i].threads[k];
-			close_all(&w, th);
+			close_all(&w, th, th->last_ns);
 			if (th->view_data) {
 				free(((struct tstack *)th->view_data)->f);
 				free(th->view_data);

@@ -36,6 +36,18 @@ struct replay {
 	size_t len;
 	struct trace_thread *pending_th[64];   /* threads holding a look-ahead entry */
 	size_t n_pending;
+	struct name_ref *names;  /* by func id: copies padded for 16-byte loads */
+	size_t n_names;
+};
+
+/* A function's short name, copied with NAME_PAD zero bytes after it so a
+ * line can take it 16 bytes at a time.  Longer names than NAME_FAST go
+ * through put_mem. */
+#define NAME_PAD 16
+#define NAME_FAST 4096
+struct name_ref {
+	char *s;
+	size_t len;
 };
 
 struct pending {
@@ -64,11 +76,41 @@ static void put_mem(struct replay *r, const char *s, size_t n)
 	r->len += n;
 }
 
+static const struct name_ref *name_of(struct replay *r, uint32_t func)
+{
+	if (func < r->n_names && r->names[func].s)
+		return &r->names[func];
+	if (func >= r->n_names) {
+		size_t n = r->n_names ? r->n_names : 256;
+		while (n <= func)
+			n *= 2;
+		r->names = xrealloc(r->names, n * sizeof(*r->names));
+		memset(r->names + r->n_names, 0, (n - r->n_names) * sizeof(*r->names));
+		r->n_names = n;
+	}
+	struct name_ref *nr = &r->names[func];
+	const char *s = view_name_len(r->v, func, &nr->len);
+	nr->s = xcalloc(1, nr->len + NAME_PAD);
+	memcpy(nr->s, s, nr->len);
+	return nr;
+}
+
+/* the name at p, which has room for it plus 16 bytes of slack */
+static inline char *copy_name(char *p, const struct name_ref *nr)
+{
+	for (size_t i = 0; i < nr->len; i += 16)
+		memcpy(p + i, nr->s + i, 16);
+	return p + nr->len;
+}
+
 static void put_name(struct replay *r, uint32_t func)
 {
-	size_t n;
-	const char *s = view_name_len(r->v, func, &n);
-	put_mem(r, s, n);
+	const struct name_ref *nr = name_of(r, func);
+	if (nr->len > NAME_FAST) {
+		put_mem(r, nr->s, nr->len);
+		return;
+	}
+	r->len = (size_t)(copy_name(room(r, nr->len + 16), nr) - r->buf);
 }
 
 static void put_str(struct replay *r, const char *s)
@@ -80,8 +122,13 @@ static void put_str(struct replay *r, const char *s)
 	r->len += n;
 }
 
-/* "<duration>  [  tid] | <indent>" */
-static void prefix(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth)
+static void srcline(struct replay *r, const struct frame *f);
+
+/* "<duration>  [  tid] | <indent>": written at the end of the output,
+ * with room after it for `extra` more bytes and 16 of slack; returns where
+ * the line goes on.  The caller ends the line with line_done(). */
+static char *prefix(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
+		    size_t extra)
 {
 	char *p;
 	if (depth < 0)
@@ -98,8 +145,7 @@ static void prefix(struct replay *r, struct trace_thread *th, const uint64_t *du
 		snprintf(tbuf + n, sizeof(tbuf) - n, ".%09u ", (unsigned)(real % 1000000000ull));
 		put_str(r, tbuf);
 	}
-	p = room(r, 64 + 2 * (size_t)depth);
-	char *start = p;
+	p = room(r, 64 + 2 * (size_t)depth + extra);
 	if (dur) {
 		*p++ = ' ';
 		p = put_duration(p, *dur);
@@ -116,8 +162,50 @@ static void prefix(struct replay *r, struct trace_thread *th, const uint64_t *du
 	/* indentation with 16-byte stores; room() left slack for the overrun */
 	for (int i = 0; i < 2 * depth; i += 16)
 		memcpy(p + i, "                ", 16);
-	p += 2 * depth;
-	r->len += (size_t)(p - start);
+	return p + 2 * depth;
+}
+
+static inline void line_done(struct replay *r, char *p)
+{
+	r->len = (size_t)(p - r->buf);
+}
+
+/* a line: prefix, `pre`, the function's name, `post` (literals of at most
+ * 16 bytes, or post_pad: 32 readable bytes), then the source lines with
+ * --srcline, then a newline */
+static inline __attribute__((always_inline)) void name_line(struct replay *r, struct trace_thread *th,
+							    const uint64_t *dur, uint64_t ns, int depth,
+							    const char *pre, size_t pre_len, uint32_t func,
+							    const char *post, size_t post_len,
+							    const struct frame *src)
+{
+	const struct name_ref *nr = name_of(r, func);
+	char *p;
+	if (nr->len > NAME_FAST) {
+		line_done(r, prefix(r, th, dur, ns, depth, 0));
+		put_mem(r, pre, pre_len);
+		put_mem(r, nr->s, nr->len);
+		put_mem(r, post, post_len);
+		p = room(r, 1);
+	} else {
+		p = prefix(r, th, dur, ns, depth, pre_len + nr->len + 32 + 1);
+		memcpy(p, pre, pre_len);
+		p = copy_name(p + pre_len, nr);
+		if (post_len <= 16) {
+			memcpy(p, post, post_len);
+		} else {
+			memcpy(p, post, 16);
+			memcpy(p + 16, post + 16, 16);
+		}
+		p += post_len;
+	}
+	if (src && r->srcline) {
+		line_done(r, p);
+		srcline(r, src);
+		p = room(r, 1);
+	}
+	*p++ = '\n';
+	line_done(r, p);
 }
 
 static void srcline(struct replay *r, const struct frame *f)
@@ -162,11 +250,7 @@ static void flush_pending(struct replay *r, struct trace_thread *th, struct pend
 			r->pending_th[i] = r->pending_th[--r->n_pending];
 			break;
 		}
-	prefix(r, th, NULL, p->f.start_ns, p->f.depth);
-	put_name(r, p->f.func);
-	put_mem(r, "() {", 4);
-	srcline(r, &p->f);
-	newline(r);
+	name_line(r, th, NULL, p->f.start_ns, p->f.depth, "", 0, p->f.func, "() {", 4, &p->f);
 	p->has = 0;
 }
 
@@ -185,11 +269,18 @@ static void flush_others(struct replay *r, struct trace_thread *th)
 	}
 }
 
+/* whether a thread other than th holds a look-ahead entry */
+static inline int others_pending(const struct replay *r, const struct trace_thread *th)
+{
+	return r->n_pending > 1 || (r->n_pending == 1 && r->pending_th[0] != th);
+}
+
 static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 {
 	struct replay *r = ctx;
 	struct pending *p = slot(th);
-	flush_others(r, th);
+	if (others_pending(r, th))
+		flush_others(r, th);
 	flush_pending(r, th, p);
 	if (r->n_pending == sizeof(r->pending_th) / sizeof(r->pending_th[0]))
 		flush_others(r, th);
@@ -198,16 +289,23 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	r->pending_th[r->n_pending++] = th;
 }
 
+/* how a call ended, padded so a line can take 32 bytes at once */
+static const char why_text[4][32] = {
+	" */", " (no return: unwound) */", " (no return: exec) */", " (no return: trace ended) */",
+};
+static const uint8_t why_len[4] = { 3, 24, 21, 28 };
+
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
 	struct replay *r = ctx;
 	struct pending *p = slot(th);
 	uint64_t dur = end_ns - f->start_ns;
-	const char *why = how == CALL_UNWOUND ? " (no return: unwound) */" :
-			  how == CALL_TRUNCATED && th->proc->exec_replaced ? " (no return: exec) */" :
-			  how == CALL_TRUNCATED ? " (no return: trace ended) */" : " */";
+	int why = how == CALL_UNWOUND ? 1 :
+		  how == CALL_TRUNCATED && th->proc->exec_replaced ? 2 :
+		  how == CALL_TRUNCATED ? 3 : 0;
 
-	flush_others(r, th);
+	if (others_pending(r, th))
+		flush_others(r, th);
 	if (p->has && p->f.start_ns == f->start_ns && p->f.addr == f->addr && p->f.depth == f->depth &&
 	    how == CALL_RETURN) {
 		for (size_t i = 0; i < r->n_pending; i++)
@@ -216,19 +314,12 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 				break;
 			}
 		p->has = 0;
-		prefix(r, th, &dur, end_ns, f->depth);
-		put_name(r, f->func);
-		put_mem(r, "();", 3);
-		srcline(r, f);
-		newline(r);
+		name_line(r, th, &dur, end_ns, f->depth, "", 0, f->func, "();", 3, f);
 		return;
 	}
 	flush_pending(r, th, p);
-	prefix(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth);
-	put_mem(r, "} /* ", 5);
-	put_name(r, f->func);
-	put_str(r, why);
-	newline(r);
+	name_line(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth, "} /* ", 5, f->func,
+		  why_text[why], why_len[why], NULL);
 }
 
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
@@ -236,7 +327,7 @@ static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_
 	struct replay *r = ctx;
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	prefix(r, th, NULL, ns, depth);
+	line_done(r, prefix(r, th, NULL, ns, depth, 0));
 	put_mem(r, "} /* ", 5);
 	put_name(r, func);
 	put_str(r, th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
@@ -249,7 +340,7 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 	struct replay *r = ctx;
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	prefix(r, th, NULL, ns, depth);
+	line_done(r, prefix(r, th, NULL, ns, depth, 0));
 	put_mem(r, "/* mark: ", 9);
 	put_mem(r, text, len);
 	put_mem(r, " */", 3);
@@ -262,7 +353,7 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	char buf[64];
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	prefix(r, th, NULL, ns, 0);
+	line_done(r, prefix(r, th, NULL, ns, 0, 0));
 	snprintf(buf, sizeof(buf), "/* %" PRIu64 " events lost here */", count);
 	put_str(r, buf);
 	newline(r);
@@ -311,6 +402,9 @@ int cmd_replay(int argc, char **argv)
 		}
 	fwrite(r.buf, 1, r.len, r.out);
 	free(r.buf);
+	for (size_t i = 0; i < r.n_names; i++)
+		free(r.names[i].s);
+	free(r.names);
 	fflush(stdout);
 	int ret = 0;
 	if (!trace_has_function_events(v.trace)) {

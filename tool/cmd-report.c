@@ -50,9 +50,17 @@ struct table {
 	size_t n;
 };
 
+/* a call open on a thread's stack (the unfiltered path's own call layer) */
+struct open_call {
+	uint64_t addr, start_ns, child_ns;
+	uint32_t func;
+};
+
 struct thread_data {
 	struct table table;      /* with --threads */
 	struct active active;
+	struct open_call *stack; /* unfiltered path only */
+	size_t depth, cap;
 };
 
 struct report {
@@ -131,6 +139,96 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 static uint64_t avg(const struct fstat *s)
 {
 	return s->timed ? s->sum / s->timed : 0;
+}
+
+/* ---- the unfiltered report: the call layer's matching folded into the
+ * statistics, a batch of events at a time.  It must agree with calls.c +
+ * on_begin/on_end exactly: exits match by address, an exit deeper in the
+ * stack closes the calls above it (unwound), an exit with no entry is
+ * ignored, UNWIND closes n calls, a thread's end closes the rest. ---- */
+
+static void table_reserve(struct table *t, size_t n)
+{
+	if (n > t->n)
+		get(t, (uint32_t)(n - 1));
+}
+
+static void active_reserve(struct thread_data *d, size_t n)
+{
+	if (n > d->active.cap)
+		active_of(d, (uint32_t)(n - 1));
+}
+
+static inline void close_call(struct fstat *tab, uint32_t *active, struct open_call *stack, size_t *depth,
+			      uint64_t ns)
+{
+	struct open_call *c = &stack[--*depth];
+	uint64_t dur = ns > c->start_ns ? ns - c->start_ns : 0;
+	uint64_t self = dur > c->child_ns ? dur - c->child_ns : 0;
+	struct fstat *s = &tab[c->func];
+	if (*depth)
+		stack[*depth - 1].child_ns += dur;
+	if (!s->timed || dur < s->min)
+		s->min = dur;
+	if (dur > s->max)
+		s->max = dur;
+	s->timed++;
+	s->sum += dur;
+	s->self += self;
+	if (!--active[c->func])
+		s->total += dur;
+}
+
+static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
+{
+	struct report *r = ctx;
+	struct trace_thread *th = ev->thread;
+	size_t nf = r->v->trace->n_funcs;   /* every id in this batch is below it */
+
+	if (!th->view_aux) {   /* as on_begin: a thread gets its data (and table) at its first call */
+		size_t i = 0;
+		while (i < n && ev[i].kind != TRACE_ENTRY)
+			i++;
+		if (i == n)
+			return 0;
+	}
+	struct thread_data *d = data_of(th);
+	struct table *t = r->threads ? &d->table : &r->all;
+
+	table_reserve(t, nf);
+	active_reserve(d, nf);
+	struct fstat *tab = t->s;
+	uint32_t *active = d->active.n;
+	struct open_call *stack = d->stack;
+	size_t depth = d->depth;
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_event *e = &ev[i];
+		if (e->kind == TRACE_ENTRY) {
+			if (depth == d->cap) {
+				d->cap = d->cap ? d->cap * 2 : 256;
+				d->stack = stack = xrealloc(stack, d->cap * sizeof(*stack));
+			}
+			stack[depth++] = (struct open_call){ e->addr, e->ns, 0, e->func };
+			tab[e->func].calls++;
+			active[e->func]++;
+		} else if (e->kind == TRACE_EXIT) {
+			size_t k = depth;
+			while (k > 0 && stack[k - 1].addr != e->addr)
+				k--;
+			if (!k)
+				continue;   /* entered before the trace began */
+			while (depth >= k)
+				close_call(tab, active, stack, &depth, e->ns);
+		} else if (e->kind == TRACE_UNWIND) {
+			for (uint64_t k = 0; k < e->count && depth; k++)
+				close_call(tab, active, stack, &depth, e->ns);
+		} else if (e->kind == TRACE_THREAD_END || e->kind == TRACE_STREAM_END) {
+			while (depth)
+				close_call(tab, active, stack, &depth, e->ns);
+		}
+	}
+	d->depth = depth;
+	return 0;
 }
 
 static int sort_key;
@@ -290,7 +388,11 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	view_open(&v, &o);
-	calls_walk(&v, 0, &ops, &r, 0);
+	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
+	if (o.filter.n || o.notrace.n || o.max_depth || o.since_ns || o.has_until)
+		calls_walk(&v, 0, &ops, &r, 0);
+	else
+		trace_walk_batch(v.trace, 0, fast_batch, &r);
 	if (!trace_has_function_events(v.trace)) {
 		view_no_events_hint(&v);
 		ret = 1;
@@ -358,6 +460,7 @@ int cmd_report(int argc, char **argv)
 				continue;
 			free(d->table.s);
 			free(d->active.n);
+			free(d->stack);
 			free(d);
 			v.trace->procs[i].threads[k].view_aux = NULL;
 		}

@@ -49,12 +49,12 @@ static int on_event(void *ctx, const struct trace_event *ev)
 	printf(", pid %u:\n", ev->thread->proc->hdr.pid);
 	s->n++;
 	for (uint64_t i = 0; i < ev->count; i++) {
-		uint32_t file = ev->stack_file[i];
-		uint64_t at = ev->stack_vaddr[i] - 1;
+		uint32_t file = ev->body->stack_file[i];
+		uint64_t at = ev->body->stack_vaddr[i] - 1;
 		const char *name = view_addr_func(v, file, at), *src = NULL;
 		int line = 0;
 		if (file == TRACE_NO_FILE) {
-			printf("  #%-2" PRIu64 " 0x%" PRIx64 "\n", i, ev->stack[i]);
+			printf("  #%-2" PRIu64 " 0x%" PRIx64 "\n", i, ev->body->stack[i]);
 			continue;
 		}
 		const char *mod = strrchr(v->trace->files[file].path, '/');

@@ -136,6 +136,17 @@ uint64_t parse_size(const char *opt, const char *arg)
 
 /* "%7.3f us" / " ms" / "  s" without stdio: exactly 10 characters, the
  * fraction truncated (not rounded) so that every view agrees digit for digit */
+/* "  7" .. "999" and "000" .. "999": replay writes two durations a call */
+static char dur_int[1000][4], dur_frac[1000][4];
+
+static void dur_tables(void)
+{
+	for (unsigned i = 0; i < 1000; i++) {
+		snprintf(dur_int[i], sizeof(dur_int[i]), "%3u", i);
+		snprintf(dur_frac[i], sizeof(dur_frac[i]), "%03u", i);
+	}
+}
+
 char *put_duration(char *p, uint64_t ns)
 {
 	uint64_t ip, frac;
@@ -149,6 +160,15 @@ char *put_duration(char *p, uint64_t ns)
 		ip = ns / 1000000, frac = ns / 1000 % 1000, unit = " ms";
 	else
 		ip = ns / 1000000000ull, frac = ns / 1000000 % 1000, unit = "  s";
+	if (ip < 1000) {
+		if (!dur_int[0][0])
+			dur_tables();
+		memcpy(p, dur_int[ip], 4);
+		p[3] = '.';
+		memcpy(p + 4, dur_frac[frac], 3);
+		memcpy(p + 7, unit, 3);
+		return p + 10;
+	}
 	do
 		tmp[n++] = (char)('0' + ip % 10);
 	while ((ip /= 10));

@@ -303,7 +303,8 @@ static void process_scan(struct trace_process *p)
 		if (!ch)
 			break;
 		if (ch->magic != FNT_CHUNK_MAGIC) {
-			if (ch->magic || ch->type)
+			/* (in a ring, a zero magic is a chunk being rewritten) */
+			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING)))
 				p->damaged_chunks++;
 			continue;
 		}

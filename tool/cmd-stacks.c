@@ -1,7 +1,8 @@
 /*
  * cmd-stacks.c - `fntrace stacks`: every call stack the program captured
  * with fnt_capture_stack(), in time order, one frame a line as
- * module!function (file:line).
+ * module!function (file:line), or module+0xoffset where no symbol covers
+ * the address.
  *
  * The reader has already resolved each return address against the module
  * map of its process at the capture's time (a library loaded later at the
@@ -59,7 +60,10 @@ static int on_event(void *ctx, const struct trace_event *ev)
 		}
 		const char *mod = strrchr(v->trace->files[file].path, '/');
 		mod = mod ? mod + 1 : v->trace->files[file].path;
-		printf("  #%-2" PRIu64 " %s!%s", i, mod, name ? name : "?");
+		if (name)
+			printf("  #%-2" PRIu64 " %s!%s", i, mod, name);
+		else
+			printf("  #%-2" PRIu64 " %s+%#" PRIx64, i, mod, at + 1);
 		if (!view_addr_srcline(v, file, at, &src, &line) && src) {
 			const char *b = strrchr(src, '/');
 			printf(" (%s:%d)", b ? b + 1 : src, line);

@@ -94,7 +94,8 @@ const char *view_name_len(struct view *v, uint32_t func, size_t *len);
 const char *view_full_name(struct view *v, uint32_t func);
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);
-/* the (short) name of the function containing an arbitrary code address, or NULL */
+/* the (short) name of the function containing an arbitrary code address, or
+ * NULL when no symbol covers it */
 const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr);
 /* after a walk: warn about damage, lost events, untrusted modules */
 void view_report_problems(struct view *v);

@@ -242,7 +242,8 @@ const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr)
 	struct sym_func sf;
 	if (file == TRACE_NO_FILE)
 		return NULL;
-	symbols_func(v->syms, file_sym(v, file), vaddr, 0, &sf);
+	if (symbols_func(v->syms, file_sym(v, file), vaddr, 0, &sf))
+		return NULL;            /* no symbol: the caller says module+0xoffset */
 	return sf.short_name ? sf.short_name : sf.name;
 }
 

@@ -8,7 +8,9 @@
  * snapshot, with its time) then every chunk, copied by the kernel from the
  * page cache (copy_file_range), so a snapshot costs no user-space buffer.
  * The caller's own thread is consistent; a chunk another thread was
- * writing ends in a torn tail at worst, which the reader treats as damage.
+ * writing ends in a torn tail at worst, which the reader treats as damage,
+ * and a ring chunk another thread rewrote during the copy is left out
+ * (its header no longer matches: see fnt_snapshot_write).
  *
  * Everything here is async-signal-safe (the snapshot signal): syscalls and
  * string handling by hand, no stdio, no malloc.
@@ -114,6 +116,27 @@ int fnt_snapshot_write(const char *name)
 	if (st.st_size > (off_t)FNT_HEADER_SIZE &&
 	    copy_range(in, fd, FNT_HEADER_SIZE, st.st_size - (off_t)FNT_HEADER_SIZE))
 		goto close;
+	/* A ring chunk another thread rewrote while it was being copied may
+	 * have gone into the copy as its old header over new data.  A rewrite
+	 * always changes the header (magic 0, then a higher seq), so a chunk
+	 * whose live header no longer matches its copied one is dropped from
+	 * the snapshot. */
+	if (fnt_ring_chunks && st.st_size > (off_t)FNT_HEADER_SIZE) {
+		uint64_t n = (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size;
+		for (uint64_t i = 0; i < n; i++) {
+			struct fnt_chunk_header was, now;
+			off_t off = (off_t)FNT_HEADER_SIZE + (off_t)(i * h->chunk_size);
+			if (pread(fd, &was, sizeof(was), off) != (ssize_t)sizeof(was) ||
+			    was.magic != FNT_CHUNK_MAGIC || was.type != FNT_CHUNK_EVENTS)
+				continue;
+			if (pread(in, &now, sizeof(now), off) != (ssize_t)sizeof(now) ||
+			    now.magic != FNT_CHUNK_MAGIC || now.seq != was.seq || now.thread != was.thread) {
+				uint32_t zero = 0;
+				if (pwrite(fd, &zero, sizeof(zero), off) != (ssize_t)sizeof(zero))
+					goto close;
+			}
+		}
+	}
 	{
 		struct fnt_file_header copy;
 		memcpy(&copy, h, sizeof(copy));

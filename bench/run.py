@@ -28,6 +28,7 @@ SRC = os.path.join(BENCH, "src")
 HOOKS = os.path.join(BENCH, "hooks")
 OUT = os.path.join(BENCH, "out")
 TRACES = os.path.join(OUT, "traces")
+BUILD = os.path.join(ROOT, "build")  # --build: where fntrace and libfntrace.so are
 
 CC = os.environ.get("CC", "gcc")
 CFLAGS = ["-O2", "-g", "-pthread"]
@@ -75,7 +76,9 @@ def log(*a):
 def base_env():
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
-    env.pop("FNTRACE_OUTPUT", None)
+    for k in list(env):
+        if k.startswith("FNTRACE_"):   # the runtime's knobs: the rows say what they set
+            del env[k]
     return env
 
 
@@ -176,8 +179,8 @@ def build(workloads):
 
 def probe_fntrace():
     """-> (available, note, modes, export_formats, unknown_options)"""
-    exe = os.path.join(ROOT, "build", "fntrace")
-    lib = os.path.join(ROOT, "build", "libfntrace.so")
+    exe = os.path.join(BUILD, "fntrace")
+    lib = os.path.join(BUILD, "libfntrace.so")
     if not (os.access(exe, os.X_OK) and os.path.exists(lib)):
         return False, "not built (run make)", [], [], []
     rc, help_ = capture([exe, "record", "--help"])
@@ -186,13 +189,32 @@ def probe_fntrace():
     modes = [(n, f) for n, f, key in FNTRACE_MODES if key is None or key in help_]
     opts = set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", help_, re.M))
     unknown = sorted(opts - FNTRACE_NON_MODES)
-    exports = []
     rc, ehelp = capture([exe, "export", "--help"])
-    if rc == 0:
-        for f in ("chrome", "perfetto"):
-            if f in ehelp:
-                exports.append(f)
+    exports = export_formats(ehelp) if rc == 0 else []
     return True, "", modes, exports, unknown
+
+
+# output file extension per export format (fntrace's default is fntrace.<ext>);
+# a format not listed here is written to export.<format>
+EXPORT_EXT = {"perfetto": "pftrace", "chrome": "json", "folded": "folded", "svg": "svg", "html": "html"}
+
+
+def export_formats(help_):
+    """The format names `fntrace export --help` lists: the indented lines
+    "  NAME   description" after the line ending in "Formats:", up to the
+    first blank line (continuation lines are indented deeper)."""
+    formats, inside = [], False
+    for line in help_.splitlines():
+        if line.rstrip().endswith("Formats:"):
+            inside = True
+            continue
+        if inside:
+            if not line.strip():
+                break
+            m = re.match(r"^  ([a-z][a-z0-9-]*) {2,}\S", line)
+            if m:
+                formats.append(m.group(1))
+    return formats
 
 
 def probe_uftrace():
@@ -225,13 +247,25 @@ def methods_for(w, args, fnt, uft):
         ("empty", "empty hooks, preloaded", "floor", preload("empty.so")),
         ("ideal", "ideal hook (rdtsc+16B)", "floor", preload("ideal.so")),
     ]
-    fexe = os.path.join(ROOT, "build", "fntrace")
+    fexe = os.path.join(BUILD, "fntrace")
     if fnt["ok"]:
         for name, flags in fnt["modes"]:
             ms.append(("fntrace-" + name, "fntrace record " + (" ".join(flags) or "(default)"), "trace",
                        lambda d, flags=flags: ([fexe, "record", "-d", d] + flags + ["--"] + inst, None)))
     else:
         ms.append(("fntrace", "fntrace record", "missing", None))
+    if fnt["ok"]:
+        # the runtime's helper thread that prepares chunks ahead is on by
+        # default only with >= 4 CPUs: measure it forced on as well
+        def prefault_on(d):
+            env = base_env()
+            env["FNTRACE_PREFAULT"] = "1"
+            return [fexe, "record", "-d", d, "--"] + inst, env
+        ms.append(("prefault-on", "fntrace record, FNTRACE_PREFAULT=1", "trace", prefault_on))
+    if fnt.get("baseline"):
+        bexe = os.path.join(fnt["baseline"], "fntrace")
+        ms.append(("baseline-default", "baseline: fntrace record (default)", "trace",
+                   lambda d: ([bexe, "record", "-d", d, "--"] + inst, None)))
     if uft["exe"]:
         ms.append(("uftrace", "uftrace record", "trace",
                    lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + inst, None)))
@@ -256,6 +290,8 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
             commands[name] = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
             if env and "LD_PRELOAD" in env:
                 commands[name] = "LD_PRELOAD=%s %s" % (os.path.relpath(env["LD_PRELOAD"], ROOT), commands[name])
+            if env and "FNTRACE_PREFAULT" in env:
+                commands[name] = "FNTRACE_PREFAULT=%s %s" % (env["FNTRACE_PREFAULT"], commands[name])
             r = run(cmd, env)
             got = result_line(r["out"])
             if name == "plain" and expected is None:
@@ -324,7 +360,7 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
 # ---------------------------------------------------------------- checks
 
 def fntrace_calls(tdir):
-    rc, out = capture([os.path.join(ROOT, "build", "fntrace"), "report", "-d", tdir, "--format", "csv"])
+    rc, out = capture([os.path.join(BUILD, "fntrace"), "report", "-d", tdir, "--format", "csv"])
     if rc != 0:
         return None, out.strip()[-300:]
     total = 0
@@ -356,30 +392,53 @@ def uftrace_calls(exe, tdir):
 # ---------------------------------------------------------------- decoding
 
 def measure_decode(w, mode, tdir, calls, exports, runs):
-    exe = os.path.join(ROOT, "build", "fntrace")
+    """report, replay and every export format: timed runs write to /dev/null
+    (`-o -`), so they measure fntrace, not the disk; one more run writes the
+    export to a file in the trace dir for its size (the `to file` time, with
+    the fsync before the rename, is reported beside it)."""
+    exe = os.path.join(BUILD, "fntrace")
     cmds = [("report", [exe, "report", "-d", tdir]),
             ("replay", [exe, "replay", "-d", tdir])]
+    outputs = {}
     for f in exports:
+        outputs["export " + f] = os.path.join(tdir, "export." + EXPORT_EXT.get(f, f))
         cmds.append(("export " + f, [exe, "export", "-d", tdir, "--format", f, "-o", "-"]))
     rows = []
     for what, cmd in cmds:
-        ss, bad = [], None
+        ss, bad, size, to_file = [], None, None, None
+        outp = outputs.get(what)
         for _ in range(runs):
             r = run(cmd, stdout=os.devnull)
             if r["status"] != 0:
-                bad = "exit %d: %s" % (r["status"], r["err"].strip()[-200:])
+                lines = [l for l in r["err"].splitlines() if l.strip()]
+                bad = "exit %d: %s" % (r["status"], (lines[0] if outp and lines else r["err"].strip())[-200:])
                 break
             ss.append(r)
+        if outp and not bad:
+            if os.path.exists(outp):
+                os.unlink(outp)
+            r = run(cmd[:-1] + [outp], stdout=os.devnull)
+            size = os.path.getsize(outp) if r["status"] == 0 and os.path.exists(outp) else None
+            if size is None:
+                bad = "writing '%s' failed: %s" % (os.path.relpath(outp, ROOT), r["err"].strip()[-200:])
+            to_file = r["wall"]
+            if os.path.exists(outp):
+                os.unlink(outp)     # keep the trace directory as recorded
         row = {"workload": w, "mode": mode, "what": what, "events": 2 * calls,
-               "command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd) + " > /dev/null"}
+               "command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd) +
+               " > /dev/null"}
         if bad:
-            row["status"] = "FAILED: " + bad
+            row["status"] = ("skipped: " if outp else "FAILED: ") + bad
         else:
             walls = [s["wall"] for s in ss]
             row.update({"status": "ok", "runs": len(ss), "wall_s": statistics.median(walls),
                         "wall_min_s": min(walls), "wall_max_s": max(walls),
                         "events_per_s": 2 * calls / statistics.median(walls),
                         "rss_kb": max(s["rss_kb"] for s in ss)})
+            if outp:
+                row["output_bytes"] = size
+                row["output_bytes_per_event"] = size / (2 * calls)
+                row["to_file_s"] = to_file
         rows.append(row)
     return rows
 
@@ -416,7 +475,7 @@ def measure_startup(fnt, uft, n):
     tdir = os.path.join(TRACES, "startup")
     ms = [("plain", lambda: nc)]
     if fnt["ok"]:
-        ms.append(("fntrace", lambda: [os.path.join(ROOT, "build", "fntrace"), "record", "-d", tdir, "--"] + nc))
+        ms.append(("fntrace", lambda: [os.path.join(BUILD, "fntrace"), "record", "-d", tdir, "--"] + nc))
     if uft["exe"]:
         ms.append(("uftrace", lambda: [uft["exe"], "record", "-d", tdir] + UFTRACE_FLAGS + nc))
     t = {m: [] for m, _ in ms}
@@ -449,7 +508,7 @@ def measure_big(fnt, runs_unused, notes):
     calls = int(re.search(r"^calls (\d+)$", r["out"], re.M).group(1))
     tdir = os.path.join(TRACES, "big")
     rmtree(tdir)
-    cmd = [os.path.join(ROOT, "build", "fntrace"), "record", "-d", tdir, "--", os.path.join(OUT, "fib-inst"), str(BIG_FIB)]
+    cmd = [os.path.join(BUILD, "fntrace"), "record", "-d", tdir, "--", os.path.join(OUT, "fib-inst"), str(BIG_FIB)]
     log("  big: recording fib %d (%d events)" % (BIG_FIB, 2 * calls))
     rr = run(cmd)
     res = {"workload": "fib %d" % BIG_FIB, "calls": calls, "events": 2 * calls,
@@ -467,9 +526,19 @@ def measure_big(fnt, runs_unused, notes):
         notes.append("big trace: fntrace report counts %s calls, expected %d %s" % (got, calls, err or ""))
     log("  big: decoding")
     res["decode"] = measure_decode("fib-big", "default", tdir, calls, fnt["exports"], 1)
+    export_notes(res["decode"], notes)
     res["status"] = "ok"
     rmtree(tdir)
     return res
+
+
+def export_notes(decode, notes):
+    """one note per export format that was skipped, with its first error"""
+    seen = set()
+    for d in decode:
+        if d["what"].startswith("export ") and d["status"].startswith("skipped") and d["what"] not in seen:
+            seen.add(d["what"])
+            notes.append("%s skipped (%s): %s" % (d["what"], d["workload"], d["status"][len("skipped: "):]))
 
 
 # ---------------------------------------------------------------- output
@@ -489,6 +558,13 @@ def table(headers, rows, right=None):
 
 def f(x, spec, dash="-"):
     return dash if x is None else format(x, spec)
+
+
+def out_size(d):
+    """[MB, bytes/event] of an export's output file ("-" for report/replay)"""
+    if d.get("output_bytes") is None:
+        return ["-", "-"]
+    return ["%.1f" % (d["output_bytes"] / 1e6), "%.2f" % d["output_bytes_per_event"]]
 
 
 def print_results(R):
@@ -522,15 +598,18 @@ def print_results(R):
     out.append(table(hdr, rows, right=set(range(2, 12))))
     if R["decode"]:
         out.append("")
-        out.append("Decode speed (output to /dev/null; median of %d; RSS = peak of the decoder)" % R["decode_runs"])
+        out.append("Decode speed (report/replay to /dev/null, export to a file; median of %d; RSS = peak of the decoder)"
+                   % R["decode_runs"])
         rows = []
         for d in R["decode"]:
             if d["status"] != "ok":
-                rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), d["status"], "", ""])
+                st = "skipped (notes)" if d["status"].startswith("skipped") else d["status"]
+                rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), st, "", "", "", ""])
             else:
                 rows.append([d["workload"], d["mode"], d["what"], format(d["events"], ","), "%.3f" % d["wall_s"],
-                             "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)])
-        out.append(table(["trace", "mode", "decoder", "events", "s", "Mev/s", "RSS MB"], rows, right={3, 4, 5, 6}))
+                             "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)] + out_size(d))
+        out.append(table(["trace", "mode", "decoder", "events", "s", "Mev/s", "RSS MB", "out MB", "out B/event"], rows,
+                         right={3, 4, 5, 6, 7, 8}))
     if R.get("big"):
         b = R["big"]
         out.append("")
@@ -542,10 +621,12 @@ def print_results(R):
             rows = []
             for d in b["decode"]:
                 if d["status"] != "ok":
-                    rows.append([d["what"], d["status"], "", ""])
+                    rows.append([d["what"], "skipped (notes)" if d["status"].startswith("skipped") else d["status"],
+                                 "", "", "", ""])
                 else:
-                    rows.append([d["what"], "%.2f" % d["wall_s"], "%.1f" % (d["events_per_s"] / 1e6), "%.1f" % (d["rss_kb"] / 1024)])
-            out.append(table(["decoder", "s", "Mev/s", "RSS MB"], rows))
+                    rows.append([d["what"], "%.2f" % d["wall_s"], "%.1f" % (d["events_per_s"] / 1e6),
+                                 "%.1f" % (d["rss_kb"] / 1024)] + out_size(d))
+            out.append(table(["decoder", "s", "Mev/s", "RSS MB", "out MB", "out B/event"], rows))
     if R.get("api"):
         out.append("")
         out.append("In-program API (bench/api/apicost.c, uninstrumented, FNT_WEAK): ns per use, "
@@ -612,9 +693,11 @@ def evaluate_targets(R):
             lo = min(d["events_per_s"] for d in ds)
             add("%s decode speed (slowest trace)" % what, ">= %.0f Mev/s" % (TARGETS[key] / 1e6),
                 "%.1f Mev/s" % (lo / 1e6), lo >= TARGETS[key])
-        elif what.startswith("export") and not R["fntrace"]["exports"]:
-            if what == "export chrome":
-                add("export decode speed", ">= %.0f Mev/s" % (TARGETS[key] / 1e6), "no 'fntrace export'", None)
+        elif what.startswith("export"):
+            fmt = what.split()[1]
+            why = ("no 'fntrace export'" if not R["fntrace"]["exports"] else
+                   "not in 'fntrace export --help'" if fmt not in R["fntrace"]["exports"] else "export failed (notes)")
+            add("%s decode speed" % what, ">= %.0f Mev/s" % (TARGETS[key] / 1e6), why, None)
     b = R.get("big")
     if b and b.get("status") == "ok":
         for d in b["decode"]:
@@ -656,8 +739,16 @@ def main():
     ap.add_argument("--workloads", default="fib,mix,mt", help="comma-separated subset of fib,mix,mt")
     ap.add_argument("--no-uftrace", action="store_true", help="leave uftrace out")
     ap.add_argument("--keep", action="store_true", help="keep the traces in bench/out/traces")
+    ap.add_argument("--build", help="directory holding fntrace and libfntrace.so (default build/), "
+                    "e.g. a copy of an older build to compare with")
+    ap.add_argument("--baseline", metavar="DIR",
+                    help="also measure the default mode of the fntrace in DIR (e.g. a copy of an older build/) "
+                    "in the same rounds: before/after against the same floors")
     ap.add_argument("--json", help="output file (default bench/results.json; quick: bench/out/results-quick.json)")
     a = ap.parse_args()
+    global BUILD
+    if a.build:
+        BUILD = os.path.abspath(a.build)
     profile = "quick" if a.quick else "full"
     runs = a.runs or (1 if a.quick else 5)
     dec_runs = 1 if a.quick else 3
@@ -675,6 +766,13 @@ def main():
 
     ok, note, modes, exports, unknown = probe_fntrace()
     fnt = {"ok": ok, "note": note, "modes": modes, "exports": exports}
+    if a.baseline:
+        bdir = os.path.abspath(a.baseline)
+        if os.access(os.path.join(bdir, "fntrace"), os.X_OK) and os.path.exists(os.path.join(bdir, "libfntrace.so")):
+            fnt["baseline"] = bdir
+            notes.append("baseline rows: %s/fntrace record (default mode)" % bdir)
+        else:
+            notes.append("--baseline %s: no fntrace and libfntrace.so there: not measured" % a.baseline)
     if not ok:
         notes.append("fntrace " + note + ": its rows say so")
     else:
@@ -682,7 +780,9 @@ def main():
         if unknown:
             notes.append("fntrace record --help lists options this harness does not know (not measured): " + " ".join(unknown))
         if not exports:
-            notes.append("'fntrace export --help' fails: export decode speed not measured")
+            notes.append("'fntrace export --help' fails or lists no format: export speed not measured")
+        else:
+            notes.append("export formats from 'fntrace export --help': " + ", ".join(exports))
     if a.quick or a.no_uftrace:
         uft = {"exe": None, "note": "skipped (%s)" % ("--quick" if a.quick else "--no-uftrace")}
     else:
@@ -695,6 +795,7 @@ def main():
 
     R = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
          "profile": profile, "runs": runs, "decode_runs": dec_runs, "machine": machine(),
+         "fntrace_build": BUILD, "baseline_build": fnt.get("baseline"),
          "build": {"cc": CC, "plain": CFLAGS, "instrumented": CFLAGS + INST,
                    "empty.so": "bench/hooks/empty.c -fPIC -shared",
                    "ideal.so": "bench/hooks/ideal.c -fPIC -shared -ftls-model=initial-exec"},
@@ -721,7 +822,7 @@ def main():
                 continue
             if row["method"] == "fntrace-ring":   # keeps only the last 4M per thread, by design
                 continue
-            if row["method"].startswith("fntrace"):
+            if row["method"].startswith(("fntrace", "baseline", "prefault")):
                 got, err = fntrace_calls(row["trace_dir"])
                 row["traced_calls"] = got
                 if got != calls:
@@ -748,6 +849,7 @@ def main():
         R["workloads"].append(wl)
     # uftrace report rows last in the decode table
     R["decode"].sort(key=lambda d: d["mode"] == "uftrace")
+    export_notes(R["decode"], notes)
 
     log("in-program API cost")
     R["api_runs"] = 1 if a.quick else 5

@@ -17,6 +17,7 @@
 #define FNTRACE_ENV_DISABLE    "FNTRACE_DISABLE"    /* 1: load but record nothing */
 #define FNTRACE_ENV_RING       "FNTRACE_RING"       /* N: flight recorder, N chunks per thread (2..32) */
 #define FNTRACE_ENV_SNAPSHOT_SIGNAL "FNTRACE_SNAPSHOT_SIGNAL" /* signal number that takes a snapshot */
+#define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -360,6 +360,18 @@ static void process_scan(struct trace_process *p)
 			items[k].idx = th->chunks[k];
 		}
 		qsort(items, th->n_chunks, sizeof(*items), cmp_seq);
+		/* A ring is contiguous: a hole in it can only be a chunk a snapshot
+		 * left out (rewritten while it was copied).  The history is then
+		 * the run of chunks after the last hole. */
+		size_t from = 0;
+		if (p->hdr.flags & FNT_FLAG_RING)
+			for (size_t k = 1; k < th->n_chunks; k++)
+				if (items[k].seq != items[k - 1].seq + 1)
+					from = k;
+		if (from) {
+			memmove(items, items + from, (th->n_chunks - from) * sizeof(*items));
+			th->n_chunks -= from;
+		}
 		for (size_t k = 0; k < th->n_chunks; k++) {
 			th->chunks[k] = items[k].idx;
 			if (k && items[k].seq != items[k - 1].seq + 1)

@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fntrace.h"
@@ -27,6 +28,8 @@
 
 static int snap_lock;
 static unsigned snap_signals;
+
+static int copy_range(int in, int out, off_t from, off_t len);
 
 static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
 {
@@ -47,6 +50,81 @@ static size_t put_uint(char *buf, size_t at, size_t cap, unsigned v)
 		buf[at++] = tmp[--n];
 	buf[at] = 0;
 	return at;
+}
+
+/* [from, from+len) of in to the same offsets of out, page by page from the
+ * end: a thread appending meanwhile can then only add to pages not yet
+ * copied, so the copy holds a prefix of its events, never a gap of zeros
+ * (a page copied before a write) followed by later events. */
+static int copy_range_back(int in, int out, off_t from, off_t len)
+{
+	while (len > 0) {
+		off_t piece = (from + len) % 4096 ? (from + len) % 4096 : 4096;
+		if (piece > len)
+			piece = len;
+		if (copy_range(in, out, from + len - piece, piece))
+			return -1;
+		len -= piece;
+	}
+	return 0;
+}
+
+/* what a chunk held when the snapshot began */
+struct chunk_plan {
+	uint32_t seq, thread;
+	uint8_t type;               /* 0: not sealed then (skipped) */
+	off_t off;
+};
+
+/* Copy one chunk if it still holds what the plan saw: its header, then its
+ * data from the end, then its header again.  A chunk that changed (a ring
+ * rewrote it: magic 0, then a higher seq; or one started since the plan)
+ * may hold an old header over new data or the reverse: it is left out (it
+ * reads as zeros in the copy). */
+static int copy_chunk(int in, int out, const struct chunk_plan *c, off_t len)
+{
+	struct fnt_chunk_header was, now;
+	if (!c->type || len < (off_t)sizeof(was))
+		return 0;
+	if (pread(in, &was, sizeof(was), c->off) != (ssize_t)sizeof(was))
+		return -1;
+	if (was.magic != FNT_CHUNK_MAGIC || was.type != c->type ||
+	    (c->type == FNT_CHUNK_EVENTS && (was.seq != c->seq || was.thread != c->thread)))
+		return 0;
+	if (pwrite(out, &was, sizeof(was), c->off) != (ssize_t)sizeof(was) ||
+	    copy_range_back(in, out, c->off + (off_t)sizeof(was), len - (off_t)sizeof(was)))
+		return -1;
+	if (c->type != FNT_CHUNK_EVENTS)
+		return 0;
+	if (pread(in, &now, sizeof(now), c->off) != (ssize_t)sizeof(now) || now.magic != FNT_CHUNK_MAGIC ||
+	    now.seq != was.seq || now.thread != was.thread) {
+		uint32_t zero = 0;
+		if (pwrite(out, &zero, sizeof(zero), c->off) != (ssize_t)sizeof(zero))
+			return -1;
+	}
+	return 0;
+}
+
+/* Event chunks newest first (highest seq): a thread's newest chunk goes in
+ * as a prefix of its events, and the older ones, copied after it, were
+ * complete before it began.  Copying oldest first would let a thread finish
+ * a chunk after its (partial) copy and go on in the next one: a gap. */
+static void plan_sort(struct chunk_plan *p, size_t n)
+{
+	for (size_t gap = n / 2; gap > 0; gap /= 2)
+		for (size_t i = gap; i < n; i++) {
+			struct chunk_plan x = p[i];
+			size_t j = i;
+			uint64_t kx = x.type == FNT_CHUNK_EVENTS ? x.seq : UINT64_MAX;
+			while (j >= gap) {
+				uint64_t kj = p[j - gap].type == FNT_CHUNK_EVENTS ? p[j - gap].seq : UINT64_MAX;
+				if (kj >= kx)
+					break;
+				p[j] = p[j - gap];
+				j -= gap;
+			}
+			p[j] = x;
+		}
 }
 
 static int copy_range(int in, int out, off_t from, off_t len)
@@ -109,38 +187,48 @@ int fnt_snapshot_write(const char *name)
 	at = put_str(out, dir_end, sizeof(out), base);
 	if (at + 1 >= sizeof(out))
 		goto out;
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0)
 		goto out;
 	/* chunks first, then the header: a snapshot file with a valid magic is complete */
-	if (st.st_size > (off_t)FNT_HEADER_SIZE &&
-	    copy_range(in, fd, FNT_HEADER_SIZE, st.st_size - (off_t)FNT_HEADER_SIZE))
-		goto close;
-	/* A ring chunk another thread rewrote while it was being copied may
-	 * have gone into the copy as its old header over new data.  A rewrite
-	 * always changes the header (magic 0, then a higher seq), so a chunk
-	 * whose live header no longer matches its copied one is dropped from
-	 * the snapshot. */
-	if (fnt_ring_chunks && st.st_size > (off_t)FNT_HEADER_SIZE) {
-		uint64_t n = (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size;
-		for (uint64_t i = 0; i < n; i++) {
-			struct fnt_chunk_header was, now;
-			off_t off = (off_t)FNT_HEADER_SIZE + (off_t)(i * h->chunk_size);
-			if (pread(fd, &was, sizeof(was), off) != (ssize_t)sizeof(was) ||
-			    was.magic != FNT_CHUNK_MAGIC || was.type != FNT_CHUNK_EVENTS)
-				continue;
-			if (pread(in, &now, sizeof(now), off) != (ssize_t)sizeof(now) ||
-			    now.magic != FNT_CHUNK_MAGIC || now.seq != was.seq || now.thread != was.thread) {
-				uint32_t zero = 0;
-				if (pwrite(fd, &zero, sizeof(zero), off) != (ssize_t)sizeof(zero))
-					goto close;
+	{
+		size_t n = (size_t)((st.st_size - (off_t)FNT_HEADER_SIZE + h->chunk_size - 1) / h->chunk_size);
+		size_t bytes = (n * sizeof(struct chunk_plan) + 4095) & ~(size_t)4095;
+		struct chunk_plan *plan = n ? mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+						   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : NULL;
+		int bad = 0;
+		if (n && plan == MAP_FAILED)
+			goto close;
+		for (size_t i = 0; i < n; i++) {
+			struct fnt_chunk_header ch;
+			plan[i].off = (off_t)FNT_HEADER_SIZE + (off_t)i * h->chunk_size;
+			plan[i].type = 0;
+			if (pread(in, &ch, sizeof(ch), plan[i].off) == (ssize_t)sizeof(ch) &&
+			    ch.magic == FNT_CHUNK_MAGIC && (ch.type == FNT_CHUNK_EVENTS || ch.type == FNT_CHUNK_META)) {
+				plan[i].type = ch.type;
+				plan[i].seq = ch.seq;
+				plan[i].thread = ch.thread;
 			}
 		}
+		plan_sort(plan, n);
+		for (size_t i = 0; i < n && !bad; i++) {
+			off_t len = st.st_size - plan[i].off;
+			if (len > (off_t)h->chunk_size)
+				len = h->chunk_size;
+			bad = copy_chunk(in, fd, &plan[i], len);
+		}
+		if (n)
+			munmap(plan, bytes);
+		if (bad)
+			goto close;
 	}
 	{
 		struct fnt_file_header copy;
 		memcpy(&copy, h, sizeof(copy));
 		copy.flags |= FNT_FLAG_SNAPSHOT;
+		/* the chunks copied, not the ones handed out since */
+		if (copy.next_chunk > (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size)
+			copy.next_chunk = (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size;
 		copy.reserved[FNT_RES_SNAP_TICKS] = fnt_now();
 		if (pwrite(fd, &copy, sizeof(copy), 0) != (ssize_t)sizeof(copy))
 			goto close;

@@ -32,6 +32,8 @@ static const char graph_usage[] =
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
+	"      --since TIME       only calls overlapping the window from TIME (1.5ms,\n"
+	"      --until TIME       200us, 2s from the start of the recording) to TIME\n"
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"

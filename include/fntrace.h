@@ -103,11 +103,10 @@ FNT__INLINE void fnt__scope_end(struct fnt__scope *s)
 		fnt__exit(s->fn, 0);
 }
 
+/* (FNT_SCOPE has tested FNT__ON() already) */
 FNT__INLINE void *fnt__scope_begin(void *fn)
 {
-	if (!FNT__ON())
-		return 0;
-	fnt__enter(fn, __builtin_return_address(0));
+	fnt__enter(fn, 0);
 	return fn;
 }
 

@@ -50,10 +50,23 @@ FNTRACE_MODES = [
     ("monotonic", ["--clock", "monotonic"], "monotonic"),
     ("ring", ["--ring", "4M"], "--ring"),   # flight recorder: same events, fixed 4M per thread
 ]
-FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite", "--ring",
-                     "--snapshot-signal"}
+FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
+                     "--argument", "--retval", "--auto-args",  # these three: the -pg -mfentry rows
+                     "--ring", "--snapshot-signal"}
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
+
+# argument capture (doc/args.md): -pg -mfentry builds under fntrace, without
+# and with 2 integer arguments + the return value of every traced function;
+# uftrace's -A/-R on a -pg build beside them
+FENTRY = ["-pg", "-mfentry"]
+ARG_FUNCS = {"fib": ("fib", "fib")}          # workload -> (fntrace glob, uftrace regex); default all
+
+
+def arg_specs(w):
+    glob, rx = ARG_FUNCS.get(w, ("*", ".*"))
+    return (["-A", glob + "@arg1,arg2", "-R", glob + "@retval"],
+            ["-A", rx + "@arg1,arg2", "-R", rx + "@retval"])
 
 TARGETS = {
     "overhead_vs_ideal": 1.25,
@@ -166,6 +179,8 @@ def build(workloads):
         compile_(o(w + "-exehooks"), CFLAGS + INST + [src, h("empty.c")], deps + [h("empty.c")])
         compile_(o(w + "-count"), CFLAGS + INST + ["-DBENCH_COUNTING", src, h("count.c")],
                  deps + [h("count.c")])
+        compile_(o(w + "-fentry"), CFLAGS + FENTRY + [src], deps)
+        compile_(o(w + "-pg"), CFLAGS + ["-pg", src], deps)
     sp = os.path.join(SRC, "spawn.c")
     compile_(o("spawn"), ["-O2", sp], [sp])
     nc = os.path.join(SRC, "nocalls.c")
@@ -271,6 +286,17 @@ def methods_for(w, args, fnt, uft):
                    lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + inst, None)))
     else:
         ms.append(("uftrace", "uftrace record", "missing", None))
+    fa, ua = arg_specs(w)
+    fentry = [o(w + "-fentry")] + args
+    if fnt["ok"]:
+        ms.append(("fntrace-fentry", "fntrace record, -pg -mfentry", "trace",
+                   lambda d: ([fexe, "record", "-d", d, "--"] + fentry, None)))
+        ms.append(("fntrace-fentry-args", "fntrace record -A/-R 2 args+ret, -pg -mfentry", "trace",
+                   lambda d: ([fexe, "record", "-d", d] + fa + ["--"] + fentry, None)))
+    if uft["exe"]:
+        ms.append(("uftrace-args", "uftrace record -A/-R 2 args+ret, -pg", "trace",
+                   lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + ua + [o(w + "-pg")] + args,
+                              None)))
     return ms
 
 

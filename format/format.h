@@ -37,6 +37,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 
 /* file header .flags */
 #define FNT_FLAG_CALLSITE   0x1u   /* entries are followed by a CALLSITE record */
+#define FNT_FLAG_ARGS       0x2u   /* entries/exits may be followed by an ARGS/RETVAL record */
 #define FNT_FLAG_RING       0x4u   /* flight recorder: each thread reuses its oldest chunk */
 #define FNT_FLAG_SNAPSHOT   0x10u  /* this file is a snapshot copy (fnt_snapshot / signal) */
 
@@ -117,6 +118,8 @@ enum fnt_ext {
 	FNT_EXT_THREAD_NAME = 4, /* body: u8 len, len bytes */
 	FNT_EXT_THREAD_END = 5,  /* no body: the thread exited */
 	FNT_EXT_UNWIND = 6,      /* body: varint n: a longjmp left the n innermost frames */
+	FNT_EXT_ARGS = 7,        /* body: varint len, len bytes: argument payload of the entry just before */
+	FNT_EXT_RETVAL = 8,      /* body: varint len, len bytes: return-value payload of the exit just before */
 	FNT_EXT_MARK = 9,        /* body: u8 len, len bytes of text (fnt_mark) */
 	FNT_EXT_STACK = 10,      /* body: varint n (1..FNT_STACK_MAX), then n varints
 	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
@@ -129,6 +132,7 @@ enum fnt_meta {
 	FNT_META_MODULE_LOAD = 1,   /* struct fnt_meta_module, then path (NUL-terminated) */
 	FNT_META_MODULE_UNLOAD = 2, /* struct fnt_meta_module (build_id as at load), then path */
 	FNT_META_THREAD = 3,        /* struct fnt_meta_thread */
+	FNT_META_ARGSPEC = 4,       /* struct fnt_meta_argspec, then the spec text (NUL-terminated) */
 	FNT_META_SCOPE = 7,         /* u64 ticks, u64 runtime address, then name (NUL-terminated):
 	                               the name of FNT_SCOPE_NAMED's synthetic function address */
 };
@@ -147,6 +151,11 @@ struct fnt_meta_thread {
 	uint32_t thread;        /* serial */
 	uint32_t tid;
 	char     name[16];
+};
+
+/* the argument spec (format/argspec.h text) captured for the function at addr */
+struct fnt_meta_argspec {
+	uint64_t addr;          /* runtime address of the function (its first byte) */
 };
 
 _Static_assert(sizeof(struct fnt_file_header) <= FNT_HEADER_SIZE, "file header fits its block");

@@ -271,6 +271,19 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 			sc->vaddr = rec[1];
 			p->scope_ticks = xrealloc_(p->scope_ticks, (p->n_scope_ticks + 1) * sizeof(*p->scope_ticks));
 			p->scope_ticks[p->n_scope_ticks++] = (struct scope_pending){ t->n_scopes - 1, rec[0] };
+		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
+			struct fnt_meta_argspec ma;
+			memcpy(&ma, r, sizeof(ma));
+			const char *text = (const char *)r + sizeof(ma);
+			size_t tl = strnlen(text, rlen - sizeof(ma));
+			if (p->n_argspecs < 1000000) {
+				p->argspecs = xrealloc_(p->argspecs, (p->n_argspecs + 1) * sizeof(*p->argspecs));
+				struct trace_argspec *a = &p->argspecs[p->n_argspecs++];
+				a->addr = ma.addr;
+				a->text = xrealloc_(NULL, tl + 1);
+				memcpy(a->text, text, tl);
+				a->text[tl] = 0;
+			}
 		} else {
 			warn(t, "'%s': unknown meta record type %u skipped", p->file, type);
 		}
@@ -521,8 +534,13 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int cmp_argspec(const void *a, const void *b);
+
 static void trace_finish_open(struct trace *t)
 {
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (t->procs[i].n_argspecs > 1)
+			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);
 	t->t0_mono = UINT64_MAX;
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].hdr.cal0_mono < t->t0_mono) {
@@ -694,6 +712,9 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 			free(t->procs[0].threads[i].chunks);
 		free(t->procs[0].threads);
 		free(t->procs[0].modules);
+		for (size_t i = 0; i < t->procs[0].n_argspecs; i++)
+			free(t->procs[0].argspecs[i].text);
+		free(t->procs[0].argspecs);
 		t->procs[0].map = NULL;
 		trace_close(t);
 		*out = NULL;
@@ -722,6 +743,9 @@ void trace_close(struct trace *t)
 		free(p->threads);
 		free(p->modules);
 		free(p->scope_ticks);
+		for (size_t k = 0; k < p->n_argspecs; k++)
+			free(p->argspecs[k].text);
+		free(p->argspecs);
 		for (int k = 0; k < p->argc; k++)
 			free(p->argv[k]);
 		free(p->argv);
@@ -973,7 +997,7 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 			struct cache_slot *s = &c->cache[(v >> 2) & 63];
 			if (likely_((v & 2) == 0 && s->addr && s->gen == c->gen + 1 &&
 				    c->ticks + (v >> 8) < c->next_change &&
-				    !(c->p->hdr.flags & FNT_FLAG_CALLSITE))) {
+				    !(c->p->hdr.flags & (FNT_FLAG_CALLSITE | FNT_FLAG_ARGS)))) {
 				c->ticks += v >> 8;
 				c->pos = p + len;
 				ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
@@ -1115,6 +1139,17 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				c->pos = p + 1 + *p;
 				continue;
 			}
+			case FNT_EXT_ARGS:          /* stray: payloads are read with their event */
+			case FNT_EXT_RETVAL: {
+				uint64_t len;
+				n = get_varint(p, c->end, &len);
+				if (d || n <= 0 || len > (uint64_t)(c->end - p - n)) {
+					chunk_damage(c, start);
+					continue;
+				}
+				c->pos = p + n + len;
+				continue;
+			}
 			case FNT_EXT_THREAD_END:
 				c->ticks += d;
 				ev->kind = TRACE_THREAD_END;
@@ -1185,6 +1220,25 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 					c->pos = p + 1 + n2;
 					ev->callsite = ev->addr + (uint64_t)fnt_unzigzag(zz);
 					callsite_resolve(c, ev);
+				}
+			}
+		}
+		if (ev->kind == TRACE_ENTRY || ev->kind == TRACE_EXIT) {
+			ev->payload = NULL;     /* (shares its place with count) */
+			ev->payload_len = 0;
+		}
+		if ((ev->kind == TRACE_ENTRY || ev->kind == TRACE_EXIT) && (c->p->hdr.flags & FNT_FLAG_ARGS)) {
+			/* the ARGS (after an entry) or RETVAL (after an exit) record */
+			const uint8_t *q = c->pos;
+			uint64_t h = 0, len = 0;
+			unsigned want = ev->kind == TRACE_ENTRY ? FNT_EXT_ARGS : FNT_EXT_RETVAL;
+			n = get_varint(q, c->end, &h);
+			if (n == 1 && h == ((uint64_t)want << 2 | FNT_K_EXT)) {
+				int n2 = get_varint(q + 1, c->end, &len);
+				if (n2 > 0 && len <= (uint64_t)(c->end - q - 1 - n2)) {
+					ev->payload = q + 1 + n2;
+					ev->payload_len = (uint32_t)len;
+					c->pos = q + 1 + n2 + len;
 				}
 			}
 		}
@@ -1326,12 +1380,14 @@ static size_t cursor_fill(struct cursor *c)
 	struct trace_thread *th = c->th;
 	const struct trace_process *proc = c->p;
 	const int cs = !!(proc->hdr.flags & FNT_FLAG_CALLSITE);
+	/* entries and exits may carry ARGS/RETVAL records: cursor_next only */
+	const int slow = !!(proc->hdr.flags & FNT_FLAG_ARGS);
 	size_t n = 0;
 	uint64_t max_ns = 0;
 
 	c->i = 0;
 	while (n < c->cap) {
-		size_t k = cs ? fast_run(c, buf + n, buf + c->cap, 1) : fast_run(c, buf + n, buf + c->cap, 0);
+		size_t k = slow ? 0 : cs ? fast_run(c, buf + n, buf + c->cap, 1) : fast_run(c, buf + n, buf + c->cap, 0);
 		if (k) {
 			th->events += k;
 			th->last_ns = buf[n + k - 1].ns;
@@ -1587,6 +1643,29 @@ uint64_t trace_total_events(const struct trace *t)
 int trace_has_function_events(const struct trace *t)
 {
 	return t->n_funcs > 0;
+}
+
+static int cmp_argspec(const void *a, const void *b)
+{
+	const struct trace_argspec *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+const char *trace_argspec(const struct trace_process *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->n_argspecs;
+	const char *found = NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->argspecs[mid].addr < addr) {
+			lo = mid + 1;
+		} else {
+			if (p->argspecs[mid].addr == addr)
+				found = p->argspecs[mid].text;
+			hi = mid;
+		}
+	}
+	return found;
 }
 
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns)

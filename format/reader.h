@@ -59,6 +59,11 @@ struct trace_thread {
 	void *view_aux;             /* per-thread state of the view on top of it */
 };
 
+struct trace_argspec {              /* ARGSPEC meta record: the items captured for a function */
+	uint64_t addr;              /* runtime address of the function */
+	char *text;                 /* format/argspec.h item list */
+};
+
 struct trace_process {
 	struct trace *trace;
 	char *file;                 /* path of the .fnt */
@@ -86,6 +91,8 @@ struct trace_process {
 	size_t n_scope_ticks;
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
+	struct trace_argspec *argspecs;   /* sorted by addr after open */
+	size_t n_argspecs;
 };
 
 struct trace_scope {                /* FNT_SCOPE_NAMED: a synthetic function and its name */
@@ -157,8 +164,16 @@ struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first 
 		uint64_t callsite_vaddr;        /* file vaddr of the call site */
 		const struct trace_body *body;  /* MARK, STACK (see struct trace_body) */
 	};
-	uint64_t count;             /* LOST, UNWIND, STACK */
+	union {
+		uint64_t count;     /* LOST, UNWIND, STACK */
+		/* ENTRY: the ARGS payload, EXIT: the RETVAL payload that follow
+		 * it, or NULL (points into the mapped trace: valid until
+		 * trace_close) */
+		const uint8_t *payload;
+	};
 	uint32_t callsite_file;     /* module file of the call site, or TRACE_NO_FILE */
+	/* ENTRY: length of the ARGS payload, EXIT: of the RETVAL payload (below) */
+	uint32_t payload_len;
 };
 
 /* return non-zero from a callback to stop the walk (trace_walk returns it) */
@@ -196,5 +211,7 @@ int trace_has_function_events(const struct trace *t);   /* after a walk */
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
 /* the name of a named scope (FNT_SCOPE_NAMED) at (file, vaddr), or NULL */
 const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr);
+/* the spec text recorded for the function at runtime address addr, or NULL */
+const char *trace_argspec(const struct trace_process *p, uint64_t addr);
 
 #endif

@@ -17,6 +17,10 @@
 #define FNTRACE_ENV_DISABLE    "FNTRACE_DISABLE"    /* 1: load but record nothing */
 #define FNTRACE_ENV_RING       "FNTRACE_RING"       /* N: flight recorder, N chunks per thread (2..32) */
 #define FNTRACE_ENV_SNAPSHOT_SIGNAL "FNTRACE_SNAPSHOT_SIGNAL" /* signal number that takes a snapshot */
+#define FNTRACE_ENV_ARGS       "FNTRACE_ARGS"       /* -A/-R specs: "GLOB@ITEMS;GLOB@ITEMS" (doc/args.md) */
+#define FNTRACE_ENV_ARGS_FILE  "FNTRACE_ARGS_FILE"  /* the same specs in a file, one per line (--auto-args) */
+#define FNTRACE_ENV_PATCH      "FNTRACE_PATCH"      /* -fpatchable-function-entry: globs of the functions to patch ("a*;b") */
+#define FNTRACE_ENV_SHADOW_DEPTH "FNTRACE_SHADOW_DEPTH" /* -pg -mfentry: frames traced per thread (default 65536) */
 #define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
 
 #ifdef __cplusplus

@@ -132,6 +132,10 @@ void fnt_modules_scan(void)
 		struct module_seen *m = &modules[i];
 		if (m->seen == 2) {
 			fnt_meta_append(FNT_META_MODULE_LOAD, &m->rec, sizeof(m->rec), m->path, strlen(m->path) + 1);
+			fnt_argspec_module(m->path, m->bias);
+#ifndef FNT_STATIC_ARCHIVE
+			fnt_patch_module(m->path, m->bias);
+#endif
 		} else if (m->seen == 0) {
 			m->rec.ticks = fnt_now();
 			fnt_meta_append(FNT_META_MODULE_UNLOAD, &m->rec, sizeof(m->rec), m->path, strlen(m->path) + 1);
@@ -165,6 +169,7 @@ void fnt_modules_fork_child(void)
 		m->rec.ticks = fnt_now();
 		fnt_meta_append(FNT_META_MODULE_LOAD, &m->rec, sizeof(m->rec), m->path, strlen(m->path) + 1);
 	}
+	fnt_argspec_fork_child();
 }
 
 #ifndef FNT_STATIC_ARCHIVE

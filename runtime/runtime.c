@@ -435,6 +435,8 @@ drop:
 
 /* ---- event writing, rare cases ---- */
 
+static int thread_chunk_start(struct fnt_thread *t);
+
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
 {
 	unsigned len = fnt_varint_len(v);
@@ -525,6 +527,65 @@ void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t 
 	finish_event(t, now, fn, site, is_exit);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
+}
+
+int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len)
+{
+	uint8_t *p = t->pos;
+	unsigned vl = fnt_varint_len(len);
+	if (!p || !t->chunk || p + 1 + vl + len + 8 > t->chunk + chunk_size)
+		return -1;
+	/* body first, the one-byte head last: a reader never sees a head
+	 * without its body */
+	uint64_t x = fnt_varint_pack(len, vl);
+	memcpy(p + 1, &x, 8);
+	memcpy(p + 1 + vl, body, len);
+	x = fnt_varint_pack(ext_head(0, (enum fnt_ext)ext), 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	t->pos = p + 1 + vl + len;
+	return 0;
+}
+
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext, const uint8_t *body, size_t len)
+{
+	int32_t depth = t->depth;
+	/* room for the event (at most 9 + 9 + 16 bytes) and the record, in
+	 * one chunk: the record must follow its event */
+	if (state == 1 && t->state == FNT_T_ACTIVE && t->pid == my_pid && t->chunk &&
+	    t->pos + 48 + len > t->limit + FNT_CHUNK_SLACK - 8) {
+		if (thread_chunk_start(t)) {
+			t->state = FNT_T_OFF;
+			count_lost(&hdr->lost_nospace, 1);
+			return -1;
+		}
+	}
+	if (t->pos && t->pos < t->limit && state == 1 && t->state == FNT_T_ACTIVE && t->pid == my_pid) {
+		finish_event(t, fnt_now(), fn, 0, is_exit);
+	} else {
+		fnt_slow_event(t, fn, 0, is_exit);   /* releases the guard */
+		t->busy = 1;
+	}
+	if (t->depth == depth)
+		return -1;
+	fnt_put_ext(t, ext, body, len);
+	return 0;
+}
+
+void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
+{
+	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != my_pid || !t->chunk)
+		return;
+	if (t->pos >= t->limit && thread_chunk_start(t))
+		return;
+	uint64_t now = fnt_now(), d = now - t->last;
+	if (d >= (1ull << 47)) {
+		t->pos = put_time(t->pos, now);
+		d = 0;
+	}
+	t->last = now;
+	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
+	t->pos = put_varint(t->pos, n);
+	t->depth -= (int32_t)n;
 }
 
 static void put_thread_name(struct fnt_thread *t)
@@ -640,8 +701,15 @@ static void thread_exit_cb(void *arg);
 static void thread_register(struct fnt_thread *t)
 {
 	struct fnt_meta_thread mt;
+	/* the shadow stack describes the real stack: it outlives re-registration
+	 * (first event, a forked child) */
+	struct fnt_shadow_entry *ss = t->ss;
+	uint32_t ss_top = t->ss_top, ss_cap = t->ss_cap;
 
 	memset(t, 0, sizeof(*t));
+	t->ss = ss;
+	t->ss_top = ss_top;
+	t->ss_cap = ss_cap;
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = my_pid;
 	t->tid = gettid_();
@@ -751,6 +819,7 @@ static void thread_exit_cb(void *arg)
 	put_thread_name(t);
 	put_thread_end(t);
 	chunk_release(t, 1);
+	fnt_shadow_release(t);
 	t->state = FNT_T_ENDED;
 	t->busy = 0;
 }
@@ -784,6 +853,7 @@ void *fnt_note_setjmp(void *env, int which)
 		i = t->jmp_next++ & 7;
 	t->jmp[i].env = (uintptr_t)env;
 	t->jmp[i].depth = t->depth;
+	t->jmp[i].ss_top = t->ss_top;
 	return jmp_target(which);
 }
 
@@ -807,6 +877,8 @@ void *fnt_note_longjmp(void *env, int which)
 			t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
 			t->pos = put_varint(t->pos, (uint64_t)n);
 			t->depth = t->jmp[i].depth;
+			if (t->ss_top > t->jmp[i].ss_top)
+				t->ss_top = t->jmp[i].ss_top;   /* those frames are gone */
 		}
 		t->busy = 0;
 		break;
@@ -1020,6 +1092,9 @@ static void runtime_init(void)
 			fnt_flags |= FNT_FLAG_RING;
 		}
 	}
+	fnt_argspec_init();
+	if (fnt_argspec_wanted())
+		fnt_flags |= FNT_FLAG_ARGS;
 	env = getenv(FNTRACE_ENV_CHUNK_SIZE);
 	if (env && *env) {
 		unsigned long v = strtoul(env, NULL, 0);

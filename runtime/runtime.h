@@ -40,11 +40,25 @@ struct fnt_thread {
 	struct {                 /* recent setjmp buffers and the depth they were set at */
 		uintptr_t env;
 		int32_t depth;
+		uint32_t ss_top;     /* shadow stack height then (-pg -mfentry) */
 	} jmp[8];
 	uint32_t jmp_next;
 	/* flight recorder: file offsets of this thread's chunks, oldest at ring_next once full */
 	int64_t ring[FNT_RING_MAX];
 	uint32_t ring_n, ring_next;
+	/* -pg -mfentry: the real return addresses of the frames whose return
+	 * address was swapped for the return trampoline (runtime/fentry.c) */
+	struct fnt_shadow_entry *ss;
+	uint32_t ss_top, ss_cap;
+	uint32_t ss_restored;    /* real addresses put back for an unwind in progress */
+};
+
+struct fnt_argspec;
+struct fnt_shadow_entry {
+	uintptr_t ret;           /* the real return address */
+	uintptr_t slot;          /* where it lives on the stack */
+	uintptr_t fn;            /* the function (for its exit event) */
+	const struct fnt_argspec *spec;   /* its -A/-R spec, or NULL */
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
@@ -108,6 +122,29 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 /* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
 void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;
 void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
+
+/* with t->busy held: write an entry or exit event followed by an ARGS or
+ * RETVAL record (body of len bytes); starts a chunk when needed.  Returns 0,
+ * or -1 when nothing was written. */
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
+/* with t->busy held: an ARGS/RETVAL record right after the event just
+ * written, if it fits the chunk (dropped otherwise) */
+int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
+/* with t->busy held: record that the n innermost frames were left */
+void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
+/* free the thread's shadow stack (thread exit) */
+void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
+
+/* argument specs (runtime/argspec.c) */
+extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on the common path */
+void fnt_argspec_init(void) FNT_HIDDEN;
+int fnt_argspec_wanted(void) FNT_HIDDEN;     /* specs were given */
+void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
+const struct fnt_argspec *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
+void fnt_argspec_fork_child(void) FNT_HIDDEN;
+
+/* -fpatchable-function-entry: patch the module's pads (runtime/patch.c) */
+void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

@@ -118,6 +118,18 @@ class Ctx:
         return out
 
 
+# case.json "instrument": true (default) -finstrument-functions, false none,
+# "fentry" -pg -mfentry (argument capture), "patchable" -fpatchable-function-entry=5
+INSTRUMENT = {"fentry": ["-pg", "-mfentry"], "patchable": ["-fpatchable-function-entry=5"]}
+
+
+def instrument_flags(flags, how):
+    if how is True:
+        return flags
+    rest = [f for f in flags if f != "-finstrument-functions"]
+    return rest + INSTRUMENT[how] if how in INSTRUMENT else rest
+
+
 def compile_case(case, cfg, build, builddir):
     cc_name, opt = build.split("-")
     srcdir = os.path.join(CASES, case)
@@ -140,12 +152,12 @@ def compile_case(case, cfg, build, builddir):
         cmd += [os.path.join(srcdir, s) for s in spec]
         subprocess.run(cmd, check=True, capture_output=True)
     for out, spec in cfg.get("programs", {}).items():
-        pflags = flags if spec.get("instrument", True) else [f for f in flags if f != "-finstrument-functions"]
+        pflags = instrument_flags(flags, spec.get("instrument", True))
         cmd = [compiler, *pflags, "-o", os.path.join(builddir, out)]
         cmd += [os.path.join(srcdir, s) for s in spec["sources"]] + spec.get("ldflags", [])
         subprocess.run(cmd, check=True, capture_output=True)
     main_src = "prog.cc" if cxx else "prog.c"
-    mflags = flags if cfg.get("instrument", True) else [f for f in flags if f != "-finstrument-functions"]
+    mflags = instrument_flags(flags, cfg.get("instrument", True))
     cmd = [compiler, *mflags, "-o", os.path.join(builddir, "prog"), os.path.join(srcdir, main_src)]
     # in ldflags, "{libdir}": where libfntrace.so was built; "{work}": where the libs are
     cmd += [f.replace("{libdir}", LIBDIR[0]).replace("{work}", builddir) for f in cfg.get("ldflags", [])]

@@ -105,6 +105,12 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		f->callsite = ev->callsite;
 		f->callsite_file = ev->callsite_file;
 		f->callsite_vaddr = ev->callsite_vaddr;
+		/* payloads only where the file says records carry them (elsewhere
+		 * the field holds whatever the batch slot held before) */
+		f->args = (th->proc->hdr.flags & FNT_FLAG_ARGS) ? ev->payload : NULL;
+		f->args_len = f->args ? ev->payload_len : 0;
+		f->ret = NULL;
+		f->ret_len = 0;
 		f->depth = parent ? parent->depth + (parent->shown ? 1 : 0) : s->base;
 		if (w->filtering) {
 			int m = view_filter_match(w->v, ev->func);
@@ -139,6 +145,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		}
 		while (s->n > i)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
+		s->f[s->n - 1].ret = (th->proc->hdr.flags & FNT_FLAG_ARGS) ? ev->payload : NULL;
+		s->f[s->n - 1].ret_len = s->f[s->n - 1].ret ? ev->payload_len : 0;
 		pop(w, th, s, ev->ns, CALL_RETURN);
 		break;
 	}

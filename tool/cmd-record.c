@@ -20,12 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "fntrace.h"
+#include "format/argspec.h"
 #include "tool/tool.h"
 
 static const char record_usage[] =
 	"usage: fntrace record [options] [--] program [args...]\n\n"
-	"Run a program built with -finstrument-functions and record every function\n"
-	"entry and exit of every thread and child process into a trace directory.\n\n"
+	"Run a program built with -finstrument-functions (or -pg -mfentry) and record\n"
+	"every function entry and exit of every thread and child process into a trace\n"
+	"directory.\n\n"
 	"  -d, --output DIR     trace directory (default: fntrace.data; an existing\n"
 	"                       trace there is moved to DIR.old)\n"
 	"      --callsite       also record where each call was made from\n"
@@ -33,6 +35,15 @@ static const char record_usage[] =
 	"      --report         print 'fntrace report' when the program exits\n"
 	"      --chunk-size N   per-thread buffer chunk (16K..64M, default 256K)\n"
 	"      --clock CLOCK    tsc (default where the kernel trusts it) or monotonic\n"
+	"  -A, --argument FUNC@ITEMS  record arguments of the functions FUNC (a glob)\n"
+	"                       names: ITEMS is argN[/fmt] and fpargN[/f32|/f64], comma-\n"
+	"                       separated; fmt: i8..i64 (default i32), u8..u64, x, p, s,\n"
+	"                       c, b, S (struct, not captured); -pg -mfentry builds only\n"
+	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
+	"      --auto-args      record the arguments and return value of every function\n"
+	"                       of the program, as its DWARF (-g) describes them\n"
+	"      --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
+	"                       functions FUNC (a glob, repeatable; default: all)\n"
 	"      --ring SIZE      flight recorder: keep only the last SIZE of events of\n"
 	"                       each thread (e.g. 1M; at least 32K)\n"
 	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
@@ -128,7 +139,8 @@ static int is_trace_dir(const char *dir, int *empty)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		*empty = 0;
-		if (!strcmp(de->d_name, "session") || (l > 4 && !strcmp(de->d_name + l - 4, ".fnt")))
+		if (!strcmp(de->d_name, "session") || !strcmp(de->d_name, "argspecs") ||
+		    (l > 4 && !strcmp(de->d_name + l - 4, ".fnt")))
 			continue;
 		other = 1;
 	}
@@ -222,6 +234,79 @@ static void write_session(const char *dir, int argc, char **argv, uint64_t start
 		warning("cannot write '%s': %s", path, strerror(errno));
 }
 
+/* Check one -A/-R value; append "FUNC@ITEMS" to the FNTRACE_ARGS text. */
+static void add_argspec(char **env, const char *opt, const char *val, int is_ret)
+{
+	const char *at = strrchr(val, '@');
+	struct fnt_argspec spec = { 0 };
+	int bad;
+	if (!at || at == val || !at[1])
+		die_usage("option '%s': '%s' is not FUNC@%s", opt, val, is_ret ? "retval[/fmt]" : "arg1,arg2/fmt,...");
+	if (strchr(val, ';'))
+		die_usage("option '%s': '%s' contains ';'", opt, val);
+	bad = fnt_argspec_parse(at + 1, strlen(at + 1), &spec);
+	if (bad)
+		die_usage("option '%s': item %d of '%s' is not valid (argN[/fmt], fpargN[/f32|/f64], retval[/fmt]; "
+			  "fmt: i8..i64, u8..u64, x, p, s, c, b, S; see doc/args.md)", opt, bad, at + 1);
+	for (unsigned i = 0; i < spec.n; i++)
+		if ((spec.item[i].src == FNT_SRC_RET) != is_ret)
+			die_usage("option '%s': '%s': %s", opt, val,
+				  is_ret ? "-R/--retval takes retval[/fmt] only" : "retval goes with -R/--retval");
+	size_t old = *env ? strlen(*env) : 0;
+	*env = xrealloc(*env, old + strlen(val) + 2);
+	if (old)
+		(*env)[old++] = ';';
+	strcpy(*env + old, val);
+}
+
+/* How a program was instrumented, from the symbols it imports or defines:
+ * bit 0 -finstrument-functions, bit 1 __fentry__, bit 2 mcount, bit 3 a
+ * __patchable_function_entries section. */
+static int instrumentation_of(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), kinds = 0;
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
+		elf_end(e);
+		close(fd);
+		return 0;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
+		if (sname && !strcmp(sname, "__patchable_function_entries"))
+			kinds |= 8;
+		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+			continue;
+		if (!(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			if (!gelf_getsym(d, (int)i, &sym) || !(n = elf_strptr(e, sh.sh_link, sym.st_name)))
+				continue;
+			if (!strcmp(n, "__cyg_profile_func_enter"))
+				kinds |= 1;
+			else if (!strcmp(n, "__fentry__"))
+				kinds |= 2;
+			else if (!strcmp(n, "mcount") || !strcmp(n, "_mcount"))
+				kinds |= 4;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return kinds;
+}
+
 static pid_t child_pid;
 
 static void forward_signal(int sig)
@@ -253,22 +338,39 @@ int cmd_record(int argc, char **argv)
 		{ "report", no_argument, NULL, 0x201 },
 		{ "chunk-size", required_argument, NULL, 0x202 },
 		{ "clock", required_argument, NULL, 0x203 },
-		{ "ring", required_argument, NULL, 0x204 },
-		{ "snapshot-signal", required_argument, NULL, 0x205 },
+		{ "argument", required_argument, NULL, 'A' },
+		{ "retval", required_argument, NULL, 'R' },
+		{ "auto-args", no_argument, NULL, 0x204 },
+		{ "patch", required_argument, NULL, 0x205 },
+		{ "ring", required_argument, NULL, 0x206 },
+		{ "snapshot-signal", required_argument, NULL, 0x207 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "fntrace.data", *clock_name = NULL;
-	int callsite = 0, report = 0, opt, pipefd[2], status = 0;
+	int callsite = 0, report = 0, auto_args = 0, opt, pipefd[2], status = 0;
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
 	int snap_sig = 0;
-	char *lib, *prog, absdir[PATH_MAX];
+	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
 	struct timespec ts;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:d:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hA:R:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
+		case 'A': add_argspec(&args_env, "--argument", optarg, 0); break;
+		case 'R': add_argspec(&args_env, "--retval", optarg, 1); break;
+		case 0x204: auto_args = 1; break;
+		case 0x205: {
+			size_t old = patch_env ? strlen(patch_env) : 0;
+			if (!*optarg || strchr(optarg, ';'))
+				die_usage("option '--patch' takes a function name or glob, not '%s'", optarg);
+			patch_env = xrealloc(patch_env, old + strlen(optarg) + 2);
+			if (old)
+				patch_env[old++] = ';';
+			strcpy(patch_env + old, optarg);
+			break;
+		}
 		case 0x200: callsite = 1; break;
 		case 0x201: report = 1; break;
 		case 0x202:
@@ -281,12 +383,12 @@ int cmd_record(int argc, char **argv)
 				die_usage("option '--clock' takes 'tsc' or 'monotonic', not '%s'", optarg);
 			clock_name = optarg;
 			break;
-		case 0x204:
+		case 0x206:
 			ring = parse_size("--ring", optarg);
 			if (ring < 2 * FNT_MIN_CHUNK)
 				die_usage("option '--ring': %s is too small (at least 32K: two chunks of 16K)", optarg);
 			break;
-		case 0x205:
+		case 0x207:
 			snap_sig = parse_signal(optarg);
 			if (snap_sig <= 0)
 				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
@@ -340,6 +442,17 @@ int cmd_record(int argc, char **argv)
 	if (is_static_elf(prog))
 		warning("'%s' is statically linked: the runtime cannot be preloaded into it; "
 			"link it with -lfntrace instead (see the README)", prog);
+	{
+		int kinds = instrumentation_of(prog);
+		if ((kinds & 4) && !(kinds & 3))
+			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
+			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
+		if ((args_env || auto_args) && !(kinds & 10))
+			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
+				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R/--auto-args", prog,
+				  (kinds & 1) ? "is built with -finstrument-functions, whose hooks run after the "
+						"arguments are gone" : "is not built with -pg -mfentry");
+	}
 	lib = find_runtime();
 	prepare_dir(dir);
 	if (!realpath(dir, absdir))
@@ -347,6 +460,19 @@ int cmd_record(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	write_session(absdir, argc - optind, argv + optind, start, 0, 0);
+	char argsfile[PATH_MAX + 16] = "";
+	if (auto_args) {
+		size_t n = 0;
+		char *specs = autoargs_specs(prog, &n);
+		FILE *f;
+		if (!specs || !n)
+			die("'%s' has no DWARF description of its functions for --auto-args (build it with -g)", prog);
+		snprintf(argsfile, sizeof(argsfile), "%s/argspecs", absdir);
+		f = fopen(argsfile, "w");
+		if (!f || fputs(specs, f) < 0 || (args_env && (fputc(';', f) < 0 || fputs(args_env, f) < 0)) || fclose(f))
+			die("cannot write '%s': %s", argsfile, strerror(errno));
+		free(specs);
+	}
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
@@ -391,11 +517,25 @@ int cmd_record(int argc, char **argv)
 			unsetenv(FNTRACE_ENV_SNAPSHOT_SIGNAL);
 		}
 		unsetenv(FNTRACE_ENV_DISABLE);
+		if (args_env && !argsfile[0])
+			setenv(FNTRACE_ENV_ARGS, args_env, 1);
+		else
+			unsetenv(FNTRACE_ENV_ARGS);
+		if (patch_env)
+			setenv(FNTRACE_ENV_PATCH, patch_env, 1);
+		else
+			unsetenv(FNTRACE_ENV_PATCH);
+		if (argsfile[0])
+			setenv(FNTRACE_ENV_ARGS_FILE, argsfile, 1);
+		else
+			unsetenv(FNTRACE_ENV_ARGS_FILE);
 		execv(prog, argv + optind);
 		err = errno;
 		(void)!write(pipefd[1], &err, sizeof(err));
 		_exit(127);
 	}
+	free(args_env);         /* the child has them in its environment */
+	free(patch_env);
 	close(pipefd[1]);
 	{
 		int err = 0;

@@ -26,6 +26,8 @@ static const char replay_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"      --format json      one JSON object per call, in the order calls end\n"
+	"                         (doc/args.md): name, tid, times, depth, args, retval\n"
 	"  -h, --help             this help\n";
 
 struct replay {
@@ -227,6 +229,71 @@ static void srcline(struct replay *r, const struct frame *f)
 	}
 }
 
+/* "(args)" of a call: its recorded arguments, or "()" */
+static void put_args(struct replay *r, struct trace_thread *th, const struct frame *f)
+{
+	char buf[2048];
+	const char *spec;
+	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr))) {
+		put_mem(r, "()", 2);
+		return;
+	}
+	size_t n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
+	put_mem(r, "(", 1);
+	put_mem(r, buf, n);
+	put_mem(r, ")", 1);
+}
+
+/* " = value" of a returned call with a recorded return value */
+static void put_retval(struct replay *r, struct trace_thread *th, const struct frame *f)
+{
+	char buf[512];
+	const char *spec;
+	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
+		return;
+	size_t n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf));
+	if (!n)
+		return;
+	put_mem(r, " = ", 3);
+	put_mem(r, buf, n);
+}
+
+/* A line of a call whose function has recorded values (the slow path
+ * beside name_line): kind 0 opens "f(args) {", kind 1 is the leaf
+ * "f(args) = ret;", kind 2 the closing "} = ret" with the function's name in
+ * a comment.  Returns 0 (nothing written) when the function has no spec. */
+static void newline(struct replay *r);
+
+static int values_line(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
+		       const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
+{
+	if (!th->proc->n_argspecs || !trace_argspec(th->proc, f->addr))
+		return 0;
+	line_done(r, prefix(r, th, dur, ns, depth, 0));
+	if (kind == 2) {
+		put_mem(r, "}", 1);
+		if (how == CALL_RETURN)
+			put_retval(r, th, f);
+		put_mem(r, " /* ", 4);
+		put_name(r, f->func);
+		put_mem(r, why, why_len);
+		newline(r);
+		return 1;
+	}
+	put_name(r, f->func);
+	put_args(r, th, f);
+	if (kind == 1) {
+		if (how == CALL_RETURN)
+			put_retval(r, th, f);
+		put_mem(r, ";", 1);
+	} else {
+		put_mem(r, " {", 2);
+	}
+	srcline(r, f);
+	newline(r);
+	return 1;
+}
+
 /* per-thread look-ahead, hung on the thread */
 static struct pending *slot(struct trace_thread *th)
 {
@@ -250,7 +317,8 @@ static void flush_pending(struct replay *r, struct trace_thread *th, struct pend
 			r->pending_th[i] = r->pending_th[--r->n_pending];
 			break;
 		}
-	name_line(r, th, NULL, p->f.start_ns, p->f.depth, "", 0, p->f.func, "() {", 4, &p->f);
+	if (!values_line(r, th, NULL, p->f.start_ns, p->f.depth, &p->f, 0, CALL_RETURN, NULL, 0))
+		name_line(r, th, NULL, p->f.start_ns, p->f.depth, "", 0, p->f.func, "() {", 4, &p->f);
 	p->has = 0;
 }
 
@@ -314,12 +382,15 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 				break;
 			}
 		p->has = 0;
-		name_line(r, th, &dur, end_ns, f->depth, "", 0, f->func, "();", 3, f);
+		if (!values_line(r, th, &dur, end_ns, f->depth, f, 1, how, NULL, 0))
+			name_line(r, th, &dur, end_ns, f->depth, "", 0, f->func, "();", 3, f);
 		return;
 	}
 	flush_pending(r, th, p);
-	name_line(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth, "} /* ", 5, f->func,
-		  why_text[why], why_len[why], NULL);
+	if (!values_line(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth, f, 2, how, why_text[why],
+			 why_len[why]))
+		name_line(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth, "} /* ", 5, f->func,
+			  why_text[why], why_len[why], NULL);
 }
 
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
@@ -359,20 +430,70 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	newline(r);
 }
 
+/* ---- --format json: one object per call, as it ends ---- */
+
+static void json_str(struct replay *r, const char *s, size_t n)
+{
+	char *p = room(r, 6 * n + 2);
+	*p++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c < 0x20 || c == 0x7f) {
+			p += sprintf(p, "\\u%04x", c);
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	*p++ = '"';
+	r->len = (size_t)(p - r->buf);
+}
+
+static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
+{
+	struct replay *r = ctx;
+	char buf[2048];
+	size_t n;
+	const char *spec = th->proc->n_argspecs ? trace_argspec(th->proc, f->addr) : NULL;
+	const char *name = view_name_len(r->v, f->func, &n);
+	if (n > OUT_CAP / 8)
+		n = OUT_CAP / 8;
+	snprintf(buf, sizeof(buf), "{\"pid\":%u,\"tid\":%u,\"depth\":%d,\"start_ns\":%" PRIu64
+		 ",\"end_ns\":%" PRIu64 ",\"end\":\"%s\",\"name\":", th->proc->hdr.pid, th->tid, f->depth,
+		 f->start_ns, end_ns, how == CALL_RETURN ? "return" : how == CALL_UNWOUND ? "unwound" :
+		 th->proc->exec_replaced ? "exec" : "trace ended");
+	put_str(r, buf);
+	json_str(r, name, n);
+	if (spec) {
+		n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
+		put_str(r, ",\"args\":");
+		json_str(r, buf, n);
+		if (how == CALL_RETURN && (n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf)))) {
+			put_str(r, ",\"retval\":");
+			json_str(r, buf, n);
+		}
+	}
+	put_str(r, "}\n");
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		VIEW_LONGOPTS, FILTER_LONGOPTS,
 		{ "time", no_argument, NULL, 0x300 },
 		{ "srcline", no_argument, NULL, 0x301 },
+		{ "format", required_argument, NULL, 0x302 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
 	struct view_opts o = { 0 };
 	struct view v;
+	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL };
 	struct replay r = { .v = &v, .out = stdout };
-	int opt;
+	int opt, json = 0;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":d:F:N:D:h", longopts, NULL)) != -1) {
@@ -381,6 +502,11 @@ int cmd_replay(int argc, char **argv)
 		switch (opt) {
 		case 0x300: r.time = 1; break;
 		case 0x301: r.srcline = 1; break;
+		case 0x302:
+			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
+				die_usage("option '--format' takes 'text' or 'json', not '%s'", optarg);
+			json = !strcmp(optarg, "json");
+			break;
 		case 'h': fputs(replay_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -390,8 +516,12 @@ int cmd_replay(int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	view_open(&v, &o);
 	r.buf = xmalloc(OUT_CAP);
-	put_str(&r, "# DURATION     TID     FUNCTION\n");
-	calls_walk(&v, 1, &ops, &r, 0);
+	if (json)
+		calls_walk(&v, 1, &json_ops, &r, 0);
+	else {
+		put_str(&r, "# DURATION     TID     FUNCTION\n");
+		calls_walk(&v, 1, &ops, &r, 0);
+	}
 	for (size_t i = 0; i < v.trace->n_procs; i++)
 		for (size_t k = 0; k < v.trace->procs[i].n_threads; k++) {
 			struct trace_thread *th = &v.trace->procs[i].threads[k];

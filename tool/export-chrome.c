@@ -176,6 +176,27 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 		memcpy(p, fn->json, fn->len);
 		p += fn->len;
 	}
+	const char *spec;
+	char text[2048];
+	size_t n = 0;
+	if (th->proc->n_argspecs && (spec = trace_argspec(th->proc, f->addr)) &&
+	    (n = args_format(spec, f->args, f->args_len, 0, text, sizeof(text))) > 0) {
+		/* the recorded arguments: "args":{"args":"12, 18"} */
+		char esc[6 * 2048 + 32], *e;
+		c->ob.len += (size_t)(p - s);
+		e = esc;
+		if (fn->has_args) {
+			memcpy(e, ",\"args\":\"", 9);
+			e += 9;
+		} else {
+			memcpy(e, ",\"args\":{\"args\":\"", 17);
+			e += 17;
+		}
+		e = json_escape(e, text, n);
+		memcpy(e, "\"}}", 3);
+		outbuf_put(&c->ob, esc, (size_t)(e + 3 - esc));
+		return;
+	}
 	if (fn->has_args)
 		*p++ = '}';
 	*p++ = '}';
@@ -191,6 +212,20 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 
 	memcpy(p, t->end, t->end_len);
 	p = fmt_us3(p + t->end_len, thread_ts(t, end_ns > f->start_ns ? end_ns : f->start_ns));
+	const char *spec;
+	if (!mark && th->proc->n_argspecs && (spec = trace_argspec(th->proc, f->addr))) {
+		/* the recorded return value: "args":{"retval":"6"} */
+		char text[512], esc[6 * 512 + 32], *e = esc;
+		size_t n = args_format(spec, f->ret, f->ret_len, 1, text, sizeof(text));
+		if (n) {
+			c->ob.len += (size_t)(p - s);
+			memcpy(e, ",\"args\":{\"retval\":\"", 19);
+			e = json_escape(e + 19, text, n);
+			memcpy(e, "\"}}", 3);
+			outbuf_put(&c->ob, esc, (size_t)(e + 3 - esc));
+			return;
+		}
+	}
 	if (mark) {
 		size_t n = strlen(mark);
 		memcpy(p, ",\"args\":{\"end\":\"", 16);

@@ -278,11 +278,13 @@ static int intern(struct perfetto *w, uint32_t func)
  * small and built on the stack; a packet that interns a function goes
  * through the scratch messages instead.
  */
+#define DA_VALUE_MAX 512   /* bytes of an annotation value (argument text) */
+
 static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t func, uint64_t ns, int type,
-			const char *mark)
+			const char *da_name, const char *mark)
 {
 	struct perfetto_thread *pt = th->view_aux;
-	uint8_t te[128], *e = te, body[192], *b = body;
+	uint8_t te[128 + DA_VALUE_MAX], *e = te, body[192 + DA_VALUE_MAX], *b = body;
 	uint8_t *state = NULL;
 	int new_func = 0;
 
@@ -304,14 +306,14 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 			e = put_varint(put_varint(e, TAG(TE_SOURCE_LOCATION_IID, PB_VARINT)), (uint64_t)func + 1);
 	}
 	if (mark) {
-		/* DebugAnnotation { name: "end", string_value: mark } */
-		size_t ml = strlen(mark);
-		uint8_t da[48], *d = da;
-		if (ml > 24)
-			ml = 24;
-		d = put_varint(put_varint(d, TAG(DA_NAME, PB_LEN)), 3);
-		memcpy(d, "end", 3);
-		d += 3;
+		/* DebugAnnotation { name: da_name ("end", "args", "retval"), string_value: mark } */
+		size_t ml = strlen(mark), nl = strlen(da_name);
+		uint8_t da[32 + DA_VALUE_MAX], *d = da;
+		if (ml > DA_VALUE_MAX)
+			ml = DA_VALUE_MAX;
+		d = put_varint(put_varint(d, TAG(DA_NAME, PB_LEN)), nl);
+		memcpy(d, da_name, nl);
+		d += nl;
 		d = put_varint(put_varint(d, TAG(DA_STRING_VALUE, PB_LEN)), ml);
 		memcpy(d, mark, ml);
 		d += ml;
@@ -348,22 +350,38 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 	w->ob.len += (size_t)(oe + len - o);
 }
 
+/* the recorded arguments (is_ret 0) or return value of a call as text, or NULL */
+static const char *values(struct trace_thread *th, const struct frame *f, int is_ret, char *buf, size_t cap)
+{
+	const char *spec;
+	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
+		return NULL;
+	if (!args_format(spec, is_ret ? f->ret : f->args, is_ret ? f->ret_len : f->args_len, is_ret, buf, cap))
+		return NULL;
+	return buf;
+}
+
 static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 {
-	slice_event(ctx, th, f->func, f->start_ns, TYPE_SLICE_BEGIN, NULL);
+	char buf[DA_VALUE_MAX + 1];
+	const char *args = values(th, f, 0, buf, sizeof(buf));
+	slice_event(ctx, th, f->func, f->start_ns, TYPE_SLICE_BEGIN, "args", args);
 }
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
+	char buf[DA_VALUE_MAX + 1];
 	const char *mark = how == CALL_RETURN ? NULL : how == CALL_UNWOUND ? "unwound" :
 			   th->proc->exec_replaced ? "exec" : "trace ended";
-	slice_event(ctx, th, f->func, end_ns > f->start_ns ? end_ns : f->start_ns, TYPE_SLICE_END, mark);
+	const char *ret = how == CALL_RETURN ? values(th, f, 1, buf, sizeof(buf)) : NULL;
+	slice_event(ctx, th, f->func, end_ns > f->start_ns ? end_ns : f->start_ns, TYPE_SLICE_END,
+		    ret ? "retval" : "end", ret ? ret : mark);
 }
 
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
 {
 	(void)depth;
-	slice_event(ctx, th, func, ns, TYPE_INSTANT, "exit without entry");
+	slice_event(ctx, th, func, ns, TYPE_INSTANT, "end", "exit without entry");
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

@@ -120,6 +120,10 @@ struct frame {
 	int in_filter;           /* inside a -F subtree */
 	int hidden;              /* inside a -N subtree */
 	int begun;               /* begin was handed to the view (so end will be) */
+	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
+	uint32_t args_len;
+	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
+	uint32_t ret_len;
 };
 
 enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED };
@@ -138,6 +142,17 @@ struct calls_ops {
 /* walk the trace through the call layer; all_frames: call begin/end for
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
+
+/* ---- args.c: argument / return values as text ---- */
+/* Format the payload of a function whose spec text is spec_text (from
+ * trace_argspec): its argN/fpargN items (is_ret 0) or its retval (is_ret 1),
+ * comma-separated, into out (NUL-terminated).  Returns the length; 0 when
+ * there is nothing to show. */
+size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
+
+/* ---- autoargs.c: record --auto-args ---- */
+/* "func@items;..." for every function of the program with DWARF, or NULL */
+char *autoargs_specs(const char *path, size_t *count);
 
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);

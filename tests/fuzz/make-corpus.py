@@ -104,8 +104,8 @@ def module(ticks, bias, lo, hi, path, bid=b"\x12" * 20):
     return struct.pack("<QQQQB32s7x", ticks, bias, lo, hi, len(bid), bid) + path + b"\0"
 
 
-def meta_chunk(seq=0):
-    d = meta_record(1, module(1000, 0x555555554000, 0x555555554000, 0x555555559000, b"/tmp/prog"))
+def meta_chunk(seq=0, extra=b""):
+    d = extra + meta_record(1, module(1000, 0x555555554000, 0x555555554000, 0x555555559000, b"/tmp/prog"))
     d += meta_record(1, module(1500, 0x7f0000000000, 0x7f0000000000, 0x7f0000010000, b"/lib/libc.so.6"))
     d += meta_record(3, struct.pack("<QII16s", 2000000, 0, 4242, b"prog"))
     d += meta_record(3, struct.pack("<QII16s", 2100000, 1, 4243, b"worker"))
@@ -116,8 +116,9 @@ def meta_chunk(seq=0):
     return chunk(2, d, seq=seq)
 
 
-def events(addrs, callsite=False, extras=True, seed=1):
-    """entries/exits over addrs (nested), with every EXT record kind"""
+def events(addrs, callsite=False, extras=True, seed=1, payloads=False):
+    """entries/exits over addrs (nested), with every EXT record kind;
+    payloads: ARGS after entries, RETVAL after exits (file flag 0x2)"""
     out = bytearray()
     cache = {}
     prev = 0
@@ -136,6 +137,11 @@ def events(addrs, callsite=False, extras=True, seed=1):
         if callsite and not is_exit:
             out.extend(varint(2 << 2 | 3))
             out.extend(varint(zigzag(0x40)))
+        if payloads:
+            body = (struct.pack("<q", -5) + bytes([2, 3]) + b"abc") if not is_exit else struct.pack("<Q", 6)
+            out.extend(varint((8 if is_exit else 7) << 2 | 3))
+            out.extend(varint(len(body)))
+            out.extend(body)
 
     def ext(kind, d=0):
         out.extend(varint(d << 8 | kind << 2 | 3))
@@ -201,6 +207,9 @@ def synthetic():
     seeds["synth-truncated.fnt"] = (file_header(n_chunks=2) + meta_chunk()
                                     + chunk(1, events(addrs, seed=11), thread=0, tid=4242))[:HEADER + CHUNK + 300]
     seeds["synth-header-only.fnt"] = file_header(n_chunks=0)
+    spec = b"".join(meta_record(4, struct.pack("<Q", a) + b"x=arg1/i64,name=arg2/s,retval\0") for a in addrs)
+    body = meta_chunk(extra=spec) + chunk(1, events(addrs, seed=13, payloads=True), thread=0, tid=4242)
+    seeds["synth-args.fnt"] = file_header(flags=2, n_chunks=2) + body
     return seeds
 
 

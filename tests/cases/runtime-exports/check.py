@@ -2,7 +2,10 @@ import os, re, subprocess
 # libfntrace.so is loaded into every traced program: it must export only the
 # compiler hooks, the dl*/setjmp/longjmp wrappers and the public fnt_ API.
 ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlclose",
-           "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"}
+           "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+           # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs
+           "__fentry__", "__monstartup", "_mcleanup", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
+           "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "pthread_exit"}
 # the in-program API (include/fntrace.h): the header calls only these
 API = {"fnt__active", "fnt__enter", "fnt__exit", "fnt__scope_named", "fnt__mark", "fnt__capture_stack",
        "fnt__set_enabled", "fnt__snapshot"}

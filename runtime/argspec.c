@@ -1,0 +1,370 @@
+/*
+ * argspec.c - which functions have an -A/-R spec, by address.
+ *
+ * `fntrace record` passes the specs in FNTRACE_ARGS ("GLOB@ITEMS;..."; the
+ * tool has checked them).  Globs are matched against the symbol table of
+ * each module when it is first seen (at start and after dlopen), never on
+ * the hot path; each match goes into a fixed open-addressing table that the
+ * trampolines read without a lock (an entry's spec is stored before its
+ * address, with release order), and into the trace as an ARGSPEC meta
+ * record carrying the spec text, so the decoder formats with exactly what
+ * was captured.  A function matched by several specs gets their items
+ * together (up to FNT_ARGS_MAX).
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "format/argspec.h"
+#include "runtime/runtime.h"
+
+#define TABLE_BITS 16
+#define TABLE_SIZE (1u << TABLE_BITS)
+#define MAX_RULES 100000
+
+struct rule {
+	char *glob;
+	char *items;               /* the item text, as given */
+	struct fnt_argspec spec;
+};
+
+struct table_entry {
+	uintptr_t addr;
+	const struct fnt_argspec *spec;
+	const char *text;
+};
+
+uint32_t fnt_argspec_count;
+static struct rule *rules;
+static int n_rules;
+static struct table_entry *table;
+/* rules whose glob is a plain name (all of --auto-args'), by name hash:
+ * index + 1 in rules[], chained through next_exact */
+#define EXACT_BITS 14
+static int exact_head[1 << EXACT_BITS];
+static int *next_exact;
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h & ((1u << EXACT_BITS) - 1);
+}
+
+/* the spec text: FNTRACE_ARGS, or the file FNTRACE_ARGS_FILE names */
+static char *specs_text(void)
+{
+	const char *env = getenv(FNTRACE_ENV_ARGS), *file = getenv(FNTRACE_ENV_ARGS_FILE);
+	if (file && *file) {
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		char *buf = NULL;
+		if (fd < 0)
+			return NULL;
+		if (!fstat(fd, &st) && st.st_size > 0 && st.st_size < (64 << 20) && (buf = malloc((size_t)st.st_size + 1))) {
+			ssize_t n = 0, r;
+			while (n < st.st_size && (r = read(fd, buf + n, (size_t)(st.st_size - n))) > 0)
+				n += r;
+			buf[n] = 0;
+		}
+		close(fd);
+		return buf;
+	}
+	return env && *env ? strdup(env) : NULL;
+}
+
+void fnt_argspec_init(void)
+{
+	char *dup = specs_text(), *save = NULL;
+	size_t cap = 0;
+	if (!dup)
+		return;
+	for (char *tok = strtok_r(dup, ";\n", &save); tok && n_rules < MAX_RULES; tok = strtok_r(NULL, ";\n", &save)) {
+		char *at = strrchr(tok, '@');
+		if ((size_t)n_rules == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct rule *nr = realloc(rules, cap * sizeof(*rules));
+			int *ne = realloc(next_exact, cap * sizeof(*next_exact));
+			if (nr)
+				rules = nr;
+			if (ne)
+				next_exact = ne;
+			if (!nr || !ne)
+				break;
+		}
+		struct rule *r = &rules[n_rules];
+		if (!at || at == tok)
+			continue;
+		*at = 0;
+		memset(&r->spec, 0, sizeof(r->spec));
+		if (fnt_argspec_parse(at + 1, strlen(at + 1), &r->spec))
+			continue;
+		r->glob = tok;
+		r->items = at + 1;
+		next_exact[n_rules] = -1;
+		if (!strpbrk(tok, "*?[\\")) {
+			uint32_t h = name_hash(tok);
+			next_exact[n_rules] = exact_head[h] - 1;
+			exact_head[h] = n_rules + 1;
+		}
+		n_rules++;
+	}
+	if (!n_rules)
+		return;
+	table = mmap(NULL, TABLE_SIZE * sizeof(*table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (table == MAP_FAILED) {
+		table = NULL;
+		n_rules = 0;
+	}
+}
+
+int fnt_argspec_wanted(void)
+{
+	return n_rules > 0;
+}
+
+static inline uint32_t addr_hash(uintptr_t a)
+{
+	return (uint32_t)((a * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
+}
+
+const struct fnt_argspec *fnt_argspec_find(uintptr_t fn)
+{
+	if (!table)
+		return NULL;
+	for (uint32_t h = addr_hash(fn), i = 0; i < TABLE_SIZE; i++, h = (h + 1) & (TABLE_SIZE - 1)) {
+		uintptr_t a = __atomic_load_n(&table[h].addr, __ATOMIC_ACQUIRE);
+		if (a == fn)
+			return table[h].spec;
+		if (!a)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* The name a C++ symbol is written with, without its parameters:
+ * _Z5greeti -> greet, _ZN2ns3Foo3barEv -> ns::Foo::bar.  Enough for globs
+ * on plain and qualified names; anything else is matched mangled only. */
+static int plain_name(const char *m, char *out, size_t cap)
+{
+	size_t o = 0;
+	int nested;
+	if (m[0] != '_' || m[1] != 'Z')
+		return -1;
+	m += 2;
+	nested = *m == 'N';
+	if (nested) {
+		m++;
+		while (*m == 'K' || *m == 'V' || *m == 'r')
+			m++;
+	}
+	do {
+		size_t len = 0;
+		if (*m < '1' || *m > '9')
+			return -1;
+		while (*m >= '0' && *m <= '9')
+			len = len * 10 + (size_t)(*m++ - '0');
+		if (strnlen(m, len) < len || o + len + 3 >= cap)
+			return -1;
+		if (o) {
+			out[o++] = ':';
+			out[o++] = ':';
+		}
+		memcpy(out + o, m, len);
+		o += len;
+		m += len;
+	} while (nested && *m != 'E');
+	out[o] = 0;
+	return 0;
+}
+
+static int name_matches(const char *glob, const char *name, const char *plain)
+{
+	return !fnmatch(glob, name, 0) || (plain && !fnmatch(glob, plain, 0));
+}
+
+/* does rule i apply to the function? exact rules are found by hash */
+static int rule_applies(int i, const char *name, const char *plain)
+{
+	if (next_exact[i] == -1 && strpbrk(rules[i].glob, "*?[\\"))
+		return name_matches(rules[i].glob, name, plain);
+	return !strcmp(rules[i].glob, name) || (plain && !strcmp(rules[i].glob, plain));
+}
+
+/* a quick no for the common case: no glob rule, no exact rule of this name */
+static int any_rule_may_apply(const char *name, const char *plain)
+{
+	static int has_globs = -1;
+	if (has_globs < 0) {
+		has_globs = 0;
+		for (int i = 0; i < n_rules; i++)
+			if (strpbrk(rules[i].glob, "*?[\\"))
+				has_globs = 1;
+	}
+	if (has_globs)
+		return 1;
+	for (int k = exact_head[name_hash(name)] - 1; k >= 0; k = next_exact[k])
+		if (!strcmp(rules[k].glob, name))
+			return 1;
+	if (plain)
+		for (int k = exact_head[name_hash(plain)] - 1; k >= 0; k = next_exact[k])
+			if (!strcmp(rules[k].glob, plain))
+				return 1;
+	return 0;
+}
+
+/* a function matched: merge every rule that names it, record it */
+static void add_function(const char *name, uintptr_t addr)
+{
+	struct fnt_argspec *spec = NULL;
+	char text[1024];
+	size_t tl = 0;
+
+	char plain[512];
+	const char *pl = plain_name(name, plain, sizeof(plain)) ? NULL : plain;
+
+	if (fnt_argspec_find(addr) || fnt_argspec_count >= TABLE_SIZE / 2 || !any_rule_may_apply(name, pl))
+		return;
+	for (int i = 0; i < n_rules; i++) {
+		if (!rule_applies(i, name, pl))
+			continue;
+		if (!spec && !(spec = calloc(1, sizeof(*spec))))
+			return;
+		for (unsigned k = 0; k < rules[i].spec.n && spec->n < FNT_ARGS_MAX; k++)
+			spec->item[spec->n++] = rules[i].spec.item[k];
+		size_t il = strlen(rules[i].items);
+		if (tl + il + 2 < sizeof(text)) {
+			if (tl)
+				text[tl++] = ',';
+			memcpy(text + tl, rules[i].items, il);
+			tl += il;
+		}
+	}
+	if (!spec)
+		return;
+	text[tl] = 0;
+	/* the text must describe exactly the items kept */
+	struct fnt_argspec check = { 0 };
+	if (fnt_argspec_parse(text, tl, &check) || check.n != spec->n) {
+		free(spec);
+		return;
+	}
+	struct fnt_meta_argspec rec = { .addr = addr };
+	fnt_meta_append(FNT_META_ARGSPEC, &rec, sizeof(rec), text, tl + 1);
+	for (uint32_t h = addr_hash(addr);; h = (h + 1) & (TABLE_SIZE - 1)) {
+		if (table[h].addr)
+			continue;
+		table[h].spec = spec;
+		table[h].text = strdup(text);
+		__atomic_store_n(&table[h].addr, addr, __ATOMIC_RELEASE);
+		break;
+	}
+	__atomic_store_n(&fnt_argspec_count, fnt_argspec_count + 1, __ATOMIC_RELEASE);
+}
+
+/* Walk the module file's symbol table (.symtab, else .dynsym) for the
+ * functions the globs name.  The file is read, never the mapped image. */
+void fnt_argspec_module(const char *path, uint64_t bias)
+{
+	struct stat st;
+	int fd;
+	const uint8_t *m;
+	if (!n_rules || !table)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+		close(fd);
+		return;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	size_t size = (size_t)st.st_size;
+	const Elf64_Ehdr *eh = (const void *)m;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+		goto out;
+	const Elf64_Shdr *sh = (const void *)(m + eh->e_shoff);
+	/* only modules built with -pg -mfentry call the trampoline: the others
+	 * (libc...) would fill the table for nothing */
+	int uses_fentry = 0;
+	for (unsigned i = 0; i < eh->e_shnum && !uses_fentry; i++) {
+		if (sh[i].sh_type != SHT_DYNSYM && sh[i].sh_type != SHT_SYMTAB)
+			continue;
+		if (sh[i].sh_link >= eh->e_shnum)
+			continue;
+		const Elf64_Shdr *strs = &sh[sh[i].sh_link];
+		if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
+		    strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
+			continue;
+		const Elf64_Sym *sym = (const void *)(m + sh[i].sh_offset);
+		const char *str = (const char *)(m + strs->sh_offset);
+		for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++)
+			if (sym[k].st_name + sizeof("__fentry__") <= strs->sh_size &&
+			    !memcmp(str + sym[k].st_name, "__fentry__", sizeof("__fentry__"))) {
+				uses_fentry = 1;
+				break;
+			}
+	}
+	/* or whose functions start with a pad runtime/patch.c turns into the call */
+	if (eh->e_shstrndx < eh->e_shnum) {
+		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
+		static const char pfe[] = "__patchable_function_entries";
+		for (unsigned i = 0; i < eh->e_shnum && !uses_fentry; i++)
+			if (names->sh_offset <= size && names->sh_size <= size - names->sh_offset &&
+			    sh[i].sh_name + sizeof(pfe) <= names->sh_size &&
+			    !memcmp(m + names->sh_offset + sh[i].sh_name, pfe, sizeof(pfe)))
+				uses_fentry = 1;
+	}
+	if (!uses_fentry)
+		goto out;
+	for (int want = SHT_SYMTAB; want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
+		int found = 0;
+		for (unsigned i = 0; i < eh->e_shnum; i++) {
+			if (sh[i].sh_type != (unsigned)want || sh[i].sh_link >= eh->e_shnum)
+				continue;
+			const Elf64_Shdr *strs = &sh[sh[i].sh_link];
+			if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
+			    strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
+				continue;
+			const Elf64_Sym *sym = (const void *)(m + sh[i].sh_offset);
+			const char *str = (const char *)(m + strs->sh_offset);
+			size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+			found = 1;
+			for (size_t k = 0; k < n; k++) {
+				if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
+				    sym[k].st_shndx == SHN_UNDEF || sym[k].st_name >= strs->sh_size ||
+				    !memchr(str + sym[k].st_name, 0, strs->sh_size - sym[k].st_name))
+					continue;
+				add_function(str + sym[k].st_name, (uintptr_t)(bias + sym[k].st_value));
+			}
+		}
+		if (found)
+			break;
+	}
+out:
+	munmap((void *)m, size);
+}
+
+/* a forked child writes its own file: the specs go in again */
+void fnt_argspec_fork_child(void)
+{
+	if (!table)
+		return;
+	for (uint32_t h = 0; h < TABLE_SIZE; h++) {
+		if (!table[h].addr || !table[h].text)
+			continue;
+		struct fnt_meta_argspec rec = { .addr = table[h].addr };
+		fnt_meta_append(FNT_META_ARGSPEC, &rec, sizeof(rec), table[h].text, strlen(table[h].text) + 1);
+	}
+}

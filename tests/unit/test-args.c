@@ -1,0 +1,98 @@
+/* argument payloads as text (tool/args.c, format/argspec.h): every format,
+ * names, enums, and payloads that are short or malformed never read past
+ * their length */
+#include <stdint.h>
+#include <string.h>
+#include "format/argspec.h"
+#include "tests/unit/check.h"
+#include "tool/tool.h"
+
+static size_t put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+	return 8;
+}
+
+static void fmt(const char *spec, const uint8_t *pl, size_t len, int is_ret, const char *want)
+{
+	char out[512];
+	args_format(spec, pl, len, is_ret, out, sizeof(out));
+	CHECK(!strcmp(out, want), "'%s' (%zu bytes, ret %d) gave '%s', not '%s'", spec, len, is_ret, out, want);
+}
+
+int main(void)
+{
+	uint8_t p[256];
+	size_t n;
+	double d = 2.5;
+	float f = -0.1f;
+	uint64_t bits;
+
+	/* spec parsing */
+	struct fnt_argspec s = { 0 };
+	CHECK(fnt_argspec_parse("arg1,x=arg2/u8,fparg1/f32,retval/s", strlen("arg1,x=arg2/u8,fparg1/f32,retval/s"), &s) == 0 && s.n == 4, "parse");
+	CHECK(s.item[1].fmt == FNT_FMT_UINT && s.item[1].size == 1 && !strcmp(s.item[1].name, "x"), "u8 named");
+	CHECK(s.item[2].src == FNT_SRC_FP && s.item[2].size == 4, "f32");
+	struct fnt_argspec bad = { 0 };
+	CHECK(fnt_argspec_parse("arg1/q", 6, &bad) == 1, "unknown format");
+	CHECK(fnt_argspec_parse("arg0", 4, &bad) == 1, "arg0");
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("arg1,arg2/f64", strlen("arg1,arg2/f64"), &bad) == 2, "float in an integer register");
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("fparg9", 6, &bad) == 1, "fparg9");
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("a,b,c,d,e,f,g,h,i", strlen("a,b,c,d,e,f,g,h,i"), &bad) == 1, "not an item");
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1", strlen("arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1"), &bad) == 9, "9 items");
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("c=arg1/e32{RED=0|GREEN=5},retval/e32{RED=0}", strlen("c=arg1/e32{RED=0|GREEN=5},retval/e32{RED=0}"), &bad) == 0 && bad.n == 2,
+	      "enums with '=' inside braces");
+
+	/* integers: width and sign come from the spec, not the register */
+	n = put64(p, 0xffffffffu) + put64(p + 8, 0xdeadbeefcafef00dull);
+	fmt("arg1,arg2/x32", p, n, 0, "-1, 0xcafef00d");
+	fmt("arg1/u,arg2/i8", p, n, 0, "4294967295, 13");
+	fmt("arg1/i64,arg2/x", p, n, 0, "4294967295, 0xdeadbeefcafef00d");
+	fmt("a=arg1/i16,b=arg2/u16", p, n, 0, "a=-1, b=61453");
+	/* pointers, chars, bools */
+	n = put64(p, 0) + put64(p + 8, 0x1000) + put64(p + 16, '\n') + put64(p + 24, 0x100);
+	fmt("arg1/p,arg2/p,arg3/c,arg4/b", p, n, 0, "NULL, 0x1000, '\\n', false");
+	/* floats */
+	memcpy(&bits, &d, 8);
+	n = put64(p, bits);
+	bits = 0;
+	memcpy(&bits, &f, 4);
+	n += put64(p + 8, bits | 0xffffffff00000000ull);   /* the upper half of the xmm is not the float's */
+	fmt("fparg1,fparg2/f32", p, n, 0, "2.5, -0.1");
+	/* strings: ok, NULL, bad, cut, escapes */
+	n = 0;
+	p[n++] = FNT_STR_OK, p[n++] = 5, memcpy(p + n, "a\"b\tc", 5), n += 5;
+	p[n++] = FNT_STR_NULL;
+	p[n++] = FNT_STR_BAD, n += put64(p + n, 0x10);
+	p[n++] = FNT_STR_CUT, p[n++] = 2, memcpy(p + n, "xy", 2), n += 2;
+	fmt("arg1/s,arg2/s,arg3/s,arg4/s", p, n, 0, "\"a\\\"b\\tc\", NULL, <bad 0x10>, \"xy\"...");
+	/* short payloads: '?' from the first item that does not fit, never past len */
+	fmt("arg1/s,arg2/s,arg3/s,arg4/s", p, 3, 0, "?, ?, ?, ?");
+	fmt("arg1/s,arg2/s,arg3/s,arg4/s", p, 8, 0, "\"a\\\"b\\tc\", NULL, ?, ?");
+	fmt("arg1/s,arg2/s,arg3/s,arg4/s", p, 12, 0, "\"a\\\"b\\tc\", NULL, ?, ?");
+	n = put64(p, 7);
+	fmt("arg1,arg2", p, 12, 0, "7, ?");
+	fmt("arg1,arg2", NULL, 0, 0, "?, ?");
+	p[0] = 9;   /* not a string status */
+	fmt("arg1/s", p, 8, 0, "?");
+	p[0] = FNT_STR_OK, p[1] = 200;   /* a length past the payload */
+	fmt("arg1/s", p, 8, 0, "?");
+	/* structs take no payload; retval items only on the return side */
+	n = put64(p, 3);
+	fmt("arg1/S,arg2,retval", p, n, 0, "{...}, 3");
+	fmt("arg1/S,retval/S", NULL, 0, 1, "{...}");
+	n = put64(p, 6);
+	fmt("arg1,arg2,retval", p, n, 1, "6");
+	/* enums by name, unknown values as numbers */
+	n = put64(p, 5) + put64(p + 8, 9);
+	fmt("c=arg1/e32{RED=0|GREEN=5},d=arg2/e32{RED=0|GREEN=5}", p, n, 0, "c=GREEN, d=9");
+	/* a spec that does not parse gives nothing */
+	fmt("arg1/zz", p, n, 0, "");
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	return n_fail != 0;
+}

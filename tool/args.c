@@ -1,0 +1,218 @@
+/*
+ * args.c - formats the raw argument / return-value payloads the runtime
+ * captured (format/argspec.h, doc/format.md "Argument payloads") as C-like
+ * text: 12, -5, 0x7ffd..., "world", NULL, <bad 0x10>, 2.5, 'x', true, {...}.
+ * The spec text comes from the trace (ARGSPEC meta records), never from the
+ * command line, so a trace formats the same wherever it is read.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "format/argspec.h"
+#include "tool/tool.h"
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		n = b->cap > b->len + 1 ? b->cap - b->len - 1 : 0;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[128];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sb_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+static void put_escaped_char(struct sbuf *b, unsigned char c, char quote)
+{
+	switch (c) {
+	case '\n': sb_put(b, "\\n", 2); return;
+	case '\t': sb_put(b, "\\t", 2); return;
+	case '\r': sb_put(b, "\\r", 2); return;
+	case '\\': sb_put(b, "\\\\", 2); return;
+	}
+	if (c == (unsigned char)quote) {
+		char e[2] = { '\\', quote };
+		sb_put(b, e, 2);
+	} else if (c < 0x20 || c >= 0x7f) {
+		sb_printf(b, "\\x%02x", c);
+	} else {
+		sb_put(b, (const char *)&c, 1);
+	}
+}
+
+/* shortest text that reads back as the same double */
+static void put_double(struct sbuf *b, double d)
+{
+	char tmp[64];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, d);
+		if (strtod(tmp, NULL) == d || prec == 17)
+			break;
+	}
+	sb_put(b, tmp, strlen(tmp));
+}
+
+static void put_float(struct sbuf *b, float f)
+{
+	char tmp[64];
+	for (int prec = 1; prec <= 9; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, (double)f);
+		if (strtof(tmp, NULL) == f || prec == 9)
+			break;
+	}
+	sb_put(b, tmp, strlen(tmp));
+}
+
+/* an enum value by name, from the item's text "...{A=0|B=5}" */
+static int put_enum(struct sbuf *b, const char *text, size_t len, int64_t v)
+{
+	const char *brace = memchr(text, '{', len), *end = text + len - 1;
+	if (!brace)
+		return -1;
+	for (const char *p = brace + 1; p < end;) {
+		const char *bar = memchr(p, '|', (size_t)(end - p)), *e = bar ? bar : end;
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		if (eq && strtoll(eq + 1, NULL, 10) == v) {
+			sb_put(b, p, (size_t)(eq - p));
+			return 0;
+		}
+		p = e + 1;
+	}
+	return -1;
+}
+
+/* one item at *pp (advanced); returns -1 when the payload is short */
+static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *text, size_t tlen,
+		   const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	uint64_t v;
+	if (it->fmt == FNT_FMT_STRUCT) {
+		sb_put(b, "{...}", 5);
+		return 0;
+	}
+	if (it->fmt == FNT_FMT_STR) {
+		if (p >= end)
+			return -1;
+		uint8_t st = *p++;
+		if (st == FNT_STR_NULL) {
+			sb_put(b, "NULL", 4);
+		} else if (st == FNT_STR_BAD) {
+			if (end - p < 8)
+				return -1;
+			memcpy(&v, p, 8);
+			p += 8;
+			sb_printf(b, "<bad 0x%" PRIx64 ">", v);
+		} else if (st == FNT_STR_OK || st == FNT_STR_CUT) {
+			if (p >= end || end - p - 1 < *p)
+				return -1;
+			unsigned n = *p++;
+			sb_put(b, "\"", 1);
+			for (unsigned i = 0; i < n; i++)
+				put_escaped_char(b, p[i], '"');
+			sb_put(b, st == FNT_STR_CUT ? "\"..." : "\"", st == FNT_STR_CUT ? 4 : 1);
+			p += n;
+		} else {
+			return -1;
+		}
+		*pp = p;
+		return 0;
+	}
+	if (end - p < 8)
+		return -1;
+	memcpy(&v, p, 8);
+	*pp = p + 8;
+	unsigned bits = it->size * 8u;
+	uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	switch (it->fmt) {
+	case FNT_FMT_INT:
+	case FNT_FMT_ENUM: {
+		int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+		if (it->fmt != FNT_FMT_ENUM || put_enum(b, text, tlen, sv))
+			sb_printf(b, "%" PRId64, sv);
+		break;
+	}
+	case FNT_FMT_UINT: sb_printf(b, "%" PRIu64, v & mask); break;
+	case FNT_FMT_HEX: sb_printf(b, "0x%" PRIx64, v & mask); break;
+	case FNT_FMT_PTR:
+		if (v)
+			sb_printf(b, "0x%" PRIx64, v);
+		else
+			sb_put(b, "NULL", 4);
+		break;
+	case FNT_FMT_CHAR:
+		sb_put(b, "'", 1);
+		put_escaped_char(b, (unsigned char)v, '\'');
+		sb_put(b, "'", 1);
+		break;
+	case FNT_FMT_BOOL: sb_put(b, (v & 0xff) ? "true" : "false", (v & 0xff) ? 4 : 5); break;
+	case FNT_FMT_FLOAT:
+		if (it->size == 4) {
+			float f;
+			uint32_t w = (uint32_t)v;
+			memcpy(&f, &w, 4);
+			put_float(b, f);
+		} else {
+			double d;
+			memcpy(&d, &v, 8);
+			put_double(b, d);
+		}
+		break;
+	default:
+		sb_printf(b, "%" PRIu64, v);
+	}
+	return 0;
+}
+
+size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
+{
+	struct fnt_argspec spec = { 0 };
+	struct sbuf b = { out, 0, cap };
+	const uint8_t *p = payload, *end = payload + len;
+	int first = 1, short_ = 0;
+	if (!cap)
+		return 0;
+	out[0] = 0;
+	if (!spec_text || fnt_argspec_parse(spec_text, strlen(spec_text), &spec))
+		return 0;
+	const char *text = spec_text;
+	for (unsigned i = 0; i < spec.n; i++) {
+		const struct fnt_arg_item *it = &spec.item[i];
+		/* the item's own text (fnt_argspec_parse splits on every comma) */
+		const char *comma = strchr(text, ',');
+		size_t tlen = comma ? (size_t)(comma - text) : strlen(text);
+		const char *itext = text;
+		text = comma ? comma + 1 : text + tlen;
+		if ((it->src == FNT_SRC_RET) != is_ret)
+			continue;
+		if (!first)
+			sb_put(&b, ", ", 2);
+		first = 0;
+		if (it->name[0] && !is_ret) {
+			sb_put(&b, it->name, strlen(it->name));
+			sb_put(&b, "=", 1);
+		}
+		if (short_ || (!payload && fnt_argspec_item_max(it)) || put_item(&b, it, itext, tlen, &p, end)) {
+			short_ = 1;
+			sb_put(&b, "?", 1);
+		}
+	}
+	return b.len;
+}

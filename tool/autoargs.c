@@ -1,0 +1,303 @@
+/*
+ * autoargs.c - `record --auto-args`: -A/-R specs for every function of the
+ * program, made from its DWARF (parameter names and types, return type).
+ *
+ * The specs are ordinary item lists (format/argspec.h), so the runtime
+ * captures exactly as for -A/-R and the decoder needs no DWARF to format.
+ * The x86-64 SysV classification is followed as far as it matters: integer
+ * and pointer parameters take rdi..r9 in order, floating-point ones xmm0..7;
+ * a struct returned in memory passes its address in rdi first; a struct
+ * passed by value takes one or two integer registers when it is at most 16
+ * bytes of integers, none when larger, and is shown as {...}.  Where the
+ * classification is unsure (a small struct holding floats, long double,
+ * variadic functions), the remaining parameters are left out rather than
+ * read from the wrong register.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "format/argspec.h"
+#include "tool/tool.h"
+
+struct autoargs {
+	char *text;             /* "name@items;name@items..." */
+	size_t len, cap;
+	size_t functions;
+};
+
+static void put(struct autoargs *a, const char *s, size_t n)
+{
+	if (a->len + n + 1 > a->cap) {
+		a->cap = (a->len + n + 1) * 2;
+		a->text = xrealloc(a->text, a->cap);
+	}
+	memcpy(a->text + a->len, s, n);
+	a->len += n;
+	a->text[a->len] = 0;
+}
+
+/* strip typedefs and cv-qualifiers */
+static int peel(Dwarf_Die *type)
+{
+	Dwarf_Attribute at;
+	for (int i = 0; i < 64; i++) {
+		int tag = dwarf_tag(type);
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			return tag;
+		if (!dwarf_attr_integrate(type, DW_AT_type, &at) || !dwarf_formref_die(&at, type))
+			return 0;   /* const void */
+	}
+	return -1;
+}
+
+static int type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute at;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, type))
+		return 0;       /* void */
+	return peel(type);
+}
+
+enum cls { C_NONE, C_INT, C_FP, C_STRUCT_REGS, C_STRUCT_MEM, C_UNSURE };
+
+/* Classify a type; fmt gets the item's "/fmt" text, *regs the integer
+ * registers a by-value struct takes. */
+static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int *regs)
+{
+	Dwarf_Word size = 0, enc = 0;
+	Dwarf_Attribute at;
+	*regs = 1;
+	if (tag <= 0)
+		return C_NONE;
+	dwarf_aggregate_size(type, &size);
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type: {
+		Dwarf_Die pointee;
+		int ptag = type_of(type, &pointee);
+		if (tag == DW_TAG_pointer_type && ptag == DW_TAG_base_type && dwarf_formudata(dwarf_attr(&pointee, DW_AT_encoding, &at), &enc) == 0 &&
+		    (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char))
+			snprintf(fmt, fmtlen, "/s");
+		else
+			snprintf(fmt, fmtlen, "/p");
+		return C_INT;
+	}
+	case DW_TAG_enumeration_type: {
+		size_t o = (size_t)snprintf(fmt, fmtlen, "/e%u", size == 1 || size == 2 || size == 8 ? (unsigned)size * 8 : 32);
+		Dwarf_Die child;
+		if (dwarf_child(type, &child) == 0) {
+			char names[512];
+			size_t nl = 0;
+			int ok = 1;
+			do {
+				Dwarf_Sword v;
+				const char *en = dwarf_diename(&child);
+				if (dwarf_tag(&child) != DW_TAG_enumerator || !en ||
+				    dwarf_formsdata(dwarf_attr(&child, DW_AT_const_value, &at), &v)) {
+					ok = 0;
+					break;
+				}
+				int w = snprintf(names + nl, sizeof(names) - nl, "%s%s=%lld", nl ? "|" : "", en, (long long)v);
+				if (w < 0 || (size_t)w >= sizeof(names) - nl) {
+					ok = 0;
+					break;
+				}
+				nl += (size_t)w;
+			} while (dwarf_siblingof(&child, &child) == 0);
+			if (ok && nl && o + nl + 3 < fmtlen)
+				snprintf(fmt + o, fmtlen - o, "{%s}", names);
+		}
+		return C_INT;
+	}
+	case DW_TAG_base_type:
+		if (dwarf_formudata(dwarf_attr(type, DW_AT_encoding, &at), &enc))
+			return C_UNSURE;
+		switch (enc) {
+		case DW_ATE_boolean: snprintf(fmt, fmtlen, "/b"); return C_INT;
+		case DW_ATE_signed_char:
+		case DW_ATE_unsigned_char: snprintf(fmt, fmtlen, "/c"); return C_INT;
+		case DW_ATE_signed:
+		case DW_ATE_unsigned:
+			if (size != 1 && size != 2 && size != 4 && size != 8)
+				return C_UNSURE;   /* __int128 */
+			snprintf(fmt, fmtlen, "/%c%u", enc == DW_ATE_signed ? 'i' : 'u', (unsigned)size * 8);
+			return C_INT;
+		case DW_ATE_float:
+			if (size != 4 && size != 8)
+				return C_UNSURE;   /* long double, in memory / x87 */
+			snprintf(fmt, fmtlen, "/f%u", (unsigned)size * 8);
+			return C_FP;
+		default:
+			return C_UNSURE;
+		}
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type: {
+		snprintf(fmt, fmtlen, "/S");
+		if (size > 16)
+			return C_STRUCT_MEM;
+		/* at most 16 bytes: integer registers only if no member is a float */
+		Dwarf_Die child;
+		if (dwarf_child(type, &child) == 0) {
+			do {
+				Dwarf_Die mt;
+				int mtag;
+				if (dwarf_tag(&child) != DW_TAG_member)
+					continue;
+				mtag = type_of(&child, &mt);
+				if (mtag != DW_TAG_base_type && mtag != DW_TAG_pointer_type && mtag != DW_TAG_enumeration_type)
+					return C_UNSURE;
+				if (mtag == DW_TAG_base_type && dwarf_formudata(dwarf_attr(&mt, DW_AT_encoding, &at), &enc) == 0 &&
+				    enc == DW_ATE_float)
+					return C_UNSURE;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		*regs = size > 8 ? 2 : 1;
+		return C_STRUCT_REGS;
+	}
+	default:
+		return C_UNSURE;
+	}
+}
+
+static void add_function(struct autoargs *a, Dwarf_Die *fn)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die type, child;
+	const char *name = NULL;
+	char items[4096], fmt[600];
+	size_t il = 0;
+	int n_int = 0, n_fp = 0, n_items = 0, regs;
+	Dwarf_Addr lo;
+
+	if (dwarf_lowpc(fn, &lo) && dwarf_entrypc(fn, &lo))
+		return;
+	if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &at) || dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &at))
+		name = dwarf_formstring(&at);
+	if (!name)
+		name = dwarf_diename(fn);
+	if (!name || strpbrk(name, "*?[;@"))
+		return;
+	items[0] = 0;
+	/* the return value first: a struct in memory moves the arguments */
+	int rtag = type_of(fn, &type);
+	enum cls rc = classify(&type, rtag, fmt, sizeof(fmt), &regs);
+	char ret[640] = "";
+	if (rc == C_STRUCT_MEM) {
+		n_int = 1;
+		snprintf(ret, sizeof(ret), "retval/S");
+	} else if (rc == C_INT || rc == C_FP || rc == C_STRUCT_REGS) {
+		snprintf(ret, sizeof(ret), "retval%s", rc == C_STRUCT_REGS ? "/S" : fmt);
+	}
+	if (dwarf_child(fn, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+			if (tag == DW_TAG_unspecified_parameters)
+				break;
+			if (tag != DW_TAG_formal_parameter)
+				continue;
+			if (n_items == FNT_ARGS_MAX - 1)
+				break;
+			int ptag = type_of(&child, &type);
+			enum cls c = classify(&type, ptag, fmt, sizeof(fmt), &regs);
+			const char *pname = dwarf_diename(&child);
+			char item[700], nm[40] = "";
+			if (pname && strlen(pname) < 32 && !strpbrk(pname, ",=@;/"))
+				snprintf(nm, sizeof(nm), "%s=", pname);
+			if (c == C_UNSURE || c == C_NONE)
+				break;
+			if (c == C_STRUCT_MEM) {
+				snprintf(item, sizeof(item), "%sarg1/S", nm);   /* position unused: not captured */
+			} else if (c == C_STRUCT_REGS) {
+				if (n_int + regs > 6)
+					break;
+				snprintf(item, sizeof(item), "%sarg%d/S", nm, n_int + 1);
+				n_int += regs;
+			} else if (c == C_FP) {
+				if (n_fp == 8)
+					break;
+				snprintf(item, sizeof(item), "%sfparg%d%s", nm, ++n_fp, fmt);
+			} else {
+				if (n_int == FNT_ARG_STACK_MAX || (n_int >= 6 && n_fp > 8))
+					break;
+				snprintf(item, sizeof(item), "%sarg%d%s", nm, ++n_int, fmt);
+			}
+			size_t l = strlen(item);
+			if (il + l + 2 >= sizeof(items))
+				break;
+			if (il)
+				items[il++] = ',';
+			memcpy(items + il, item, l + 1);
+			il += l;
+			n_items++;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (ret[0]) {
+		size_t l = strlen(ret);
+		if (il + l + 2 < sizeof(items)) {
+			if (il)
+				items[il++] = ',';
+			memcpy(items + il, ret, l + 1);
+			il += l;
+		}
+	}
+	if (!il)
+		return;
+	struct fnt_argspec check = { 0 };
+	if (fnt_argspec_parse(items, il, &check))
+		return;
+	if (a->len)
+		put(a, ";", 1);
+	put(a, name, strlen(name));
+	put(a, "@", 1);
+	put(a, items, il);
+	a->functions++;
+}
+
+static void walk(struct autoargs *a, Dwarf_Die *die, int depth)
+{
+	Dwarf_Die child;
+	if (depth > 32 || dwarf_child(die, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram)
+			add_function(a, &child);
+		else if (tag == DW_TAG_namespace || tag == DW_TAG_structure_type || tag == DW_TAG_class_type)
+			walk(a, &child, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The specs for every function of the program at path with DWARF; NULL
+ * (and a warning) when it has none.  *count gets the number of functions. */
+char *autoargs_specs(const char *path, size_t *count)
+{
+	struct autoargs a = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Dwarf *dw;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	if (fd < 0)
+		return NULL;
+	dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!dw) {
+		close(fd);
+		return NULL;
+	}
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(dw, off + hsize, &cu))
+			walk(&a, &cu, 0);
+		off = next;
+	}
+	dwarf_end(dw);
+	close(fd);
+	*count = a.functions;
+	return a.text;
+}

@@ -5,8 +5,8 @@
  * chunk, see thread_chunk_start) and need nothing at a crash or a kill: the
  * mapping is the file.  A snapshot freezes the trace as it is now into
  * <trace dir>/snapshot-<name>/<pid>-<n>.fnt: the header (marked as a
- * snapshot, with its time) then every chunk, copied by the kernel from the
- * page cache (copy_file_range), so a snapshot costs no user-space buffer.
+ * snapshot, with its time) then every chunk, read through a read-only
+ * mapping of the trace from the end backwards (see copy_range_back).
  * The caller's own thread is consistent; a chunk another thread was
  * writing ends in a torn tail at worst, which the reader treats as damage,
  * and a ring chunk another thread rewrote during the copy is left out
@@ -29,7 +29,6 @@
 static int snap_lock;
 static unsigned snap_signals;
 
-static int copy_range(int in, int out, off_t from, off_t len);
 
 static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
 {
@@ -52,17 +51,35 @@ static size_t put_uint(char *buf, size_t at, size_t cap, unsigned v)
 	return at;
 }
 
-/* [from, from+len) of in to the same offsets of out, page by page from the
- * end: a thread appending meanwhile can then only add to pages not yet
- * copied, so the copy holds a prefix of its events, never a gap of zeros
- * (a page copied before a write) followed by later events. */
-static int copy_range_back(int in, int out, off_t from, off_t len)
+/* [from, from+len) of the trace (mapped at map, which is file offset
+ * map_off) to the same offsets of out, from the end to the start, 8 bytes at
+ * a time: a thread appends its events in ascending order with 8-byte
+ * stores, so whatever this reads at an address, it has already read every
+ * later byte as it was after that byte's event: the copy holds a prefix of
+ * the events, never a gap of zeros followed by later events (which a
+ * forward copy, the kernel's included, would catch). */
+static int copy_range_back(const uint8_t *map, off_t map_off, int out, off_t from, off_t len)
 {
+	uint64_t buf[512];
 	while (len > 0) {
 		off_t piece = (from + len) % 4096 ? (from + len) % 4096 : 4096;
 		if (piece > len)
 			piece = len;
-		if (copy_range(in, out, from + len - piece, piece))
+		off_t at = from + len - piece;
+		const volatile uint8_t *src = map + (at - map_off);
+		size_t n = (size_t)piece;
+		uint8_t *dst = (uint8_t *)buf;
+		size_t i = n;
+		while (i >= 8 && ((uintptr_t)(src + i) & 7) == 0) {
+			i -= 8;
+			uint64_t v = *(const volatile uint64_t *)(const volatile void *)(src + i);
+			memcpy(dst + i, &v, 8);
+		}
+		while (i > 0) {
+			i--;
+			dst[i] = src[i];
+		}
+		if (pwrite(out, buf, n, at) != (ssize_t)n)
 			return -1;
 		len -= piece;
 	}
@@ -91,8 +108,13 @@ static int copy_chunk(int in, int out, const struct chunk_plan *c, off_t len)
 	if (was.magic != FNT_CHUNK_MAGIC || was.type != c->type ||
 	    (c->type == FNT_CHUNK_EVENTS && (was.seq != c->seq || was.thread != c->thread)))
 		return 0;
-	if (pwrite(out, &was, sizeof(was), c->off) != (ssize_t)sizeof(was) ||
-	    copy_range_back(in, out, c->off + (off_t)sizeof(was), len - (off_t)sizeof(was)))
+	const uint8_t *map = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, in, c->off);
+	if (map == MAP_FAILED)
+		return -1;
+	int bad = pwrite(out, &was, sizeof(was), c->off) != (ssize_t)sizeof(was) ||
+		  copy_range_back(map, c->off, out, c->off + (off_t)sizeof(was), len - (off_t)sizeof(was));
+	munmap((void *)map, (size_t)len);
+	if (bad)
 		return -1;
 	if (c->type != FNT_CHUNK_EVENTS)
 		return 0;
@@ -125,26 +147,6 @@ static void plan_sort(struct chunk_plan *p, size_t n)
 			}
 			p[j] = x;
 		}
-}
-
-static int copy_range(int in, int out, off_t from, off_t len)
-{
-	off_t in_off = from, out_off = from;
-	while (len > 0) {
-		ssize_t n = copy_file_range(in, &in_off, out, &out_off, (size_t)len, 0);
-		if (n < 0 && (errno == ENOSYS || errno == EXDEV || errno == EINVAL)) {
-			char buf[16384];
-			n = pread(in, buf, len < (off_t)sizeof(buf) ? (size_t)len : sizeof(buf), in_off);
-			if (n > 0 && pwrite(out, buf, (size_t)n, out_off) != n)
-				return -1;
-			if (n > 0)
-				in_off += n, out_off += n;
-		}
-		if (n <= 0)
-			return n == 0 ? 0 : -1;
-		len -= n;
-	}
-	return 0;
 }
 
 int fnt_snapshot_write(const char *name)

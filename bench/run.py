@@ -49,9 +49,17 @@ FNTRACE_MODES = [
     ("callsite", ["--callsite"], "--callsite"),
     ("monotonic", ["--clock", "monotonic"], "monotonic"),
     ("ring", ["--ring", "4M"], "--ring"),   # flight recorder: same events, fixed 4M per thread
+    # record-time filters: every call filtered out, by a -F that matches
+    # nothing (one address-set probe per entry) and by -N '*' (main hidden:
+    # each call only counts its depth); and -t, for the bytes it saves
+    ("filter-miss", ["-F", "no_such_function"], "--filter"),
+    ("notrace-all", ["-N", "*"], "--notrace"),
+    ("time-1us", ["-t", "1us"], "--time-filter"),
 ]
+FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us"}  # record less: not counted, not decoded
 FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
-                     "--argument", "--retval", "--auto-args",  # these three: the -pg -mfentry rows
+                     "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread",
+                     "--argument", "--retval", "--auto-args", "--patch",  # -A/-R/--auto-args: the -pg -mfentry rows
                      "--ring", "--snapshot-signal"}
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
@@ -846,7 +854,8 @@ def main():
         for row in rows:
             if row.get("status") != "ok" or row["kind"] != "trace":
                 continue
-            if row["method"] == "fntrace-ring":   # keeps only the last 4M per thread, by design
+            # ring keeps only the last 4M per thread, by design; the filter modes record less
+            if row["method"] == "fntrace-ring" or row["method"] in FILTER_MODES:
                 continue
             if row["method"].startswith(("fntrace", "baseline", "prefault")):
                 got, err = fntrace_calls(row["trace_dir"])
@@ -865,7 +874,7 @@ def main():
                                         "rss_kb": rr["rss_kb"], "command": "uftrace report -d DIR --no-pager"})
         # decode the fntrace traces
         for row in rows:
-            if row.get("status") == "ok" and row["method"].startswith("fntrace"):
+            if row.get("status") == "ok" and row["method"].startswith("fntrace") and row["method"] not in FILTER_MODES:
                 log("  decoding %s %s" % (w, row["method"]))
                 R["decode"] += measure_decode(w, row["method"][len("fntrace-"):], row["trace_dir"], calls, exports, dec_runs)
         if not a.keep:

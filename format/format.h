@@ -39,6 +39,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_FLAG_CALLSITE   0x1u   /* entries are followed by a CALLSITE record */
 #define FNT_FLAG_ARGS       0x2u   /* entries/exits may be followed by an ARGS/RETVAL record */
 #define FNT_FLAG_RING       0x4u   /* flight recorder: each thread reuses its oldest chunk */
+#define FNT_FLAG_FILTERED   0x8u   /* recorded with record-time filters (a FILTERS meta record says which) */
 #define FNT_FLAG_SNAPSHOT   0x10u  /* this file is a snapshot copy (fnt_snapshot / signal) */
 
 /* fnt_file_header.reserved[] slots owned by the flight recorder */
@@ -133,6 +134,7 @@ enum fnt_meta {
 	FNT_META_MODULE_UNLOAD = 2, /* struct fnt_meta_module (build_id as at load), then path */
 	FNT_META_THREAD = 3,        /* struct fnt_meta_thread */
 	FNT_META_ARGSPEC = 4,       /* struct fnt_meta_argspec, then the spec text (NUL-terminated) */
+	FNT_META_FILTERS = 6,       /* text: the record-time filters, one "KEY VALUE" per line */
 	FNT_META_SCOPE = 7,         /* u64 ticks, u64 runtime address, then name (NUL-terminated):
 	                               the name of FNT_SCOPE_NAMED's synthetic function address */
 };

@@ -271,6 +271,13 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 			sc->vaddr = rec[1];
 			p->scope_ticks = xrealloc_(p->scope_ticks, (p->n_scope_ticks + 1) * sizeof(*p->scope_ticks));
 			p->scope_ticks[p->n_scope_ticks++] = (struct scope_pending){ t->n_scopes - 1, rec[0] };
+		} else if (type == FNT_META_FILTERS) {
+			free(p->filters);
+			p->filters = malloc(rlen + 1);
+			if (!p->filters)
+				exit(1);
+			memcpy(p->filters, r, rlen);
+			p->filters[rlen] = 0;
 		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
 			struct fnt_meta_argspec ma;
 			memcpy(&ma, r, sizeof(ma));
@@ -712,6 +719,7 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 			free(t->procs[0].threads[i].chunks);
 		free(t->procs[0].threads);
 		free(t->procs[0].modules);
+		free(t->procs[0].filters);
 		for (size_t i = 0; i < t->procs[0].n_argspecs; i++)
 			free(t->procs[0].argspecs[i].text);
 		free(t->procs[0].argspecs);
@@ -743,6 +751,7 @@ void trace_close(struct trace *t)
 		free(p->threads);
 		free(p->modules);
 		free(p->scope_ticks);
+		free(p->filters);
 		for (size_t k = 0; k < p->n_argspecs; k++)
 			free(p->argspecs[k].text);
 		free(p->argspecs);

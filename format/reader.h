@@ -89,6 +89,7 @@ struct trace_process {
 	int exec_replaced;          /* a later image of the same pid exists: this one ended in exec */
 	struct scope_pending *scope_ticks;
 	size_t n_scope_ticks;
+	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */

@@ -22,6 +22,10 @@
 #define FNTRACE_ENV_PATCH      "FNTRACE_PATCH"      /* -fpatchable-function-entry: globs of the functions to patch ("a*;b") */
 #define FNTRACE_ENV_SHADOW_DEPTH "FNTRACE_SHADOW_DEPTH" /* -pg -mfentry: frames traced per thread (default 65536) */
 #define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
+/* record-time filters, one "KEY VALUE" per line (fntrace record -F/-N/-D/-t/
+ * --module/--no-thread write it): F GLOB, N GLOB, D DEPTH, t NANOSECONDS,
+ * m MODULE-GLOB, T THREAD-NAME-GLOB.  See doc/filters-and-live.md. */
+#define FNTRACE_ENV_FILTERS    "FNTRACE_FILTERS"
 
 #ifdef __cplusplus
 extern "C" {

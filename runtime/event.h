@@ -1,7 +1,8 @@
 /*
  * event.h - the one inline hot path that writes an entry or exit event,
  * shared by the -finstrument-functions hooks (hooks.c) and the -pg
- * -mfentry trampolines (fentry.c).  See hooks.c for how it works.
+ * -mfentry trampolines (fentry.c), with fnt_disable()'s test and the
+ * record-time filters' in-hook decisions (filter.c has the rules).  See hooks.c for how it works.
  */
 #ifndef FNT_EVENT_H
 #define FNT_EVENT_H
@@ -11,26 +12,61 @@
 
 #define barrier() __asm__ volatile("" ::: "memory")
 
-static inline __attribute__((always_inline)) void
-fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
+/* With t->busy held and fnt_filtering on: 1 when the record-time filters
+ * leave this entry or exit out (or erase a short call's entry, -t).  The
+ * calls left out most often are decided here: inside a hidden subtree
+ * (-N), or returning outside any -F subtree; both only move the depth
+ * (filter.c has the rules). */
+static inline __attribute__((always_inline)) int
+fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
-	struct fnt_thread *t = &fnt_self;
+	if (t->flt.n_root && (fnt_filtering & FNT_FILTER_DEPTH_ONLY)) {
+		if (!is_exit)
+			t->flt.fdepth++;
+		else if (t->flt.fdepth-- <= t->flt.n_root)
+			t->flt.n_root = 0;
+		return 1;
+	}
+	if (!t->flt.f_root && !t->flt.n_root) {
+		/* outside any -F subtree: an exit, or an entry that matches nothing */
+		if (is_exit && (fnt_filtering & FNT_FILTER_F_DEPTH_ONLY) == FNT_FILTER_F_DEPTH_ONLY) {
+			t->flt.fdepth--;
+			return 1;
+		}
+		if (!is_exit && (fnt_filtering & FNT_FILTER_F_INLINE) == FNT_FILTER_F_INLINE &&
+		    !fnt_fset_lookup(__atomic_load_n(&fnt_cur_set, __ATOMIC_ACQUIRE), fn)) {
+			t->flt.fdepth++;
+			return 1;
+		}
+	}
+	return fnt_filter_event(t, fn, is_exit);
+}
+
+/* With t->busy held, when fnt_disable() is in force or filters are on: 1
+ * when this entry or exit is not written.  While disabled nothing is
+ * written, not even the depth; the filters still follow the call depth
+ * (out of line), so that the -F/-N subtrees they have open close when
+ * those calls return and fnt_enable() finds them in step. */
+static inline __attribute__((always_inline)) int
+fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
+{
+	if (unlikely(fnt_paused)) {
+		if (fnt_filtering)
+			fnt_filter_paused(t, fn, is_exit);
+		return 1;
+	}
+	return fnt_filter_skip(t, fn, is_exit);
+}
+
+/* With t->busy held (and the filters, if any, passed): write the event;
+ * releases the guard. */
+static inline __attribute__((always_inline)) void
+fnt_event_write(struct fnt_thread *t, uintptr_t fn, uintptr_t site, const int is_exit)
+{
 	uint8_t *p;
 	uint64_t now, d, v, x;
 	unsigned slot, len;
 
-	/* Claim the guard before reading any state: a signal that lands before
-	 * this runs its handler's events to completion on clean state; one that
-	 * lands after finds the guard held and is dropped (and counted).
-	 * Everything called below runs with the guard held and releases it. */
-	if (unlikely(t->busy)) {
-		fnt_reentered(t);
-		return;
-	}
-	if (unlikely(fnt_paused))       /* fnt_disable(): nothing, not even the depth */
-		return;
-	t->busy = 1;
-	barrier();
 	p = t->pos;
 	if (unlikely(p >= t->limit)) {
 		fnt_slow_event(t, fn, site, is_exit);
@@ -56,6 +92,31 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	t->depth += is_exit ? -1 : 1;
 	barrier();
 	t->busy = 0;
+}
+
+static inline __attribute__((always_inline)) void
+fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
+{
+	struct fnt_thread *t = &fnt_self;
+
+	/* Claim the guard before reading any state: a signal that lands before
+	 * this runs its handler's events to completion on clean state; one that
+	 * lands after finds the guard held and is dropped (and counted).
+	 * Everything called below runs with the guard held and releases it. */
+	if (unlikely(t->busy)) {
+		fnt_reentered(t);
+		return;
+	}
+	t->busy = 1;
+	barrier();
+	/* fnt_disable() and the record-time filters: one predictable branch
+	 * when recording is on and there are no filters */
+	if (unlikely(fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, fn, is_exit)) {
+		barrier();
+		t->busy = 0;
+		return;
+	}
+	fnt_event_write(t, fn, site, is_exit);
 }
 
 #endif

@@ -185,6 +185,41 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 			return;
 		}
 	}
+	if (unlikely(fnt_filtering)) {
+		/* record-time filters: every call the filters see goes on the
+		 * shadow stack, written or not, so that its return reaches them
+		 * too (the same entry/exit pairs as the -finstrument-functions
+		 * hooks); only the written ones get an exit event */
+		uintptr_t written = 0;
+		if (t->busy)
+			return;
+		t->busy = 1;
+		barrier();
+		if (!fnt_gate_skip(t, fn, 0)) {
+			depth = t->depth;
+			if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
+				uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
+				size_t len = args_payload(buf, spec, r, slot);
+				fnt_event_ext(t, fn, 0, FNT_EXT_ARGS, buf, len);
+			} else {
+				fnt_event_write(t, fn, 0, 0);   /* releases the guard */
+				t->busy = 1;
+				barrier();
+			}
+			written = t->depth != depth;
+		}
+		struct fnt_shadow_entry *e = &t->ss[t->ss_top];
+		e->ret = *slot;
+		e->slot = (uintptr_t)slot;
+		e->fn = fn;
+		e->spec = written ? spec : NULL;
+		e->written = written;
+		t->ss_top++;
+		*slot = (uintptr_t)fnt_return_trampoline;
+		barrier();
+		t->busy = 0;
+		return;
+	}
 	if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
 		uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
 		size_t len;
@@ -227,6 +262,7 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	e->slot = (uintptr_t)slot;
 	e->fn = fn;
 	e->spec = spec;
+	e->written = 1;
 	t->ss_top++;
 	*slot = (uintptr_t)fnt_return_trampoline;
 	__asm__ volatile("" ::: "memory");
@@ -235,18 +271,32 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 
 /* Drop the entries of frames below sp (left without returning), recording
  * them as unwound.  Returns how many. */
-static uint32_t shadow_resync(struct fnt_thread *t, uintptr_t sp)
+/* Pop the frames from index j up, recording the written ones as unwound;
+ * the record-time filters leave them too. */
+static void shadow_drop(struct fnt_thread *t, uint32_t j)
 {
-	uint32_t n = 0;
-	while (t->ss_top > 0 && t->ss[t->ss_top - 1].slot < sp) {
-		t->ss_top--;
-		n++;
-	}
-	if (n && !t->busy) {
+	uint32_t n = 0, all = t->ss_top - j;
+	for (uint32_t i = j; i < t->ss_top; i++)
+		n += t->ss[i].written != 0;
+	t->ss_top = j;
+	if (!t->busy) {
 		t->busy = 1;
-		fnt_put_unwind(t, n);
+		if (n)
+			fnt_put_unwind(t, n);
+		if (unlikely(fnt_filtering))
+			fnt_filter_longjmp(t, t->flt.fdepth - (int32_t)all);
 		t->busy = 0;
 	}
+}
+
+static uint32_t shadow_resync(struct fnt_thread *t, uintptr_t sp)
+{
+	uint32_t j = t->ss_top;
+	while (j > 0 && t->ss[j - 1].slot < sp)
+		j--;
+	uint32_t n = t->ss_top - j;
+	if (n)
+		shadow_drop(t, j);
 	return n;
 }
 
@@ -270,19 +320,37 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			abort();
 		}
 		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */
-		if (t->ss_top != j) {
+		if (t->ss_top != j)
 			/* not below ours: another stack (coroutines); drop them anyway */
-			uint32_t n = t->ss_top - j;
-			t->ss_top = j;
-			if (!t->busy) {
-				t->busy = 1;
-				fnt_put_unwind(t, n);
-				t->busy = 0;
-			}
-		}
+			shadow_drop(t, j);
 	}
 	struct fnt_shadow_entry e = t->ss[t->ss_top - 1];
 	t->ss_top--;
+	if (unlikely(fnt_filtering)) {
+		/* the filters see every return of a call they saw enter; an
+		 * entry erased now (-t) took its ARGS record with it */
+		if (t->busy)
+			return e.ret;
+		t->busy = 1;
+		barrier();
+		if (fnt_gate_skip(t, e.fn, 1) || !e.written) {
+			barrier();
+			t->busy = 0;
+			return e.ret;
+		}
+		if (e.spec) {
+			uint8_t buf[2 + FNT_ARG_STR_MAX + 16];
+			size_t len = ret_payload(buf, e.spec, r);
+			if (len) {
+				fnt_event_ext(t, e.fn, 1, FNT_EXT_RETVAL, buf, len);
+				barrier();
+				t->busy = 0;
+				return e.ret;
+			}
+		}
+		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
+		return e.ret;
+	}
 	if (e.spec && !t->busy) {
 		uint8_t buf[2 + FNT_ARG_STR_MAX + 16];
 		size_t len = ret_payload(buf, e.spec, r);
@@ -362,24 +430,18 @@ FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
 	static void (*real)(void *);
 	struct fnt_thread *t = &fnt_self;
 	void (*f)(void *) = __atomic_load_n(&real, __ATOMIC_RELAXED);
-	uint32_t n = t->ss_top;
 
 	if (!f) {
 		f = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
 	}
-	for (uint32_t i = n; i-- > 0;) {
+	for (uint32_t i = t->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
 		if (*slot == (uintptr_t)fnt_return_trampoline)
 			*slot = t->ss[i].ret;
 	}
-	t->ss_top = 0;
 	t->ss_restored = 0;
-	if (n && !t->busy) {
-		t->busy = 1;
-		fnt_put_unwind(t, n);
-		t->busy = 0;
-	}
+	shadow_drop(t, 0);       /* the written frames are recorded as unwound */
 	if (f)
 		f(retval);
 	for (;;)                 /* no libc pthread_exit to call: cannot happen */

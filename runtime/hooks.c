@@ -8,7 +8,9 @@
  * other threads.  Everything unusual (cache miss, first event of a thread,
  * full chunk, re-entry from a signal handler, call sites) leaves through one
  * predictable branch as a tail call to runtime.c, so the common path calls
- * nothing and spills no register.
+ * nothing and spills no register.  Record-time filters (filter.c) are one
+ * more predictable branch when off; when on, the calls they leave out most
+ * often are decided here from per-thread depth counters (event.h).
  *
  * The `busy` guard: a signal handler that runs instrumented code while a hook
  * is between reading and advancing `pos` would overwrite half-written events

@@ -144,6 +144,12 @@ void fnt_modules_scan(void)
 			i--;
 		}
 	}
+	if (fnt_filtering) {
+		static struct fnt_module_ref refs[MAX_MODULES];
+		for (int i = 0; i < n_modules; i++)
+			refs[i] = (struct fnt_module_ref){ modules[i].path, modules[i].bias, modules[i].lo, modules[i].hi };
+		fnt_filter_modules(refs, n_modules);
+	}
 	pthread_mutex_unlock(&scan_lock);
 }
 
@@ -184,7 +190,7 @@ FNT_EXPORT void *dlopen(const char *file, int mode)
 	if (!real)
 		return NULL;
 	h = real(file, mode);
-	if (h && fnt_self.pid && !fnt_self.busy) {
+	if (h && (fnt_self.pid || fnt_filtering) && !fnt_self.busy) {
 		fnt_self.busy = 1;      /* a signal handler here must not re-enter the runtime */
 		fnt_modules_scan();
 		fnt_self.busy = 0;
@@ -201,7 +207,7 @@ FNT_EXPORT int dlclose(void *handle)
 	if (!real)
 		return -1;
 	r = real(handle);
-	if (fnt_self.pid && !fnt_self.busy) {
+	if ((fnt_self.pid || fnt_filtering) && !fnt_self.busy) {
 		fnt_self.busy = 1;
 		fnt_modules_scan();
 		fnt_self.busy = 0;

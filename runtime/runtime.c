@@ -701,12 +701,21 @@ static void thread_exit_cb(void *arg);
 static void thread_register(struct fnt_thread *t)
 {
 	struct fnt_meta_thread mt;
+	/* kept: with record-time filters a thread may call setjmp and pass
+	 * filtered calls before its first written event registers it */
+	struct fnt_filter_state flt = t->flt;
+	__typeof__(t->jmp) jmp;
+	uint32_t jmp_next = t->jmp_next;
 	/* the shadow stack describes the real stack: it outlives re-registration
 	 * (first event, a forked child) */
 	struct fnt_shadow_entry *ss = t->ss;
 	uint32_t ss_top = t->ss_top, ss_cap = t->ss_cap;
 
+	memcpy(jmp, t->jmp, sizeof(jmp));
 	memset(t, 0, sizeof(*t));
+	t->flt = flt;
+	memcpy(t->jmp, jmp, sizeof(jmp));
+	t->jmp_next = jmp_next;
 	t->ss = ss;
 	t->ss_top = ss_top;
 	t->ss_cap = ss_cap;
@@ -819,6 +828,7 @@ static void thread_exit_cb(void *arg)
 	put_thread_name(t);
 	put_thread_end(t);
 	chunk_release(t, 1);
+	fnt_filter_thread_exit(t);
 	fnt_shadow_release(t);
 	t->state = FNT_T_ENDED;
 	t->busy = 0;
@@ -853,6 +863,7 @@ void *fnt_note_setjmp(void *env, int which)
 		i = t->jmp_next++ & 7;
 	t->jmp[i].env = (uintptr_t)env;
 	t->jmp[i].depth = t->depth;
+	t->jmp[i].fdepth = t->flt.fdepth;
 	t->jmp[i].ss_top = t->ss_top;
 	return jmp_target(which);
 }
@@ -864,6 +875,9 @@ void *fnt_note_longjmp(void *env, int which)
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
 		int32_t n = t->depth - t->jmp[i].depth;
+		fnt_filter_longjmp(t, t->jmp[i].fdepth);
+		if (n <= 0 && t->ss_top > t->jmp[i].ss_top)
+			t->ss_top = t->jmp[i].ss_top;   /* only frames the filters left out were left */
 		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
 			break;
 		t->busy = 1;
@@ -1064,6 +1078,7 @@ static void fork_child(void)
 	/* the child goes on at the same depth; the reader learns it from the
 	 * first chunk header */
 	uint32_t busy = t->busy;
+	fnt_filter_thread_exit(t);       /* -t: the saved positions were in the parent's chunk */
 	t->state = FNT_T_NEW;
 	thread_register(t);     /* (clears the ring: its chunks are the parent's) */
 	t->depth = depth;
@@ -1082,6 +1097,7 @@ static void runtime_init(void)
 	if (env && *env && strcmp(env, "0"))
 		return;
 	fnt_use_tsc = tsc_usable();
+	fnt_filter_init();
 	if (getenv(FNTRACE_ENV_CALLSITE) && strcmp(getenv(FNTRACE_ENV_CALLSITE), "0"))
 		fnt_flags |= FNT_FLAG_CALLSITE;
 	env = getenv(FNTRACE_ENV_RING);
@@ -1129,6 +1145,7 @@ static void runtime_init(void)
 	atexit(at_exit);
 	state = 1;
 	fnt__active = !fnt_paused;
+	fnt_filter_write_meta();
 	fnt_modules_scan();
 	fnt_snapshot_signal_init();
 }

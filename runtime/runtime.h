@@ -40,12 +40,23 @@ struct fnt_thread {
 	struct {                 /* recent setjmp buffers and the depth they were set at */
 		uintptr_t env;
 		int32_t depth;
+		int32_t fdepth;
 		uint32_t ss_top;     /* shadow stack height then (-pg -mfentry) */
 	} jmp[8];
 	uint32_t jmp_next;
 	/* flight recorder: file offsets of this thread's chunks, oldest at ring_next once full */
 	int64_t ring[FNT_RING_MAX];
 	uint32_t ring_n, ring_next;
+	/* record-time filters (filter.c), used only when fnt_filtering; kept
+	 * when the thread registers (its first written event) */
+	struct fnt_filter_state {
+		int32_t fdepth;          /* depth counting every traced call, written or not */
+		int32_t f_root;          /* fdepth of the outermost open -F match, 0: none */
+		int32_t n_root;          /* fdepth of the open hidden subtree (-N, excluded thread), 0: none */
+		uint32_t name_gen;       /* fnt_name_gen when this thread's name was last checked */
+		uint32_t thread_off;     /* its name matches --no-thread */
+		struct fnt_tframe *tframes;  /* -t: state before each open written entry, by depth */
+	} flt;
 	/* -pg -mfentry: the real return addresses of the frames whose return
 	 * address was swapped for the return trampoline (runtime/fentry.c) */
 	struct fnt_shadow_entry *ss;
@@ -59,6 +70,7 @@ struct fnt_shadow_entry {
 	uintptr_t slot;          /* where it lives on the stack */
 	uintptr_t fn;            /* the function (for its exit event) */
 	const struct fnt_argspec *spec;   /* its -A/-R spec, or NULL */
+	uintptr_t written;       /* its entry was written (0: left out by the record-time filters) */
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
@@ -122,6 +134,56 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 /* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
 void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;
 void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
+
+/* record-time filters (filter.c) */
+extern uint32_t fnt_filtering FNT_HIDDEN;   /* non-zero when any filter is on; read-only after init */
+#define FNT_FILTER_ON          1u
+#define FNT_FILTER_DEPTH_ONLY  2u   /* no --module: a hidden call only moves the depth */
+#define FNT_FILTER_HAS_F       4u   /* -F given */
+#define FNT_FILTER_F_DEPTH_ONLY (FNT_FILTER_DEPTH_ONLY | FNT_FILTER_HAS_F)
+#define FNT_FILTER_NO_NAMES    8u   /* no --no-thread */
+#define FNT_FILTER_F_INLINE    (FNT_FILTER_ON | FNT_FILTER_F_DEPTH_ONLY | FNT_FILTER_NO_NAMES)
+
+/* the -F/-N address set (filter.c): published whole, never modified once visible */
+struct fnt_fset {
+	uint64_t mask;              /* slots - 1 */
+	uint32_t n_ranges;
+	uint64_t *ranges;           /* [lo, hi) pairs of the traced modules (--module) */
+	uint64_t slots[];           /* addr | flags << 58; 0 empty */
+};
+extern struct fnt_fset *fnt_cur_set FNT_HIDDEN;
+
+static inline uint64_t fnt_fset_hash(uint64_t a)
+{
+	return (a * 0x9E3779B97F4A7C15ull) >> 20;
+}
+
+/* the -F (1) / -N (2) bits of a function address */
+static inline unsigned fnt_fset_lookup(const struct fnt_fset *s, uintptr_t fn)
+{
+	if (!s)
+		return 0;
+	for (uint64_t j = fnt_fset_hash(fn) & s->mask;; j = (j + 1) & s->mask) {
+		uint64_t e = s->slots[j];
+		if (!e)
+			return 0;
+		if ((e & ((1ull << 57) - 1)) == fn)
+			return (unsigned)(e >> 58);
+	}
+}
+extern uint32_t fnt_name_gen FNT_HIDDEN;    /* bumped when a thread is renamed */
+void fnt_filter_init(void) FNT_HIDDEN;      /* parse FNTRACE_FILTERS (at start-up) */
+void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
+/* returns 1 when the event must not be written (filtered out, or a short
+ * call erased); entered with t->busy held */
+int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
+/* fnt_disable() in force: only follow the call depth */
+void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
+/* module map changed: (re)resolve the globs; called under the scan lock */
+struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
+void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
+void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
+void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
 
 /* with t->busy held: write an entry or exit event followed by an ARGS or
  * RETVAL record (body of len bytes); starts a chunk when needed.  Returns 0,

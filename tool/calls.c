@@ -25,6 +25,7 @@ struct tstack {
 	size_t n, cap;
 	int base;            /* depth of the frames entered before this stream began */
 	int reached;         /* the thread's events have reached --since */
+	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
 };
 
 struct calls_walk {
@@ -34,6 +35,7 @@ struct calls_walk {
 	int all;
 	int filtering;       /* -F, -N or -D given */
 	uint64_t since, until;
+	uint64_t min;        /* -t */
 };
 
 static struct tstack *stack_of(struct trace_thread *th)
@@ -51,6 +53,10 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 {
 	struct frame *f = &s->f[--s->n];
 	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
+	if (s->decided > s->n)
+		s->decided = s->n;
+	if (f->wait_t)           /* -t: too short; its time stays its caller's own */
+		return;
 	if (s->n)
 		s->f[s->n - 1].child_ns += dur;
 	if (f->begun && w->ops->end)
@@ -63,11 +69,29 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
 	s->reached = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		struct frame *f = &s->f[i];
-		if (!f->begun && (f->shown || w->all) && f->start_ns <= w->until) {
+		if (!f->begun && !f->wait_t && (f->shown || w->all) && f->start_ns <= w->until) {
 			f->begun = 1;
 			if (w->ops->begin)
 				w->ops->begin(w->ctx, th, f);
 		}
+	}
+}
+
+/* -t: begin the waiting frames that have lasted min_ns by `now`, outer
+ * first (a frame starts no earlier than its caller) */
+static void promote(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t now)
+{
+	while (s->decided < s->n) {
+		struct frame *f = &s->f[s->decided];
+		if (f->wait_t) {
+			if (now - f->start_ns < w->min || now < f->start_ns)
+				return;
+			f->wait_t = 0;
+			f->begun = 1;
+			if (w->ops->begin)
+				w->ops->begin(w->ctx, th, f);
+		}
+		s->decided++;
 	}
 }
 
@@ -76,6 +100,8 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 	struct tstack *s = th->view_data;
 	if (!s)
 		return;
+	if (w->min)
+		promote(w, th, s, ns);
 	if (!s->reached && ns >= w->since)
 		reach(w, th, s);
 	while (s->n)
@@ -89,6 +115,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 
 	if (!s->reached && ev->ns >= w->since)
 		reach(w, th, s);
+	if (w->min && s->decided < s->n)
+		promote(w, th, s, ev->ns);
 	switch (ev->kind) {
 	case TRACE_ENTRY: {
 		struct frame *parent = s->n ? &s->f[s->n - 1] : NULL, *f;
@@ -126,6 +154,11 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			f->shown = 1;
 		}
 		f->begun = (f->shown || w->all) && s->reached && ev->ns <= w->until;
+		f->wait_t = 0;
+		if (w->min && f->begun && f->shown) {
+			f->begun = 0;
+			f->wait_t = 1;
+		}
 		if (f->begun && w->ops->begin)
 			w->ops->begin(w->ctx, th, f);
 		break;
@@ -164,8 +197,12 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			w->ops->mark(w->ctx, th, ev->body->text, ev->body->text_len, ev->ns, depth);
 		}
 		break;
+	case TRACE_STREAM_END:   /* at the thread's last event so far */
+		if (w->v->opts->live)
+			break;   /* live: more may come */
+		close_all(w, th, ev->ns);
+		break;
 	case TRACE_THREAD_END:
-	case TRACE_STREAM_END:   /* both at the thread's last event so far */
 		close_all(w, th, ev->ns);
 		break;
 	default:
@@ -178,6 +215,14 @@ static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
 	struct calls_walk *w = ctx;
 	struct trace_thread *th = ev->thread;
 	struct tstack *s = stack_of(th);
+	if (w->v->opts->live) {
+		for (size_t i = 0; i < n; i++) {
+			if (ev[i].ns > w->v->opts->horizon_ns && ev[i].kind != TRACE_STREAM_END)
+				return 1;
+			on_event(w, th, s, &ev[i]);
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		on_event(w, th, s, &ev[i]);
 	return 0;
@@ -190,6 +235,7 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->max_depth,
 		.since = v->opts->since_ns,
 		.until = v->opts->has_until ? v->opts->until_ns : UINT64_MAX,
+		.min = v->opts->min_ns,
 	};
 	struct trace *t = v->trace;
 	int ret = trace_walk_batch(t, by_time, on_batch, &w);
@@ -197,7 +243,8 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 	for (size_t i = 0; i < t->n_procs; i++)
 		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
 			struct trace_thread *th = &t->procs[i].threads[k];
-			close_all(&w, th, th->last_ns);
+			if (!v->opts->live)
+				close_all(&w, th, th->last_ns);
 			if (th->view_data) {
 				free(((struct tstack *)th->view_data)->f);
 				free(th->view_data);

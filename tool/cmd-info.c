@@ -85,6 +85,41 @@ static void list_snapshots(const char *dir)
 	free(names);
 }
 
+/* the FILTERS record as the record options that produce it */
+static void print_filters(const char *text)
+{
+	const char *p = text;
+	printf("filters:");
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		if (l >= 2 && p[1] == ' ') {
+			const char *opt = p[0] == 'F' ? "-F" : p[0] == 'N' ? "-N" : p[0] == 'D' ? "-D" :
+					  p[0] == 't' ? "-t" : p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" : NULL;
+			int vl = (int)(l - 2);
+			if (opt && p[0] == 't') {
+				uint64_t ns = strtoull(p + 2, NULL, 10);
+				if (ns && ns % 1000000000ull == 0)
+					printf(" -t %" PRIu64 "s", (uint64_t)(ns / 1000000000u));
+				else if (ns && ns % 1000000ull == 0)
+					printf(" -t %" PRIu64 "ms", (uint64_t)(ns / 1000000u));
+				else if (ns && ns % 1000ull == 0)
+					printf(" -t %" PRIu64 "us", (uint64_t)(ns / 1000u));
+				else
+					printf(" -t %" PRIu64 "ns", ns);
+			} else if (opt) {
+				int plain = 1;
+				for (int i = 0; i < vl; i++)
+					if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", p[2 + i]))
+						plain = 0;
+				printf(plain ? " %s %.*s" : " %s '%.*s'", opt, vl, p + 2);
+			}
+		}
+		p += l + (nl ? 1 : 0);
+	}
+	printf("\n");
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -152,6 +187,11 @@ int cmd_info(int argc, char **argv)
 		printf(" (%.2f bytes per event on disk)", (double)disk / (double)events);
 	printf("\n");
 	printf("lost: %" PRIu64 "\n", lost);
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (t->procs[i].filters) {
+			print_filters(t->procs[i].filters);
+			break;
+		}
 
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];

@@ -35,10 +35,11 @@ static const char record_usage[] =
 	"      --report         print 'fntrace report' when the program exits\n"
 	"      --chunk-size N   per-thread buffer chunk (16K..64M, default 256K)\n"
 	"      --clock CLOCK    tsc (default where the kernel trusts it) or monotonic\n"
-	"  -A, --argument FUNC@ITEMS  record arguments of the functions FUNC (a glob)\n"
-	"                       names: ITEMS is argN[/fmt] and fpargN[/f32|/f64], comma-\n"
+	"  -A, --argument FUNC@ITEMS  record arguments of the functions FUNC names (a\n"
+	"                       glob); ITEMS: argN[/fmt] and fpargN[/f32|/f64], comma-\n"
 	"                       separated; fmt: i8..i64 (default i32), u8..u64, x, p, s,\n"
-	"                       c, b, S (struct, not captured); -pg -mfentry builds only\n"
+	"                       c, b, S (struct, not captured).  -pg -mfentry and\n"
+	"                       -fpatchable-function-entry builds only\n"
 	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
 	"      --auto-args      record the arguments and return value of every function\n"
 	"                       of the program, as its DWARF (-g) describes them\n"
@@ -48,6 +49,17 @@ static const char record_usage[] =
 	"                       each thread (e.g. 1M; at least 32K)\n"
 	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
 	"                       is into DIR/snapshot-signal-N/\n"
+	"\nRecord-time filters (less data, less overhead; 'fntrace info' lists them):\n"
+	"  -F, --filter FUNC    record only the calls under FUNC (glob, repeatable)\n"
+	"  -N, --notrace FUNC   never record FUNC nor what it calls (glob, repeatable)\n"
+	"  -D, --depth N        record at most N levels (under -F: below each FUNC)\n"
+	"  -t, --time-filter TIME  keep only calls that took at least TIME (5us, 1ms);\n"
+	"                       shorter ones leave no trace, their time stays in\n"
+	"                       their caller's\n"
+	"      --module GLOB    trace only functions of matching ELF objects (path or\n"
+	"                       file name, like 'libfoo*.so*'; repeatable)\n"
+	"      --no-thread GLOB skip threads whose name matches (checked at each\n"
+	"                       thread's first call and after each rename)\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -234,6 +246,33 @@ static void write_session(const char *dir, int argc, char **argv, uint64_t start
 		warning("cannot write '%s': %s", path, strerror(errno));
 }
 
+/* FNTRACE_FILTERS: "KEY VALUE" lines (include/fntrace.h) */
+struct filter_text {
+	char *text;
+	size_t len;
+};
+
+static void filter_add(struct filter_text *f, char key, const char *val, const char *opt)
+{
+	size_t l = strlen(val);
+	if (!l || strchr(val, '\n'))
+		die_usage("option '%s' needs a non-empty value without newlines", opt);
+	if (key == 'D' || key == 't') {      /* the last one given counts: replace */
+		for (char *p = f->text; p && *p;) {
+			char *nl = strchr(p, '\n');
+			if (p[0] == key && p[1] == ' ') {
+				memmove(p, nl + 1, strlen(nl + 1) + 1);
+				f->len -= (size_t)(nl + 1 - p);
+				continue;
+			}
+			p = nl + 1;
+		}
+	}
+	f->text = xrealloc(f->text, f->len + l + 4);
+	sprintf(f->text + f->len, "%c %s\n", key, val);
+	f->len += l + 3;
+}
+
 /* Check one -A/-R value; append "FUNC@ITEMS" to the FNTRACE_ARGS text. */
 static void add_argspec(char **env, const char *opt, const char *val, int is_ret)
 {
@@ -338,15 +377,23 @@ int cmd_record(int argc, char **argv)
 		{ "report", no_argument, NULL, 0x201 },
 		{ "chunk-size", required_argument, NULL, 0x202 },
 		{ "clock", required_argument, NULL, 0x203 },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "notrace", required_argument, NULL, 'N' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "time-filter", required_argument, NULL, 't' },
+		{ "module", required_argument, NULL, 0x204 },
+		{ "no-thread", required_argument, NULL, 0x205 },
+		{ "tid", required_argument, NULL, 0x206 },
 		{ "argument", required_argument, NULL, 'A' },
 		{ "retval", required_argument, NULL, 'R' },
-		{ "auto-args", no_argument, NULL, 0x204 },
-		{ "patch", required_argument, NULL, 0x205 },
-		{ "ring", required_argument, NULL, 0x206 },
-		{ "snapshot-signal", required_argument, NULL, 0x207 },
+		{ "auto-args", no_argument, NULL, 0x207 },
+		{ "patch", required_argument, NULL, 0x208 },
+		{ "ring", required_argument, NULL, 0x209 },
+		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct filter_text ft = { 0 };
 	const char *dir = "fntrace.data", *clock_name = NULL;
 	int callsite = 0, report = 0, auto_args = 0, opt, pipefd[2], status = 0;
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
@@ -355,13 +402,38 @@ int cmd_record(int argc, char **argv)
 	struct timespec ts;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:d:hA:R:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hF:N:D:t:A:R:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
+		case 'F': filter_add(&ft, 'F', optarg, "-F/--filter"); break;
+		case 'N': filter_add(&ft, 'N', optarg, "-N/--notrace"); break;
+		case 'D': {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%" PRIu64, parse_uint("-D/--depth", optarg, 1u << 30));
+			if (!strcmp(buf, "0"))
+				die_usage("option '-D/--depth' takes a depth of at least 1, not '%s'", optarg);
+			filter_add(&ft, 'D', buf, "-D");
+			break;
+		}
+		case 't': {
+			char buf[32];
+			uint64_t ns = parse_time_unit("-t/--time-filter", optarg, "a duration");
+			if (!ns)
+				die_usage("option '-t/--time-filter' takes a duration above zero, not '%s'", optarg);
+			snprintf(buf, sizeof(buf), "%" PRIu64, ns);
+			filter_add(&ft, 't', buf, "-t");
+			break;
+		}
+		case 0x204: filter_add(&ft, 'm', optarg, "--module"); break;
+		case 0x205: filter_add(&ft, 'T', optarg, "--no-thread"); break;
+		case 0x206:
+			die_usage("'--tid' is not a record option: thread ids are not known before the program "
+				  "runs; use --no-thread NAME-GLOB to skip threads, or 'fntrace replay --tid' to "
+				  "view some");
 		case 'A': add_argspec(&args_env, "--argument", optarg, 0); break;
 		case 'R': add_argspec(&args_env, "--retval", optarg, 1); break;
-		case 0x204: auto_args = 1; break;
-		case 0x205: {
+		case 0x207: auto_args = 1; break;
+		case 0x208: {
 			size_t old = patch_env ? strlen(patch_env) : 0;
 			if (!*optarg || strchr(optarg, ';'))
 				die_usage("option '--patch' takes a function name or glob, not '%s'", optarg);
@@ -383,12 +455,12 @@ int cmd_record(int argc, char **argv)
 				die_usage("option '--clock' takes 'tsc' or 'monotonic', not '%s'", optarg);
 			clock_name = optarg;
 			break;
-		case 0x206:
+		case 0x209:
 			ring = parse_size("--ring", optarg);
 			if (ring < 2 * FNT_MIN_CHUNK)
 				die_usage("option '--ring': %s is too small (at least 32K: two chunks of 16K)", optarg);
 			break;
-		case 0x207:
+		case 0x20a:
 			snap_sig = parse_signal(optarg);
 			if (snap_sig <= 0)
 				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
@@ -516,6 +588,10 @@ int cmd_record(int argc, char **argv)
 		} else {
 			unsetenv(FNTRACE_ENV_SNAPSHOT_SIGNAL);
 		}
+		if (ft.len)
+			setenv(FNTRACE_ENV_FILTERS, ft.text, 1);
+		else
+			unsetenv(FNTRACE_ENV_FILTERS);
 		unsetenv(FNTRACE_ENV_DISABLE);
 		if (args_env && !argsfile[0])
 			setenv(FNTRACE_ENV_ARGS, args_env, 1);
@@ -576,5 +652,6 @@ int cmd_record(int argc, char **argv)
 	}
 	free(lib);
 	free(prog);
+	free(ft.text);
 	return ret;
 }

@@ -4,11 +4,15 @@
  * printed on one line; that needs one event of look-ahead per thread, kept
  * as the thread's pending entry.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include "tool/tool.h"
 
 static const char replay_usage[] =
@@ -19,6 +23,7 @@ static const char replay_usage[] =
 	"  -F, --filter FUNC      only the calls under FUNC (a glob, repeatable)\n"
 	"  -N, --notrace FUNC     hide FUNC and everything it calls (a glob, repeatable)\n"
 	"  -D, --depth N          show at most N levels\n"
+	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
 	"      --time             print the wall-clock time of each line\n"
 	"      --srcline          print file:line of each function (and of the call\n"
@@ -26,6 +31,9 @@ static const char replay_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"  -f, --follow           the trace is being written: print calls as they\n"
+	"                         become final (within a second) until the recording\n"
+	"                         ends or Ctrl-C\n"
 	"      --format json      one JSON object per call, in the order calls end\n"
 	"                         (doc/args.md): name, tid, times, depth, args, retval\n"
 	"  -h, --help             this help\n";
@@ -430,6 +438,219 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	newline(r);
 }
 
+/* ---- following a trace being written ----
+ *
+ * Each poll opens the trace afresh and replays it up to a horizon a little
+ * in the past (LIVE_WINDOW_NS, or the -t threshold it was recorded with if
+ * that is longer: an entry that old can no longer be erased), without
+ * closing what is still open.  Replay is an online algorithm over the
+ * time-ordered events, so the lines of a shorter prefix are the first lines
+ * of a longer one: each poll prints only the lines after those already
+ * printed.  The last poll, once the recording is over, is an ordinary
+ * replay; what was printed is then what `fntrace replay` prints (durations
+ * shown early were converted with the clock calibration known then). */
+#define LIVE_WINDOW_NS 300000000ull
+#define LIVE_POLL_NS 200000000ull
+
+struct line_skip {
+	uint64_t skip, seen;     /* lines to drop, lines seen */
+};
+
+static ssize_t skip_write(void *cookie, const char *buf, size_t n)
+{
+	struct line_skip *ls = cookie;
+	size_t i = 0;
+	while (i < n && ls->seen < ls->skip) {
+		const char *nl = memchr(buf + i, '\n', n - i);
+		if (!nl)
+			return (ssize_t)n;
+		ls->seen++;
+		i = (size_t)(nl - buf) + 1;
+	}
+	if (i < n) {
+		for (size_t k = i; k < n; k++)
+			ls->seen += buf[k] == '\n';
+		fwrite(buf + i, 1, n - i, stdout);
+	}
+	return (ssize_t)n;
+}
+
+static volatile sig_atomic_t follow_stop;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	follow_stop = 1;
+}
+
+static uint64_t mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* the -t threshold a process was recorded with (FILTERS meta record) */
+static uint64_t recorded_threshold(const struct trace *t)
+{
+	uint64_t max = 0;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		const char *f = t->procs[i].filters;
+		for (; f && *f; f = strchr(f, '\n') ? strchr(f, '\n') + 1 : "") {
+			if (f[0] == 't' && f[1] == ' ') {
+				uint64_t ns = strtoull(f + 2, NULL, 10);
+				if (ns > max)
+					max = ns;
+			}
+		}
+	}
+	return max;
+}
+
+/* what the session file says: the recording is over (1), running (0),
+ * or no session of ours yet (-1: none, or one started before not_before) */
+static int session_state(const char *dir, uint64_t not_before)
+{
+	char path[4200], line[256];
+	int done = 0;
+	uint64_t start = 0;
+	snprintf(path, sizeof(path), "%s/session", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return not_before ? -1 : 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "wait_status=", 12))
+			done = 1;
+		if (!strncmp(line, "start_realtime_ns=", 18))
+			start = strtoull(line + 18, NULL, 10);
+	}
+	fclose(f);
+	if (not_before && start < not_before)
+		return -1;
+	return done;
+}
+
+/* one poll; returns 0, or -1 when the trace cannot be read yet */
+static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int srcline, int final,
+		       struct line_skip *ls, int *had_events)
+{
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
+	static const cookie_io_functions_t io = { .write = skip_write };
+	char err[4400];
+	struct trace *t;
+	struct view v;
+
+	if (trace_open(&t, o->dir, err, sizeof(err))) {
+		if (final)
+			die("%s", err);
+		return -1;
+	}
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (t->procs[i].hdr.flags & FNT_FLAG_RING) {
+			/* its chunks are rewritten in place: what a poll printed may be
+			 * gone from the next one, which then cannot print "what follows" */
+			die_usage("%s: a flight-recorder trace (record --ring) cannot be followed; "
+				  "replay it when the recording has ended (or take a snapshot)", o->dir);
+		}
+	view_attach(&v, o, t, syms);
+	o->live = !final;
+	if (!final) {
+		uint64_t lag = recorded_threshold(t), now = mono_now() - t->t0_mono;
+		if (lag < LIVE_WINDOW_NS)
+			lag = LIVE_WINDOW_NS;
+		o->horizon_ns = now > lag ? now - lag : 0;
+	} else {
+		for (size_t i = 0; i < t->n_warnings; i++)
+			warning("%s", t->warnings[i]);
+	}
+	ls->seen = 0;
+	FILE *out = fopencookie(ls, "w", io);
+	if (!out)
+		die("cannot write: %s", strerror(errno));
+	struct replay r = { .v = &v, .out = out, .time = time_, .srcline = srcline };
+	r.buf = xmalloc(OUT_CAP);
+	put_str(&r, "# DURATION     TID     FUNCTION\n");
+	calls_walk(&v, 1, &ops, &r, 0);
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			struct trace_thread *th = &t->procs[i].threads[k];
+			if (th->view_aux && final)
+				flush_pending(&r, th, th->view_aux);
+			free(th->view_aux);
+			th->view_aux = NULL;
+		}
+	fwrite(r.buf, 1, r.len, r.out);
+	fclose(out);
+	fflush(stdout);
+	free(r.buf);
+	for (size_t i = 0; i < r.n_names; i++)
+		free(r.names[i].s);
+	free(r.names);
+	if (ls->seen > ls->skip)
+		ls->skip = ls->seen;
+	*had_events = trace_has_function_events(t);
+	if (final)
+		view_report_problems(&v);
+	view_detach(&v);
+	return 0;
+}
+
+int replay_follow(struct view_opts *o, int time_, int srcline, int recorder, int *status, uint64_t not_before)
+{
+	struct symbols_options so = {
+		.debug_dirs = o->debug_dirs.v, .n_debug_dirs = o->debug_dirs.n,
+		.prefix_map = o->prefix_map.v, .n_prefix_map = o->prefix_map.n,
+		.no_demangle = o->no_demangle,
+	};
+	struct symbols *syms = symbols_new(&so);
+	struct line_skip ls = { 0, 0 };
+	int had_events = 0, ret = 0;
+
+	if (!syms)
+		die("cannot initialise the symbolizer");
+	if (!o->dir)
+		o->dir = "fntrace.data";
+	if (recorder <= 0)
+		signal(SIGINT, on_sigint);
+	for (;;) {
+		int final = 0, state;
+		uint64_t t0 = mono_now();
+		if (recorder > 0) {
+			pid_t w = waitpid(recorder, status, WNOHANG);
+			if (w == recorder || (w < 0 && errno == ECHILD))
+				final = 1;
+		}
+		state = session_state(o->dir, not_before);
+		if (recorder <= 0 && state == 1)
+			final = 1;
+		if (follow_stop)
+			break;
+		if (final && state < 0) {     /* the recorder failed before starting */
+			ret = 1;
+			break;
+		}
+		if ((state >= 0 && !access(o->dir, F_OK)) || final)
+			follow_pass(o, syms, time_, srcline, final, &ls, &had_events);
+		if (final) {
+			if (!had_events) {
+				fprintf(stderr, "fntrace: no function events were recorded in '%s'\n", o->dir);
+				ret = 1;
+			}
+			break;
+		}
+		/* poll at least every LIVE_POLL_NS; a pass that took long (a big
+		 * trace) waits twice its time, so following never takes more
+		 * than a third of a CPU */
+		uint64_t spent = mono_now() - t0, wait = spent * 2 > LIVE_POLL_NS ? spent * 2 : LIVE_POLL_NS;
+		struct timespec ts = { (time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull) };
+		while (nanosleep(&ts, &ts) && errno == EINTR && !follow_stop)
+			;
+	}
+	fflush(stdout);
+	symbols_free(syms);
+	return ret;
+}
+
 /* ---- --format json: one object per call, as it ends ---- */
 
 static void json_str(struct replay *r, const char *s, size_t n)
@@ -484,6 +705,7 @@ int cmd_replay(int argc, char **argv)
 		VIEW_LONGOPTS, FILTER_LONGOPTS,
 		{ "time", no_argument, NULL, 0x300 },
 		{ "srcline", no_argument, NULL, 0x301 },
+		{ "follow", no_argument, NULL, 'f' },
 		{ "format", required_argument, NULL, 0x302 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -496,10 +718,12 @@ int cmd_replay(int argc, char **argv)
 	int opt, json = 0;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:h", longopts, NULL)) != -1) {
+	int follow = 0;
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:fh", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {
+		case 'f': follow = 1; break;
 		case 0x300: r.time = 1; break;
 		case 0x301: r.srcline = 1; break;
 		case 0x302:
@@ -514,6 +738,13 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
+	if (follow) {
+		if (json)
+			die_usage("--format json cannot be used with --follow (use it on the finished trace)");
+		if (o.since_ns || o.has_until)
+			die_usage("--since/--until cannot be used with --follow");
+		return replay_follow(&o, r.time, r.srcline, 0, NULL, 0);
+	}
 	view_open(&v, &o);
 	r.buf = xmalloc(OUT_CAP);
 	if (json)

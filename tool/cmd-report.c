@@ -24,6 +24,8 @@ static const char report_usage[] =
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
 	"  -D, --depth N          only the first N levels\n"
+	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms); the\n"
+	"                         time of shorter ones counts as their caller's own\n"
 	TIME_RANGE_HELP
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
@@ -360,7 +362,7 @@ int cmd_report(int argc, char **argv)
 	sort_key = 't';
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:s:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:s:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {
@@ -389,7 +391,7 @@ int cmd_report(int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	view_open(&v, &o);
 	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
-	if (o.filter.n || o.notrace.n || o.max_depth || o.since_ns || o.has_until)
+	if (o.filter.n || o.notrace.n || o.max_depth || o.since_ns || o.has_until || o.min_ns)
 		calls_walk(&v, 0, &ops, &r, 0);
 	else
 		trace_walk_batch(v.trace, 0, fast_batch, &r);

@@ -23,13 +23,15 @@ static const struct command commands[] = {
 	{ "graph",  cmd_graph,  "the call tree under a function (or its callers), merged by path" },
 	{ "stacks", cmd_stacks, "the call stacks the program captured with fnt_capture_stack()" },
 	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
+	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, folded, svg, html" },
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fntrace <command> [options] [-- program args...]\n\n"
-		   "Record and show function calls of programs built with -finstrument-functions.\n\n"
+		   "Record and show function calls of programs built with -finstrument-functions\n"
+		   "(or -pg -mfentry / -fpatchable-function-entry, which also see arguments).\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);

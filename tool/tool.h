@@ -47,10 +47,16 @@ struct view_opts {
 	size_t n_tids;
 	struct strlist filter, notrace;   /* -F, -N globs */
 	int max_depth;                    /* -D, 0 = unlimited */
+	uint64_t min_ns;                  /* -t: only calls that lasted at least this */
 	/* --since/--until: only calls overlapping [since_ns, until_ns] of the
 	 * trace's time (ns from the start of the recording) */
 	uint64_t since_ns, until_ns;
 	int has_until;
+	/* live views (replay --follow, live): the walk stops before the first
+	 * event after horizon_ns, and a thread's data running out does not
+	 * close its open calls (more may be written) */
+	int live;
+	uint64_t horizon_ns;
 };
 
 /* Long options every reading command takes; returns 1 if opt was one of them. */
@@ -64,6 +70,7 @@ struct view_opts {
 	{ "filter", required_argument, NULL, 'F' }, \
 	{ "notrace", required_argument, NULL, 'N' }, \
 	{ "depth", required_argument, NULL, 'D' }, \
+	{ "time-filter", required_argument, NULL, 't' }, \
 	{ "since", required_argument, NULL, 0x111 }, \
 	{ "until", required_argument, NULL, 0x112 }
 /* the help lines of the options above that every command's usage repeats */
@@ -72,6 +79,8 @@ struct view_opts {
 	"                         2s, 500ns: time since the recording started)\n" \
 	"      --until TIME       only calls that started at or before TIME\n"
 int view_opt(struct view_opts *o, int opt, const char *arg);
+/* a number with a unit (ns, us, ms, s) -> ns; what: how the usage error names it */
+uint64_t parse_time_unit(const char *opt, const char *arg, const char *what);
 
 struct view {
 	struct view_opts *opts;
@@ -88,6 +97,10 @@ struct view {
 };
 
 void view_open(struct view *v, struct view_opts *o);
+/* live views: a view over a trace opened by the caller, with a symbolizer
+ * that outlives it; view_detach closes the trace, keeps syms and opts */
+void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms);
+void view_detach(struct view *v);
 void view_close(struct view *v);
 const char *view_name(struct view *v, uint32_t func);
 const char *view_name_len(struct view *v, uint32_t func, size_t *len);
@@ -120,6 +133,7 @@ struct frame {
 	int in_filter;           /* inside a -F subtree */
 	int hidden;              /* inside a -N subtree */
 	int begun;               /* begin was handed to the view (so end will be) */
+	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
 	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
@@ -143,6 +157,12 @@ struct calls_ops {
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
 
+/* cmd-replay.c: print the replay of a trace being written until it is
+ * complete (recorder > 0: until that process exits; its wait status goes
+ * to *status) or Ctrl-C.  not_before: CLOCK_REALTIME ns; a trace whose
+ * session started earlier is an old one about to be moved away: wait */
+int replay_follow(struct view_opts *o, int time, int srcline, int recorder, int *status, uint64_t not_before);
+
 /* ---- args.c: argument / return values as text ---- */
 /* Format the payload of a function whose spec text is spec_text (from
  * trace_argspec): its argN/fpargN items (is_ret 0) or its retval (is_ret 1),
@@ -162,5 +182,6 @@ int cmd_info(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
+int cmd_live(int argc, char **argv);
 
 #endif

@@ -25,6 +25,11 @@ static void parse_tids(struct view_opts *o, const char *arg)
 /* TIME: a decimal number and a unit (ns, us, ms, s), read exactly */
 static uint64_t parse_time(const char *opt, const char *arg)
 {
+	return parse_time_unit(opt, arg, "a time since the start of the recording");
+}
+
+uint64_t parse_time_unit(const char *opt, const char *arg, const char *what)
+{
 	static const struct { const char *unit; uint64_t ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
 	};
@@ -52,8 +57,8 @@ static uint64_t parse_time(const char *opt, const char *arg)
 			return ip * units[i].ns + frac * units[i].ns / frac_scale;
 		}
 bad:
-	die_usage("option '%s' takes a time since the start of the recording with its unit "
-		  "(like 1.5ms, 200us, 2s or 500ns), not '%s'", opt, arg);
+	die_usage("option '%s' takes %s with its unit (like 1.5ms, 200us, 2s or 500ns), not '%s'",
+		  opt, what, arg);
 }
 
 int view_opt(struct view_opts *o, int opt, const char *arg)
@@ -71,6 +76,7 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 	case 'F': strlist_add(&o->filter, arg); return 1;
 	case 'N': strlist_add(&o->notrace, arg); return 1;
 	case 'D': o->max_depth = (int)parse_uint("-D/--depth", arg, 1u << 30); return 1;
+	case 't': o->min_ns = parse_time_unit("-t/--time-filter", arg, "a duration"); return 1;
 	case 0x111: o->since_ns = parse_time("--since", arg); return 1;
 	case 0x112: o->until_ns = parse_time("--until", arg); o->has_until = 1; return 1;
 	}
@@ -102,6 +108,33 @@ void view_open(struct view *v, struct view_opts *o)
 	v->syms = symbols_new(&so);
 	if (!v->syms)
 		die("cannot initialise the symbolizer");
+}
+
+void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms)
+{
+	memset(v, 0, sizeof(*v));
+	v->opts = o;
+	v->trace = t;
+	v->syms = syms;
+	if (o->n_tids)
+		trace_select_tids(t, o->tids, o->n_tids);
+}
+
+void view_detach(struct view *v)
+{
+	for (size_t i = 0; i < v->n_names; i++) {
+		free(v->names[i]);
+		free(v->full_names[i]);
+	}
+	free(v->names);
+	free(v->full_names);
+	free(v->src_file);
+	free(v->src_line);
+	free(v->name_len);
+	free(v->src_done);
+	free(v->filter_match);
+	trace_close(v->trace);
+	memset(v, 0, sizeof(*v));
 }
 
 void view_close(struct view *v)

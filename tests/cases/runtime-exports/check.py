@@ -1,8 +1,10 @@
 import os, re, subprocess
 # libfntrace.so is loaded into every traced program: it must export only the
-# compiler hooks, the dl*/setjmp/longjmp wrappers and the public fnt_ API.
+# compiler hooks, the dl*/setjmp/longjmp wrappers, the thread-naming wrappers
+# (record --no-thread re-checks a thread after a rename) and the public fnt_ API.
 ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlclose",
            "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+           "pthread_setname_np", "prctl",
            # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs
            "__fentry__", "__monstartup", "_mcleanup", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
            "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "pthread_exit"}

@@ -1,0 +1,669 @@
+/*
+ * filter.c - record-time filters: which calls reach the trace at all.
+ *
+ * `fntrace record -F/-N/-D/-t/--module/--no-thread` pass FNTRACE_FILTERS
+ * (one "KEY VALUE" per line); the text is parsed once at start-up and
+ * written into the trace as a FILTERS meta record.
+ *
+ * Names are never looked at on the hot path.  At start and after each
+ * dlopen/dlclose (modules.c calls fnt_filter_modules under its lock), the
+ * symbol table (.symtab, else .dynsym) of every instrumented ELF object is
+ * read from its file with the small reader below, the -F/-N globs are
+ * matched against each function's name (and its demangled form when the
+ * program has __cxa_demangle), and the matching runtime addresses go into
+ * an open-addressing hash set.  The set is built aside and published whole
+ * with one release store; readers only ever see a complete set.  Old sets
+ * are never freed (one per dlopen that changed something), so a hook still
+ * probing one is always safe.
+ *
+ * Per thread, decisions are depth counters (struct fnt_thread): fdepth
+ * counts every traced call, f_root/n_root mark the open -F subtree and the
+ * open hidden subtree.  An exit takes the same decision as its entry
+ * without a lookup, from the depths.  Functions outside the --module
+ * objects are treated as if they were not instrumented at all.
+ *
+ * -t: before writing an entry, the writer's state (position, timestamp
+ * base, previous NEW address) is saved by depth.  When the call returns
+ * sooner than the threshold and its entry is still the last thing in the
+ * chunk, the entry is erased: a 0x00 on its first byte (the data ends there
+ * again, for a reader at any instant), then zeros over the rest, and the
+ * state restored, its cache slot included (as it was before the entry:
+ * the reader never saw a NEW that filled it).  A parent whose children were all erased
+ * is then erasable too, and its duration includes theirs.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "runtime/runtime.h"
+
+uint32_t fnt_filtering FNT_HIDDEN;
+uint32_t fnt_name_gen FNT_HIDDEN = 1;
+
+#define MAX_GLOBS 64
+#define FM_F 1u
+#define FM_N 2u
+#define ADDR_MASK ((1ull << 57) - 1)
+
+static char *cfg_text;
+static size_t cfg_len;
+static const char *glob_F[MAX_GLOBS], *glob_N[MAX_GLOBS], *glob_m[MAX_GLOBS], *glob_T[MAX_GLOBS];
+static int n_F, n_N, n_m, n_T;
+static int32_t max_depth;
+static uint64_t min_ticks;
+
+#define cur_set fnt_cur_set
+struct fnt_fset *fnt_cur_set FNT_HIDDEN;
+
+/* per module: its matched addresses, kept across rescans */
+struct mod_syms {
+	char *path;
+	uint64_t bias, lo, hi;
+	int traced, seen;
+	uint64_t *addrs;            /* addr | flags << 58 */
+	size_t n;
+};
+static struct mod_syms *mods;
+static int n_mods, cap_mods;
+
+struct fnt_tframe {                 /* -t: the writer's state before an entry */
+	uint8_t *pos;
+	uint64_t last, prev_new;
+	uintptr_t fn, slot_prev;    /* the cache slot of fn before the entry */
+	uint32_t seq;               /* t->seq while the entry's chunk is current */
+	uint32_t fresh;             /* the entry starts a new chunk: pos etc. are found at the exit */
+	int32_t fdepth;             /* t->flt.fdepth of the call (not some call entered while disabled) */
+};
+#define TFRAMES 64
+
+/* ---- configuration ---- */
+
+static int glob_any(const char *const *g, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!fnmatch(g[i], s, 0) || !strcmp(g[i], s))
+			return 1;
+	return 0;
+}
+
+void fnt_filter_init(void)
+{
+	const char *env = getenv(FNTRACE_ENV_FILTERS);
+	char *s, *line, *save = NULL;
+	uint64_t min_ns = 0;
+
+	if (!env || !*env)
+		return;
+	cfg_len = strlen(env);
+	cfg_text = strdup(env);
+	s = strdup(env);
+	if (!cfg_text || !s)
+		return;
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char key = line[0];
+		const char *val = line + 2;
+		if (!key || line[1] != ' ' || !*val)
+			continue;
+		switch (key) {
+		case 'F': if (n_F < MAX_GLOBS) glob_F[n_F++] = val; break;
+		case 'N': if (n_N < MAX_GLOBS) glob_N[n_N++] = val; break;
+		case 'm': if (n_m < MAX_GLOBS) glob_m[n_m++] = val; break;
+		case 'T': if (n_T < MAX_GLOBS) glob_T[n_T++] = val; break;
+		case 'D': max_depth = (int32_t)strtol(val, NULL, 10); break;
+		case 't': min_ns = strtoull(val, NULL, 10); break;
+		}
+	}
+	if (max_depth < 0)
+		max_depth = 0;
+	if (min_ns) {
+		/* ticks per ns from two clock samples 2 ms apart (1e-3 precise) */
+		uint64_t m0 = fnt_mono_ns(), t0 = fnt_now(), m1, t1;
+		while ((m1 = fnt_mono_ns()) < m0 + 2000000)
+			;
+		t1 = fnt_now();
+		double per_ns = fnt_use_tsc ? (double)(t1 - t0) / (double)(m1 - m0) : 1.0;
+		min_ticks = (uint64_t)((double)min_ns * per_ns);
+		if (!min_ticks)
+			min_ticks = 1;
+	}
+	if (n_F || n_N || n_m || n_T || max_depth || min_ticks) {
+		fnt_filtering = FNT_FILTER_ON | (n_m ? 0 : FNT_FILTER_DEPTH_ONLY) | (n_F ? FNT_FILTER_HAS_F : 0) |
+				(n_T ? 0 : FNT_FILTER_NO_NAMES);
+		fnt_flags |= FNT_FLAG_FILTERED;
+	}
+}
+
+void fnt_filter_write_meta(void)
+{
+	if (fnt_filtering && cfg_text)
+		fnt_meta_append(FNT_META_FILTERS, cfg_text, cfg_len, NULL, 0);
+}
+
+/* ---- symbol tables ---- */
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+static unsigned match_name(const char *name, demangle_fn dem)
+{
+	unsigned f = 0;
+	if (glob_any(glob_F, n_F, name))
+		f |= FM_F;
+	if (glob_any(glob_N, n_N, name))
+		f |= FM_N;
+	if (dem && name[0] == '_' && name[1] == 'Z') {
+		int st = -1;
+		char *d = dem(name, NULL, NULL, &st);
+		if (d && !st) {
+			/* the full form, then without its parameter list */
+			char *paren = NULL;
+			int tmpl = 0;
+			if (glob_any(glob_F, n_F, d))
+				f |= FM_F;
+			if (glob_any(glob_N, n_N, d))
+				f |= FM_N;
+			for (char *c = d; *c && !paren; c++) {
+				tmpl += *c == '<';
+				tmpl -= *c == '>';
+				if (*c == '(' && !tmpl && c != d)
+					paren = c;
+			}
+			if (paren) {
+				*paren = 0;
+				if (glob_any(glob_F, n_F, d))
+					f |= FM_F;
+				if (glob_any(glob_N, n_N, d))
+					f |= FM_N;
+			}
+		}
+		free(d);
+	}
+	return f;
+}
+
+static void add_addr(struct mod_syms *m, uint64_t addr, unsigned flags, size_t *cap)
+{
+	if (m->n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		uint64_t *a = realloc(m->addrs, nc * sizeof(*a));
+		if (!a)
+			return;
+		m->addrs = a;
+		*cap = nc;
+	}
+	m->addrs[m->n++] = (addr & ADDR_MASK) | (uint64_t)flags << 58;
+}
+
+/* Read the function symbols of one ELF file; every offset is checked
+ * against the file (a damaged or odd file yields nothing, never a crash). */
+static void read_symbols(struct mod_syms *m, demangle_fn dem)
+{
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	const uint8_t *map;
+	size_t size, cap = 0;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+		close(fd);
+		return;
+	}
+	size = (size_t)st.st_size;
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	const Elf64_Ehdr *eh = (const void *)map;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+		goto out;
+	const Elf64_Shdr *sh = (const void *)(map + eh->e_shoff), *tab = NULL;
+	for (int pass = 0; pass < 2 && !tab; pass++)
+		for (unsigned i = 0; i < eh->e_shnum; i++)
+			if (sh[i].sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB)) {
+				tab = &sh[i];
+				break;
+			}
+	if (!tab || tab->sh_link >= eh->e_shnum || tab->sh_offset > size || tab->sh_size > size - tab->sh_offset ||
+	    tab->sh_entsize != sizeof(Elf64_Sym))
+		goto out;
+	const Elf64_Shdr *strs = &sh[tab->sh_link];
+	if (strs->sh_offset > size || strs->sh_size > size - strs->sh_offset || !strs->sh_size)
+		goto out;
+	const char *str = (const char *)map + strs->sh_offset;
+	const Elf64_Sym *sym = (const void *)(map + tab->sh_offset);
+	size_t n = tab->sh_size / sizeof(Elf64_Sym);
+	int instrumented = 0;
+	/* objects that never call the hooks never reach them: skip their names.
+	 * A caller refers to the hook (__cyg_profile_func_enter, or __fentry__
+	 * for -pg -mfentry; undefined, maybe "@GLIBC_2.2.5" in .symtab); a
+	 * program linked with libfntrace.a defines it; libc defines dummy ones
+	 * and is not instrumented.  -fpatchable-function-entry objects have a
+	 * __patchable_function_entries section (runtime/patch.c). */
+	const char *base = strrchr(m->path, '/');
+	int is_libc = base && !strncmp(base + 1, "libc.so", 7);
+	for (size_t i = 0; i < n && !instrumented; i++) {
+		size_t room = strs->sh_size - sym[i].st_name, hl;
+		const char *nm = str + sym[i].st_name;
+		if (sym[i].st_name >= strs->sh_size || (sym[i].st_shndx != SHN_UNDEF && is_libc))
+			continue;
+		if (room > 24 && !memcmp(nm, "__cyg_profile_func_enter", 24))
+			hl = 24;
+		else if (room > 10 && !memcmp(nm, "__fentry__", 10))
+			hl = 10;
+		else
+			continue;
+		if (nm[hl] == 0 || nm[hl] == '@')
+			instrumented = 1;
+	}
+	if (!instrumented && eh->e_shstrndx < eh->e_shnum) {
+		const Elf64_Shdr *ss = &sh[eh->e_shstrndx];
+		static const char pfe[] = "__patchable_function_entries";
+		if (ss->sh_offset <= size && ss->sh_size <= size - ss->sh_offset)
+			for (unsigned i = 0; i < eh->e_shnum && !instrumented; i++)
+				if (sh[i].sh_name < ss->sh_size && ss->sh_size - sh[i].sh_name >= sizeof(pfe) &&
+				    !memcmp(map + ss->sh_offset + sh[i].sh_name, pfe, sizeof(pfe)))
+					instrumented = 1;
+	}
+	if (!instrumented)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const Elf64_Sym *s = &sym[i];
+		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF || !s->st_value ||
+		    s->st_name >= strs->sh_size)
+			continue;
+		const char *name = str + s->st_name;
+		if (!memchr(name, 0, strs->sh_size - s->st_name))
+			continue;
+		unsigned f = match_name(name, dem);
+		if (f)
+			add_addr(m, m->bias + s->st_value, f, &cap);
+	}
+out:
+	munmap((void *)map, size);
+}
+
+static int module_traced(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	if (!n_m)
+		return 1;
+	return glob_any(glob_m, n_m, path) || (base && glob_any(glob_m, n_m, base + 1));
+}
+
+#define hash_addr fnt_fset_hash
+
+/* Bring the per-module lists up to date with the module map, then build
+ * and publish a new set.  Called under modules.c's scan lock. */
+void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
+{
+	demangle_fn dem = NULL;
+	int changed = 0;
+
+	if (!fnt_filtering || (!n_F && !n_N && !n_m))
+		return;
+#ifndef FNT_STATIC_ARCHIVE
+	if (n_F || n_N) {
+		static void *cxx;
+		dem = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		if (!dem && !cxx) {
+			/* a C++ program that does not link libstdc++ (g++ drops it
+			 * when unused): load it for its demangler, through libc's
+			 * dlopen (ours would rescan, and we hold the scan lock) */
+			void *(*real_dlopen)(const char *, int) =
+				(void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+			cxx = real_dlopen ? real_dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL) : NULL;
+			if (!cxx)
+				cxx = (void *)1;
+		}
+		if (!dem && cxx != (void *)1)
+			dem = (demangle_fn)dlsym(cxx, "__cxa_demangle");
+	}
+#endif
+	for (int i = 0; i < n_mods; i++)
+		mods[i].seen = 0;
+	for (int k = 0; k < n; k++) {
+		int i;
+		for (i = 0; i < n_mods; i++)
+			if (!mods[i].seen && mods[i].bias == ref[k].bias && mods[i].lo == ref[k].lo &&
+			    !strcmp(mods[i].path, ref[k].path))
+				break;
+		if (i < n_mods) {
+			mods[i].seen = 1;
+			continue;
+		}
+		if (n_mods == cap_mods) {
+			int nc = cap_mods ? cap_mods * 2 : 32;
+			struct mod_syms *nm = realloc(mods, (size_t)nc * sizeof(*nm));
+			if (!nm)
+				continue;
+			mods = nm;
+			cap_mods = nc;
+		}
+		struct mod_syms *m = &mods[n_mods];
+		memset(m, 0, sizeof(*m));
+		m->path = strdup(ref[k].path);
+		if (!m->path)
+			continue;
+		m->bias = ref[k].bias;
+		m->lo = ref[k].lo;
+		m->hi = ref[k].hi;
+		m->traced = module_traced(m->path);
+		m->seen = 1;
+		if (m->traced && (n_F || n_N))
+			read_symbols(m, dem);
+		n_mods++;
+		changed = 1;
+	}
+	for (int i = 0; i < n_mods; i++)
+		if (!mods[i].seen) {
+			free(mods[i].path);
+			free(mods[i].addrs);
+			mods[i--] = mods[--n_mods];
+			changed = 1;
+		}
+	if (!changed && cur_set)
+		return;
+	size_t total = 0, slots = 16;
+	uint32_t n_ranges = 0;
+	for (int i = 0; i < n_mods; i++) {
+		total += mods[i].n;
+		n_ranges += mods[i].traced;
+	}
+	while (slots < total * 2)
+		slots *= 2;
+	struct fnt_fset *s = calloc(1, sizeof(*s) + slots * sizeof(uint64_t));
+	uint64_t *ranges = calloc(n_ranges ? n_ranges * 2 : 1, sizeof(uint64_t));
+	if (!s || !ranges) {
+		free(s);
+		free(ranges);
+		return;
+	}
+	s->mask = slots - 1;
+	s->ranges = ranges;
+	for (int i = 0; i < n_mods; i++) {
+		struct mod_syms *m = &mods[i];
+		if (m->traced) {
+			ranges[2 * s->n_ranges] = m->lo;
+			ranges[2 * s->n_ranges + 1] = m->hi;
+			s->n_ranges++;
+		}
+		for (size_t k = 0; k < m->n; k++) {
+			uint64_t a = m->addrs[k] & ADDR_MASK, j = hash_addr(a) & s->mask;
+			while (s->slots[j] && (s->slots[j] & ADDR_MASK) != a)
+				j = (j + 1) & s->mask;
+			s->slots[j] |= m->addrs[k];
+		}
+	}
+	__atomic_store_n(&cur_set, s, __ATOMIC_RELEASE);
+}
+
+/* ---- the decision, per event ---- */
+
+#define lookup fnt_fset_lookup
+
+static inline int outside_modules(const struct fnt_fset *s, uintptr_t fn)
+{
+	if (!s)
+		return 0;
+	for (uint32_t i = 0; i < s->n_ranges; i++)
+		if (fn >= s->ranges[2 * i] && fn < s->ranges[2 * i + 1])
+			return 0;
+	return 1;
+}
+
+static void name_check(struct fnt_thread *t)
+{
+	char name[17] = "";
+	t->flt.name_gen = __atomic_load_n(&fnt_name_gen, __ATOMIC_RELAXED);
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	t->flt.thread_off = glob_any(glob_T, n_T, name);
+}
+
+/* the entry starting at f->pos (with its CALLSITE and ARGS records) is the
+ * whole of [f->pos, t->pos) */
+static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, uintptr_t fn)
+{
+	const uint8_t *p = f->pos;
+	uint64_t v, zz;
+	unsigned len;
+
+	if (p[0] == (uint8_t)fnt_varint_pack((uint64_t)FNT_EXT_TIME << 2 | FNT_K_EXT, 1))
+		p += 9;
+	if (p >= t->pos || !(len = fnt_varint_get(p, &v)))
+		return 0;
+	p += len;
+	if ((v & 3) == FNT_K_ENTRY) {
+		if (((v >> 2) & 63) != fnt_slot(fn))
+			return 0;
+	} else if ((v & 3) == FNT_K_NEW && ((v >> 2) & 63) == 0) {
+		if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
+			return 0;
+		p += len;
+		if (f->prev_new + (uint64_t)fnt_unzigzag(zz) != fn)
+			return 0;
+	} else {
+		return 0;
+	}
+	if (fnt_flags & FNT_FLAG_CALLSITE) {
+		if (p >= t->pos || !(len = fnt_varint_get(p, &v)) || v != ((uint64_t)FNT_EXT_CALLSITE << 2 | FNT_K_EXT))
+			return 0;
+		p += len;
+		if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
+			return 0;
+		p += len;
+	}
+	if ((fnt_flags & FNT_FLAG_ARGS) && p < t->pos &&
+	    p[0] == (uint8_t)fnt_varint_pack((uint64_t)FNT_EXT_ARGS << 2 | FNT_K_EXT, 1)) {
+		/* its argument payload (-pg -mfentry): erased with it */
+		if (!(len = fnt_varint_get(p + 1, &v)))
+			return 0;
+		p += 1 + len + v;
+	}
+	return p == t->pos;
+}
+
+static void tframe_push(struct fnt_thread *t, uintptr_t fn)
+{
+	if (!t->flt.tframes) {
+		void *m = mmap(NULL, TFRAMES * sizeof(struct fnt_tframe), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return;
+		t->flt.tframes = m;
+	}
+	struct fnt_tframe *f = &t->flt.tframes[(uint32_t)t->depth % TFRAMES];
+	f->fn = fn;
+	f->fresh = !t->pos || t->pos >= t->limit;
+	f->seq = t->seq + f->fresh;
+	f->pos = t->pos;
+	f->last = t->last;
+	f->prev_new = t->prev_new;
+	f->slot_prev = t->cache[fnt_slot(fn)];
+	f->fdepth = t->flt.fdepth;
+}
+
+/* 1 if the call returning now was short and its entry is erased */
+static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth)
+{
+	struct fnt_tframe *f;
+	if (!t->flt.tframes || !t->chunk)
+		return 0;
+	f = &t->flt.tframes[(uint32_t)(t->depth - 1) % TFRAMES];
+	/* (the seq test also keeps a flight recorder's rewritten chunk safe:
+	 * each rewrite is a new seq) */
+	if (f->fn != fn || f->seq != t->seq || f->fdepth != fdepth)
+		return 0;
+	if (f->fresh) {
+		/* the entry opened this chunk, after a LOST record maybe */
+		uint8_t *p = t->chunk + FNT_CHUNK_HDR_SIZE;
+		uint64_t v, cnt;
+		unsigned len = fnt_varint_get(p, &v);
+		if (len && v == ((uint64_t)FNT_EXT_LOST << 2 | FNT_K_EXT)) {
+			p += len;
+			if (!(len = fnt_varint_get(p, &cnt)))
+				return 0;
+			p += len;
+		}
+		f->pos = p;
+		f->last = ((const struct fnt_chunk_header *)t->chunk)->base_ticks;
+		f->prev_new = 0;
+		f->slot_prev = UINTPTR_MAX;   /* the chunk started with an empty cache */
+		f->fresh = 0;
+	}
+	if (!f->pos || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos >= t->pos)
+		return 0;
+	if (fnt_now() - t->last >= min_ticks || !only_entry(t, f, fn))
+		return 0;
+	size_t n = (size_t)(t->pos - f->pos);
+	if (n <= 8) {
+		uint64_t z = 0;      /* the bytes past t->pos are zero already: one store */
+		memcpy(f->pos, &z, 8);
+	} else {
+		*(volatile uint8_t *)f->pos = 0;
+		__asm__ volatile("" ::: "memory");
+		memset(f->pos + 1, 0, n - 1);
+	}
+	t->pos = f->pos;
+	t->last = f->last;
+	t->prev_new = f->prev_new;
+	t->cache[fnt_slot(fn)] = f->slot_prev;   /* as the reader has it: the next call of fn is a hit again */
+	t->depth--;
+	f->pos = NULL;
+	return 1;
+}
+
+int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
+{
+	const struct fnt_fset *s = __atomic_load_n(&cur_set, __ATOMIC_ACQUIRE);
+	int32_t d, rel;
+
+	if (n_m && outside_modules(s, fn))
+		return 1;          /* as if it were not instrumented */
+	if (n_T && unlikely(t->flt.name_gen != __atomic_load_n(&fnt_name_gen, __ATOMIC_RELAXED)))
+		name_check(t);
+	if (!is_exit) {
+		d = ++t->flt.fdepth;
+		if (t->flt.n_root)
+			return 1;
+		unsigned m = (n_F || n_N) ? lookup(s, fn) : 0;
+		if ((m & FM_N) || t->flt.thread_off) {
+			t->flt.n_root = d;
+			return 1;
+		}
+		if (n_F && !t->flt.f_root) {
+			if (!(m & FM_F))
+				return 1;
+			t->flt.f_root = d;
+		}
+		rel = d - (t->flt.f_root ? t->flt.f_root : 1);
+		if (max_depth && rel >= max_depth)
+			return 1;
+		if (min_ticks)
+			tframe_push(t, fn);
+		return 0;
+	}
+	d = t->flt.fdepth;
+	t->flt.fdepth = d - 1;
+	if (t->flt.n_root) {
+		if (d <= t->flt.n_root)
+			t->flt.n_root = 0;
+		return 1;
+	}
+	if (n_F && !t->flt.f_root)
+		return 1;
+	rel = d - (t->flt.f_root ? t->flt.f_root : 1);
+	if (t->flt.f_root >= d)
+		t->flt.f_root = 0;
+	if (max_depth && rel >= max_depth)
+		return 1;
+	if (min_ticks)
+		return tframe_erase(t, fn, d);
+	return 0;
+}
+
+/* fnt_disable() in force: nothing is written, but the depth moves as in
+ * fnt_filter_event, and a subtree left closes (a call of a -F or -N match
+ * entered before fnt_disable() may return while it lasts) */
+void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
+{
+	int32_t d;
+	if (n_m && outside_modules(__atomic_load_n(&cur_set, __ATOMIC_ACQUIRE), fn))
+		return;
+	if (!is_exit) {
+		t->flt.fdepth++;
+		return;
+	}
+	d = t->flt.fdepth--;
+	if (t->flt.n_root >= d)
+		t->flt.n_root = 0;
+	if (t->flt.f_root >= d)
+		t->flt.f_root = 0;
+}
+
+void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
+{
+	if (!fnt_filtering || fdepth >= t->flt.fdepth)
+		return;
+	t->flt.fdepth = fdepth;
+	if (t->flt.n_root > fdepth)
+		t->flt.n_root = 0;
+	if (t->flt.f_root > fdepth)
+		t->flt.f_root = 0;
+}
+
+void fnt_filter_thread_exit(struct fnt_thread *t)
+{
+	if (t->flt.tframes) {
+		munmap(t->flt.tframes, TFRAMES * sizeof(struct fnt_tframe));
+		t->flt.tframes = NULL;
+	}
+}
+
+/* ---- thread names: --no-thread is checked again after each rename ---- */
+#ifndef FNT_STATIC_ARCHIVE
+
+FNT_EXPORT int pthread_setname_np(pthread_t th, const char *name)
+{
+	static int (*real)(pthread_t, const char *);
+	if (!real)
+		real = (int (*)(pthread_t, const char *))dlsym(RTLD_NEXT, "pthread_setname_np");
+	if (!real)
+		return ENOSYS;
+	int r = real(th, name);
+	__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);
+	return r;
+}
+
+FNT_EXPORT int prctl(int option, ...)
+{
+	static int (*real)(int, ...);
+	unsigned long a[4];
+	va_list ap;
+	va_start(ap, option);
+	for (int i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(int, ...))dlsym(RTLD_NEXT, "prctl");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	int r = real(option, a[0], a[1], a[2], a[3]);
+	if (option == PR_SET_NAME)
+		__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);
+	return r;
+}
+#endif

@@ -1,0 +1,92 @@
+import os, re, subprocess, time
+
+DUR = re.compile(r"^(?:\s*\d+\.\d{3} (?:us|ms| s)| {11}) \[\s*(\d+)\] \| (.*)$")
+
+
+def norm(text):
+    """durations and tids away; program output (MARKER) dropped"""
+    tids, out = {}, []
+    for line in text.splitlines():
+        m = DUR.match(line)
+        if m:
+            tids.setdefault(m.group(1), "T%d" % (len(tids) + 1))
+            out.append("%s | %s" % (tids[m.group(1)], m.group(2)))
+        elif not line.startswith("MARKER"):
+            out.append(line)
+    return out
+
+
+def durations(text):
+    return [l[:11] for l in text.splitlines() if DUR.match(l) and l[:11].strip()]
+
+
+def seconds(d):
+    v, unit = d.split()
+    return float(v) * {"us": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+
+
+def timed_lines(proc, t0):
+    got = []
+    for line in proc.stdout:
+        got.append((time.monotonic() - t0, line))
+    return got
+
+
+def check(ctx):
+    prog = os.path.join(ctx.work, "prog")
+
+    # fntrace live: phase one's calls are printed before the program prints
+    # its marker, 1.5 s after them (so less than 1.5 s of delay)
+    d = os.path.join(ctx.work, "live.data")
+    t0 = time.monotonic()
+    p = subprocess.Popen([ctx.fntrace, "live", "-d", d, "--", prog], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ctx.work)
+    got = timed_lines(p, t0)
+    err = p.stderr.read()
+    assert p.wait() == 0, (p.returncode, err)
+    out = [l for _, l in got]
+    marker = out.index("MARKER after phase one\n")
+    before = "".join(out[:marker])
+    assert "| main() {" in before and before.count("one_leaf();") == 3 and "} /* phase_one */" in before, out
+    assert "phase_two" not in before, out
+    # everything printed is replay's output (durations aside: early lines use
+    # the clock calibration known then, within 0.5 %)
+    live_text = "".join(out)
+    rep = ctx.run("replay", "-d", d, check=True).stdout
+    assert norm(live_text) == norm(rep), (live_text, rep)
+    a, b = durations(live_text), durations(rep)
+    assert len(a) == len(b) == 14, (a, b)
+    for x, y in zip(a, b):
+        x, y = seconds(x), seconds(y)
+        assert abs(x - y) <= max(0.005 * y, 2e-8), (a, b)
+
+    # fntrace replay --follow on a trace being recorded: ends by itself when
+    # the recording is over, same output as replay
+    d = os.path.join(ctx.work, "follow.data")
+    t0 = time.monotonic()
+    rec = subprocess.Popen([ctx.fntrace, "record", "-d", d, "--", prog], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, cwd=ctx.work)
+    time.sleep(0.1)
+    f = subprocess.Popen([ctx.fntrace, "replay", "--follow", "-d", d], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ctx.work)
+    got = timed_lines(f, t0)
+    assert f.wait(timeout=60) == 0, f.stderr.read()
+    assert rec.wait() == 0
+    end = time.monotonic() - t0
+    first_phase = [t for t, l in got if "} /* phase_one */" in l]
+    assert first_phase and first_phase[0] < end - 0.5, (first_phase, end)
+    rep = ctx.run("replay", "-d", d, check=True).stdout
+    assert norm("".join(l for _, l in got)) == norm(rep)
+
+    # live with a record-time filter: only phase two's calls
+    d = os.path.join(ctx.work, "live-F.data")
+    p = subprocess.run([ctx.fntrace, "live", "-d", d, "-F", "phase_two", "--", prog], capture_output=True,
+                       text=True, cwd=ctx.work, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert norm(p.stdout) == ["# DURATION     TID     FUNCTION", "T1 | phase_two() {", "T1 |   two_leaf();",
+                              "T1 |   two_leaf();", "T1 |   two_leaf();", "T1 | } /* phase_two */"], p.stdout
+
+    # the program's status is passed on; a missing program is 127
+    p = subprocess.run([ctx.fntrace, "live", "-d", os.path.join(ctx.work, "x.data"), "--", "/nonexistent"],
+                       capture_output=True, text=True, cwd=ctx.work, timeout=60)
+    assert p.returncode == 127 and "cannot run" in p.stderr, p

@@ -1,0 +1,130 @@
+/*
+ * cmd-live.c - `fntrace live`: record a program and print its replay while
+ * it runs.  The recording is an ordinary `fntrace record` (run as a child
+ * process with the same options); this side only follows the trace files
+ * read-only (replay_follow in cmd-replay.c), so the program records exactly
+ * as fast as without a viewer.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "tool/tool.h"
+
+static const char live_usage[] =
+	"usage: fntrace live [options] [--] program [args...]\n\n"
+	"Record a program like 'fntrace record' and print the replay of its calls as\n"
+	"it runs, less than a second behind.  When the program ends, everything\n"
+	"printed is what 'fntrace replay' prints for the trace.\n\n"
+	"  -d, --output DIR     trace directory (default: fntrace.data)\n"
+	"      --time           print the wall-clock time of each line\n"
+	"      --srcline        print file:line of each function\n"
+	"  -h, --help           this help\n\n"
+	"Every other option is a 'fntrace record' option (-F, -N, -D, -t, --module,\n"
+	"--no-thread, -A, -R, --auto-args, --patch, --callsite, --chunk-size, --clock,\n"
+	"--snapshot-signal): see 'fntrace record --help'.  --ring cannot be followed.\n"
+	"The program's own output goes to the same terminal.  Ctrl-C goes to the\n"
+	"program; the view ends when it has exited.  The exit status is the\n"
+	"program's, as with 'fntrace record'.\n";
+
+/* record options that take a value (the next argument unless given as --opt=value) */
+static int takes_value(const char *a)
+{
+	static const char *const opts[] = {
+		"-d", "--output", "-F", "--filter", "-N", "--notrace", "-D", "--depth", "-t", "--time-filter",
+		"--module", "--no-thread", "--chunk-size", "--clock", "--tid", "-A", "--argument", "-R", "--retval",
+		"--patch", "--snapshot-signal",
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (!strcmp(a, opts[i]))
+			return 1;
+	return 0;
+}
+
+int cmd_live(int argc, char **argv)
+{
+	struct view_opts o = { 0 };
+	char **rargv = xcalloc((size_t)argc + 4, sizeof(*rargv));
+	int rargc = 0, time_ = 0, srcline = 0, i, status = 0;
+	char self[PATH_MAX];
+	const char *dir = "fntrace.data";
+	pid_t pid;
+
+	rargv[rargc++] = "fntrace";
+	rargv[rargc++] = "record";
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1])
+			break;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(live_usage, stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--time")) {
+			time_ = 1;
+			continue;
+		}
+		if (!strcmp(a, "--srcline")) {
+			srcline = 1;
+			continue;
+		}
+		if (!strcmp(a, "--ring") || !strncmp(a, "--ring=", 7))
+			die_usage("option '--ring' is not for live: a flight recorder rewrites its chunks in place, "
+				  "which the live view cannot follow (record with --ring, then 'fntrace replay')");
+		if (!strcmp(a, "--report"))
+			die_usage("option '--report' is not for live (run 'fntrace report' afterwards)");
+		rargv[rargc++] = argv[i];
+		if (takes_value(a)) {
+			if (i + 1 >= argc)
+				die_usage("option '%s' needs a value", a);
+			if (!strcmp(a, "-d") || !strcmp(a, "--output"))
+				dir = argv[i + 1];
+			rargv[rargc++] = argv[++i];
+		} else if (!strncmp(a, "--output=", 9)) {
+			dir = a + 9;
+		} else if (!strncmp(a, "-d", 2) && a[2]) {
+			dir = a + 2;
+		}
+	}
+	if (i >= argc)
+		die_usage("no program to run (fntrace live [options] -- program [args...])");
+	rargv[rargc++] = "--";
+	for (; i < argc; i++)
+		rargv[rargc++] = argv[i];
+	rargv[rargc] = NULL;
+
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		die("cannot find the fntrace executable: /proc/self/exe: %s", strerror(errno));
+	self[n] = 0;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	uint64_t start = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		execv(self, rargv);
+		fprintf(stderr, "fntrace: cannot run '%s': %s\n", self, strerror(errno));
+		_exit(127);
+	}
+	/* Ctrl-C is the program's to handle; the view lasts until it is gone */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	o.dir = dir;
+	int ret = replay_follow(&o, time_, srcline, pid, &status, start);
+	free(rargv);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status) ? WEXITSTATUS(status) : ret;
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}

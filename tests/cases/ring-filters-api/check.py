@@ -23,6 +23,10 @@ def check(ctx):
         m = re.search(r"\| ( *)(\w+)\(\)(;| \{)$", line)
         if m and m.group(2) != "tiny":
             seq.append((len(m.group(1)) // 2, m.group(2)))
+    # the history may start inside a work() whose entry was overwritten: its spin<k> comes first
+    if seq and seq[0] != (0, "work"):
+        assert seq[0][0] == 1 and seq[0][1].startswith("spin"), seq[:3]
+        seq = seq[1:]
     # every call after the history start: work at depth 0 holding exactly one spin<k>
     assert len(seq) % 2 == 0 and len(seq) >= 1000, len(seq)
     ks = []

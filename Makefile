@@ -45,7 +45,7 @@ $(O)/arch/%.o: arch/%.S
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
 $(O)/libfntrace.so: $(RT_OBJ) runtime/exports.map
-	$(CC) -shared -Wl,--version-script=runtime/exports.map -Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread
+	$(CC) -shared -Wl,--version-script=runtime/exports.map -Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread -lgcc_s
 
 # The archive is for programs that cannot load the .so, static ones above
 # all: it leaves out the setjmp/longjmp trampolines and the dl* wrappers,

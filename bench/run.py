@@ -48,6 +48,7 @@ FNTRACE_MODES = [
     ("default", [], None),
     ("callsite", ["--callsite"], "--callsite"),
     ("monotonic", ["--clock", "monotonic"], "monotonic"),
+    ("ring", ["--ring", "4M"], "--ring"),   # flight recorder: same events, fixed 4M per thread
     # record-time filters: every call filtered out, by a -F that matches
     # nothing (one address-set probe per entry) and by -N '*' (main hidden:
     # each call only counts its depth); and -t, for the bytes it saves
@@ -62,7 +63,8 @@ FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us"
 PG_METHODS = {"fntrace-fentry", "fntrace-fentry-args", "uftrace-args"}
 FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
                      "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread",
-                     "--argument", "--retval", "--auto-args", "--patch"}  # -A/-R/--auto-args: the -pg -mfentry rows
+                     "--argument", "--retval", "--auto-args", "--patch",  # -A/-R/--auto-args: the -pg -mfentry rows
+                     "--ring", "--snapshot-signal"}
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
 
@@ -195,6 +197,9 @@ def build(workloads):
     compile_(o("spawn"), ["-O2", sp], [sp])
     nc = os.path.join(SRC, "nocalls.c")
     compile_(o("nocalls"), CFLAGS + INST + [nc], [nc])
+    ac = os.path.join(BENCH, "api", "apicost.c")
+    compile_(o("apicost"), CFLAGS + ["-I" + os.path.join(ROOT, "include"), ac],
+             [ac, os.path.join(ROOT, "include", "fntrace.h")])
 
 
 # ---------------------------------------------------------------- tools
@@ -494,6 +499,33 @@ def measure_decode(w, mode, tdir, calls, exports, runs):
     return rows
 
 
+def measure_api(fnt, runs):
+    """The in-program API (bench/api/apicost.c, FNT_WEAK, not linked with the
+    runtime): ns per iteration of each construct, median of `runs`, without
+    the runtime and under `fntrace record` (default and --ring)."""
+    exe = os.path.join(OUT, "apicost")
+    fexe = os.path.join(ROOT, "build", "fntrace")
+    n = "20000000"
+    setups = [("without the runtime", [exe, n])]
+    if fnt["ok"]:
+        tdir = os.path.join(TRACES, "api")
+        setups.append(("fntrace record", [fexe, "record", "-d", tdir, "--", exe, n]))
+        setups.append(("fntrace record --ring 4M", [fexe, "record", "-d", tdir, "--ring", "4M", "--", exe, n]))
+    rows = []
+    for label, cmd in setups:
+        got = {}
+        for _ in range(runs):
+            rmtree(os.path.join(TRACES, "api"))
+            r = run(cmd)
+            for m in re.finditer(r"^api (\S+) (-?[\d.]+)$", r["out"], re.M):
+                got.setdefault(m.group(1), []).append(float(m.group(2)))
+        rmtree(os.path.join(TRACES, "api"))
+        rows.append({"setup": label, "command": " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
+                                                          for c in cmd),
+                     "ns": {k: statistics.median(v) for k, v in got.items()}})
+    return rows
+
+
 def measure_startup(fnt, uft, n):
     nc = [os.path.join(OUT, "nocalls")]
     tdir = os.path.join(TRACES, "startup")
@@ -651,6 +683,13 @@ def print_results(R):
                     rows.append([d["what"], "%.2f" % d["wall_s"], "%.1f" % (d["events_per_s"] / 1e6),
                                  "%.1f" % (d["rss_kb"] / 1024)] + out_size(d))
             out.append(table(["decoder", "s", "Mev/s", "RSS MB", "out MB", "out B/event"], rows))
+    if R.get("api"):
+        out.append("")
+        out.append("In-program API (bench/api/apicost.c, uninstrumented, FNT_WEAK): ns per use, "
+                   "median of %d runs" % R["api_runs"])
+        keys = ["FNT_SCOPE", "FNT_SCOPE_NAMED", "fnt_mark"]
+        out.append(table(["setup"] + keys, [[a["setup"]] + [f(a["ns"].get(k), ".2f") for k in keys]
+                                            for a in R["api"]], right=set(range(1, 4))))
     s = R.get("startup")
     if s:
         out.append("")
@@ -837,7 +876,8 @@ def main():
         for row in rows:
             if row.get("status") != "ok" or row["kind"] != "trace":
                 continue
-            if row["method"] in FILTER_MODES:
+            # ring keeps only the last 4M per thread, by design; the filter modes record less
+            if row["method"] == "fntrace-ring" or row["method"] in FILTER_MODES:
                 continue
             if row["method"].startswith(("fntrace", "baseline", "prefault")):
                 got, err = fntrace_calls(row["trace_dir"])
@@ -869,6 +909,9 @@ def main():
     R["decode"].sort(key=lambda d: d["mode"] == "uftrace")
     export_notes(R["decode"], notes)
 
+    log("in-program API cost")
+    R["api_runs"] = 1 if a.quick else 5
+    R["api"] = measure_api(fnt, R["api_runs"])
     log("start-up cost")
     R["startup"] = measure_startup(fnt, uft, 10 if a.quick else 40)
     if a.big:

@@ -26,6 +26,9 @@
 #define FNT_MIN_CHUNK       (16u * 1024u)
 #define FNT_MAX_CHUNK       (64u * 1024u * 1024u)
 
+#define FNT_STACK_MAX       128u   /* frames in one STACK record */
+#define FNT_MARK_MAX        255u   /* bytes of text in one MARK record */
+
 #define FNT_CACHE_BITS      6
 #define FNT_CACHE_SLOTS     (1u << FNT_CACHE_BITS)
 
@@ -35,7 +38,13 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 /* file header .flags */
 #define FNT_FLAG_CALLSITE   0x1u   /* entries are followed by a CALLSITE record */
 #define FNT_FLAG_ARGS       0x2u   /* entries/exits may be followed by an ARGS/RETVAL record */
+#define FNT_FLAG_RING       0x4u   /* flight recorder: each thread reuses its oldest chunk */
 #define FNT_FLAG_FILTERED   0x8u   /* recorded with record-time filters (a FILTERS meta record says which) */
+#define FNT_FLAG_SNAPSHOT   0x10u  /* this file is a snapshot copy (fnt_snapshot / signal) */
+
+/* fnt_file_header.reserved[] slots owned by the flight recorder */
+#define FNT_RES_RING_CHUNKS 2      /* chunks per thread in ring mode */
+#define FNT_RES_SNAP_TICKS  3      /* when the snapshot was taken (snapshot copies) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
@@ -112,6 +121,10 @@ enum fnt_ext {
 	FNT_EXT_UNWIND = 6,      /* body: varint n: a longjmp left the n innermost frames */
 	FNT_EXT_ARGS = 7,        /* body: varint len, len bytes: argument payload of the entry just before */
 	FNT_EXT_RETVAL = 8,      /* body: varint len, len bytes: return-value payload of the exit just before */
+	FNT_EXT_MARK = 9,        /* body: u8 len, len bytes of text (fnt_mark) */
+	FNT_EXT_STACK = 10,      /* body: varint n (1..FNT_STACK_MAX), then n varints
+	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
+	                          * addresses, innermost first (fnt_capture_stack) */
 };
 
 /* meta records in META chunks: u32 header (len:24 | type:8), then len bytes.
@@ -122,6 +135,8 @@ enum fnt_meta {
 	FNT_META_THREAD = 3,        /* struct fnt_meta_thread */
 	FNT_META_ARGSPEC = 4,       /* struct fnt_meta_argspec, then the spec text (NUL-terminated) */
 	FNT_META_FILTERS = 6,       /* text: the record-time filters, one "KEY VALUE" per line */
+	FNT_META_SCOPE = 7,         /* u64 ticks, u64 runtime address, then name (NUL-terminated):
+	                               the name of FNT_SCOPE_NAMED's synthetic function address */
 };
 
 struct fnt_meta_module {

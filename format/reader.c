@@ -255,6 +255,22 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				if (!th->name[0])
 					memcpy(th->name, mt.name, 16);
 			}
+		} else if (type == FNT_META_SCOPE && rlen > 16) {
+			uint64_t rec[2];
+			memcpy(rec, r, 16);
+			size_t nlen = strnlen((const char *)r + 16, rlen - 16);
+			t->scopes = xrealloc_(t->scopes, (t->n_scopes + 1) * sizeof(*t->scopes));
+			struct trace_scope *sc = &t->scopes[t->n_scopes++];
+			sc->name = malloc(nlen + 1);
+			if (!sc->name)
+				exit(1);
+			memcpy(sc->name, r + 16, nlen);
+			sc->name[nlen] = 0;
+			/* resolved once the whole module map is known (process_scan) */
+			sc->file = TRACE_NO_FILE;
+			sc->vaddr = rec[1];
+			p->scope_ticks = xrealloc_(p->scope_ticks, (p->n_scope_ticks + 1) * sizeof(*p->scope_ticks));
+			p->scope_ticks[p->n_scope_ticks++] = (struct scope_pending){ t->n_scopes - 1, rec[0] };
 		} else if (type == FNT_META_FILTERS) {
 			free(p->filters);
 			p->filters = malloc(rlen + 1);
@@ -307,7 +323,8 @@ static void process_scan(struct trace_process *p)
 		if (!ch)
 			break;
 		if (ch->magic != FNT_CHUNK_MAGIC) {
-			if (ch->magic || ch->type)
+			/* (in a ring, a zero magic is a chunk being rewritten) */
+			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING)))
 				p->damaged_chunks++;
 			continue;
 		}
@@ -339,6 +356,17 @@ static void process_scan(struct trace_process *p)
 	for (size_t i = 0; i < p->n_modules; i++)
 		if (p->modules[i].load_ticks <= p->hdr.cal1_ticks)
 			p->modules[i].at_start = 1;
+	for (size_t i = 0; i < p->n_scope_ticks; i++) {
+		struct trace_scope *sc = &p->trace->scopes[p->scope_ticks[i].scope];
+		const struct trace_module *m = module_at(p, sc->vaddr, p->scope_ticks[i].ticks);
+		if (m) {
+			sc->file = m->file;
+			sc->vaddr -= m->bias;
+		}
+	}
+	free(p->scope_ticks);
+	p->scope_ticks = NULL;
+	p->n_scope_ticks = 0;
 	/* each thread's chunks in sequence order; note holes */
 	for (size_t i = 0; i < p->n_threads; i++) {
 		struct trace_thread *th = &p->threads[i];
@@ -352,11 +380,24 @@ static void process_scan(struct trace_process *p)
 			items[k].idx = th->chunks[k];
 		}
 		qsort(items, th->n_chunks, sizeof(*items), cmp_seq);
+		/* A ring is contiguous: a hole in it can only be a chunk a snapshot
+		 * left out (rewritten while it was copied).  The history is then
+		 * the run of chunks after the last hole. */
+		size_t from = 0;
+		if (p->hdr.flags & FNT_FLAG_RING)
+			for (size_t k = 1; k < th->n_chunks; k++)
+				if (items[k].seq != items[k - 1].seq + 1)
+					from = k;
+		if (from) {
+			memmove(items, items + from, (th->n_chunks - from) * sizeof(*items));
+			th->n_chunks -= from;
+		}
 		for (size_t k = 0; k < th->n_chunks; k++) {
 			th->chunks[k] = items[k].idx;
 			if (k && items[k].seq != items[k - 1].seq + 1)
 				p->missing_chunks += items[k].seq - items[k - 1].seq - 1;
 		}
+		th->first_seq = th->n_chunks ? items[0].seq : 0;
 		if (th->n_chunks) {
 			size_t avail = 0;
 			struct fnt_chunk_header hbuf;
@@ -364,8 +405,11 @@ static void process_scan(struct trace_process *p)
 			th->start_depth = ch->depth;
 			if (!th->name[0])
 				memcpy(th->name, ch->name, 16);
-			if (items[0].seq != 0)
+			/* in a ring, the chunks before the first one present were
+			 * overwritten: that is where the history starts, not a hole */
+			if (items[0].seq != 0 && !(p->hdr.flags & FNT_FLAG_RING))
 				p->missing_chunks += items[0].seq;
+			th->history_ticks = ch->base_ticks;
 		}
 		free(items);
 	}
@@ -530,7 +574,20 @@ static void trace_finish_open(struct trace *t)
 		if (p->damaged_chunks)
 			warn(t, "'%s': %llu chunk(s) with a corrupt header skipped", p->file,
 			     (unsigned long long)p->damaged_chunks);
+		for (size_t k = 0; k < p->n_threads; k++) {
+			struct trace_thread *th = &p->threads[k];
+			double ns = ((double)(int64_t)(th->history_ticks - p->tick0)) * p->scale + (double)p->off;
+			th->history_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+		}
 	}
+}
+
+const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr)
+{
+	for (size_t i = 0; i < t->n_scopes; i++)
+		if (t->scopes[i].file == file && t->scopes[i].vaddr == vaddr)
+			return t->scopes[i].name;
+	return NULL;
 }
 
 int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
@@ -693,6 +750,7 @@ void trace_close(struct trace *t)
 			free(p->threads[k].chunks);
 		free(p->threads);
 		free(p->modules);
+		free(p->scope_ticks);
 		free(p->filters);
 		for (size_t k = 0; k < p->n_argspecs; k++)
 			free(p->argspecs[k].text);
@@ -708,6 +766,9 @@ void trace_close(struct trace *t)
 	free(t->files);
 	free(t->funcs);
 	free(t->func_hash);
+	for (size_t i = 0; i < t->n_scopes; i++)
+		free(t->scopes[i].name);
+	free(t->scopes);
 	for (size_t i = 0; i < t->n_warnings; i++)
 		free(t->warnings[i]);
 	free(t->warnings);
@@ -769,6 +830,11 @@ struct cursor {
 	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
 	size_t i, n, cap;            /* cap: size of buf (at most TRACE_BATCH) */
 	uint64_t max_ns;             /* latest time in buf[0..n) */
+	/* the body of the MARK / STACK event that ended the current batch */
+	struct trace_body body;
+	char text[FNT_MARK_MAX + 1];
+	uint64_t stack[FNT_STACK_MAX], stack_vaddr[FNT_STACK_MAX];
+	uint32_t stack_file[FNT_STACK_MAX];
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -1098,6 +1164,52 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				ev->kind = TRACE_THREAD_END;
 				c->th->ended = 1;
 				break;
+			case FNT_EXT_MARK:
+				if (p >= c->end || p + 1 + *p > c->end) {
+					chunk_damage(c, start);
+					continue;
+				}
+				c->ticks += d;
+				memcpy(c->text, p + 1, *p);
+				c->text[*p] = 0;
+				ev->kind = TRACE_MARK;
+				c->body = (struct trace_body){ .text = c->text, .text_len = *p };
+				ev->body = &c->body;
+				p += 1 + *p;
+				break;
+			case FNT_EXT_STACK: {
+				uint64_t cnt, addr = 0;
+				n = get_varint(p, c->end, &cnt);
+				if (n <= 0 || !cnt || cnt > FNT_STACK_MAX) {
+					chunk_damage(c, start);
+					continue;
+				}
+				p += n;
+				for (uint64_t i = 0; i < cnt && n > 0; i++) {
+					uint64_t zz = 0;
+					n = get_varint(p, c->end, &zz);
+					p += n > 0 ? n : 0;
+					addr += (uint64_t)fnt_unzigzag(zz);
+					c->stack[i] = addr;
+				}
+				if (n <= 0) {
+					chunk_damage(c, start);
+					continue;
+				}
+				c->ticks += d;
+				for (uint64_t i = 0; i < cnt; i++) {
+					/* a return address: the call is the byte before it */
+					const struct trace_module *m = module_at(c->p, c->stack[i] - 1, c->ticks);
+					c->stack_file[i] = m ? m->file : TRACE_NO_FILE;
+					c->stack_vaddr[i] = m ? c->stack[i] - m->bias : c->stack[i];
+				}
+				ev->kind = TRACE_STACK;
+				ev->count = cnt;
+				c->body = (struct trace_body){ .stack = c->stack, .stack_file = c->stack_file,
+							       .stack_vaddr = c->stack_vaddr };
+				ev->body = &c->body;
+				break;
+			}
 			default:
 				chunk_damage(c, start);
 				continue;

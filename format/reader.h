@@ -35,6 +35,11 @@ struct trace_module {               /* one mapping of a module file in one proce
 
 struct trace_process;
 
+struct scope_pending {              /* a SCOPE record until the module map is complete */
+	size_t scope;
+	uint64_t ticks;
+};
+
 struct trace_thread {
 	struct trace_process *proc;
 	uint32_t serial, tid;
@@ -42,6 +47,9 @@ struct trace_thread {
 	uint32_t *chunks;           /* chunk indices in this process's file, by seq */
 	size_t n_chunks, cap_chunks;
 	int32_t start_depth;        /* call depth at the first chunk (fork child, ring) */
+	uint32_t first_seq;         /* seq of its first chunk present (> 0: ring history overwritten) */
+	uint64_t history_ns;        /* ring: where its history starts (trace-relative), if first_seq > 0 */
+	uint64_t history_ticks;
 	/* filled by trace_walk */
 	uint64_t events, lost;
 	uint64_t first_ns, last_ns;
@@ -79,11 +87,19 @@ struct trace_process {
 	uint64_t damaged_chunks;
 	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
 	int exec_replaced;          /* a later image of the same pid exists: this one ended in exec */
+	struct scope_pending *scope_ticks;
+	size_t n_scope_ticks;
 	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */
 	size_t n_argspecs;
+};
+
+struct trace_scope {                /* FNT_SCOPE_NAMED: a synthetic function and its name */
+	uint32_t file;              /* module file of the address, or TRACE_NO_FILE */
+	uint64_t vaddr;
+	char *name;
 };
 
 struct trace_func {
@@ -105,6 +121,8 @@ struct trace {
 	size_t func_hash_size;
 	uint64_t t0_mono, t0_real;  /* trace-relative ns 0 on both clocks */
 	uint64_t end_ns;            /* latest event seen by the last walk */
+	struct trace_scope *scopes; /* named scopes of every process */
+	size_t n_scopes;
 	char **warnings;            /* one-line notes gathered while opening */
 	size_t n_warnings;
 	/* from the session file written by `fntrace record` (may be absent) */
@@ -121,6 +139,19 @@ enum trace_event_kind {
 	TRACE_THREAD_END,
 	TRACE_STREAM_END,
 	TRACE_UNWIND,         /* a longjmp left the `count` innermost frames */     /* no more events for this thread in the trace (ns = its last event) */
+	TRACE_MARK,           /* fnt_mark(): text, text_len */
+	TRACE_STACK,          /* fnt_capture_stack(): count frames in stack_* */
+};
+
+/* The body of a MARK or STACK event, owned by the reader.  Such an event
+ * ends its batch, so the body stays valid while the batch is handed out
+ * (and, through trace_walk, until the callback returns). */
+struct trace_body {
+	const char *text;           /* MARK: the text, NUL-terminated */
+	size_t text_len;
+	const uint64_t *stack;      /* STACK: `count` runtime return addresses, innermost first */
+	const uint32_t *stack_file; /* their module files (TRACE_NO_FILE: none) */
+	const uint64_t *stack_vaddr;/* their file vaddrs (the address itself without a module) */
 };
 
 struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first */
@@ -130,9 +161,12 @@ struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first 
 	uint64_t addr;              /* runtime address (ENTRY/EXIT) */
 	struct trace_thread *thread;
 	uint64_t callsite;          /* runtime return address of the call (ENTRY with --callsite) or 0 */
-	uint64_t callsite_vaddr;    /* file vaddr of the call site */
 	union {
-		uint64_t count;     /* LOST, UNWIND */
+		uint64_t callsite_vaddr;        /* file vaddr of the call site */
+		const struct trace_body *body;  /* MARK, STACK (see struct trace_body) */
+	};
+	union {
+		uint64_t count;     /* LOST, UNWIND, STACK */
 		/* ENTRY: the ARGS payload, EXIT: the RETVAL payload that follow
 		 * it, or NULL (points into the mapped trace: valid until
 		 * trace_close) */
@@ -176,6 +210,8 @@ size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n);
 uint64_t trace_total_events(const struct trace *t);
 int trace_has_function_events(const struct trace *t);   /* after a walk */
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
+/* the name of a named scope (FNT_SCOPE_NAMED) at (file, vaddr), or NULL */
+const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr);
 /* the spec text recorded for the function at runtime address addr, or NULL */
 const char *trace_argspec(const struct trace_process *p, uint64_t addr);
 

@@ -1,8 +1,8 @@
 /*
  * event.h - the one inline hot path that writes an entry or exit event,
  * shared by the -finstrument-functions hooks (hooks.c) and the -pg
- * -mfentry trampolines (fentry.c), with the record-time filters' in-hook
- * decisions (filter.c has the rules).  See hooks.c for how it works.
+ * -mfentry trampolines (fentry.c), with fnt_disable()'s test and the
+ * record-time filters' in-hook decisions (filter.c has the rules).  See hooks.c for how it works.
  */
 #ifndef FNT_EVENT_H
 #define FNT_EVENT_H
@@ -40,6 +40,22 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 		}
 	}
 	return fnt_filter_event(t, fn, is_exit);
+}
+
+/* With t->busy held, when fnt_disable() is in force or filters are on: 1
+ * when this entry or exit is not written.  While disabled nothing is
+ * written, not even the depth; the filters still follow the call depth
+ * (out of line), so that the -F/-N subtrees they have open close when
+ * those calls return and fnt_enable() finds them in step. */
+static inline __attribute__((always_inline)) int
+fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
+{
+	if (unlikely(fnt_paused)) {
+		if (fnt_filtering)
+			fnt_filter_paused(t, fn, is_exit);
+		return 1;
+	}
+	return fnt_filter_skip(t, fn, is_exit);
 }
 
 /* With t->busy held (and the filters, if any, passed): write the event;
@@ -93,8 +109,9 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	}
 	t->busy = 1;
 	barrier();
-	/* record-time filters: one predictable branch when there are none */
-	if (unlikely(fnt_filtering) && fnt_filter_skip(t, fn, is_exit)) {
+	/* fnt_disable() and the record-time filters: one predictable branch
+	 * when recording is on and there are no filters */
+	if (unlikely(fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, fn, is_exit)) {
 		barrier();
 		t->busy = 0;
 		return;

@@ -195,7 +195,7 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 			return;
 		t->busy = 1;
 		barrier();
-		if (!fnt_filter_skip(t, fn, 0)) {
+		if (!fnt_gate_skip(t, fn, 0)) {
 			depth = t->depth;
 			if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
 				uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
@@ -333,7 +333,7 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			return e.ret;
 		t->busy = 1;
 		barrier();
-		if (fnt_filter_skip(t, e.fn, 1) || !e.written) {
+		if (fnt_gate_skip(t, e.fn, 1) || !e.written) {
 			barrier();
 			t->busy = 0;
 			return e.ret;

@@ -82,6 +82,7 @@ struct fnt_tframe {                 /* -t: the writer's state before an entry */
 	uintptr_t fn, slot_prev;    /* the cache slot of fn before the entry */
 	uint32_t seq;               /* t->seq while the entry's chunk is current */
 	uint32_t fresh;             /* the entry starts a new chunk: pos etc. are found at the exit */
+	int32_t fdepth;             /* t->flt.fdepth of the call (not some call entered while disabled) */
 };
 #define TFRAMES 64
 
@@ -490,16 +491,19 @@ static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 	f->last = t->last;
 	f->prev_new = t->prev_new;
 	f->slot_prev = t->cache[fnt_slot(fn)];
+	f->fdepth = t->flt.fdepth;
 }
 
 /* 1 if the call returning now was short and its entry is erased */
-static int tframe_erase(struct fnt_thread *t, uintptr_t fn)
+static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth)
 {
 	struct fnt_tframe *f;
 	if (!t->flt.tframes || !t->chunk)
 		return 0;
 	f = &t->flt.tframes[(uint32_t)(t->depth - 1) % TFRAMES];
-	if (f->fn != fn || f->seq != t->seq)
+	/* (the seq test also keeps a flight recorder's rewritten chunk safe:
+	 * each rewrite is a new seq) */
+	if (f->fn != fn || f->seq != t->seq || f->fdepth != fdepth)
 		return 0;
 	if (f->fresh) {
 		/* the entry opened this chunk, after a LOST record maybe */
@@ -585,8 +589,27 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	if (max_depth && rel >= max_depth)
 		return 1;
 	if (min_ticks)
-		return tframe_erase(t, fn);
+		return tframe_erase(t, fn, d);
 	return 0;
+}
+
+/* fnt_disable() in force: nothing is written, but the depth moves as in
+ * fnt_filter_event, and a subtree left closes (a call of a -F or -N match
+ * entered before fnt_disable() may return while it lasts) */
+void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
+{
+	int32_t d;
+	if (n_m && outside_modules(__atomic_load_n(&cur_set, __ATOMIC_ACQUIRE), fn))
+		return;
+	if (!is_exit) {
+		t->flt.fdepth++;
+		return;
+	}
+	d = t->flt.fdepth--;
+	if (t->flt.n_root >= d)
+		t->flt.n_root = 0;
+	if (t->flt.f_root >= d)
+		t->flt.f_root = 0;
 }
 
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)

@@ -30,3 +30,7 @@ FNT_EXPORT void __cyg_profile_func_exit(void *fn, void *site)
 {
 	fnt_event((uintptr_t)fn, (uintptr_t)site, 1);
 }
+
+/* the same hooks under the public API's names (FNT_SCOPE) */
+FNT_EXPORT void fnt__enter(void *fn, void *site) __attribute__((alias("__cyg_profile_func_enter")));
+FNT_EXPORT void fnt__exit(void *fn, void *site) __attribute__((alias("__cyg_profile_func_exit")));

@@ -34,6 +34,10 @@
 
 uint32_t fnt_flags FNT_HIDDEN;
 int fnt_use_tsc FNT_HIDDEN;
+int fnt_paused FNT_HIDDEN;
+uint32_t fnt_ring_chunks FNT_HIDDEN;
+uint32_t fnt_file_gen FNT_HIDDEN;
+FNT_EXPORT volatile int fnt__active;
 
 static struct fnt_file_header *hdr;   /* mapping of the file header */
 static int trace_fd = -1;
@@ -326,6 +330,8 @@ static void *helper_main(void *arg)
 static int helper_wanted(void)
 {
 	const char *env = getenv(FNTRACE_ENV_PREFAULT);
+	if (fnt_ring_chunks)    /* a full ring takes no new chunk: spares would only grow the file */
+		return 0;
 	return env && *env && strcmp(env, "0") != 0;
 }
 
@@ -647,9 +653,27 @@ static int thread_chunk_start(struct fnt_thread *t)
 	off_t after = t->seq ? t->chunk_off : -1;    /* its chunks stay in file order */
 
 	chunk_release(t, 0);
-	m = chunk_map(after, &off);
-	if (!m)
-		return -1;
+	if (fnt_ring_chunks && t->ring_n >= fnt_ring_chunks) {
+		/* flight recorder: rewrite the oldest chunk.  Invalidate its header
+		 * first and clear its data, so that no reader (and no crash in the
+		 * middle) ever sees old events under a new header. */
+		off = t->ring[t->ring_next];
+		t->ring_next = (t->ring_next + 1) % fnt_ring_chunks;
+		if (trace_fd_check())
+			return -1;
+		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, off);
+		if (m == MAP_FAILED)
+			return -1;
+		__atomic_store_n(&((struct fnt_chunk_header *)m)->magic, 0, __ATOMIC_RELEASE);
+		memset(m + 4, 0, chunk_size - 4);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	} else {
+		m = chunk_map(after, &off);
+		if (!m)
+			return -1;
+		if (fnt_ring_chunks)
+			t->ring[t->ring_n++] = off;
+	}
 	struct fnt_chunk_header *ch = (void *)m;
 	ch->type = FNT_CHUNK_EVENTS;
 	ch->thread = t->serial;
@@ -715,6 +739,52 @@ void fnt_reentered(struct fnt_thread *t)
 {
 	t->lost++;
 	count_lost(hdr ? &hdr->lost_reentrant : NULL, 1);
+}
+
+int fnt_thread_room(struct fnt_thread *t, size_t need)
+{
+	if (unlikely(state == 0))
+		runtime_init();
+	if (state != 1 || fnt_paused)
+		return -1;
+	if (t->state == FNT_T_OFF && t->pid == my_pid)
+		return -1;
+	if (t->state == FNT_T_ACTIVE && t->chunk && t->pid == my_pid &&
+	    t->pos + need + 8 <= t->chunk + chunk_size)
+		return 0;
+	if (t->state == FNT_T_NEW || t->pid != my_pid)
+		thread_register(t);
+	else if (t->state == FNT_T_ENDED)
+		t->state = FNT_T_ACTIVE;
+	if (need + 8 + FNT_CHUNK_HDR_SIZE + 16 > chunk_size || thread_chunk_start(t))
+		return -1;
+	return 0;
+}
+
+uint64_t fnt_event_time(struct fnt_thread *t)
+{
+	uint64_t now = fnt_now(), d = now - t->last;
+	if (d >= (1ull << 47)) {
+		t->pos = put_time(t->pos, now);
+		d = 0;
+	}
+	t->last = now;
+	return d;
+}
+
+int fnt_trace_fd(void)
+{
+	return state == 1 && !trace_fd_check() ? trace_fd : -1;
+}
+
+struct fnt_file_header *fnt_trace_header(void)
+{
+	return hdr;
+}
+
+const char *fnt_trace_path(void)
+{
+	return trace_path;
 }
 
 void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
@@ -889,6 +959,7 @@ static int file_open(const struct fnt_file_header *cal)
 	h->header_size = FNT_HEADER_SIZE;
 	h->chunk_size = chunk_size;
 	h->flags = fnt_flags;
+	h->reserved[FNT_RES_RING_CHUNKS] = fnt_ring_chunks;
 	h->pid = my_pid;
 	h->ppid = (uint32_t)getppid();
 	h->exec_seq = n;
@@ -909,6 +980,7 @@ static int file_open(const struct fnt_file_header *cal)
 	read_cmdline(h);
 	memcpy(h->magic, FNT_FILE_MAGIC, 8);
 	hdr = h;
+	__atomic_add_fetch(&fnt_file_gen, 1, __ATOMIC_RELAXED);
 	return 0;
 fail:
 	close(trace_fd);
@@ -1011,7 +1083,7 @@ static void fork_child(void)
 	uint32_t busy = t->busy;
 	fnt_filter_thread_exit(t);       /* -t: the saved positions were in the parent's chunk */
 	t->state = FNT_T_NEW;
-	thread_register(t);
+	thread_register(t);     /* (clears the ring: its chunks are the parent's) */
 	t->depth = depth;
 	t->busy = busy;
 }
@@ -1031,6 +1103,14 @@ static void runtime_init(void)
 	fnt_filter_init();
 	if (getenv(FNTRACE_ENV_CALLSITE) && strcmp(getenv(FNTRACE_ENV_CALLSITE), "0"))
 		fnt_flags |= FNT_FLAG_CALLSITE;
+	env = getenv(FNTRACE_ENV_RING);
+	if (env && *env) {
+		unsigned long v = strtoul(env, NULL, 0);
+		if (v >= 2) {
+			fnt_ring_chunks = v > FNT_RING_MAX ? FNT_RING_MAX : (uint32_t)v;
+			fnt_flags |= FNT_FLAG_RING;
+		}
+	}
 	fnt_argspec_init();
 	if (fnt_argspec_wanted())
 		fnt_flags |= FNT_FLAG_ARGS;
@@ -1067,8 +1147,10 @@ static void runtime_init(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	atexit(at_exit);
 	state = 1;
+	fnt__active = !fnt_paused;
 	fnt_filter_write_meta();
 	fnt_modules_scan();
+	fnt_snapshot_signal_init();
 }
 
 __attribute__((constructor)) static void runtime_ctor(void)

@@ -18,6 +18,8 @@
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+#define FNT_RING_MAX 32           /* chunks per thread in ring mode, at most */
+
 enum fnt_thread_state { FNT_T_NEW = 0, FNT_T_ACTIVE, FNT_T_OFF, FNT_T_ENDED };
 
 struct fnt_thread {
@@ -42,6 +44,9 @@ struct fnt_thread {
 		uint32_t ss_top;     /* shadow stack height then (-pg -mfentry) */
 	} jmp[8];
 	uint32_t jmp_next;
+	/* flight recorder: file offsets of this thread's chunks, oldest at ring_next once full */
+	int64_t ring[FNT_RING_MAX];
+	uint32_t ring_n, ring_next;
 	/* record-time filters (filter.c), used only when fnt_filtering; kept
 	 * when the thread registers (its first written event) */
 	struct fnt_filter_state {
@@ -71,6 +76,10 @@ struct fnt_shadow_entry {
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
 extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
 extern int fnt_use_tsc FNT_HIDDEN;
+extern int fnt_paused FNT_HIDDEN;         /* fnt_disable(): the hooks record nothing */
+extern volatile int fnt__active;          /* exported: recording and not paused */
+extern uint32_t fnt_ring_chunks FNT_HIDDEN;
+extern uint32_t fnt_file_gen FNT_HIDDEN;      /* trace files opened by this process image (1, 2 ...) */   /* 0, or chunks per thread (ring mode) */
 
 uint64_t fnt_mono_ns(void) FNT_HIDDEN;
 
@@ -95,6 +104,29 @@ void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t 
 void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit) FNT_HIDDEN;
 /* varint length by bit count (0..64), == fnt_varint_len() */
 extern const uint8_t fnt_varint_len_table[65] FNT_HIDDEN;
+
+/* With the guard held: make sure the thread has a chunk with `need` bytes
+ * free at t->pos (starting the thread or a new chunk).  0, or -1 (dropped). */
+int fnt_thread_room(struct fnt_thread *t, size_t need) FNT_HIDDEN;
+/* the trace file: descriptor (checked, reopened if the program closed it)
+ * or -1, its header mapping, its path */
+int fnt_trace_fd(void) FNT_HIDDEN;
+struct fnt_file_header *fnt_trace_header(void) FNT_HIDDEN;
+const char *fnt_trace_path(void) FNT_HIDDEN;
+/* ring.c: snapshots */
+int fnt_snapshot_write(const char *name) FNT_HIDDEN;
+void fnt_snapshot_signal_init(void) FNT_HIDDEN;
+/* prefix varint store (8-byte store, see format.h) and EXT heads */
+static inline uint8_t *fnt_put_varint(uint8_t *p, uint64_t v)
+{
+	unsigned len = fnt_varint_len(v);
+	uint64_t x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	return p + len;
+}
+/* With the guard held and room checked: the time part of an EXT event at
+ * t->pos (a TIME record if needed); returns the delta for its head. */
+uint64_t fnt_event_time(struct fnt_thread *t) FNT_HIDDEN;
 
 /* meta stream (process-wide, under a lock); returns 0 or -1 (dropped, counted) */
 int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen) FNT_HIDDEN;
@@ -145,6 +177,8 @@ void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
 /* returns 1 when the event must not be written (filtered out, or a short
  * call erased); entered with t->busy held */
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
+/* fnt_disable() in force: only follow the call depth */
+void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* module map changed: (re)resolve the globs; called under the scan lock */
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;

@@ -35,6 +35,7 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "tests", "cases")
 BUILDS = ["gcc-O0", "gcc-O2", "clang-O0", "clang-O2"]
+LIBDIR = [""]   # directory of the fntrace binary and libfntrace.so, set by main()
 
 DUR = re.compile(r"^(?:(\s*\d+\.\d{3} (?:us|ms| s))|( {11})) \[\s*(\d+)\] \| (.*)$")
 
@@ -137,11 +138,17 @@ def compile_case(case, cfg, build, builddir):
     flags = ["-" + opt, "-g", "-finstrument-functions", "-Wno-unused-result"]
     if cc_name == "gcc" and opt != "O0":
         flags += ["-fno-ipa-sra", "-fno-ipa-cp", "-fno-ipa-icf"]
-    flags += cfg.get("cflags", [])
+    flags += cfg.get("cflags", []) + ["-I" + os.path.join(ROOT, "include")]
     os.makedirs(builddir, exist_ok=True)
-    # shared libraries and extra programs first
+    # shared libraries and extra programs first; a lib given as
+    # {"sources": [...], "instrument": false} is built without hooks
     for out, spec in cfg.get("libs", {}).items():
-        cmd = [compiler, *flags, "-shared", "-fPIC", "-o", os.path.join(builddir, out)]
+        lflags = flags
+        if isinstance(spec, dict):
+            if not spec.get("instrument", True):
+                lflags = [f for f in flags if f != "-finstrument-functions"]
+            spec = spec["sources"]
+        cmd = [compiler, *lflags, "-shared", "-fPIC", "-o", os.path.join(builddir, out)]
         cmd += [os.path.join(srcdir, s) for s in spec]
         subprocess.run(cmd, check=True, capture_output=True)
     for out, spec in cfg.get("programs", {}).items():
@@ -152,7 +159,8 @@ def compile_case(case, cfg, build, builddir):
     main_src = "prog.cc" if cxx else "prog.c"
     mflags = instrument_flags(flags, cfg.get("instrument", True))
     cmd = [compiler, *mflags, "-o", os.path.join(builddir, "prog"), os.path.join(srcdir, main_src)]
-    cmd += cfg.get("ldflags", [])
+    # in ldflags, "{libdir}": where libfntrace.so was built; "{work}": where the libs are
+    cmd += [f.replace("{libdir}", LIBDIR[0]).replace("{work}", builddir) for f in cfg.get("ldflags", [])]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise AssertionError("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))
@@ -238,6 +246,7 @@ def main():
     ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
     args = ap.parse_args()
     fntrace = os.path.join(ROOT, args.build, "fntrace")
+    LIBDIR[0] = os.path.dirname(os.path.abspath(fntrace))
     if not os.access(fntrace, os.X_OK):
         print("tests: '%s' is not built (run make)" % fntrace, file=sys.stderr)
         print("0 passed, 1 failed")

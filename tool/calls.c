@@ -191,6 +191,12 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		for (uint64_t k = 0; k < ev->count && s->n; k++)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		break;
+	case TRACE_MARK:
+		if (w->ops->mark && in_range && s->reached) {
+			int depth = s->n ? s->f[s->n - 1].depth + (s->f[s->n - 1].shown ? 1 : 0) : s->base;
+			w->ops->mark(w->ctx, th, ev->body->text, ev->body->text_len, ev->ns, depth);
+		}
+		break;
 	case TRACE_STREAM_END:   /* at the thread's last event so far */
 		if (w->v->opts->live)
 			break;   /* live: more may come */
@@ -198,6 +204,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		break;
 	case TRACE_THREAD_END:
 		close_all(w, th, ev->ns);
+		break;
+	default:
 		break;
 	}
 }

@@ -2,6 +2,7 @@
  * cmd-info.c - `fntrace info`: what a trace holds.  It decodes every event
  * (to count them and to find damage) but names nothing, so it stays fast.
  */
+#include <dirent.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -51,6 +52,37 @@ static uint64_t disk_bytes(const char *file, uint64_t *apparent)
 		return 0;
 	*apparent = (uint64_t)st.st_size;
 	return (uint64_t)st.st_blocks * 512;
+}
+
+/* the snapshots (fnt_snapshot, --snapshot-signal) taken into this trace */
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void list_snapshots(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "snapshot-", 9)) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(e->d_name);
+		}
+	closedir(d);
+	if (n) {
+		qsort(names, n, sizeof(*names), cmp_name);
+		printf("\nsnapshots: %zu (read one with -d %s/NAME)\n", n, dir);
+		for (size_t i = 0; i < n; i++)
+			printf("  %s\n", names[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
 /* the FILTERS record as the record options that produce it */
@@ -171,11 +203,21 @@ int cmd_info(int argc, char **argv)
 		for (int k = 0; k < p->argc; k++)
 			printf(" %s", p->argv[k]);
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
-		printf("  ended: %s\n", (p->hdr.end_flags & 1) ? "exited normally" :
+		printf("  ended: %s\n", (p->hdr.flags & FNT_FLAG_SNAPSHOT) ? "not yet (a snapshot of the running process)" :
+					 (p->hdr.end_flags & 1) ? "exited normally" :
 					 p->exec_replaced ? "replaced by exec" : "no clean exit (crashed or killed)");
 		if (p->hdr.lost_reentrant || p->hdr.lost_nospace || p->hdr.lost_meta)
 			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, %" PRIu64
 			       " module records\n", p->hdr.lost_reentrant, p->hdr.lost_nospace, p->hdr.lost_meta);
+		if (p->hdr.flags & FNT_FLAG_RING)
+			printf("  flight recorder: the last %" PRIu64 " chunks of %u bytes of each thread\n",
+			       p->hdr.reserved[FNT_RES_RING_CHUNKS], p->hdr.chunk_size);
+		if (p->hdr.flags & FNT_FLAG_SNAPSHOT) {
+			uint64_t ticks = p->hdr.reserved[FNT_RES_SNAP_TICKS];
+			double ns = ((double)(int64_t)(ticks - p->tick0)) * p->scale + (double)p->off;
+			format_duration(dur, sizeof(dur), ns < 0 ? 0 : (uint64_t)ns);
+			printf("  snapshot: taken at +%s while the process ran\n", dur + strspn(dur, " "));
+		}
 		if (p->damaged_bytes || p->damaged_chunks || p->missing_chunks)
 			printf("  damage: %" PRIu64 " bytes skipped, %" PRIu64 " bad chunks, %" PRIu64
 			       " missing chunks\n", p->damaged_bytes, p->damaged_chunks, p->missing_chunks);
@@ -187,6 +229,10 @@ int cmd_info(int argc, char **argv)
 			       th->ended ? "exited" : "running at the end");
 			if (th->lost)
 				printf(", %" PRIu64 " lost", th->lost);
+			if (th->first_seq && (p->hdr.flags & FNT_FLAG_RING)) {
+				format_duration(dur, sizeof(dur), th->history_ns);
+				printf(", history from +%s", dur + strspn(dur, " "));
+			}
 			printf("\n");
 		}
 		printf("  modules: %zu\n", p->n_modules);
@@ -209,6 +255,7 @@ int cmd_info(int argc, char **argv)
 			printf("\n");
 		}
 	}
+	list_snapshots(o.dir ? o.dir : "fntrace.data");
 	fflush(stdout);
 	int ret = 0;
 	if (!trace_has_function_events(t)) {

@@ -26,8 +26,8 @@ static const char live_usage[] =
 	"      --srcline        print file:line of each function\n"
 	"  -h, --help           this help\n\n"
 	"Every other option is a 'fntrace record' option (-F, -N, -D, -t, --module,\n"
-	"--no-thread, -A, -R, --auto-args, --patch, --callsite, --chunk-size, --clock):\n"
-	"see 'fntrace record --help'.\n"
+	"--no-thread, -A, -R, --auto-args, --patch, --callsite, --chunk-size, --clock,\n"
+	"--snapshot-signal): see 'fntrace record --help'.  --ring cannot be followed.\n"
 	"The program's own output goes to the same terminal.  Ctrl-C goes to the\n"
 	"program; the view ends when it has exited.  The exit status is the\n"
 	"program's, as with 'fntrace record'.\n";
@@ -38,7 +38,7 @@ static int takes_value(const char *a)
 	static const char *const opts[] = {
 		"-d", "--output", "-F", "--filter", "-N", "--notrace", "-D", "--depth", "-t", "--time-filter",
 		"--module", "--no-thread", "--chunk-size", "--clock", "--tid", "-A", "--argument", "-R", "--retval",
-		"--patch",
+		"--patch", "--snapshot-signal",
 	};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (!strcmp(a, opts[i]))
@@ -77,6 +77,9 @@ int cmd_live(int argc, char **argv)
 			srcline = 1;
 			continue;
 		}
+		if (!strcmp(a, "--ring") || !strncmp(a, "--ring=", 7))
+			die_usage("option '--ring' is not for live: a flight recorder rewrites its chunks in place, "
+				  "which the live view cannot follow (record with --ring, then 'fntrace replay')");
 		if (!strcmp(a, "--report"))
 			die_usage("option '--report' is not for live (run 'fntrace report' afterwards)");
 		rargv[rargc++] = argv[i];

@@ -48,6 +48,10 @@ static const char record_usage[] =
 	"      --patch-signal SIG  -fpatchable-function-entry builds: start with no\n"
 	"                       function patched; each SIG (name or number, e.g. USR1)\n"
 	"                       the program receives switches patching on, then off\n"
+	"      --ring SIZE      flight recorder: keep only the last SIZE of events of\n"
+	"                       each thread (e.g. 1M; at least 32K)\n"
+	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
+	"                       is into DIR/snapshot-signal-N/\n"
 	"\nRecord-time filters (less data, less overhead; 'fntrace info' lists them):\n"
 	"  -F, --filter FUNC    record only the calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC   never record FUNC nor what it calls (glob, repeatable)\n"
@@ -413,14 +417,17 @@ int cmd_record(int argc, char **argv)
 		{ "retval", required_argument, NULL, 'R' },
 		{ "auto-args", no_argument, NULL, 0x207 },
 		{ "patch", required_argument, NULL, 0x208 },
-		{ "patch-signal", required_argument, NULL, 0x209 },
+		{ "patch-signal", required_argument, NULL, 0x20b },
+		{ "ring", required_argument, NULL, 0x209 },
+		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct filter_text ft = { 0 };
 	const char *dir = "fntrace.data", *clock_name = NULL;
 	int callsite = 0, report = 0, auto_args = 0, opt, pipefd[2], status = 0;
-	uint64_t chunk = 0, start;
+	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
+	int snap_sig = 0;
 	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
 	int patch_sig = 0;
 	struct timespec ts;
@@ -467,7 +474,7 @@ int cmd_record(int argc, char **argv)
 			strcpy(patch_env + old, optarg);
 			break;
 		}
-		case 0x209: patch_sig = parse_patch_signal(optarg); break;
+		case 0x20b: patch_sig = parse_patch_signal(optarg); break;
 		case 0x200: callsite = 1; break;
 		case 0x201: report = 1; break;
 		case 0x202:
@@ -480,6 +487,16 @@ int cmd_record(int argc, char **argv)
 				die_usage("option '--clock' takes 'tsc' or 'monotonic', not '%s'", optarg);
 			clock_name = optarg;
 			break;
+		case 0x209:
+			ring = parse_size("--ring", optarg);
+			if (ring < 2 * FNT_MIN_CHUNK)
+				die_usage("option '--ring': %s is too small (at least 32K: two chunks of 16K)", optarg);
+			break;
+		case 0x20a:
+			snap_sig = parse_signal(optarg);
+			if (snap_sig <= 0)
+				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
+			break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -487,6 +504,26 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind >= argc)
 		die_usage("no program to record (fntrace record [options] -- program [args...])");
+	if (patch_sig && patch_sig == snap_sig)
+		die_usage("options '--patch-signal' and '--snapshot-signal' need two different signals");
+	if (ring) {
+		/* the ring is 2..32 chunks per thread: size the chunks to fit */
+		if (chunk) {
+			ring_chunks = ring / chunk;
+			if (ring_chunks < 2 || ring_chunks > 32)
+				die_usage("option '--ring': %" PRIu64 " bytes hold %" PRIu64 " chunks of --chunk-size; "
+					  "it must hold 2 to 32", ring, ring_chunks);
+		} else {
+			chunk = FNT_DEFAULT_CHUNK;
+			if (ring / chunk < 2)
+				chunk = (ring / 2) & ~4095ull;
+			if (ring / chunk > 32)
+				chunk = ((ring + 31) / 32 + 4095) & ~4095ull;
+			if (chunk > FNT_MAX_CHUNK)
+				die_usage("option '--ring': too large (at most 2G)");
+			ring_chunks = ring / chunk;
+		}
+	}
 
 	prog = find_program(argv[optind]);
 	if (!prog) {
@@ -571,6 +608,20 @@ int cmd_record(int argc, char **argv)
 		}
 		if (clock_name)
 			setenv(FNTRACE_ENV_CLOCK, clock_name, 1);
+		if (ring_chunks) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%" PRIu64, ring_chunks);
+			setenv(FNTRACE_ENV_RING, buf, 1);
+		} else {
+			unsetenv(FNTRACE_ENV_RING);
+		}
+		if (snap_sig) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%d", snap_sig);
+			setenv(FNTRACE_ENV_SNAPSHOT_SIGNAL, buf, 1);
+		} else {
+			unsetenv(FNTRACE_ENV_SNAPSHOT_SIGNAL);
+		}
 		if (ft.len)
 			setenv(FNTRACE_ENV_FILTERS, ft.text, 1);
 		else

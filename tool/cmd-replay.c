@@ -409,7 +409,20 @@ static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_
 	line_done(r, prefix(r, th, NULL, ns, depth, 0));
 	put_mem(r, "} /* ", 5);
 	put_name(r, func);
-	put_str(r, " (entered before this process began) */");
+	put_str(r, th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
+		" (entered before the history start) */" : " (entered before this process began) */");
+	newline(r);
+}
+
+static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth)
+{
+	struct replay *r = ctx;
+	flush_others(r, th);
+	flush_pending(r, th, slot(th));
+	line_done(r, prefix(r, th, NULL, ns, depth, 0));
+	put_mem(r, "/* mark: ", 9);
+	put_mem(r, text, len);
+	put_mem(r, " */", 3);
 	newline(r);
 }
 
@@ -521,7 +534,7 @@ static int session_state(const char *dir, uint64_t not_before)
 static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int srcline, int final,
 		       struct line_skip *ls, int *had_events)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
 	static const cookie_io_functions_t io = { .write = skip_write };
 	char err[4400];
 	struct trace *t;
@@ -532,6 +545,13 @@ static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int
 			die("%s", err);
 		return -1;
 	}
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (t->procs[i].hdr.flags & FNT_FLAG_RING) {
+			/* its chunks are rewritten in place: what a poll printed may be
+			 * gone from the next one, which then cannot print "what follows" */
+			die_usage("%s: a flight-recorder trace (record --ring) cannot be followed; "
+				  "replay it when the recording has ended (or take a snapshot)", o->dir);
+		}
 	view_attach(&v, o, t, syms);
 	o->live = !final;
 	if (!final) {
@@ -690,10 +710,10 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
 	struct view_opts o = { 0 };
 	struct view v;
-	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL };
+	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL };
 	struct replay r = { .v = &v, .out = stdout };
 	int opt, json = 0;
 

@@ -352,7 +352,7 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL };
 	struct view_opts o = { 0 };
 	struct view v;
 	struct report r = { .v = &v };

@@ -268,6 +268,18 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	instant(c, th, ns, "\"name\":\"fntrace: events lost\"", 29, args);
 }
 
+/* fnt_mark(): an instant event named by the text, category "mark" */
+static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth)
+{
+	struct chrome *c = ctx;
+	char *p = scratch(c, 6 * len + 16), *e;
+	(void)depth;
+	memcpy(p, "\"name\":\"", 8);
+	e = json_escape(p + 8, text, len);
+	*e++ = '"';
+	instant(c, th, ns, p, (size_t)(e - p), ",\"cat\":\"mark\"}");
+}
+
 static const char *program_name(const struct trace_process *p)
 {
 	if (p->argc > 0 && p->argv[0] && *p->argv[0]) {
@@ -311,7 +323,7 @@ static void metadata(struct chrome *c, int threads)
 
 int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
 	struct chrome c = { .v = v, .ob = { .out = out } };
 	struct trace *t = v->trace;
 	int ret = 0;

@@ -408,9 +408,35 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	emit_packet(w, w->pkt.p, w->pkt.n);
 }
 
+/* fnt_mark(): an instant event on the thread's track named by the text,
+ * with a debug annotation "mark" */
+static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth)
+{
+	struct perfetto *w = ctx;
+	struct perfetto_thread *pt = th->view_aux;
+	(void)depth;
+	(void)len;                  /* text is NUL-terminated by the reader */
+	if (!pt)
+		return;
+	if (ns < pt->last_ns)
+		ns = pt->last_ns;
+	pt->last_ns = ns;
+	w->pkt.n = w->sub.n = w->sub2.n = 0;
+	pb_str(&w->sub2, DA_NAME, "fntrace");
+	pb_str(&w->sub2, DA_STRING_VALUE, "mark");
+	pb_varint(&w->sub, TE_TYPE, TYPE_INSTANT);
+	pb_varint(&w->sub, TE_TRACK_UUID, pt->uuid);
+	pb_str(&w->sub, TE_NAME, text);
+	pb_msg(&w->sub, TE_DEBUG_ANNOTATIONS, &w->sub2);
+	pb_varint(&w->pkt, PKT_TIMESTAMP, ns);
+	seq_fields(w, &w->pkt, 0);
+	pb_msg(&w->pkt, PKT_TRACK_EVENT, &w->sub);
+	emit_packet(w, w->pkt.p, w->pkt.n);
+}
+
 int export_perfetto(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
 	struct perfetto w = { .v = v, .ob = { .out = out }, .first = 1 };
 	struct trace *t = v->trace;
 	int ret = 0;

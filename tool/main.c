@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "replay", cmd_replay, "show the recorded calls, nested per thread, with durations" },
 	{ "report", cmd_report, "per-function profile: calls, total, self, avg, min, max time" },
 	{ "graph",  cmd_graph,  "the call tree under a function (or its callers), merged by path" },
+	{ "stacks", cmd_stacks, "the call stacks the program captured with fnt_capture_stack()" },
 	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
 	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, folded, svg, html" },

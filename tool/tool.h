@@ -30,6 +30,7 @@ uint64_t parse_size(const char *opt, const char *arg);
 void format_duration(char *buf, size_t len, uint64_t ns);   /* "  1.234 us" (10 chars) */
 char *put_duration(char *p, uint64_t ns);                  /* the same into p, returns its end */
 const char *signal_desc(int sig);
+int parse_signal(const char *arg);                          /* "SIGUSR2", "usr2", "12"; 0 if unknown */
 
 struct strlist {
 	const char **v;
@@ -106,9 +107,15 @@ const char *view_name_len(struct view *v, uint32_t func, size_t *len);
 const char *view_full_name(struct view *v, uint32_t func);
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);
+/* the (short) name of the function containing an arbitrary code address, or
+ * NULL when no symbol covers it */
+const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr);
 /* after a walk: warn about damage, lost events, untrusted modules */
 void view_report_problems(struct view *v);
 void view_no_events_hint(struct view *v);
+/* ring traces: "history starts at ..." (a note on stderr), once per thread whose
+ * oldest events were overwritten (view_report_problems prints them too) */
+void view_history_notes(struct view *v);
 /* -F/-N matches of a function: bit 0 -F, bit 1 -N (cached per function) */
 int view_filter_match(struct view *v, uint32_t func);
 
@@ -142,6 +149,8 @@ struct calls_ops {
 	/* an exit whose entry is not in the trace (a forked child leaving its parent's frames) */
 	void (*orphan)(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth);
 	void (*lost)(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns);
+	/* fnt_mark(): depth is the display depth of a call at that point */
+	void (*mark)(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth);
 };
 
 /* walk the trace through the call layer; all_frames: call begin/end for
@@ -172,6 +181,7 @@ int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_stacks(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 
 #endif

@@ -197,3 +197,25 @@ const char *signal_desc(int sig)
 	const char *s = strsignal(sig);
 	return s ? s : "unknown signal";
 }
+
+/* "SIGUSR2", "USR2", "usr2" or a number; 0 if unknown */
+int parse_signal(const char *arg)
+{
+	static const struct { const char *name; int sig; } sigs[] = {
+		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 },
+		{ "USR2", SIGUSR2 }, { "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+		{ "CONT", SIGCONT }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
+		{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM },
+		{ "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "IO", SIGIO }, { "PWR", SIGPWR },
+	};
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*arg && !*end)
+		return v > 0 && v < NSIG && v != SIGKILL && v != SIGSTOP ? (int)v : 0;
+	if (!strncasecmp(arg, "SIG", 3))
+		arg += 3;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!strcasecmp(arg, sigs[i].name))
+			return sigs[i].sig;
+	return 0;
+}

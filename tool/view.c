@@ -214,6 +214,18 @@ static void name_func(struct view *v, uint32_t func, int with_line)
 		v->src_line[func] = 0;
 		return;
 	}
+	const char *scope = trace_scope_name(v->trace, f->file, f->vaddr);
+	if (scope) {                    /* FNT_SCOPE_NAMED: its own name, no source line */
+		if (!v->names[func]) {
+			v->names[func] = xstrdup(scope);
+			v->name_len[func] = strlen(scope);
+			v->full_names[func] = xstrdup(scope);
+		}
+		v->src_done[func] = 1;
+		v->src_file[func] = NULL;
+		v->src_line[func] = 0;
+		return;
+	}
 	symbols_func(v->syms, file_sym(v, f->file), f->vaddr, with_line, &sf);
 	if (!v->names[func]) {
 		v->names[func] = xstrdup(sf.short_name ? sf.short_name : sf.name);
@@ -258,6 +270,16 @@ int view_srcline(struct view *v, uint32_t func, const char **file, int *line)
 	return *file && *line ? 0 : -1;
 }
 
+const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr)
+{
+	struct sym_func sf;
+	if (file == TRACE_NO_FILE)
+		return NULL;
+	if (symbols_func(v->syms, file_sym(v, file), vaddr, 0, &sf))
+		return NULL;            /* no symbol: the caller says module+0xoffset */
+	return sf.short_name ? sf.short_name : sf.name;
+}
+
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line)
 {
 	if (file == TRACE_NO_FILE)
@@ -268,6 +290,7 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 void view_report_problems(struct view *v)
 {
 	struct trace *t = v->trace;
+	view_history_notes(v);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		uint64_t lost = p->hdr.lost_reentrant + p->hdr.lost_nospace;
@@ -289,6 +312,26 @@ void view_report_problems(struct view *v)
 		const char *w = symbols_module_warning(v->syms, t->files[i].sym);
 		if (w)
 			warning("%s", w);
+	}
+}
+
+void view_history_notes(struct view *v)
+{
+	struct trace *t = v->trace;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		if (!(p->hdr.flags & FNT_FLAG_RING))
+			continue;
+		for (size_t k = 0; k < p->n_threads; k++) {
+			struct trace_thread *th = &p->threads[k];
+			char when[32];
+			if (!th->first_seq || !th->selected)
+				continue;
+			format_duration(when, sizeof(when), th->history_ns);
+			fprintf(stderr, "fntrace: note: thread %u: history starts at %s; earlier events were "
+				"overwritten (flight recorder of %" PRIu64 " x %u bytes)\n", th->tid,
+				when + strspn(when, " "), p->hdr.reserved[FNT_RES_RING_CHUNKS], p->hdr.chunk_size);
+		}
 	}
 }
 

@@ -109,6 +109,7 @@ def meta_chunk(seq=0, extra=b""):
     d += meta_record(1, module(1500, 0x7f0000000000, 0x7f0000000000, 0x7f0000010000, b"/lib/libc.so.6"))
     d += meta_record(3, struct.pack("<QII16s", 2000000, 0, 4242, b"prog"))
     d += meta_record(3, struct.pack("<QII16s", 2100000, 1, 4243, b"worker"))
+    d += meta_record(7, struct.pack("<QQ", 2200000, 0x555555558040) + b"named scope\0")   # SCOPE
     d += meta_record(1, module(3000000, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
     d += meta_record(2, module(3500000, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
     d += meta_record(1, module(3600000, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
@@ -162,6 +163,16 @@ def events(addrs, callsite=False, extras=True, seed=1, payloads=False):
         if extras and i == 60:
             ext(3, 5)
             out.extend(varint(2))                      # LOST 2
+        if extras and i == 50:
+            ext(9, 11)
+            out.extend(bytes([5]) + b"mark!")            # MARK
+        if extras and i == 70:
+            ext(10, 13)                                 # STACK of 3 return addresses
+            out.extend(varint(3))
+            p = 0
+            for a in (0x555555555123, 0x7f0000001300, 0x555555556010):
+                out.extend(varint(zigzag(a - p)))
+                p = a
         if extras and i == 80 and len(stack) > 1:
             ext(6, 7)
             out.extend(varint(1))                      # UNWIND 1
@@ -183,6 +194,14 @@ def synthetic():
     body = (meta_chunk() + chunk(1, events(addrs[:2], seed=3), thread=0, tid=4242, seq=0)
             + chunk(1, events(addrs[2:], seed=5), thread=1, tid=4243, seq=0, depth=2, name=b"worker"))
     seeds["synth-threads-mono.fnt"] = file_header(clock=2, n_chunks=3, end=False) + body
+    # a ring (flag 0x4, reserved[2] = 2 chunks) whose thread starts at seq 5,
+    # depth 3, and a chunk caught while being rewritten (magic 0)
+    body = (meta_chunk() + chunk(1, events(addrs, seed=9), thread=0, tid=4242, seq=6)
+            + chunk(1, events(addrs, seed=11), thread=0, tid=4242, seq=5, depth=3)
+            + (bytes(4) + chunk(1, b"", thread=1, tid=4243, seq=2)[4:])[:64])   # (cut: the 64K limit)
+    hdr = bytearray(file_header(flags=4, n_chunks=4))
+    struct.pack_into("<Q", hdr, 160 + 2 * 8, 2)
+    seeds["synth-ring.fnt"] = bytes(hdr) + body
     body = chunk(1, events(addrs, extras=False, seed=9), thread=0, tid=4242, seq=1, depth=1)
     seeds["synth-nometa.fnt"] = file_header(n_chunks=1) + body
     seeds["synth-truncated.fnt"] = (file_header(n_chunks=2) + meta_chunk()

@@ -300,6 +300,8 @@ static int child_clock(void)
 
 /* ---- orchestrator ---- */
 
+static const char *ring_env;     /* FNTRACE_RING for the next child, or NULL */
+
 static int run_child(const char *mode, const char *dir, int callsite, const char *clock)
 {
 	pid_t pid = fork();
@@ -316,6 +318,10 @@ static int run_child(const char *mode, const char *dir, int callsite, const char
 			setenv(FNTRACE_ENV_CLOCK, clock, 1);
 		else
 			unsetenv(FNTRACE_ENV_CLOCK);
+		if (ring_env)
+			setenv(FNTRACE_ENV_RING, ring_env, 1);
+		else
+			unsetenv(FNTRACE_ENV_RING);
 		execl("/proc/self/exe", "test-events", (char *)NULL);
 		_exit(127);
 	}
@@ -989,6 +995,96 @@ static void clock_case(const char *clock)
 	free(dir);
 }
 
+/* a thread's decoded ENTRY/EXIT events: exactly the last ones the stream
+ * fed (dropped ones aside)?  Returns how many, or -1 if they are not a tail */
+static long tail_of(const struct dvec *d, const struct stream *st)
+{
+	size_t m = 0, k = st->n;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].kind == TRACE_ENTRY || d->v[i].kind == TRACE_EXIT)
+			m++;
+	for (size_t i = d->n; i-- > 0;) {
+		const struct dev *e = &d->v[i];
+		if (e->kind != TRACE_ENTRY && e->kind != TRACE_EXIT)
+			continue;
+		while (k > 0 && st->s[k - 1].dropped)
+			k--;
+		if (k == 0)
+			return -1;
+		const struct step *s = &st->s[--k];
+		struct dev want = { .kind = s->is_exit ? TRACE_EXIT : TRACE_ENTRY, .addr = s->addr };
+		if (!same_event(e, &want))
+			return -1;
+	}
+	return (long)m;
+}
+
+/*
+ * The flight recorder: the same streams into rings of 3 chunks of 16K.
+ * Every thread's trace must be exactly a tail of what it fed (the ring
+ * rewrites whole chunks, so the tail starts at a chunk boundary), shorter
+ * than the stream for the long ones, and the file must hold no more than
+ * 3 chunks per thread plus the meta chunks.
+ */
+static void ring_case(void)
+{
+	const char *label = "ring";
+	char *dir = make_tmpdir();
+	ring_env = "3";
+	int rc = run_child("stream", dir, 0, NULL);
+	ring_env = NULL;
+	struct trace *t = NULL;
+	char err[512];
+	if (!CHECK(rc == 0, "%s: the recording child exited with %d", label, rc) ||
+	    !CHECK(trace_open(&t, dir, err, sizeof(err)) == 0, "%s: trace_open: %s", label, err)) {
+		rm_rf(dir);
+		free(dir);
+		return;
+	}
+	struct stream st[N_STREAMS];
+	for (unsigned i = 0; i < N_STREAMS; i++)
+		gen_stream(i, &st[i]);
+	for (size_t i = 0; i < t->n_warnings; i++)
+		CHECK(0, "%s: warning: %s", label, t->warnings[i]);
+	struct trace_process *p = &t->procs[0];
+	CHECK(p->hdr.flags & FNT_FLAG_RING, "%s: header flags %#x", label, p->hdr.flags);
+	CHECK(p->hdr.reserved[FNT_RES_RING_CHUNKS] == 3, "%s: ring of %" PRIu64, label,
+	      p->hdr.reserved[FNT_RES_RING_CHUNKS]);
+	CHECK(p->n_threads == N_STREAMS, "%s: %zu threads", label, p->n_threads);
+	CHECK(p->n_chunks <= 3 * N_STREAMS + 2, "%s: %" PRIu64 " chunks in the file", label, p->n_chunks);
+	struct walk_ctx w;
+	walk_collect(t, 0, &w);
+	CHECK(p->damaged_bytes == 0 && p->missing_chunks == 0, "%s: %" PRIu64 " damaged bytes, %" PRIu64
+	      " missing chunks", label, p->damaged_bytes, p->missing_chunks);
+	unsigned wrapped = 0, matched = 0;
+	for (size_t i = 0; i < w.n_threads; i++) {
+		long best = -1;
+		unsigned which = 0;
+		for (unsigned k = 0; k < N_STREAMS && best < 0; k++)
+			if ((best = tail_of(&w.per_thread[i], &st[k])) > 0)
+				which = k;
+		if (!CHECK(best > 0, "%s: thread %zu: its %zu events are no stream's tail", label, i,
+			   w.per_thread[i].n))
+			continue;
+		matched++;
+		size_t fed = 0;
+		for (size_t k = 0; k < st[which].n; k++)
+			fed += !st[which].s[k].dropped;
+		if ((size_t)best < fed) {
+			wrapped++;
+			CHECK(p->threads[i].first_seq > 0, "%s: thread %zu lost its head but starts at seq 0", label, i);
+			CHECK((size_t)best > fed / 50, "%s: thread %zu kept only %ld of %zu", label, i, best, fed);
+		}
+	}
+	CHECK(matched == N_STREAMS && wrapped >= 4, "%s: %u threads matched, %u wrapped", label, matched, wrapped);
+	walk_free(&w);
+	for (unsigned i = 0; i < N_STREAMS; i++)
+		free(st[i].s);
+	trace_close(t);
+	rm_rf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const char *child = getenv("FNT_TEST_CHILD");
@@ -1004,6 +1100,7 @@ int main(void)
 	unsetenv(FNTRACE_ENV_DISABLE);   /* read by the runtime already; children start clean */
 	stream_case(0);
 	stream_case(1);
+	ring_case();
 	clock_case("tsc");
 	clock_case("monotonic");
 	printf("%d passed, %d failed\n", n_pass, n_fail);

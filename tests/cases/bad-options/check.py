@@ -48,6 +48,20 @@ def check(ctx):
         p = ctx.run(*args, data=False)
         if p.returncode != 0 or "usage" not in p.stdout.lower():
             problems.append("fntrace %s: exit %d, stdout %r" % (" ".join(args), p.returncode, p.stdout[:200]))
+    # flight recorder and stacks options
+    expect(["record", "--ring", "16K", "--", prog], 2, "--ring", "too small")
+    expect(["record", "--ring", "1M", "--chunk-size", "16K", "--", prog], 2, "--ring", "2 to 32")
+    expect(["record", "--ring", "lots", "--", prog], 2, "--ring")
+    expect(["record", "--snapshot-signal", "SIGFOO", "--", prog], 2, "--snapshot-signal", "SIGFOO")
+    expect(["record", "--snapshot-signal", "9", "--", prog], 2, "--snapshot-signal")
+    expect(["record", "--ring"], 2, "--ring")
+    expect(["stacks", "--no-such-option"], 2, "--no-such-option")
+    expect(["stacks", "-d", d, "-F", "main"], 2, "-F")
+    p = ctx.run("stacks", "--help", data=False)
+    if p.returncode != 0 or "usage" not in p.stdout.lower():
+        problems.append("fntrace stacks --help: exit %d" % p.returncode)
+    # a trace without captured stacks: exit 1 and say how to capture one
+    expect(["stacks", "-d", d], 1, "fnt_capture_stack()")
     # a --tid that matches no thread is not a trace without function events
     expect(["replay", "-d", d, "--tid", "1"], 1, "--tid",
            absent=("no function events were recorded", "-finstrument-functions"))

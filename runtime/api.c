@@ -1,0 +1,120 @@
+/*
+ * api.c - the in-program API of include/fntrace.h: markers, stack capture,
+ * named scopes, enable/disable.  (FNT_SCOPE itself goes straight to the
+ * hooks; snapshots are in ring.c.)
+ *
+ * Everything here writes into the calling thread's own chunk with the same
+ * re-entrancy guard as the hooks, so an API call from a signal handler that
+ * interrupted a hook is dropped, never interleaved.  The header tests
+ * fnt__active before calling in, so none of this runs when not recording.
+ */
+#include <string.h>
+#include <unwind.h>
+#include "fntrace.h"
+#include "runtime/runtime.h"
+
+static inline uint64_t ext_head(uint64_t d, enum fnt_ext e)
+{
+	return d << 8 | (uint64_t)e << 2 | FNT_K_EXT;
+}
+
+FNT_EXPORT void fnt__mark(const char *text)
+{
+	struct fnt_thread *t = &fnt_self;
+	size_t len = text ? strnlen(text, FNT_MARK_MAX) : 0;
+
+	if (t->busy)
+		return;
+	t->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	if (!fnt_thread_room(t, 9 + 8 + 1 + len)) {
+		uint64_t d = fnt_event_time(t);
+		uint8_t *p = fnt_put_varint(t->pos, ext_head(d, FNT_EXT_MARK));
+		p[0] = (uint8_t)len;
+		memcpy(p + 1, text, len);
+		t->pos = p + 1 + len;
+	}
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}
+
+struct unwind_state {
+	uintptr_t *pc;
+	unsigned n, skip;
+};
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+{
+	struct unwind_state *u = arg;
+	uintptr_t pc = (uintptr_t)_Unwind_GetIP(ctx);
+	if (!pc)
+		return _URC_END_OF_STACK;
+	if (u->skip) {
+		u->skip--;
+		return _URC_NO_REASON;
+	}
+	u->pc[u->n++] = pc;
+	return u->n == FNT_STACK_MAX ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+/* The unwinder (libgcc's, from .eh_frame) needs no frame pointers and stops
+ * cleanly where the unwind tables end; it reads only what the tables
+ * describe, so uninstrumented code and code without frame pointers are
+ * safe.  The first frame is this function's own: skipped. */
+FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	uintptr_t pc[FNT_STACK_MAX];
+	struct unwind_state u = { pc, 0, 1 };
+
+	if (t->busy)
+		return;
+	_Unwind_Backtrace(unwind_one, &u);
+	if (!u.n)
+		return;
+	t->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	if (!fnt_thread_room(t, 9 + 8 + 9 + (size_t)u.n * 9)) {
+		uint64_t d = fnt_event_time(t);
+		uint8_t *p = fnt_put_varint(t->pos, ext_head(d, FNT_EXT_STACK));
+		uintptr_t prev = 0;
+		p = fnt_put_varint(p, u.n);
+		for (unsigned i = 0; i < u.n; i++) {
+			uint64_t zz = fnt_zigzag((int64_t)(pc[i] - prev));
+			if (zz > FNT_VARINT_MAX)
+				zz = 0;
+			p = fnt_put_varint(p, zz);
+			prev = pc[i];
+		}
+		t->pos = p;
+	}
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}
+
+/* A named scope is a call of a synthetic function: the address of its
+ * site variable (it lies in the program's data, so it resolves to a module
+ * like any code address).  The first use writes its name to the meta
+ * stream of each trace file. */
+FNT_EXPORT void *fnt__scope_named(struct fnt_scope_site *site)
+{
+	int gen = (int)__atomic_load_n(&fnt_file_gen, __ATOMIC_RELAXED);
+	int seen = __atomic_load_n(&site->registered, __ATOMIC_ACQUIRE);
+	if (seen != gen) {      /* not yet in this trace file (a forked child has its own) */
+		struct { uint64_t ticks, addr; } r = { fnt_now(), (uintptr_t)site };
+		const char *name = site->name ? site->name : "";
+		if (__atomic_compare_exchange_n(&site->registered, &seen, gen, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			fnt_meta_append(FNT_META_SCOPE, &r, sizeof(r), name, strnlen(name, 1000) + 1);
+	}
+	__cyg_profile_func_enter(site, __builtin_return_address(0));
+	return site;
+}
+
+/* Per process.  Frames open when recording stops stay open in the trace
+ * until their exits are seen after it resumes (or the thread ends). */
+FNT_EXPORT void fnt__set_enabled(int on)
+{
+	struct fnt_file_header *h = fnt_trace_header();
+	__atomic_store_n(&fnt_paused, !on, __ATOMIC_RELAXED);
+	__atomic_store_n(&fnt__active, on && h, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,111 @@
+/*
+ * cmd-stacks.c - `fntrace stacks`: every call stack the program captured
+ * with fnt_capture_stack(), in time order, one frame a line as
+ * module!function (file:line), or module+0xoffset where no symbol covers
+ * the address.
+ *
+ * The reader has already resolved each return address against the module
+ * map of its process at the capture's time (a library loaded later at the
+ * same address does not confuse it); this file only names (module file,
+ * vaddr) pairs.  A return address points after its call instruction, so
+ * names and lines are looked up one byte before it: the line of the call.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+#include "tool/tool.h"
+
+static const char stacks_usage[] =
+	"usage: fntrace stacks [options]\n\n"
+	"Print the call stacks captured by fnt_capture_stack(), innermost frame\n"
+	"first, each with its time and thread.\n\n"
+	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
+	"      --tid TID[,TID]    only these threads\n"
+	TIME_RANGE_HELP
+	"      --debug-dir DIR    also look for debug info under DIR (repeatable)\n"
+	"      --prefix-map OLD=NEW  read sources/modules recorded under OLD from NEW\n"
+	"      --no-demangle      show C++ names as in the symbol table\n"
+	"  -h, --help             this help\n";
+
+struct stacks {
+	struct view *v;
+	uint64_t n;
+};
+
+static int on_event(void *ctx, const struct trace_event *ev)
+{
+	struct stacks *s = ctx;
+	struct view *v = s->v;
+	char when[32];
+
+	if (ev->kind != TRACE_STACK)
+		return 0;
+	if (ev->ns < v->opts->since_ns || (v->opts->has_until && ev->ns > v->opts->until_ns))
+		return 0;
+	format_duration(when, sizeof(when), ev->ns);
+	printf("%sstack %" PRIu64 " at %s, thread %u", s->n ? "\n" : "", s->n + 1, when + strspn(when, " "),
+	       ev->thread->tid);
+	if (ev->thread->name[0])
+		printf(" (%s)", ev->thread->name);
+	printf(", pid %u:\n", ev->thread->proc->hdr.pid);
+	s->n++;
+	for (uint64_t i = 0; i < ev->count; i++) {
+		uint32_t file = ev->body->stack_file[i];
+		uint64_t at = ev->body->stack_vaddr[i] - 1;
+		const char *name = view_addr_func(v, file, at), *src = NULL;
+		int line = 0;
+		if (file == TRACE_NO_FILE) {
+			printf("  #%-2" PRIu64 " 0x%" PRIx64 "\n", i, ev->body->stack[i]);
+			continue;
+		}
+		const char *mod = strrchr(v->trace->files[file].path, '/');
+		mod = mod ? mod + 1 : v->trace->files[file].path;
+		if (name)
+			printf("  #%-2" PRIu64 " %s!%s", i, mod, name);
+		else
+			printf("  #%-2" PRIu64 " %s+%#" PRIx64, i, mod, at + 1);
+		if (!view_addr_srcline(v, file, at, &src, &line) && src) {
+			const char *b = strrchr(src, '/');
+			printf(" (%s:%d)", b ? b + 1 : src, line);
+		}
+		putchar('\n');
+	}
+	return 0;
+}
+
+int cmd_stacks(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		VIEW_LONGOPTS, FILTER_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct view_opts o = { 0 };
+	struct view v;
+	struct stacks s = { .v = &v };
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+		if (view_opt(&o, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'h': fputs(stacks_usage, stdout); return 0;
+		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
+		default: die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (o.filter.n || o.notrace.n || o.max_depth)
+		die_usage("options -F, -N and -D do not apply to 'stacks'");
+	view_open(&v, &o);
+	trace_walk(v.trace, 1, on_event, &s);
+	fflush(stdout);
+	if (!s.n)
+		fprintf(stderr, "fntrace: no call stacks in '%s' (the program captures them with "
+			"fnt_capture_stack(), see include/fntrace.h)\n", o.dir ? o.dir : "fntrace.data");
+	view_report_problems(&v);
+	view_close(&v);
+	return s.n ? 0 : 1;
+}

@@ -10,7 +10,7 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "pthread_exit"}
 # the in-program API (include/fntrace.h): the header calls only these
 API = {"fnt__active", "fnt__enter", "fnt__exit", "fnt__scope_named", "fnt__mark", "fnt__capture_stack",
-       "fnt__set_enabled", "fnt__snapshot"}
+       "fnt__set_enabled", "fnt__snapshot", "fnt_patch"}
 def check(ctx):
     lib = os.path.join(os.path.dirname(ctx.fntrace), "libfntrace.so")
     out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout

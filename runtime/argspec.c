@@ -268,92 +268,23 @@ static void add_function(const char *name, uintptr_t addr)
 	__atomic_store_n(&fnt_argspec_count, fnt_argspec_count + 1, __ATOMIC_RELEASE);
 }
 
+static void add_symbol(void *ctx, const char *name, uint64_t vaddr)
+{
+	add_function(name, (uintptr_t)(*(uint64_t *)ctx + vaddr));
+}
+
 /* Walk the module file's symbol table (.symtab, else .dynsym) for the
- * functions the globs name.  The file is read, never the mapped image. */
+ * functions the globs name.  The file is read, never the mapped image.
+ * Only modules built with -pg -mfentry or patchable entries reach the
+ * trampoline: the others (libc...) would fill the table for nothing. */
 void fnt_argspec_module(const char *path, uint64_t bias)
 {
-	struct stat st;
-	int fd;
-	const uint8_t *m;
-	if (!n_rules || !table)
+	struct fnt_elf e;
+	if (!n_rules || !table || fnt_elf_open(&e, path))
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		close(fd);
-		return;
-	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return;
-	size_t size = (size_t)st.st_size;
-	const Elf64_Ehdr *eh = (const void *)m;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
-	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
-		goto out;
-	const Elf64_Shdr *sh = (const void *)(m + eh->e_shoff);
-	/* only modules built with -pg -mfentry call the trampoline: the others
-	 * (libc...) would fill the table for nothing */
-	int uses_fentry = 0;
-	for (unsigned i = 0; i < eh->e_shnum && !uses_fentry; i++) {
-		if (sh[i].sh_type != SHT_DYNSYM && sh[i].sh_type != SHT_SYMTAB)
-			continue;
-		if (sh[i].sh_link >= eh->e_shnum)
-			continue;
-		const Elf64_Shdr *strs = &sh[sh[i].sh_link];
-		if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
-		    strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
-			continue;
-		const Elf64_Sym *sym = (const void *)(m + sh[i].sh_offset);
-		const char *str = (const char *)(m + strs->sh_offset);
-		for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++)
-			if (sym[k].st_name + sizeof("__fentry__") <= strs->sh_size &&
-			    !memcmp(str + sym[k].st_name, "__fentry__", sizeof("__fentry__"))) {
-				uses_fentry = 1;
-				break;
-			}
-	}
-	/* or whose functions start with a pad runtime/patch.c turns into the call */
-	if (eh->e_shstrndx < eh->e_shnum) {
-		const Elf64_Shdr *names = &sh[eh->e_shstrndx];
-		static const char pfe[] = "__patchable_function_entries";
-		for (unsigned i = 0; i < eh->e_shnum && !uses_fentry; i++)
-			if (names->sh_offset <= size && names->sh_size <= size - names->sh_offset &&
-			    sh[i].sh_name + sizeof(pfe) <= names->sh_size &&
-			    !memcmp(m + names->sh_offset + sh[i].sh_name, pfe, sizeof(pfe)))
-				uses_fentry = 1;
-	}
-	if (!uses_fentry)
-		goto out;
-	for (int want = SHT_SYMTAB; want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
-		int found = 0;
-		for (unsigned i = 0; i < eh->e_shnum; i++) {
-			if (sh[i].sh_type != (unsigned)want || sh[i].sh_link >= eh->e_shnum)
-				continue;
-			const Elf64_Shdr *strs = &sh[sh[i].sh_link];
-			if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
-			    strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
-				continue;
-			const Elf64_Sym *sym = (const void *)(m + sh[i].sh_offset);
-			const char *str = (const char *)(m + strs->sh_offset);
-			size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
-			found = 1;
-			for (size_t k = 0; k < n; k++) {
-				if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
-				    sym[k].st_shndx == SHN_UNDEF || sym[k].st_name >= strs->sh_size ||
-				    !memchr(str + sym[k].st_name, 0, strs->sh_size - sym[k].st_name))
-					continue;
-				add_function(str + sym[k].st_name, (uintptr_t)(bias + sym[k].st_value));
-			}
-		}
-		if (found)
-			break;
-	}
-out:
-	munmap((void *)m, size);
+	if (fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE))
+		fnt_elf_functions(&e, add_symbol, &bias);
+	fnt_elf_close(&e);
 }
 
 /* a forked child writes its own file: the specs go in again */

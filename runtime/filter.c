@@ -203,95 +203,32 @@ static void add_addr(struct mod_syms *m, uint64_t addr, unsigned flags, size_t *
 	m->addrs[m->n++] = (addr & ADDR_MASK) | (uint64_t)flags << 58;
 }
 
-/* Read the function symbols of one ELF file; every offset is checked
- * against the file (a damaged or odd file yields nothing, never a crash). */
+struct sym_scan {
+	struct mod_syms *m;
+	demangle_fn dem;
+	size_t cap;
+};
+
+static void match_symbol(void *ctx, const char *name, uint64_t vaddr)
+{
+	struct sym_scan *ss = ctx;
+	unsigned f = match_name(name, ss->dem);
+	if (f)
+		add_addr(ss->m, ss->m->bias + vaddr, f, &ss->cap);
+}
+
+/* The -F/-N matches among the function symbols of one ELF file.  Objects
+ * that never call the hooks (or have no patchable pads) never reach them:
+ * their names are skipped. */
 static void read_symbols(struct mod_syms *m, demangle_fn dem)
 {
-	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	const uint8_t *map;
-	size_t size, cap = 0;
-
-	if (fd < 0)
+	struct fnt_elf e;
+	struct sym_scan ss = { .m = m, .dem = dem };
+	if (fnt_elf_open(&e, m->path))
 		return;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		close(fd);
-		return;
-	}
-	size = (size_t)st.st_size;
-	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return;
-	const Elf64_Ehdr *eh = (const void *)map;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
-	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
-		goto out;
-	const Elf64_Shdr *sh = (const void *)(map + eh->e_shoff), *tab = NULL;
-	for (int pass = 0; pass < 2 && !tab; pass++)
-		for (unsigned i = 0; i < eh->e_shnum; i++)
-			if (sh[i].sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB)) {
-				tab = &sh[i];
-				break;
-			}
-	if (!tab || tab->sh_link >= eh->e_shnum || tab->sh_offset > size || tab->sh_size > size - tab->sh_offset ||
-	    tab->sh_entsize != sizeof(Elf64_Sym))
-		goto out;
-	const Elf64_Shdr *strs = &sh[tab->sh_link];
-	if (strs->sh_offset > size || strs->sh_size > size - strs->sh_offset || !strs->sh_size)
-		goto out;
-	const char *str = (const char *)map + strs->sh_offset;
-	const Elf64_Sym *sym = (const void *)(map + tab->sh_offset);
-	size_t n = tab->sh_size / sizeof(Elf64_Sym);
-	int instrumented = 0;
-	/* objects that never call the hooks never reach them: skip their names.
-	 * A caller refers to the hook (__cyg_profile_func_enter, or __fentry__
-	 * for -pg -mfentry; undefined, maybe "@GLIBC_2.2.5" in .symtab); a
-	 * program linked with libfntrace.a defines it; libc defines dummy ones
-	 * and is not instrumented.  -fpatchable-function-entry objects have a
-	 * __patchable_function_entries section (runtime/patch.c). */
-	const char *base = strrchr(m->path, '/');
-	int is_libc = base && !strncmp(base + 1, "libc.so", 7);
-	for (size_t i = 0; i < n && !instrumented; i++) {
-		size_t room = strs->sh_size - sym[i].st_name, hl;
-		const char *nm = str + sym[i].st_name;
-		if (sym[i].st_name >= strs->sh_size || (sym[i].st_shndx != SHN_UNDEF && is_libc))
-			continue;
-		if (room > 24 && !memcmp(nm, "__cyg_profile_func_enter", 24))
-			hl = 24;
-		else if (room > 10 && !memcmp(nm, "__fentry__", 10))
-			hl = 10;
-		else
-			continue;
-		if (nm[hl] == 0 || nm[hl] == '@')
-			instrumented = 1;
-	}
-	if (!instrumented && eh->e_shstrndx < eh->e_shnum) {
-		const Elf64_Shdr *ss = &sh[eh->e_shstrndx];
-		static const char pfe[] = "__patchable_function_entries";
-		if (ss->sh_offset <= size && ss->sh_size <= size - ss->sh_offset)
-			for (unsigned i = 0; i < eh->e_shnum && !instrumented; i++)
-				if (sh[i].sh_name < ss->sh_size && ss->sh_size - sh[i].sh_name >= sizeof(pfe) &&
-				    !memcmp(map + ss->sh_offset + sh[i].sh_name, pfe, sizeof(pfe)))
-					instrumented = 1;
-	}
-	if (!instrumented)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		const Elf64_Sym *s = &sym[i];
-		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF || !s->st_value ||
-		    s->st_name >= strs->sh_size)
-			continue;
-		const char *name = str + s->st_name;
-		if (!memchr(name, 0, strs->sh_size - s->st_name))
-			continue;
-		unsigned f = match_name(name, dem);
-		if (f)
-			add_addr(m, m->bias + s->st_value, f, &cap);
-	}
-out:
-	munmap((void *)map, size);
+	if (fnt_elf_hooks(&e, m->path))
+		fnt_elf_functions(&e, match_symbol, &ss);
+	fnt_elf_close(&e);
 }
 
 static int module_traced(const char *path)

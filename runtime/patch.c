@@ -583,52 +583,69 @@ static void sites_add(const struct site *add, size_t n)
 	apply(NULL);
 }
 
+struct pad_scan {
+	uint64_t bias;
+	const uintptr_t *pads;
+	size_t n_pads;
+	char **globs;
+	int n_globs;
+	const uint8_t *stub;
+	struct site *news;
+	size_t n_news;
+};
+
+/* one function symbol: a site when its pad is listed and it is selected */
+static void pad_function(void *ctx, const char *name, uint64_t vaddr)
+{
+	struct pad_scan *ps = ctx;
+	uintptr_t a = (uintptr_t)(ps->bias + vaddr);
+	/* the pad is at the symbol, or after its endbr64 */
+	if (!bsearch(&a, ps->pads, ps->n_pads, sizeof(*ps->pads), cmp_addr)) {
+		a += 4;
+		if (!bsearch(&a, ps->pads, ps->n_pads, sizeof(*ps->pads), cmp_addr))
+			return;
+	}
+	if (!is_pad((const uint8_t *)a) ||
+	    (!wanted(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) && !fnt_argspec_find(a - 4)))
+		return;
+	int64_t rel = (int64_t)((uintptr_t)ps->stub - (a + 5));
+	if (rel != (int32_t)rel)
+		return;
+	struct site *ns = realloc(ps->news, (ps->n_news + 1) * sizeof(*ns));
+	if (!ns)
+		return;
+	ps->news = ns;
+	struct site *st_ = &ps->news[ps->n_news++];
+	int32_t r32 = (int32_t)rel;
+	st_->at = a;
+	memcpy(st_->orig, (const void *)a, 5);
+	st_->call[0] = 0xe8;
+	memcpy(st_->call + 1, &r32, 4);
+}
+
 void fnt_patch_module(const char *path, uint64_t bias)
 {
-	struct stat st;
-	const uint8_t *m;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct fnt_elf e;
 	uintptr_t *pads = NULL;
-	size_t n_pads = 0, size;
+	size_t n_pads = 0;
 	char *globs_text = NULL, *globs[64];
 	int n_globs = 0;
-	struct site *news = NULL;
-	size_t n_news = 0;
+	struct pad_scan ps = { .bias = bias };
 
 	patch_init();
-	if (fd < 0)
+	if (fnt_elf_open(&e, path))
 		return;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		close(fd);
-		return;
-	}
-	size = (size_t)st.st_size;
-	m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return;
-	const Elf64_Ehdr *eh = (const void *)m;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
-	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum || eh->e_shstrndx >= eh->e_shnum)
-		goto out;
-	const Elf64_Shdr *sh = (const void *)(m + eh->e_shoff);
-	const Elf64_Shdr *names = &sh[eh->e_shstrndx];
-	if (names->sh_offset > size || names->sh_size > size - names->sh_offset)
-		goto out;
-	for (unsigned i = 0; i < eh->e_shnum; i++) {
-		static const char want[] = "__patchable_function_entries";
-		if (sh[i].sh_name + sizeof(want) > names->sh_size ||
-		    memcmp(m + names->sh_offset + sh[i].sh_name, want, sizeof(want)) || !(sh[i].sh_flags & SHF_ALLOC))
+	for (const Elf64_Shdr *sec = NULL; (sec = fnt_elf_section(&e, "__patchable_function_entries", sec));) {
+		if (!(sec->sh_flags & SHF_ALLOC))
 			continue;
 		/* the entries, relocated, in memory */
-		const uintptr_t *e = (const uintptr_t *)(uintptr_t)(bias + sh[i].sh_addr);
-		size_t k = sh[i].sh_size / 8;
+		const uintptr_t *entries = (const uintptr_t *)(uintptr_t)(bias + sec->sh_addr);
+		size_t k = sec->sh_size / 8;
 		uintptr_t *np = realloc(pads, (n_pads + k) * sizeof(*pads));
 		if (!np)
 			goto out;
 		pads = np;
-		memcpy(pads + n_pads, e, k * 8);
+		memcpy(pads + n_pads, entries, k * 8);
 		n_pads += k;
 	}
 	if (!n_pads)
@@ -640,62 +657,21 @@ void fnt_patch_module(const char *path, uint64_t bias)
 		for (char *tok = strtok_r(globs_text, ";", &save); tok && n_globs < 64; tok = strtok_r(NULL, ";", &save))
 			globs[n_globs++] = tok;
 	}
-	uint8_t *stub = stub_near(pads[0], pads[n_pads - 1] + 5);
-	if (!stub)
+	ps.stub = stub_near(pads[0], pads[n_pads - 1] + 5);
+	if (!ps.stub)
 		goto out;
-	for (int want = SHT_SYMTAB; want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
-		int found = 0;
-		for (unsigned i = 0; i < eh->e_shnum; i++) {
-			if (sh[i].sh_type != (unsigned)want || sh[i].sh_link >= eh->e_shnum)
-				continue;
-			const Elf64_Shdr *strs = &sh[sh[i].sh_link];
-			if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
-			    strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
-				continue;
-			const Elf64_Sym *sym = (const void *)(m + sh[i].sh_offset);
-			const char *str = (const char *)(m + strs->sh_offset);
-			found = 1;
-			for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++) {
-				if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC || !sym[k].st_value ||
-				    sym[k].st_shndx == SHN_UNDEF || sym[k].st_name >= strs->sh_size ||
-				    !memchr(str + sym[k].st_name, 0, strs->sh_size - sym[k].st_name))
-					continue;
-				uintptr_t a = (uintptr_t)(bias + sym[k].st_value);
-				const char *name = str + sym[k].st_name;
-				/* the pad is at the symbol, or after its endbr64 */
-				if (!bsearch(&a, pads, n_pads, sizeof(*pads), cmp_addr)) {
-					a += 4;
-					if (!bsearch(&a, pads, n_pads, sizeof(*pads), cmp_addr))
-						continue;
-				}
-				if (!is_pad((const uint8_t *)a) ||
-				    (!wanted(name, globs, n_globs) && !fnt_argspec_find(a) && !fnt_argspec_find(a - 4)))
-					continue;
-				int64_t rel = (int64_t)((uintptr_t)stub - (a + 5));
-				if (rel != (int32_t)rel)
-					continue;
-				struct site *ns = realloc(news, (n_news + 1) * sizeof(*ns));
-				if (!ns)
-					continue;
-				news = ns;
-				struct site *st_ = &news[n_news++];
-				int32_t r32 = (int32_t)rel;
-				st_->at = a;
-				memcpy(st_->orig, (const void *)a, 5);
-				st_->call[0] = 0xe8;
-				memcpy(st_->call + 1, &r32, 4);
-			}
-		}
-		if (found)
-			break;
-	}
-	if (n_news)
-		sites_add(news, n_news);
+	ps.pads = pads;
+	ps.n_pads = n_pads;
+	ps.globs = globs;
+	ps.n_globs = n_globs;
+	fnt_elf_functions(&e, pad_function, &ps);
+	if (ps.n_news)
+		sites_add(ps.news, ps.n_news);
 out:
-	free(news);
+	free(ps.news);
 	free(globs_text);
 	free(pads);
-	munmap((void *)m, size);
+	fnt_elf_close(&e);
 }
 #else
 #include "fntrace.h"

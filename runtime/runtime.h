@@ -10,6 +10,7 @@
 #ifndef FNT_RUNTIME_H
 #define FNT_RUNTIME_H
 
+#include <elf.h>
 #include <stdint.h>
 #include "format/format.h"
 
@@ -207,6 +208,26 @@ void fnt_argspec_fork_child(void) FNT_HIDDEN;
 
 /* -fpatchable-function-entry: patch the module's pads (runtime/patch.c) */
 void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
+
+/* elf.c: a module's file, mapped read-only, every offset checked */
+struct fnt_elf {
+	const uint8_t *map;
+	size_t size;
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh;
+};
+int fnt_elf_open(struct fnt_elf *e, const char *path) FNT_HIDDEN;
+void fnt_elf_close(struct fnt_elf *e) FNT_HIDDEN;
+/* the first section called name after `after` (NULL: from the start) */
+const Elf64_Shdr *fnt_elf_section(const struct fnt_elf *e, const char *name, const Elf64_Shdr *after) FNT_HIDDEN;
+/* every defined function symbol of .symtab (else .dynsym), file vaddr */
+void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
+		       void *ctx) FNT_HIDDEN;
+/* which instrumentation the object's code calls (FNT_ELF_* bits) */
+#define FNT_ELF_CYG       1u   /* __cyg_profile_func_enter */
+#define FNT_ELF_FENTRY    2u   /* __fentry__ */
+#define FNT_ELF_PATCHABLE 4u   /* a __patchable_function_entries section */
+unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
 void fnt_patch_fork_child(void) FNT_HIDDEN;
 
 /* module map */

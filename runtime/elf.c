@@ -1,0 +1,138 @@
+/*
+ * elf.c - the runtime's one reader of ELF files on disk: the symbol tables
+ * and section names that record-time filters (filter.c), argument specs
+ * (argspec.c) and patchable entries (patch.c) need when a module is loaded.
+ * The file is mapped read-only and every offset is checked against it, so
+ * a damaged or odd file yields nothing, never a crash.  (libelf would do
+ * this, but the runtime loads into every traced process and stays small.)
+ */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "runtime/runtime.h"
+
+int fnt_elf_open(struct fnt_elf *e, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *m;
+
+	memset(e, 0, sizeof(*e));
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+		close(fd);
+		return -1;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	e->map = m;
+	e->size = (size_t)st.st_size;
+	e->eh = m;
+	if (memcmp(e->eh->e_ident, ELFMAG, SELFMAG) || e->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    e->eh->e_shentsize != sizeof(Elf64_Shdr) || e->eh->e_shoff > e->size ||
+	    (e->size - e->eh->e_shoff) / sizeof(Elf64_Shdr) < e->eh->e_shnum) {
+		fnt_elf_close(e);
+		return -1;
+	}
+	e->sh = (const void *)(e->map + e->eh->e_shoff);
+	return 0;
+}
+
+void fnt_elf_close(struct fnt_elf *e)
+{
+	if (e->map)
+		munmap((void *)e->map, e->size);
+	memset(e, 0, sizeof(*e));
+}
+
+static int in_file(const struct fnt_elf *e, const Elf64_Shdr *s)
+{
+	return s->sh_offset <= e->size && s->sh_size <= e->size - s->sh_offset;
+}
+
+const Elf64_Shdr *fnt_elf_section(const struct fnt_elf *e, const char *name, const Elf64_Shdr *after)
+{
+	size_t len = strlen(name) + 1;
+	if (e->eh->e_shstrndx >= e->eh->e_shnum)
+		return NULL;
+	const Elf64_Shdr *names = &e->sh[e->eh->e_shstrndx];
+	if (!in_file(e, names))
+		return NULL;
+	for (unsigned i = after ? (unsigned)(after - e->sh) + 1 : 0; i < e->eh->e_shnum; i++)
+		if (e->sh[i].sh_name < names->sh_size && names->sh_size - e->sh[i].sh_name >= len &&
+		    !memcmp(e->map + names->sh_offset + e->sh[i].sh_name, name, len))
+			return &e->sh[i];
+	return NULL;
+}
+
+/* .symtab, else .dynsym, with its string table; 0 when there is none */
+static int symbols(const struct fnt_elf *e, const Elf64_Sym **sym, size_t *n, const char **str, size_t *strsize)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < e->eh->e_shnum; i++) {
+			const Elf64_Shdr *t = &e->sh[i];
+			if (t->sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB))
+				continue;
+			if (t->sh_link >= e->eh->e_shnum || !in_file(e, t) || !in_file(e, &e->sh[t->sh_link]))
+				return 0;
+			*sym = (const void *)(e->map + t->sh_offset);
+			*n = t->sh_size / sizeof(Elf64_Sym);
+			*str = (const char *)e->map + e->sh[t->sh_link].sh_offset;
+			*strsize = e->sh[t->sh_link].sh_size;
+			return 1;
+		}
+	return 0;
+}
+
+void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr), void *ctx)
+{
+	const Elf64_Sym *sym;
+	const char *str;
+	size_t n, strsize;
+	if (!symbols(e, &sym, &n, &str, &strsize))
+		return;
+	for (size_t k = 0; k < n; k++) {
+		const Elf64_Sym *s = &sym[k];
+		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF || !s->st_value ||
+		    s->st_name >= strsize || !memchr(str + s->st_name, 0, strsize - s->st_name))
+			continue;
+		fn(ctx, str + s->st_name, s->st_value);
+	}
+}
+
+/* A caller of a hook refers to it (undefined, maybe "name@GLIBC_2.2.5" in
+ * .symtab); a program linked with libfntrace.a defines it; libc defines
+ * dummy ones and is not instrumented. */
+unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path)
+{
+	static const struct { const char *name; size_t len; unsigned bit; } hooks[] = {
+		{ "__cyg_profile_func_enter", 24, FNT_ELF_CYG },
+		{ "__fentry__", 10, FNT_ELF_FENTRY },
+	};
+	const char *base = strrchr(path, '/');
+	int is_libc = base && !strncmp(base + 1, "libc.so", 7);
+	const Elf64_Sym *sym;
+	const char *str;
+	size_t n, strsize;
+	unsigned found = 0;
+
+	if (symbols(e, &sym, &n, &str, &strsize))
+		for (size_t k = 0; k < n; k++) {
+			if (sym[k].st_name >= strsize || (sym[k].st_shndx != SHN_UNDEF && is_libc))
+				continue;
+			const char *nm = str + sym[k].st_name;
+			size_t room = strsize - sym[k].st_name;
+			for (unsigned h = 0; h < sizeof(hooks) / sizeof(hooks[0]); h++)
+				if (room > hooks[h].len && !memcmp(nm, hooks[h].name, hooks[h].len) &&
+				    (nm[hooks[h].len] == 0 || nm[hooks[h].len] == '@'))
+					found |= hooks[h].bit;
+		}
+	if (fnt_elf_section(e, "__patchable_function_entries", NULL))
+		found |= FNT_ELF_PATCHABLE;
+	return found;
+}

@@ -113,6 +113,21 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	(*active_of(d, f->func))++;
 }
 
+/* one finished call: its inclusive time dur, of which child_ns in callees;
+ * outermost: no other activation of the function is open on its thread */
+static inline void fstat_add(struct fstat *s, uint64_t dur, uint64_t child_ns, int outermost)
+{
+	if (!s->timed || dur < s->min)
+		s->min = dur;
+	if (dur > s->max)
+		s->max = dur;
+	s->timed++;
+	s->sum += dur;
+	s->self += dur > child_ns ? dur - child_ns : 0;
+	if (outermost)
+		s->total += dur;
+}
+
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
 	struct report *r = ctx;
@@ -124,16 +139,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	/* a call that never returned (crash, exit, exec) counts up to its
 	 * thread's last event: a lower bound, and its callers include it */
 	(void)how;
-	uint64_t self = dur > f->child_ns ? dur - f->child_ns : 0;
-	if (!s->timed || dur < s->min)
-		s->min = dur;
-	if (dur > s->max)
-		s->max = dur;
-	s->timed++;
-	s->sum += dur;
-	s->self += self;
-	if (!*active)
-		s->total += dur;
+	fstat_add(s, dur, f->child_ns, !*active);
 }
 
 /* the mean of each call's inclusive time (with recursion the total counts
@@ -166,19 +172,9 @@ static inline void close_call(struct fstat *tab, uint32_t *active, struct open_c
 {
 	struct open_call *c = &stack[--*depth];
 	uint64_t dur = ns > c->start_ns ? ns - c->start_ns : 0;
-	uint64_t self = dur > c->child_ns ? dur - c->child_ns : 0;
-	struct fstat *s = &tab[c->func];
 	if (*depth)
 		stack[*depth - 1].child_ns += dur;
-	if (!s->timed || dur < s->min)
-		s->min = dur;
-	if (dur > s->max)
-		s->max = dur;
-	s->timed++;
-	s->sum += dur;
-	s->self += self;
-	if (!--active[c->func])
-		s->total += dur;
+	fstat_add(&tab[c->func], dur, c->child_ns, !--active[c->func]);
 }
 
 static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)

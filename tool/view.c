@@ -120,7 +120,8 @@ void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct sy
 		trace_select_tids(t, o->tids, o->n_tids);
 }
 
-void view_detach(struct view *v)
+/* the names and filter matches cached per function */
+static void free_names(struct view *v)
 {
 	for (size_t i = 0; i < v->n_names; i++) {
 		free(v->names[i]);
@@ -133,23 +134,18 @@ void view_detach(struct view *v)
 	free(v->name_len);
 	free(v->src_done);
 	free(v->filter_match);
+}
+
+void view_detach(struct view *v)
+{
+	free_names(v);
 	trace_close(v->trace);
 	memset(v, 0, sizeof(*v));
 }
 
 void view_close(struct view *v)
 {
-	for (size_t i = 0; i < v->n_names; i++) {
-		free(v->names[i]);
-		free(v->full_names[i]);
-	}
-	free(v->names);
-	free(v->full_names);
-	free(v->src_file);
-	free(v->src_line);
-	free(v->name_len);
-	free(v->src_done);
-	free(v->filter_match);
+	free_names(v);
 	symbols_free(v->syms);
 	trace_close(v->trace);
 	free(v->opts->debug_dirs.v);

@@ -44,8 +44,14 @@ $(O)/arch/%.o: arch/%.S
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-$(O)/libfntrace.so: $(RT_OBJ) runtime/exports.map
-	$(CC) -shared -Wl,--version-script=runtime/exports.map -Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread -lgcc_s
+# SONAME libfntrace.so.0: a program linked with -lfntrace needs libfntrace.so.0,
+# which is this same file (build/libfntrace.so.0 is a link to it), so a
+# preloaded copy and the linked one are one object in the process.
+SOVERSION := 0
+$(O)/libfntrace.so: $(RT_OBJ) runtime/exports.map Makefile
+	$(CC) -shared -Wl,-soname,libfntrace.so.$(SOVERSION) -Wl,--version-script=runtime/exports.map \
+		-Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread -lgcc_s
+	ln -sf libfntrace.so $@.$(SOVERSION)
 
 # The archive is for programs that cannot load the .so, static ones above
 # all: it leaves out the setjmp/longjmp trampolines and the dl* wrappers,
@@ -112,16 +118,48 @@ fuzz: fuzz-smoke
 bench: all
 	python3 bench/run.py $(BENCH_ARGS)
 
+# `make install` (PREFIX=/usr/local, DESTDIR for staging) puts the command in
+# bin/, the runtime in lib/ as a shared library with its SONAME and the usual
+# links (libfntrace.so.0.1.0, .so.0, .so) plus libfntrace.a, fntrace.pc for
+# pkg-config, the header, one man page per command, bash completion and the
+# docs.  `make uninstall` removes exactly those files.
+VERSION := $(shell sed -n 's/^\#define FNT_VERSION "\(.*\)"/\1/p' tool/tool.h)
+LIBDIR  ?= $(PREFIX)/lib
+MANS    := $(wildcard doc/man/*.1)
+DOCS    := $(wildcard doc/*.md)
+INSTALLED := $(PREFIX)/bin/fntrace $(PREFIX)/include/fntrace.h \
+	$(LIBDIR)/libfntrace.so.$(VERSION) $(LIBDIR)/libfntrace.so.$(SOVERSION) $(LIBDIR)/libfntrace.so \
+	$(LIBDIR)/libfntrace.a $(LIBDIR)/pkgconfig/fntrace.pc \
+	$(MANS:doc/man/%=$(PREFIX)/share/man/man1/%) $(DOCS:doc/%=$(PREFIX)/share/doc/fntrace/%) $(PREFIX)/share/doc/fntrace/README.md \
+	$(PREFIX)/share/bash-completion/completions/fntrace
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/fntrace $(DESTDIR)$(PREFIX)/include \
-		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/fntrace \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(O)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
-	install -m 755 $(O)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
-	install -m 644 $(O)/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.a
+	install -m 755 $(O)/libfntrace.so $(DESTDIR)$(LIBDIR)/libfntrace.so.$(VERSION)
+	ln -sf libfntrace.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfntrace.so.$(SOVERSION)
+	ln -sf libfntrace.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfntrace.so
+	install -m 644 $(O)/libfntrace.a $(DESTDIR)$(LIBDIR)/libfntrace.a
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		scripts/fntrace.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/fntrace.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/fntrace.pc
 	install -m 644 include/fntrace.h $(DESTDIR)$(PREFIX)/include/fntrace.h
-	install -m 644 doc/fntrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/fntrace.1
+	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(DOCS) README.md $(DESTDIR)$(PREFIX)/share/doc/fntrace/
+	install -m 644 scripts/fntrace-completion.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/fntrace
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(PREFIX)/share/doc/fntrace 2>/dev/null
+
+# doc/man/fntrace-<command>.1 are made from each command's --help and the
+# text in doc/man/*.in; tests/cases/man-pages fails when they fall behind
+man: $(O)/fntrace
+	python3 scripts/mkman.py $(O)/fntrace doc/man
 
 clean:
 	rm -rf build build-san
 
-.PHONY: all deps test-deps demo unit test check fuzz fuzz-smoke bench install clean
+.PHONY: all deps test-deps demo unit test check fuzz fuzz-smoke bench install uninstall man clean

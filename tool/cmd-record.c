@@ -73,7 +73,7 @@ static char *find_runtime(void)
 	char self[PATH_MAX], path[PATH_MAX + 64];
 	const char *env = getenv("FNTRACE_LIBRARY");
 	ssize_t n;
-	static const char *const rel[] = { "libfntrace.so", "../lib/fntrace/libfntrace.so", "../lib/libfntrace.so" };
+	static const char *const rel[] = { "libfntrace.so", "../lib/libfntrace.so.0", "../lib/fntrace/libfntrace.so", "../lib/libfntrace.so" };
 
 	if (env && *env) {
 		if (access(env, R_OK))
@@ -90,7 +90,7 @@ static char *find_runtime(void)
 		if (!access(path, R_OK))
 			return realpath(path, NULL);
 	}
-	die("cannot find the runtime library libfntrace.so next to '%s' or in ../lib/fntrace "
+	die("cannot find the runtime library libfntrace.so next to '%s' or in ../lib "
 	    "(set FNTRACE_LIBRARY to its path)", self);
 }
 

@@ -45,8 +45,10 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		die_usage("no command given");
+	if (argc < 2) {          /* as git and perf: the command list */
+		usage(stdout);
+		return 1;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

@@ -64,7 +64,7 @@ PG_METHODS = {"fntrace-fentry", "fntrace-fentry-args", "uftrace-args"}
 FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
                      "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread",
                      "--argument", "--retval", "--auto-args", "--patch",  # -A/-R/--auto-args: the -pg -mfentry rows
-                     "--ring", "--snapshot-signal"}
+                     "--ring", "--snapshot-signal", "--quiet"}  # --quiet: no summary walk after the run
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
 
@@ -278,7 +278,7 @@ def methods_for(w, args, fnt, uft):
     if fnt["ok"]:
         for name, flags in fnt["modes"]:
             ms.append(("fntrace-" + name, "fntrace record " + (" ".join(flags) or "(default)"), "trace",
-                       lambda d, flags=flags: ([fexe, "record", "-d", d] + flags + ["--"] + inst, None)))
+                       lambda d, flags=flags: ([fexe, "record", "-q", "-d", d] + flags + ["--"] + inst, None)))
     else:
         ms.append(("fntrace", "fntrace record", "missing", None))
     if fnt["ok"]:
@@ -287,7 +287,7 @@ def methods_for(w, args, fnt, uft):
         def prefault_on(d):
             env = base_env()
             env["FNTRACE_PREFAULT"] = "1"
-            return [fexe, "record", "-d", d, "--"] + inst, env
+            return [fexe, "record", "-q", "-d", d, "--"] + inst, env
         ms.append(("prefault-on", "fntrace record, FNTRACE_PREFAULT=1", "trace", prefault_on))
     if fnt.get("baseline"):
         bexe = os.path.join(fnt["baseline"], "fntrace")
@@ -302,9 +302,9 @@ def methods_for(w, args, fnt, uft):
     fentry = [o(w + "-fentry")] + args
     if fnt["ok"]:
         ms.append(("fntrace-fentry", "fntrace record, -pg -mfentry", "trace",
-                   lambda d: ([fexe, "record", "-d", d, "--"] + fentry, None)))
+                   lambda d: ([fexe, "record", "-q", "-d", d, "--"] + fentry, None)))
         ms.append(("fntrace-fentry-args", "fntrace record -A/-R 2 args+ret, -pg -mfentry", "trace",
-                   lambda d: ([fexe, "record", "-d", d] + fa + ["--"] + fentry, None)))
+                   lambda d: ([fexe, "record", "-q", "-d", d] + fa + ["--"] + fentry, None)))
     if uft["exe"]:
         ms.append(("uftrace-args", "uftrace record -A/-R 2 args+ret, -pg", "trace",
                    lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + ua + [o(w + "-pg")] + args,
@@ -509,8 +509,8 @@ def measure_api(fnt, runs):
     setups = [("without the runtime", [exe, n])]
     if fnt["ok"]:
         tdir = os.path.join(TRACES, "api")
-        setups.append(("fntrace record", [fexe, "record", "-d", tdir, "--", exe, n]))
-        setups.append(("fntrace record --ring 4M", [fexe, "record", "-d", tdir, "--ring", "4M", "--", exe, n]))
+        setups.append(("fntrace record", [fexe, "record", "-q", "-d", tdir, "--", exe, n]))
+        setups.append(("fntrace record --ring 4M", [fexe, "record", "-q", "-d", tdir, "--ring", "4M", "--", exe, n]))
     rows = []
     for label, cmd in setups:
         got = {}
@@ -531,7 +531,7 @@ def measure_startup(fnt, uft, n):
     tdir = os.path.join(TRACES, "startup")
     ms = [("plain", lambda: nc)]
     if fnt["ok"]:
-        ms.append(("fntrace", lambda: [os.path.join(BUILD, "fntrace"), "record", "-d", tdir, "--"] + nc))
+        ms.append(("fntrace", lambda: [os.path.join(BUILD, "fntrace"), "record", "-q", "-d", tdir, "--"] + nc))
     if uft["exe"]:
         ms.append(("uftrace", lambda: [uft["exe"], "record", "-d", tdir] + UFTRACE_FLAGS + nc))
     t = {m: [] for m, _ in ms}
@@ -564,7 +564,7 @@ def measure_big(fnt, runs_unused, notes):
     calls = int(re.search(r"^calls (\d+)$", r["out"], re.M).group(1))
     tdir = os.path.join(TRACES, "big")
     rmtree(tdir)
-    cmd = [os.path.join(BUILD, "fntrace"), "record", "-d", tdir, "--", os.path.join(OUT, "fib-inst"), str(BIG_FIB)]
+    cmd = [os.path.join(BUILD, "fntrace"), "record", "-q", "-d", tdir, "--", os.path.join(OUT, "fib-inst"), str(BIG_FIB)]
     log("  big: recording fib %d (%d events)" % (BIG_FIB, 2 * calls))
     rr = run(cmd)
     res = {"workload": "fib %d" % BIG_FIB, "calls": calls, "events": 2 * calls,

@@ -51,10 +51,12 @@ static const char export_usage[] =
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
 	"  -D, --depth N          only the first N levels\n"
+	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"  -q, --quiet            no line on stderr saying what was written\n"
 	"  -h, --help             this help\n\n"
 	"The file is written under a temporary name and renamed when complete.\n";
 
@@ -90,6 +92,7 @@ int cmd_export(int argc, char **argv)
 		{ "value", required_argument, NULL, 0x500 },
 		{ "inverted", no_argument, NULL, 0x501 },
 		{ "title", required_argument, NULL, 0x502 },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -99,11 +102,11 @@ int cmd_export(int argc, char **argv)
 	struct view v;
 	char defname[64];
 	FILE *out;
-	int opt, ret;
+	int opt, ret, quiet = 0;
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:f:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:f:o:qh", longopts, NULL)) != -1) {
 		if (view_opt(&vo, opt, optarg))
 			continue;
 		switch (opt) {
@@ -129,6 +132,7 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 0x501: o.inverted = 1; break;
 		case 0x502: o.title = optarg; break;
+		case 'q': quiet = 1; break;
 		case 'h': fputs(export_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -205,6 +209,12 @@ int cmd_export(int argc, char **argv)
 		if (!ret) {
 			free(tmp_path);
 			tmp_path = NULL;
+		}
+		struct stat st;
+		char size[32];
+		if (!ret && !quiet && !stat(o.output, &st)) {
+			human_bytes(size, sizeof(size), (uint64_t)st.st_size);
+			fprintf(stderr, "fntrace: wrote '%s' (%s, %s)\n", o.output, fmt->name, size);
 		}
 	}
 	view_report_problems(&v);

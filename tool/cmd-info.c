@@ -21,13 +21,6 @@ static const char info_usage[] =
 	"      --prefix-map OLD=NEW, --debug-dir DIR   as for replay (module checks)\n"
 	"  -h, --help             this help\n";
 
-static int count_cb(void *ctx, const struct trace_event *ev)
-{
-	(void)ctx;
-	(void)ev;
-	return 0;
-}
-
 static void print_time(const char *label, uint64_t real_ns)
 {
 	time_t sec = (time_t)(real_ns / 1000000000ull);
@@ -43,15 +36,6 @@ static void hex(const uint8_t *b, size_t n, char *out)
 	for (size_t i = 0; i < n; i++)
 		sprintf(out + 2 * i, "%02x", b[i]);
 	out[2 * n] = 0;
-}
-
-static uint64_t disk_bytes(const char *file, uint64_t *apparent)
-{
-	struct stat st;
-	if (stat(file, &st))
-		return 0;
-	*apparent = (uint64_t)st.st_size;
-	return (uint64_t)st.st_blocks * 512;
 }
 
 /* the snapshots (fnt_snapshot, --snapshot-signal) taken into this trace */
@@ -146,15 +130,9 @@ int cmd_info(int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	view_open(&v, &o);
 	struct trace *t = v.trace;
-	trace_walk(t, 0, count_cb, NULL);
-
-	uint64_t events = trace_total_events(t), disk = 0, size = 0, lost = 0;
-	for (size_t i = 0; i < t->n_procs; i++) {
-		uint64_t ap = 0;
-		disk += disk_bytes(t->procs[i].file, &ap);
-		size += ap;
-		lost += t->procs[i].hdr.lost_reentrant + t->procs[i].hdr.lost_nospace;
-	}
+	struct trace_totals tt;
+	trace_totals(t, &tt);
+	uint64_t events = tt.events, disk = tt.disk_bytes, size = tt.file_bytes, lost = tt.lost;
 	printf("trace: %s\n", o.dir);
 	if (t->session_command)
 		printf("command: %s\n", t->session_command);

@@ -63,6 +63,8 @@ static const char record_usage[] =
 	"                       file name, like 'libfoo*.so*'; repeatable)\n"
 	"      --no-thread GLOB skip threads whose name matches (checked at each\n"
 	"                       thread's first call and after each rename)\n"
+	"  -q, --quiet          no summary line (where the trace went, events, size,\n"
+	"                       losses) on stderr when the program ends\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -420,12 +422,13 @@ int cmd_record(int argc, char **argv)
 		{ "patch-signal", required_argument, NULL, 0x20b },
 		{ "ring", required_argument, NULL, 0x209 },
 		{ "snapshot-signal", required_argument, NULL, 0x20a },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct filter_text ft = { 0 };
 	const char *dir = "fntrace.data", *clock_name = NULL;
-	int callsite = 0, report = 0, auto_args = 0, opt, pipefd[2], status = 0;
+	int callsite = 0, report = 0, auto_args = 0, quiet = 0, opt, pipefd[2], status = 0;
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
 	int snap_sig = 0;
 	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
@@ -433,7 +436,7 @@ int cmd_record(int argc, char **argv)
 	struct timespec ts;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:d:hF:N:D:t:A:R:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'F': filter_add(&ft, 'F', optarg, "-F/--filter"); break;
@@ -497,6 +500,7 @@ int cmd_record(int argc, char **argv)
 			if (snap_sig <= 0)
 				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
 			break;
+		case 'q': quiet = 1; break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -681,7 +685,11 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: '%s' was killed by signal %d (%s); the events it recorded "
 			"up to then are in '%s'\n", argv[optind], WTERMSIG(status),
 			signal_desc(WTERMSIG(status)), dir);
-	if (!count_fnt(absdir))
+	/* the summary walks the trace once (~100 M events/s); --quiet skips it */
+	int recorded = count_fnt(absdir) > 0;
+	if (recorded && !quiet)
+		recorded = print_record_summary(dir, absdir) != 0;
+	if (!recorded)
 		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
 			"-finstrument-functions?\n", argv[optind]);
 	else if (report) {

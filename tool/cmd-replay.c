@@ -31,10 +31,10 @@ static const char replay_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
-	"  -f, --follow           the trace is being written: print calls as they\n"
+	"      --follow           the trace is being written: print calls as they\n"
 	"                         become final (within a second) until the recording\n"
 	"                         ends or Ctrl-C\n"
-	"      --format json      one JSON object per call, in the order calls end\n"
+	"  -f, --format json      one JSON object per call, in the order calls end\n"
 	"                         (doc/args.md): name, tid, times, depth, args, retval\n"
 	"  -h, --help             this help\n";
 
@@ -705,8 +705,8 @@ int cmd_replay(int argc, char **argv)
 		VIEW_LONGOPTS, FILTER_LONGOPTS,
 		{ "time", no_argument, NULL, 0x300 },
 		{ "srcline", no_argument, NULL, 0x301 },
-		{ "follow", no_argument, NULL, 'f' },
-		{ "format", required_argument, NULL, 0x302 },
+		{ "follow", no_argument, NULL, 0x303 },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -719,14 +719,14 @@ int cmd_replay(int argc, char **argv)
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:fh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:f:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {
-		case 'f': follow = 1; break;
+		case 0x303: follow = 1; break;
 		case 0x300: r.time = 1; break;
 		case 0x301: r.srcline = 1; break;
-		case 0x302:
+		case 'f':
 			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
 				die_usage("option '--format' takes 'text' or 'json', not '%s'", optarg);
 			json = !strcmp(optarg, "json");

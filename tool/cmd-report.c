@@ -19,7 +19,7 @@ static const char report_usage[] =
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
 	"  -s, --sort KEY         total (default), self, calls, avg, max, min or name\n"
 	"      --threads          one table per thread\n"
-	"      --format FMT       text (default), csv or json\n"
+	"  -f, --format FMT       text (default), csv or json\n"
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
@@ -344,7 +344,7 @@ int cmd_report(int argc, char **argv)
 		VIEW_LONGOPTS, FILTER_LONGOPTS,
 		{ "sort", required_argument, NULL, 's' },
 		{ "threads", no_argument, NULL, 0x400 },
-		{ "format", required_argument, NULL, 0x401 },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -358,7 +358,7 @@ int cmd_report(int argc, char **argv)
 	sort_key = 't';
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:s:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:s:f:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {
@@ -373,7 +373,7 @@ int cmd_report(int argc, char **argv)
 			else die_usage("option '--sort' takes total, self, calls, avg, max, min or name, not '%s'", optarg);
 			break;
 		case 0x400: r.threads = 1; break;
-		case 0x401:
+		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
 				die_usage("option '--format' takes text, csv or json, not '%s'", optarg);
 			format = optarg;

@@ -32,6 +32,17 @@ char *put_duration(char *p, uint64_t ns);                  /* the same into p, r
 const char *signal_desc(int sig);
 int parse_signal(const char *arg);                          /* "SIGUSR2", "usr2", "12"; 0 if unknown */
 
+/* ---- summary.c ---- */
+struct trace_totals {
+	uint64_t events, file_bytes, disk_bytes, lost;
+};
+void trace_totals(struct trace *t, struct trace_totals *out);   /* walks the trace once */
+void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
+void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */
+/* record's last line on stderr: "fntrace: wrote 'DIR': N events, SIZE (B/event), N lost";
+ * 1 printed, 0 no events, -1 not readable */
+int print_record_summary(const char *shown, const char *dir);
+
 struct strlist {
 	const char **v;
 	size_t n;

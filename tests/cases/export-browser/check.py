@@ -11,7 +11,7 @@ FUNCS = {"main", "worker", "work", "mid", "leaf", "fact", "twice<int>"}
 
 def export(ctx, fmt, name, *args):
     out = os.path.join(ctx.work, name)
-    p = ctx.run("export", "-d", ctx.data, "--format", fmt, "-o", out, *args)
+    p = ctx.run("export", "-d", ctx.data, "--format", fmt, "-o", out, "--quiet", *args)
     assert p.returncode == 0 and not p.stderr, p
     with open(out, encoding="utf-8") as f:
         return out, f.read()

@@ -15,7 +15,7 @@ def check(ctx):
     assert sum(ctx.counts().values()) == CALLS
     out = os.path.join(ctx.work, "big.html")
     t = time.time()
-    p = ctx.run("export", "-d", ctx.data, "--format", "html", "-o", out)
+    p = ctx.run("export", "-d", ctx.data, "--format", "html", "-o", out, "-q")
     export_s = time.time() - t
     assert p.returncode == 0 and not p.stderr, p
     with open(out, encoding="utf-8") as f:

@@ -28,7 +28,8 @@ def graph(ctx, *args):
 def folded(ctx, *args):
     out = os.path.join(ctx.work, "out.folded")
     p = ctx.run("export", "-d", ctx.data, "--format", "folded", "-o", out, *args)
-    assert p.returncode == 0 and not p.stderr, p
+    # the one line export ends with: what it wrote, in which format, how big
+    assert p.returncode == 0 and p.stderr == "fntrace: wrote '%s' (folded, %d B)\n" % (out, os.path.getsize(out)), p
     rows = {}
     with open(out) as f:
         for line in f:

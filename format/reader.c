@@ -464,6 +464,12 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 		snprintf(why, whylen, "file is empty");
 		return -1;
 	}
+	/* a file that does not start as a trace is not a trace, whatever its size
+	 * (a source file given to -d is not "truncated") */
+	if (memcmp(map, FNT_FILE_MAGIC, size < 8 ? size : 8)) {
+		snprintf(why, whylen, "not a fntrace trace file (it does not start with '%s')", FNT_FILE_MAGIC);
+		return -1;
+	}
 	if (size < FNT_HEADER_SIZE) {
 		snprintf(why, whylen, "file is truncated (%zu bytes, its header alone takes %u)", size,
 			 FNT_HEADER_SIZE);

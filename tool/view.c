@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "tool/tool.h"
 
 static void parse_tids(struct view_opts *o, const char *arg)
@@ -83,6 +84,18 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 	return 0;
 }
 
+/* uftrace writes a directory with an "info" file, "task.txt" and *.dat files */
+static int is_uftrace_dir(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/info", dir);
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), "%s/task.txt", dir);
+	return !lstat(path, &st) && S_ISREG(st.st_mode);
+}
+
 void view_open(struct view *v, struct view_opts *o)
 {
 	char err[4400];
@@ -96,6 +109,9 @@ void view_open(struct view *v, struct view_opts *o)
 		o->dir = "fntrace.data";
 	if (trace_open(&v->trace, o->dir, err, sizeof(err)))
 		die("%s", err);
+	if (!v->trace->n_procs && is_uftrace_dir(o->dir))
+		die("'%s' is a uftrace trace, not an fntrace one (read it with 'uftrace replay -d %s'; "
+		    "'fntrace record' writes fntrace's)", o->dir, o->dir);
 	for (size_t i = 0; i < v->trace->n_warnings; i++)
 		warning("%s", v->trace->warnings[i]);
 	if (o->n_tids && !trace_select_tids(v->trace, o->tids, o->n_tids))
@@ -283,10 +299,58 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 	return symbols_srcline(v->syms, file_sym(v, file), vaddr, src, line);
 }
 
+/* -F/-N globs that matched no function that ran: say so, or the user sees an
+ * empty output and thinks nothing was recorded (only the functions the walk
+ * met were matched, which are all that can be shown) */
+static void unmatched_globs(struct view *v, const struct strlist *globs, const char *opt)
+{
+	for (size_t i = 0; i < globs->n; i++) {
+		int hit = 0;
+		for (size_t f = 0; f < v->n_names && !hit; f++) {
+			if (!v->filter_match || !v->filter_match[f])
+				continue;
+			hit = !fnmatch(globs->v[i], view_name(v, (uint32_t)f), 0) ||
+			      !fnmatch(globs->v[i], view_full_name(v, (uint32_t)f), 0) ||
+			      !strcmp(globs->v[i], view_name(v, (uint32_t)f));
+		}
+		if (!hit)
+			warning("%s '%s' matches no function that was called in '%s' (see 'fntrace report' for "
+				"the names)", opt, globs->v[i], v->opts->dir);
+	}
+}
+
+/* --since/--until outside every thread's events: say where the calls are */
+static void empty_time_range(struct view *v)
+{
+	struct trace *t = v->trace;
+	uint64_t first = UINT64_MAX, last = 0;
+	char a[32], b[32];
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			const struct trace_thread *th = &t->procs[i].threads[k];
+			if (!th->events)
+				continue;
+			first = th->first_ns < first ? th->first_ns : first;
+			last = th->last_ns > last ? th->last_ns : last;
+		}
+	if (first > last)
+		return;
+	if (v->opts->since_ns <= last && (!v->opts->has_until || v->opts->until_ns >= first))
+		return;
+	format_duration(a, sizeof(a), first);
+	format_duration(b, sizeof(b), last);
+	warning("the time range selects no call: the calls in '%s' run from %s to %s after the start "
+		"of the recording", v->opts->dir, a + strspn(a, " "), b + strspn(b, " "));
+}
+
 void view_report_problems(struct view *v)
 {
 	struct trace *t = v->trace;
 	view_history_notes(v);
+	unmatched_globs(v, &v->opts->filter, "-F");
+	unmatched_globs(v, &v->opts->notrace, "-N");
+	if (v->opts->since_ns || v->opts->has_until)
+		empty_time_range(v);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		uint64_t lost = p->hdr.lost_reentrant + p->hdr.lost_nospace;

@@ -68,6 +68,9 @@ _fntrace()
 	-s | --sort)
 		COMPREPLY=($(compgen -W "total self calls avg max min name" -- "$cur"))
 		return ;;
+	--color | --colour)
+		COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+		return ;;
 	--clock)
 		COMPREPLY=($(compgen -W "tsc monotonic" -- "$cur"))
 		return ;;

@@ -38,6 +38,7 @@ static const char graph_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	PAGER_HELP
 	"  -h, --help             this help\n";
 
 struct graph {
@@ -132,8 +133,8 @@ static void print_tree(struct view *v, struct calltree *t, int max_depth, uint64
 			cap = 2 * (3 * d + 3);
 			prefix = xrealloc(prefix, cap);
 		}
-		format_duration(a, sizeof(a), n->total);
-		format_duration(b, sizeof(b), n->self);
+		format_duration_color(a, sizeof(a), n->total);
+		format_duration_color(b, sizeof(b), n->self);
 		printf("  %s  %s  %10" PRIu64 "  ", a, b, n->calls);
 		if (d) {
 			fwrite(prefix, 1, 3 * (d - 1), stdout);
@@ -194,6 +195,7 @@ int cmd_graph(int argc, char **argv)
 		b.mode = callers ? CT_CALLERS : CT_UNDER;
 
 	view_open(&v, &o);
+	pager_start(&o);
 	calltree_init(&t);
 	calltree_build(&v, &b);
 	if (!trace_has_function_events(v.trace)) {

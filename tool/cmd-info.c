@@ -19,6 +19,7 @@ static const char info_usage[] =
 	"clock, every process, thread and module, event counts and losses.\n\n"
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
 	"      --prefix-map OLD=NEW, --debug-dir DIR   as for replay (module checks)\n"
+	PAGER_HELP
 	"  -h, --help             this help\n";
 
 static void print_time(const char *label, uint64_t real_ns)
@@ -129,6 +130,7 @@ int cmd_info(int argc, char **argv)
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	view_open(&v, &o);
+	pager_start(&o);
 	struct trace *t = v.trace;
 	struct trace_totals tt;
 	trace_totals(t, &tt);

@@ -36,6 +36,7 @@ static const char replay_usage[] =
 	"                         ends or Ctrl-C\n"
 	"  -f, --format json      one JSON object per call, in the order calls end\n"
 	"                         (doc/args.md): name, tid, times, depth, args, retval\n"
+	PAGER_HELP
 	"  -h, --help             this help\n";
 
 struct replay {
@@ -158,7 +159,7 @@ static char *prefix(struct replay *r, struct trace_thread *th, const uint64_t *d
 	p = room(r, 64 + 2 * (size_t)depth + extra);
 	if (dur) {
 		*p++ = ' ';
-		p = put_duration(p, *dur);
+		p = put_duration_color(p, *dur);
 	} else {
 		memset(p, ' ', 11);
 		p += 11;
@@ -746,6 +747,7 @@ int cmd_replay(int argc, char **argv)
 		return replay_follow(&o, r.time, r.srcline, 0, NULL, 0);
 	}
 	view_open(&v, &o);
+	pager_start(&o);
 	r.buf = xmalloc(OUT_CAP);
 	if (json)
 		calls_walk(&v, 1, &json_ops, &r, 0);

@@ -30,6 +30,7 @@ static const char report_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	PAGER_HELP
 	"  -h, --help             this help\n\n"
 	"csv columns: function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns (with\n"
 	"--threads a tid column first); json: {\"functions\": [{...}]}.\n";
@@ -302,11 +303,11 @@ static void print_text(struct view *v, struct fstat *r, size_t n)
 	printf("  Total time   Self time       Calls    Avg time    Min time    Max time  Function\n"
 	       "  ==========  ==========  ==========  ==========  ==========  ==========  ========\n");
 	for (size_t i = 0; i < n; i++) {
-		format_duration(a, sizeof(a), r[i].total);
-		format_duration(b, sizeof(b), r[i].self);
-		format_duration(c, sizeof(c), avg(&r[i]));
-		format_duration(d, sizeof(d), r[i].min);
-		format_duration(e, sizeof(e), r[i].max);
+		format_duration_color(a, sizeof(a), r[i].total);
+		format_duration_color(b, sizeof(b), r[i].self);
+		format_duration_color(c, sizeof(c), avg(&r[i]));
+		format_duration_color(d, sizeof(d), r[i].min);
+		format_duration_color(e, sizeof(e), r[i].max);
 		printf("  %s  %s  %10" PRIu64 "  %s  %s  %s  %s\n", a, b, r[i].calls, c, d, e,
 		       view_name(v, r[i].func));
 	}
@@ -386,6 +387,7 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	view_open(&v, &o);
+	pager_start(&o);
 	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
 	if (o.filter.n || o.notrace.n || o.max_depth || o.since_ns || o.has_until || o.min_ns)
 		calls_walk(&v, 0, &ops, &r, 0);

@@ -25,6 +25,7 @@ static const char stacks_usage[] =
 	"      --debug-dir DIR    also look for debug info under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read sources/modules recorded under OLD from NEW\n"
 	"      --no-demangle      show C++ names as in the symbol table\n"
+	PAGER_HELP
 	"  -h, --help             this help\n";
 
 struct stacks {
@@ -100,6 +101,7 @@ int cmd_stacks(int argc, char **argv)
 	if (o.filter.n || o.notrace.n || o.max_depth)
 		die_usage("options -F, -N and -D do not apply to 'stacks'");
 	view_open(&v, &o);
+	pager_start(&o);
 	trace_walk(v.trace, 1, on_event, &s);
 	fflush(stdout);
 	if (!s.n)

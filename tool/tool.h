@@ -32,6 +32,14 @@ char *put_duration(char *p, uint64_t ns);                  /* the same into p, r
 const char *signal_desc(int sig);
 int parse_signal(const char *arg);                          /* "SIGUSR2", "usr2", "12"; 0 if unknown */
 
+/* ---- pager.c ---- */
+struct view_opts;
+extern int use_color;                 /* set by pager_start */
+/* on a terminal: start the pager (unless --no-pager), decide colour */
+void pager_start(const struct view_opts *o);
+void format_duration_color(char *buf, size_t len, uint64_t ns);   /* format_duration, coloured */
+char *put_duration_color(char *p, uint64_t ns);                   /* put_duration, coloured */
+
 /* ---- summary.c ---- */
 struct trace_totals {
 	uint64_t events, file_bytes, disk_bytes, lost;
@@ -68,6 +76,8 @@ struct view_opts {
 	 * close its open calls (more may be written) */
 	int live;
 	uint64_t horizon_ns;
+	int no_pager;                     /* --no-pager */
+	int color;                        /* --color: 0 auto, 1 always, -1 never */
 };
 
 /* Long options every reading command takes; returns 1 if opt was one of them. */
@@ -75,7 +85,16 @@ struct view_opts {
 	{ "data", required_argument, NULL, 'd' }, \
 	{ "debug-dir", required_argument, NULL, 0x100 }, \
 	{ "prefix-map", required_argument, NULL, 0x101 }, \
-	{ "no-demangle", no_argument, NULL, 0x102 }
+	{ "no-demangle", no_argument, NULL, 0x102 }, \
+	{ "no-pager", no_argument, NULL, 0x140 }, \
+	{ "color", required_argument, NULL, 0x141 }, \
+	{ "colour", required_argument, NULL, 0x141 }
+/* the help lines of --no-pager and --color, for the commands that page */
+#define PAGER_HELP \
+	"      --no-pager         do not page the output on a terminal ($FNTRACE_PAGER,\n" \
+	"                         $PAGER or less otherwise)\n" \
+	"      --color WHEN       colour durations by size: auto (on a terminal),\n" \
+	"                         always or never\n"
 #define FILTER_LONGOPTS \
 	{ "tid", required_argument, NULL, 0x110 }, \
 	{ "filter", required_argument, NULL, 'F' }, \

@@ -73,6 +73,17 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 		strlist_add(&o->prefix_map, arg);
 		return 1;
 	case 0x102: o->no_demangle = 1; return 1;
+	case 0x140: o->no_pager = 1; return 1;
+	case 0x141:
+		if (!strcmp(arg, "auto"))
+			o->color = 0;
+		else if (!strcmp(arg, "always"))
+			o->color = 1;
+		else if (!strcmp(arg, "never"))
+			o->color = -1;
+		else
+			die_usage("option '--color' takes auto, always or never, not '%s'", arg);
+		return 1;
 	case 0x110: parse_tids(o, arg); return 1;
 	case 'F': strlist_add(&o->filter, arg); return 1;
 	case 'N': strlist_add(&o->notrace, arg); return 1;

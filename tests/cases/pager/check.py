@@ -1,0 +1,107 @@
+"""A pager and colour on a terminal, never otherwise.  Each run is made
+through a real pseudo-terminal (python's pty), as a user's shell runs it:
+the pager gets the output with LESS=FRSX unless the user set LESS,
+FNTRACE_PAGER comes before PAGER, --no-pager and --color=never turn each
+off, real `less` shows a short output and quits, and through a pipe there
+is neither pager nor colour unless --color=always asks."""
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import termios
+import time
+import shutil
+import subprocess
+
+RED = "\033[31m"
+
+
+def on_tty(args, env, cwd):
+    """run args with stdout and stderr on a pty; -> (status, what the terminal got)"""
+    pid, fd = pty.fork()
+    if pid == 0:
+        # a terminal of 50 lines: less -F quits when the output fits
+        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
+        os.chdir(cwd)
+        os.execve(args[0], args, env)
+    out = b""
+    deadline = time.time() + 60     # a pager waiting for keys must not hang the suite
+    while True:
+        if not select.select([fd], [], [], max(0, deadline - time.time()))[0]:
+            os.kill(pid, signal.SIGKILL)
+            subprocess.run(["pkill", "-KILL", "-s", str(pid)])
+            out += b"\n<no end after 60 s: killed>"
+            break
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def check(ctx):
+    base = {k: v for k, v in os.environ.items() if k not in ("PAGER", "FNTRACE_PAGER", "LESS", "LD_PRELOAD")}
+    base["TERM"] = "xterm"
+    log = os.path.join(ctx.work, "pager.log")
+    fake = "echo \"LESS=$LESS\" > '%s'; cat >> '%s'" % (log, log)
+    problems = []
+
+    for cmd in ("replay", "report", "graph"):
+        if os.path.exists(log):
+            os.unlink(log)
+        rc, shown = on_tty([ctx.fntrace, cmd, "-d", ctx.data], dict(base, FNTRACE_PAGER=fake, PAGER="false"),
+                           ctx.work)
+        paged = open(log).read() if os.path.exists(log) else ""
+        if rc != 0 or not paged.startswith("LESS=FRSX\n") or "slow" not in paged or RED not in paged:
+            problems.append("%s on a tty: exit %d, pager got %r" % (cmd, rc, paged[:300]))
+        if "slow" in shown:
+            problems.append("%s on a tty: the output went around the pager: %r" % (cmd, shown[:300]))
+        # the red duration is the slow call's (>= 1 ms), and only it
+        red = [l for l in paged.splitlines() if RED in l]
+        if cmd != "report" and (not red or any("slow" not in l and "main" not in l for l in red)):
+            problems.append("%s: red lines %r" % (cmd, red))
+
+    # the user's LESS is kept; PAGER is used without FNTRACE_PAGER
+    os.unlink(log)
+    rc, _ = on_tty([ctx.fntrace, "replay", "-d", ctx.data], dict(base, PAGER=fake, LESS="-R"), ctx.work)
+    paged = open(log).read() if os.path.exists(log) else ""
+    if rc != 0 or not paged.startswith("LESS=-R\n") or "quick();" not in paged:
+        problems.append("PAGER with LESS=-R: exit %d, pager got %r" % (rc, paged[:200]))
+
+    # --no-pager: straight to the terminal, coloured; --color=never: plain
+    os.unlink(log)
+    rc, shown = on_tty([ctx.fntrace, "replay", "-d", ctx.data, "--no-pager"], dict(base, FNTRACE_PAGER=fake),
+                       ctx.work)
+    if rc != 0 or os.path.exists(log) or "slow();" not in shown or RED not in shown:
+        problems.append("--no-pager: exit %d, terminal got %r" % (rc, shown[:300]))
+    rc, shown = on_tty([ctx.fntrace, "report", "-d", ctx.data, "--no-pager", "--color=never"], base, ctx.work)
+    if rc != 0 or "slow" not in shown or "\033[" in shown:
+        problems.append("--color=never: exit %d, terminal got %r" % (rc, shown[:300]))
+
+    # real less, as a user has it: a short output is shown whole and less quits (-F)
+    if shutil.which("less"):
+        rc, shown = on_tty([ctx.fntrace, "replay", "-d", ctx.data], base, ctx.work)
+        if rc != 0 or shown.count("quick();") != 3 or "slow();" not in shown:
+            problems.append("less: exit %d, terminal got %r" % (rc, shown[:400]))
+
+    # not a terminal: no pager, no colour, whatever the environment says
+    p = subprocess.run([ctx.fntrace, "replay", "-d", ctx.data], capture_output=True, text=True,
+                       env=dict(base, FNTRACE_PAGER=fake))
+    if p.returncode != 0 or os.path.exists(log) or "\033[" in p.stdout or p.stdout.count("quick();") != 3:
+        problems.append("pipe: exit %d, stdout %r" % (p.returncode, p.stdout[:300]))
+    p = subprocess.run([ctx.fntrace, "replay", "-d", ctx.data, "--color=always"], capture_output=True, text=True,
+                       env=base)
+    if RED not in p.stdout:
+        problems.append("--color=always through a pipe: %r" % p.stdout[:300])
+    p = subprocess.run([ctx.fntrace, "replay", "-d", ctx.data, "--color=sometimes"], capture_output=True,
+                       text=True, env=base)
+    if p.returncode != 2 or p.stderr.splitlines()[0] != "fntrace: option '--color' takes auto, always or never, not 'sometimes'":
+        problems.append("--color=sometimes: %d %r" % (p.returncode, p.stderr))
+    assert not problems, "\n".join(problems)

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "tool/outbuf.h"
 #include "tool/tool.h"
 
 static const char replay_usage[] =
@@ -658,17 +659,7 @@ static void json_str(struct replay *r, const char *s, size_t n)
 {
 	char *p = room(r, 6 * n + 2);
 	*p++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			*p++ = '\\';
-			*p++ = (char)c;
-		} else if (c < 0x20 || c == 0x7f) {
-			p += sprintf(p, "\\u%04x", c);
-		} else {
-			*p++ = (char)c;
-		}
-	}
+	p = json_escape(p, s, n);
 	*p++ = '"';
 	r->len = (size_t)(p - r->buf);
 }

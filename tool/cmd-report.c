@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tool/outbuf.h"
 #include "tool/tool.h"
 
 static const char report_usage[] =
@@ -267,36 +268,6 @@ static struct fstat *rows(struct table *t, struct view *v, size_t *n)
 	return r;
 }
 
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void print_text(struct view *v, struct fstat *r, size_t n)
 {
 	char a[32], b[32], c[32], d[32], e[32];
@@ -318,7 +289,7 @@ static void print_csv_rows(struct view *v, struct fstat *r, size_t n, const stru
 	for (size_t i = 0; i < n; i++) {
 		if (th)
 			printf("%u,", th->tid);
-		csv_str(stdout, view_name(v, r[i].func));
+		csv_fput(stdout, view_name(v, r[i].func));
 		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r[i].calls,
 		       r[i].total, r[i].self, avg(&r[i]), r[i].min, r[i].max);
 	}
@@ -329,9 +300,9 @@ static void print_json_rows(struct view *v, struct fstat *r, size_t n)
 	printf("[");
 	for (size_t i = 0; i < n; i++) {
 		printf("%s\n    {\"function\": ", i ? "," : "");
-		json_str(stdout, view_name(v, r[i].func));
+		json_fput(stdout, view_name(v, r[i].func), 0);
 		printf(", \"full_name\": ");
-		json_str(stdout, view_full_name(v, r[i].func));
+		json_fput(stdout, view_full_name(v, r[i].func), 0);
 		printf(", \"calls\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"self_ns\": %" PRIu64
 		       ", \"avg_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 "}",
 		       r[i].calls, r[i].total, r[i].self, avg(&r[i]), r[i].min, r[i].max);
@@ -404,7 +375,7 @@ int cmd_report(int argc, char **argv)
 	if (json)
 		printf("{\"trace\": ");
 	if (json) {
-		json_str(stdout, o.dir);
+		json_fput(stdout, o.dir, 0);
 		printf(",\n  \"%s\": ", r.threads ? "threads" : "functions");
 	}
 	if (!r.threads) {
@@ -435,7 +406,7 @@ int cmd_report(int argc, char **argv)
 				} else if (json) {
 					printf("%s\n  {\"pid\": %u, \"tid\": %u, \"name\": ", first ? "" : ",",
 					       th->proc->hdr.pid, th->tid);
-					json_str(stdout, th->name);
+					json_fput(stdout, th->name, 0);
 					printf(", \"functions\": ");
 					print_json_rows(&v, rs, n);
 					printf("}");

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "tool/export.h"
 #include "tool/flame.h"
+#include "tool/outbuf.h"
 
 #define SPAN_BUDGET 200000
 #define N_BUCKETS 4096
@@ -205,25 +206,6 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	const char *run = s;
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0x7f)
-			continue;
-		fwrite(run, 1, (size_t)(s - run), out);
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else
-			fprintf(out, "\\u%04x", c);
-		run = s + 1;
-	}
-	fwrite(run, 1, (size_t)(s - run), out);
-	fputc('"', out);
-}
-
 /* decimal without stdio's formatting machinery: the spans are most of the file */
 static inline char *put_u64(char *p, uint64_t x)
 {
@@ -395,7 +377,7 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 
 	/* the data */
 	fputs("<script type=\"application/json\" id=\"fnt-data\">{\"title\":", out);
-	json_str(out, fo.title);
+	json_fput(out, fo.title, JSON_HTML);
 	fprintf(out, ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"threshold_ns\":%" PRIu64 ",\"bucket_ns\":%" PRIu64
 		",\"calls\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"rows\":%d,\n\"names\":[",
 		h.first_ns, h.last_ns, h.threshold, h.bucket_ns, h.calls, h.dropped, AGG_DEPTHS);
@@ -403,7 +385,7 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 		if (i)
 			fputc(',', out);
 		if (h.stats[i].calls)
-			json_str(out, view_name(v, (uint32_t)i));
+			json_fput(out, view_name(v, (uint32_t)i), JSON_HTML);
 		else
 			fputs("\"\"", out);
 	}
@@ -424,7 +406,7 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 		while (k < h.n_spans && h.spans[k].thread == i)
 			k++;
 		fprintf(out, "%s{\"pid\":%u,\"tid\":%u,\"name\":", i ? ",\n" : "", ht->th->proc->hdr.pid, ht->th->tid);
-		json_str(out, ht->th->name);
+		json_fput(out, ht->th->name, JSON_HTML);
 		fprintf(out, ",\"max_depth\":%u,\"spans\":[", ht->max_depth);
 		for (size_t j = k0; j < k; j++) {
 			struct span *s = &h.spans[j];

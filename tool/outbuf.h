@@ -88,21 +88,44 @@ static inline char *fmt_us3(char *p, uint64_t ns)
 	return p + 4;
 }
 
+/* the length of the valid UTF-8 sequence at u (1 for ASCII), or 0 when the
+ * byte there starts none (overlong, surrogate, beyond U+10FFFF, cut) */
+static inline size_t utf8_len(const unsigned char *u, const unsigned char *end)
+{
+	unsigned c = *u;
+	if (c < 0x80)
+		return 1;
+	size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (!len || (size_t)(end - u) < len)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+	if (len == 3 && ((c == 0xe0 && u[1] < 0xa0) || (c == 0xed && u[1] >= 0xa0)))
+		return 0;                /* overlong, or a UTF-16 surrogate */
+	if (len == 4 && ((c == 0xf0 && u[1] < 0x90) || (c == 0xf4 && u[1] >= 0x90)))
+		return 0;                /* overlong, or beyond U+10FFFF */
+	return len;
+}
+
+#define JSON_HTML 1     /* also write <, > and & as \u escapes: safe inside <script> */
+
 /*
  * JSON string body of the n bytes at s (no quotes) into dst, which must
  * hold 6 * n bytes; returns the end.  Quote, backslash and control bytes
  * are escaped; the text is checked as UTF-8 and every byte that does not
- * belong to a valid sequence (overlong, surrogate, beyond U+10FFFF, cut)
- * becomes U+FFFD, so the output always parses as JSON whatever the names
- * hold.
+ * belong to a valid sequence becomes U+FFFD, so the output always parses
+ * as JSON whatever the names, marks, thread names or strings hold.  This is
+ * the one JSON string writer of every JSON fntrace writes.
  */
-static inline char *json_escape(char *dst, const char *s, size_t n)
+static inline char *json_escape_as(char *dst, const char *s, size_t n, int flags)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s, *end = u + n;
 	while (u < end) {
 		unsigned c = *u;
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' &&
+		    (!(flags & JSON_HTML) || (c != '<' && c != '>' && c != '&'))) {
 			*dst++ = (char)c;
 			u++;
 			continue;
@@ -124,20 +147,8 @@ static inline char *json_escape(char *dst, const char *s, size_t n)
 			u++;
 			continue;
 		}
-		/* a multi-byte sequence: its length from the lead byte, then the
-		 * continuation bytes and the range of the code point */
-		size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-		int ok = len && (size_t)(end - u) >= len;
-		for (size_t i = 1; ok && i < len; i++)
-			ok = (u[i] & 0xc0) == 0x80;
-		if (ok && len == 3) {
-			if ((c == 0xe0 && u[1] < 0xa0) || (c == 0xed && u[1] >= 0xa0))
-				ok = 0;          /* overlong, or a UTF-16 surrogate */
-		} else if (ok && len == 4) {
-			if ((c == 0xf0 && u[1] < 0x90) || (c == 0xf4 && u[1] >= 0x90))
-				ok = 0;          /* overlong, or beyond U+10FFFF */
-		}
-		if (!ok) {
+		size_t len = utf8_len(u, end);
+		if (!len) {
 			memcpy(dst, "\\ufffd", 6);
 			dst += 6;
 			u++;
@@ -148,6 +159,54 @@ static inline char *json_escape(char *dst, const char *s, size_t n)
 		u += len;
 	}
 	return dst;
+}
+
+static inline char *json_escape(char *dst, const char *s, size_t n)
+{
+	return json_escape_as(dst, s, n, 0);
+}
+
+/* a quoted JSON string to a stdio stream (report, html): escaped in pieces
+ * that never split a UTF-8 sequence */
+static inline void json_fput(FILE *f, const char *s, int flags)
+{
+	char buf[6 * 512 + 8];
+	size_t n = strlen(s);
+	fputc('"', f);
+	while (n) {
+		size_t k = n > 512 ? 512 : n;
+		while (k < n && k > 509 && ((unsigned char)s[k] & 0xc0) == 0x80)
+			k--;             /* end the piece before a continuation byte */
+		char *e = json_escape_as(buf, s, k, flags);
+		fwrite(buf, 1, (size_t)(e - buf), f);
+		s += k;
+		n -= k;
+	}
+	fputc('"', f);
+}
+
+/* a CSV field (RFC 4180): quoted when it holds a comma, quote or line
+ * break; bytes that are not valid UTF-8 become U+FFFD, as in JSON */
+static inline void csv_fput(FILE *f, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s, *end = u + strlen(s);
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
+	if (quote)
+		fputc('"', f);
+	while (u < end) {
+		size_t len = utf8_len(u, end);
+		if (!len) {
+			fputs("\xef\xbf\xbd", f);
+			u++;
+			continue;
+		}
+		if (*u == '"')
+			fputc('"', f);
+		fwrite(u, 1, len, f);
+		u += len;
+	}
+	if (quote)
+		fputc('"', f);
 }
 
 #endif

@@ -20,6 +20,9 @@ static const char report_usage[] =
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
 	"  -s, --sort KEY         total (default), self, calls, avg, max, min or name\n"
 	"      --threads          one table per thread\n"
+	"      --diff BASE        compare with the trace BASE (another run): calls,\n"
+	"                         total and self time of each in both, the change and\n"
+	"                         its percent, largest change first\n"
 	"  -f, --format FMT       text (default), csv or json\n"
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
@@ -34,7 +37,9 @@ static const char report_usage[] =
 	PAGER_HELP
 	"  -h, --help             this help\n\n"
 	"csv columns: function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns (with\n"
-	"--threads a tid column first); json: {\"functions\": [{...}]}.\n";
+	"--threads a tid column first); json: {\"functions\": [{...}]}.  With --diff:\n"
+	"function,calls,base_calls,total_ns,base_total_ns,self_ns,base_self_ns,avg_ns,\n"
+	"base_avg_ns,module.\n";
 
 struct fstat {
 	uint64_t calls, timed, total, self, min, max;
@@ -310,21 +315,96 @@ static void print_json_rows(struct view *v, struct fstat *r, size_t n)
 	printf("%s]", n ? "\n  " : "");
 }
 
+/* the whole profile of a view into r (r->all, or per thread) */
+static void profile(struct view *v, struct report *r)
+{
+	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL };
+	const struct view_opts *o = v->opts;
+	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
+	if (o->filter.n || o->notrace.n || o->max_depth || o->since_ns || o->has_until || o->min_ns)
+		calls_walk(v, 0, &ops, r, 0);
+	else
+		trace_walk_batch(v->trace, 0, fast_batch, r);
+}
+
+static void free_thread_data(struct view *v)
+{
+	for (size_t i = 0; i < v->trace->n_procs; i++)
+		for (size_t k = 0; k < v->trace->procs[i].n_threads; k++) {
+			struct thread_data *d = v->trace->procs[i].threads[k].view_aux;
+			if (!d)
+				continue;
+			free(d->table.s);
+			free(d->active.n);
+			free(d->stack);
+			free(d);
+			v->trace->procs[i].threads[k].view_aux = NULL;
+		}
+}
+
+/* a view's profile as rows named by function and module file name */
+static struct prof_row *prof_rows(struct view *v, struct report *r, size_t *n)
+{
+	struct prof_row *out = xcalloc(r->all.n + 1, sizeof(*out));
+	size_t k = 0;
+	for (size_t i = 0; i < r->all.n; i++) {
+		const struct fstat *f = &r->all.s[i];
+		if (!f->calls)
+			continue;
+		uint32_t file = v->trace->funcs[i].file;
+		const char *path = file == TRACE_NO_FILE ? "" : v->trace->files[file].path;
+		const char *slash = strrchr(path, '/');
+		out[k++] = (struct prof_row){ view_name(v, (uint32_t)i), slash ? slash + 1 : path, f->calls, f->total,
+					      f->self, avg(f) };
+	}
+	*n = k;
+	return out;
+}
+
+/* report --diff BASE: this trace's profile against BASE's, same options */
+static int report_diff_views(struct view *v, struct view_opts *o, const char *base_dir, const char *format)
+{
+	struct view_opts bo = *o;
+	struct view bv;
+	struct report r = { .v = v }, br = { .v = &bv };
+	size_t n, bn;
+
+	bo.dir = base_dir;
+	view_open(&bv, &bo);
+	pager_start(o);
+	profile(v, &r);
+	profile(&bv, &br);
+	struct prof_row *now = prof_rows(v, &r, &n), *base = prof_rows(&bv, &br, &bn);
+	report_diff(now, n, base, bn, sort_key, format, o->dir, base_dir);
+	fflush(stdout);
+	free(now);
+	free(base);
+	free_thread_data(v);
+	free_thread_data(&bv);
+	view_report_problems(v);
+	view_report_problems(&bv);
+	free(r.all.s);
+	free(br.all.s);
+	view_close(&bv);
+	view_close(v);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		VIEW_LONGOPTS, FILTER_LONGOPTS,
 		{ "sort", required_argument, NULL, 's' },
 		{ "threads", no_argument, NULL, 0x400 },
+		{ "diff", required_argument, NULL, 0x402 },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL };
 	struct view_opts o = { 0 };
 	struct view v;
 	struct report r = { .v = &v };
-	const char *format = "text";
+	const char *format = "text", *diff_dir = NULL;
 	int opt, ret = 0;
 
 	sort_key = 't';
@@ -345,6 +425,7 @@ int cmd_report(int argc, char **argv)
 			else die_usage("option '--sort' takes total, self, calls, avg, max, min or name, not '%s'", optarg);
 			break;
 		case 0x400: r.threads = 1; break;
+		case 0x402: diff_dir = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
 				die_usage("option '--format' takes text, csv or json, not '%s'", optarg);
@@ -357,13 +438,15 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
+	if (diff_dir && r.threads)
+		die_usage("options '--diff' and '--threads' cannot be used together");
+	if (diff_dir && strchr("xi", sort_key))
+		die_usage("option '--diff' sorts by total, self, calls, avg or name");
 	view_open(&v, &o);
+	if (diff_dir)
+		return report_diff_views(&v, &o, diff_dir, format);
 	pager_start(&o);
-	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
-	if (o.filter.n || o.notrace.n || o.max_depth || o.since_ns || o.has_until || o.min_ns)
-		calls_walk(&v, 0, &ops, &r, 0);
-	else
-		trace_walk_batch(v.trace, 0, fast_batch, &r);
+	profile(&v, &r);
 	if (!trace_has_function_events(v.trace)) {
 		view_no_events_hint(&v);
 		ret = 1;
@@ -424,17 +507,7 @@ int cmd_report(int argc, char **argv)
 	if (json)
 		printf("\n}\n");
 	fflush(stdout);
-	for (size_t i = 0; i < v.trace->n_procs; i++)
-		for (size_t k = 0; k < v.trace->procs[i].n_threads; k++) {
-			struct thread_data *d = v.trace->procs[i].threads[k].view_aux;
-			if (!d)
-				continue;
-			free(d->table.s);
-			free(d->active.n);
-			free(d->stack);
-			free(d);
-			v.trace->procs[i].threads[k].view_aux = NULL;
-		}
+	free_thread_data(&v);
 	view_report_problems(&v);
 	free(r.all.s);
 	view_close(&v);

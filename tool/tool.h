@@ -40,6 +40,15 @@ void pager_start(const struct view_opts *o);
 void format_duration_color(char *buf, size_t len, uint64_t ns);   /* format_duration, coloured */
 char *put_duration_color(char *p, uint64_t ns);                   /* put_duration, coloured */
 
+/* ---- report-diff.c: report --diff ---- */
+struct prof_row {                     /* one function's profile, by name and module */
+	const char *name, *module;
+	uint64_t calls, total, self, avg;
+};
+/* sorts both arrays by name; sort_key as report's -s ('t' total, 's', 'c', 'a', 'n') */
+void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
+		 const char *format, const char *now_dir, const char *base_dir);
+
 /* ---- summary.c ---- */
 struct trace_totals {
 	uint64_t events, file_bytes, disk_bytes, lost;

@@ -1,0 +1,153 @@
+/*
+ * report-diff.c - `fntrace report --diff BASE`: two profiles side by side,
+ * to find what got slower or was called more often between two runs, as
+ * uftrace's report --diff does.  Functions are matched by name and module
+ * file name (not by address), so a rebuilt binary matches its old self; a
+ * function present in one trace only shows zeros for the other.  Rows are
+ * sorted by the largest change (absolute) of the sort key, total time by
+ * default.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool/outbuf.h"
+#include "tool/tool.h"
+
+struct drow {
+	const char *name, *module;
+	const struct prof_row *now, *base;
+};
+
+static const struct prof_row zero;
+static int diff_key;
+
+static int64_t key_change(const struct drow *r)
+{
+	const struct prof_row *a = r->now ? r->now : &zero, *b = r->base ? r->base : &zero;
+	switch (diff_key) {
+	case 's': return (int64_t)(a->self - b->self);
+	case 'c': return (int64_t)(a->calls - b->calls);
+	case 'a': return (int64_t)(a->avg - b->avg);
+	default: return (int64_t)(a->total - b->total);
+	}
+}
+
+static int cmp_drow(const void *x, const void *y)
+{
+	const struct drow *a = x, *b = y;
+	if (diff_key != 'n') {
+		int64_t ka = llabs(key_change(a)), kb = llabs(key_change(b));
+		if (ka != kb)
+			return ka > kb ? -1 : 1;
+	}
+	int c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->module, b->module);
+}
+
+static int cmp_prof(const void *x, const void *y)
+{
+	const struct prof_row *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->module, b->module);
+}
+
+/* "+12.3%", "new" (absent from the base), "gone", "" (both zero) */
+static void percent(char *buf, size_t len, uint64_t now, uint64_t base)
+{
+	if (!base)
+		snprintf(buf, len, "%s", now ? "new" : "");
+	else if (!now)
+		snprintf(buf, len, "gone");
+	else
+		snprintf(buf, len, "%+.1f%%", 100.0 * ((double)now - (double)base) / (double)base);
+}
+
+/* a change of time in the 10 columns of a duration: "+  0.480 ms" */
+static void signed_duration(char *buf, size_t len, uint64_t now, uint64_t base)
+{
+	char d[32];
+	uint64_t diff = now >= base ? now - base : base - now;
+	format_duration(d, sizeof(d), diff);
+	size_t pad = strspn(d, " ");
+	if (pad && diff)
+		d[pad - 1] = now >= base ? '+' : '-';
+	snprintf(buf, len, "%s", d);
+}
+
+void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
+		 const char *format, const char *now_dir, const char *base_dir)
+{
+	struct drow *rows = xcalloc(n_now + n_base + 1, sizeof(*rows));
+	size_t n = 0, i = 0, k = 0;
+
+	qsort(now, n_now, sizeof(*now), cmp_prof);
+	qsort(base, n_base, sizeof(*base), cmp_prof);
+	/* merge the two name-sorted lists */
+	while (i < n_now || k < n_base) {
+		int c = i == n_now ? 1 : k == n_base ? -1 : cmp_prof(&now[i], &base[k]);
+		struct drow *r = &rows[n++];
+		if (c <= 0) {
+			r->now = &now[i];
+			r->name = now[i].name;
+			r->module = now[i++].module;
+		}
+		if (c >= 0) {
+			r->base = &base[k];
+			r->name = base[k].name;
+			r->module = base[k++].module;
+		}
+	}
+	diff_key = sort_key == 'n' || sort_key == 's' || sort_key == 'c' || sort_key == 'a' ? sort_key : 't';
+	qsort(rows, n, sizeof(*rows), cmp_drow);
+
+	if (!strcmp(format, "csv"))
+		printf("function,calls,base_calls,total_ns,base_total_ns,self_ns,base_self_ns,avg_ns,base_avg_ns,module\n");
+	else if (!strcmp(format, "json")) {
+		printf("{\"trace\": ");
+		json_fput(stdout, now_dir, 0);
+		printf(", \"base\": ");
+		json_fput(stdout, base_dir, 0);
+		printf(",\n  \"functions\": [");
+	} else {
+		printf("# %s against the base %s\n", now_dir, base_dir);
+		printf("  Total time        Diff       %%   Self time        Diff       %%      Calls     Diff  Function\n"
+		       "  ==========  ==========  ======  ==========  ==========  ======  =========  =======  ========\n");
+	}
+	for (size_t j = 0; j < n; j++) {
+		const struct prof_row *a = rows[j].now ? rows[j].now : &zero;
+		const struct prof_row *b = rows[j].base ? rows[j].base : &zero;
+		if (!strcmp(format, "csv")) {
+			csv_fput(stdout, rows[j].name);
+			printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			       ",%" PRIu64 ",", a->calls, b->calls, a->total, b->total, a->self, b->self, a->avg, b->avg);
+			csv_fput(stdout, rows[j].module);
+			putchar('\n');
+		} else if (!strcmp(format, "json")) {
+			printf("%s\n    {\"function\": ", j ? "," : "");
+			json_fput(stdout, rows[j].name, 0);
+			printf(", \"module\": ");
+			json_fput(stdout, rows[j].module, 0);
+			printf(", \"calls\": %" PRIu64 ", \"base_calls\": %" PRIu64 ", \"total_ns\": %" PRIu64
+			       ", \"base_total_ns\": %" PRIu64 ", \"self_ns\": %" PRIu64 ", \"base_self_ns\": %" PRIu64
+			       ", \"avg_ns\": %" PRIu64 ", \"base_avg_ns\": %" PRIu64 "}",
+			       a->calls, b->calls, a->total, b->total, a->self, b->self, a->avg, b->avg);
+		} else {
+			char t[32], td[32], tp[16], s[32], sd[32], sp[16], cd[32];
+			format_duration_color(t, sizeof(t), a->total);
+			signed_duration(td, sizeof(td), a->total, b->total);
+			percent(tp, sizeof(tp), a->total, b->total);
+			format_duration_color(s, sizeof(s), a->self);
+			signed_duration(sd, sizeof(sd), a->self, b->self);
+			percent(sp, sizeof(sp), a->self, b->self);
+			if (a->calls == b->calls)
+				snprintf(cd, sizeof(cd), "0");
+			else
+				snprintf(cd, sizeof(cd), "%+" PRId64, (int64_t)(a->calls - b->calls));
+			printf("  %s  %s  %6s  %s  %s  %6s  %9" PRIu64 "  %7s  %s\n", t, td, tp, s, sd, sp, a->calls, cd,
+			       rows[j].name);
+		}
+	}
+	if (!strcmp(format, "json"))
+		printf("\n  ]\n}\n");
+	free(rows);
+}

@@ -22,8 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "format/reader.h"
+#include "format/safeio.h"
 
 #define MAX_THREADS_PER_PROC (1u << 20)
+/* no real stack holds more frames (each takes at least 16 bytes): a chunk
+ * header giving a larger call depth is corrupt */
+#define MAX_START_DEPTH (1 << 28)
+#define MAX_SESSION_SIZE (1u << 20)
 #define likely_(x) __builtin_expect(!!(x), 1)
 
 static void *xrealloc_(void *p, size_t n)
@@ -131,14 +136,53 @@ static uint32_t resolve(struct trace_process *p, uint64_t addr, uint64_t ticks)
 
 /* ---- opening ---- */
 
+/* Module files and threads are found through hash tables, not by a scan:
+ * a trace may hold hundreds of thousands of module or thread records, and
+ * opening it must stay O(n). */
+static uint64_t file_key_hash(const char *path, const uint8_t *bid, uint8_t bid_len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	for (uint8_t i = 0; i < bid_len; i++)
+		h = (h ^ bid[i]) * 0x100000001b3ull;
+	return h ^ (h >> 31);
+}
+
+static void file_hash_grow(struct trace *t)
+{
+	size_t nsize = t->file_hash_size ? t->file_hash_size * 2 : 256;
+	uint32_t *nh = calloc(nsize, sizeof(*nh));
+	if (!nh) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	for (size_t k = 0; k < t->n_files; k++) {
+		const struct trace_file_ref *f = &t->files[k];
+		size_t j = file_key_hash(f->path, f->build_id, f->build_id_len) & (nsize - 1);
+		while (nh[j])
+			j = (j + 1) & (nsize - 1);
+		nh[j] = (uint32_t)k + 1;
+	}
+	free(t->file_hash);
+	t->file_hash = nh;
+	t->file_hash_size = nsize;
+}
+
 static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, uint8_t bid_len)
 {
-	for (size_t i = 0; i < t->n_files; i++) {
-		struct trace_file_ref *f = &t->files[i];
+	size_t i, mask;
+	if (t->n_files * 2 >= t->file_hash_size)
+		file_hash_grow(t);
+	mask = t->file_hash_size - 1;
+	for (i = file_key_hash(path, bid, bid_len) & mask; t->file_hash[i]; i = (i + 1) & mask) {
+		struct trace_file_ref *f = &t->files[t->file_hash[i] - 1];
 		if (f->build_id_len == bid_len && !memcmp(f->build_id, bid, bid_len) && !strcmp(f->path, path))
-			return (uint32_t)i;
+			return t->file_hash[i] - 1;
 	}
-	t->files = xrealloc_(t->files, (t->n_files + 1) * sizeof(*t->files));
+	t->file_hash[i] = (uint32_t)t->n_files + 1;
+	if (!(t->n_files & (t->n_files - 1)))   /* 0, 1, 2, 4...: double */
+		t->files = xrealloc_(t->files, (t->n_files ? 2 * t->n_files : 1) * sizeof(*t->files));
 	struct trace_file_ref *f = &t->files[t->n_files];
 	memset(f, 0, sizeof(*f));
 	f->path = xstrdup_(path);
@@ -150,10 +194,22 @@ static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, 
 
 static struct trace_thread *thread_get(struct trace_process *p, uint32_t serial, uint32_t tid)
 {
-	for (size_t i = 0; i < p->n_threads; i++)
-		if (p->threads[i].serial == serial)
-			return &p->threads[i];
-	p->threads = xrealloc_(p->threads, (p->n_threads + 1) * sizeof(*p->threads));
+	/* serial < MAX_THREADS_PER_PROC: the index is at most 4 MiB */
+	if (serial >= p->n_thread_index) {
+		size_t n = p->n_thread_index ? p->n_thread_index : 64;
+		while (n <= serial)
+			n *= 2;
+		p->thread_index = xrealloc_(p->thread_index, n * sizeof(*p->thread_index));
+		memset(p->thread_index + p->n_thread_index, 0, (n - p->n_thread_index) * sizeof(*p->thread_index));
+		p->n_thread_index = n;
+	}
+	if (p->thread_index[serial])
+		return &p->threads[p->thread_index[serial] - 1];
+	if (p->n_threads == p->cap_threads) {
+		p->cap_threads = p->cap_threads ? 2 * p->cap_threads : 8;
+		p->threads = xrealloc_(p->threads, p->cap_threads * sizeof(*p->threads));
+	}
+	p->thread_index[serial] = (uint32_t)p->n_threads + 1;
 	struct trace_thread *th = &p->threads[p->n_threads++];
 	memset(th, 0, sizeof(*th));
 	th->proc = p;
@@ -367,6 +423,9 @@ static void process_scan(struct trace_process *p)
 	free(p->scope_ticks);
 	p->scope_ticks = NULL;
 	p->n_scope_ticks = 0;
+	free(p->thread_index);
+	p->thread_index = NULL;
+	p->n_thread_index = 0;
 	/* each thread's chunks in sequence order; note holes */
 	for (size_t i = 0; i < p->n_threads; i++) {
 		struct trace_thread *th = &p->threads[i];
@@ -403,6 +462,11 @@ static void process_scan(struct trace_process *p)
 			struct fnt_chunk_header hbuf;
 			const struct fnt_chunk_header *ch = chunk_header(p, th->chunks[0], &hbuf, &avail);
 			th->start_depth = ch->depth;
+			if (ch->depth > MAX_START_DEPTH || ch->depth < -MAX_START_DEPTH) {
+				warn(p->trace, "'%s': thread %u: its first chunk gives an impossible call depth (%d); "
+				     "depths counted from 0", p->file, th->tid, (int)ch->depth);
+				th->start_depth = 0;
+			}
 			if (!th->name[0])
 				memcpy(th->name, ch->name, 16);
 			/* in a ring, the chunks before the first one present were
@@ -509,14 +573,20 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 
 static void read_session(struct trace *t)
 {
-	char path[4200], line[8192];
-	FILE *f;
+	char path[4200], *text, *line, *next;
+	const char *why;
+	size_t len;
 	snprintf(path, sizeof(path), "%s/session", t->dir);
-	f = fopen(path, "r");
-	if (!f)
+	text = fnt_read_small(path, FNT_OPEN_NOFOLLOW, MAX_SESSION_SIZE, &len, &why);
+	if (!text) {
+		if (errno != ENOENT)
+			warn(t, "'%s': %s; ignored", path, why);
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
+	}
+	for (line = text; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
 		if (!strncmp(line, "command=", 8)) {
 			free(t->session_command);
 			t->session_command = xstrdup_(line + 8);
@@ -527,7 +597,7 @@ static void read_session(struct trace *t)
 			t->session_start_real = strtoull(line + 18, NULL, 10);
 		}
 	}
-	fclose(f);
+	free(text);
 }
 
 static int is_fnt(const char *name)
@@ -635,22 +705,19 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 		names[n_names++] = xstrdup_(dir);
 		single = 1;
 	}
-	(void)single;
 	t->procs = calloc(n_names ? n_names : 1, sizeof(*t->procs));
 	if (!t->procs)
 		exit(1);
 	for (size_t i = 0; i < n_names; i++) {
 		char why[256];
-		int fd = open(names[i], O_RDONLY | O_CLOEXEC);
+		const char *reason;
+		/* a file named on the command line may be a link; inside a
+		 * directory, only what the recorder wrote: regular files */
+		int fd = fnt_open_regular(names[i], single ? 0 : FNT_OPEN_NOFOLLOW, &st, &reason);
 		const uint8_t *map = NULL;
 		size_t size = 0;
 		if (fd < 0) {
-			snprintf(why, sizeof(why), "%s", strerror(errno));
-			goto bad;
-		}
-		if (fstat(fd, &st)) {
-			snprintf(why, sizeof(why), "%s", strerror(errno));
-			close(fd);
+			snprintf(why, sizeof(why), "%s", reason);
 			goto bad;
 		}
 		size = (size_t)st.st_size;
@@ -662,6 +729,7 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 				goto bad;
 			}
 			map = m;
+			fnt_mapguard_add(map, size);
 		}
 		if (process_init(t, &t->procs[t->n_procs], names[i], map, size, fd, why, sizeof(why)) == 0) {
 			/* the headers are read; events come through the mapping */
@@ -671,8 +739,10 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 			continue;
 		}
 		close(fd);
-		if (map)
+		if (map) {
+			fnt_mapguard_remove(map);
 			munmap((void *)map, size);
+		}
 		free(t->procs[t->n_procs].file);
 		free(t->procs[t->n_procs].argv);
 	bad:
@@ -742,13 +812,16 @@ void trace_close(struct trace *t)
 	int borrowed = t->borrowed;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
-		if (p->map && p->size && !borrowed)
+		if (p->map && p->size && !borrowed) {
+			fnt_mapguard_remove(p->map);
 			munmap((void *)p->map, p->size);
+		}
 		if (p->fd >= 0 && !borrowed)
 			close(p->fd);
 		for (size_t k = 0; k < p->n_threads; k++)
 			free(p->threads[k].chunks);
 		free(p->threads);
+		free(p->thread_index);
 		free(p->modules);
 		free(p->scope_ticks);
 		free(p->filters);
@@ -764,6 +837,7 @@ void trace_close(struct trace *t)
 	for (size_t i = 0; i < t->n_files; i++)
 		free(t->files[i].path);
 	free(t->files);
+	free(t->file_hash);
 	free(t->funcs);
 	free(t->func_hash);
 	for (size_t i = 0; i < t->n_scopes; i++)

@@ -81,6 +81,9 @@ struct trace_process {
 	size_t n_modules;
 	struct trace_thread *threads;
 	size_t n_threads;
+	size_t cap_threads;
+	uint32_t *thread_index;     /* by serial: index in threads + 1, 0 none (while opening) */
+	size_t n_thread_index;
 	char **argv;
 	int argc;
 	uint64_t damaged_bytes;     /* bytes of event data skipped as corrupt or torn */
@@ -115,6 +118,8 @@ struct trace {
 	size_t n_procs;
 	struct trace_file_ref *files;
 	size_t n_files;
+	uint32_t *file_hash;        /* open addressing: file index + 1, 0 empty */
+	size_t file_hash_size;
 	struct trace_func *funcs;
 	size_t n_funcs, cap_funcs;
 	uint32_t *func_hash;        /* open addressing: func id + 1, 0 empty */

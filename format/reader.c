@@ -254,6 +254,61 @@ static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
 	}
 }
 
+/* The modules loaded and not yet unloaded, hashed by (path, bias, lo): an
+ * unload record closes the latest such load, found without a scan (a
+ * trace may load and unload a plugin hundreds of thousands of times). */
+static size_t open_key(const struct trace_process *p, const char *path, uint64_t bias, uint64_t lo)
+{
+	uint64_t h = file_key_hash(path, NULL, 0) ^ (bias * 0x9E3779B97F4A7C15ull) ^ (lo * 0xC2B2AE3D27D4EB4Full);
+	return (size_t)((h ^ (h >> 29)) & (p->n_open_bucket - 1));
+}
+
+static void open_module_link(struct trace_process *p, size_t i)
+{
+	const struct trace_module *m = &p->modules[i];
+	size_t b = open_key(p, p->trace->files[m->file].path, m->bias, m->lo);
+	p->open_next[i] = p->open_bucket[b];
+	p->open_bucket[b] = (uint32_t)i + 1;
+}
+
+static void open_module_add(struct trace_process *p, size_t i)
+{
+	if (p->n_modules * 2 > p->n_open_bucket) {
+		/* rebuild: in index order, so each chain stays newest first */
+		size_t n = p->n_open_bucket ? 2 * p->n_open_bucket : 64;
+		while (n < p->n_modules * 2)
+			n *= 2;
+		free(p->open_bucket);
+		p->open_bucket = calloc(n, sizeof(*p->open_bucket));
+		if (!p->open_bucket) {
+			fprintf(stderr, "fntrace: out of memory\n");
+			exit(1);
+		}
+		p->n_open_bucket = n;
+		for (size_t k = 0; k < p->n_modules; k++)
+			if (p->modules[k].unload_ticks == UINT64_MAX)
+				open_module_link(p, k);
+		return;         /* module i was linked with the others */
+	}
+	open_module_link(p, i);
+}
+
+static void open_module_unload(struct trace_process *p, const char *path, uint64_t bias, uint64_t lo,
+			       uint64_t ticks)
+{
+	if (!p->n_open_bucket)
+		return;
+	uint32_t *link = &p->open_bucket[open_key(p, path, bias, lo)];
+	for (; *link; link = &p->open_next[*link - 1]) {
+		struct trace_module *m = &p->modules[*link - 1];
+		if (m->bias == bias && m->lo == lo && !strcmp(p->trace->files[m->file].path, path)) {
+			m->unload_ticks = ticks;
+			*link = p->open_next[*link - 1];
+			return;
+		}
+	}
+}
+
 static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 {
 	struct trace *t = p->trace;
@@ -283,7 +338,11 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 			if (mm.build_id_len > sizeof(mm.build_id) || mm.hi <= mm.lo) {
 				warn(t, "'%s': a corrupt module record was skipped", p->file);
 			} else if (type == FNT_META_MODULE_LOAD) {
-				p->modules = xrealloc_(p->modules, (p->n_modules + 1) * sizeof(*p->modules));
+				if (p->n_modules == p->cap_modules) {
+					p->cap_modules = p->cap_modules ? 2 * p->cap_modules : 16;
+					p->modules = xrealloc_(p->modules, p->cap_modules * sizeof(*p->modules));
+					p->open_next = xrealloc_(p->open_next, p->cap_modules * sizeof(*p->open_next));
+				}
 				struct trace_module *m = &p->modules[p->n_modules++];
 				memset(m, 0, sizeof(*m));
 				m->file = file_ref(t, pathbuf, mm.build_id, mm.build_id_len);
@@ -292,15 +351,9 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				m->hi = mm.hi;
 				m->load_ticks = mm.ticks;
 				m->unload_ticks = UINT64_MAX;
+				open_module_add(p, p->n_modules - 1);
 			} else {
-				for (size_t i = p->n_modules; i-- > 0;) {
-					struct trace_module *m = &p->modules[i];
-					if (m->unload_ticks == UINT64_MAX && m->bias == mm.bias && m->lo == mm.lo &&
-					    !strcmp(t->files[m->file].path, pathbuf)) {
-						m->unload_ticks = mm.ticks;
-						break;
-					}
-				}
+				open_module_unload(p, pathbuf, mm.bias, mm.lo, mm.ticks);
 			}
 		} else if (type == FNT_META_THREAD && rlen >= sizeof(struct fnt_meta_thread)) {
 			struct fnt_meta_thread mt;
@@ -426,6 +479,10 @@ static void process_scan(struct trace_process *p)
 	free(p->thread_index);
 	p->thread_index = NULL;
 	p->n_thread_index = 0;
+	free(p->open_bucket);
+	free(p->open_next);
+	p->open_bucket = p->open_next = NULL;
+	p->n_open_bucket = 0;
 	/* each thread's chunks in sequence order; note holes */
 	for (size_t i = 0; i < p->n_threads; i++) {
 		struct trace_thread *th = &p->threads[i];
@@ -613,6 +670,14 @@ static int cmp_str(const void *a, const void *b)
 
 static int cmp_argspec(const void *a, const void *b);
 
+static int cmp_pid_exec(const void *a, const void *b)
+{
+	const struct trace_process *x = *(struct trace_process *const *)a, *y = *(struct trace_process *const *)b;
+	if (x->hdr.pid != y->hdr.pid)
+		return x->hdr.pid < y->hdr.pid ? -1 : 1;
+	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
+}
+
 static void trace_finish_open(struct trace *t)
 {
 	for (size_t i = 0; i < t->n_procs; i++)
@@ -626,11 +691,19 @@ static void trace_finish_open(struct trace *t)
 		}
 	if (t->t0_mono == UINT64_MAX)
 		t->t0_mono = 0;
-	for (size_t i = 0; i < t->n_procs; i++)
-		for (size_t k = 0; k < t->n_procs; k++)
-			if (t->procs[k].hdr.pid == t->procs[i].hdr.pid &&
-			    t->procs[k].hdr.exec_seq > t->procs[i].hdr.exec_seq)
-				t->procs[i].exec_replaced = 1;
+	/* by (pid, exec_seq): every image but a pid's last one ended in exec
+	 * (sorted, not compared pairwise: a trace may hold many processes) */
+	if (t->n_procs > 1) {
+		struct trace_process **by_pid = xrealloc_(NULL, t->n_procs * sizeof(*by_pid));
+		for (size_t i = 0; i < t->n_procs; i++)
+			by_pid[i] = &t->procs[i];
+		qsort(by_pid, t->n_procs, sizeof(*by_pid), cmp_pid_exec);
+		for (size_t i = 0; i + 1 < t->n_procs; i++)
+			if (by_pid[i + 1]->hdr.pid == by_pid[i]->hdr.pid &&
+			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq)
+				by_pid[i]->exec_replaced = 1;
+		free(by_pid);
+	}
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
@@ -822,6 +895,8 @@ void trace_close(struct trace *t)
 			free(p->threads[k].chunks);
 		free(p->threads);
 		free(p->thread_index);
+		free(p->open_bucket);
+		free(p->open_next);
 		free(p->modules);
 		free(p->scope_ticks);
 		free(p->filters);

@@ -79,6 +79,10 @@ struct trace_process {
 	int64_t off;
 	struct trace_module *modules;
 	size_t n_modules;
+	size_t cap_modules;
+	uint32_t *open_bucket;      /* modules not unloaded yet, by (path, bias, lo) hash (while opening) */
+	uint32_t *open_next;        /* their chains, newest first: index + 1, 0 end */
+	size_t n_open_bucket;
 	struct trace_thread *threads;
 	size_t n_threads;
 	size_t cap_threads;

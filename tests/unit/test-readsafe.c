@@ -183,7 +183,22 @@ static void test_fifos_and_devices(void)
 	free(img);
 }
 
-/* a trace whose meta chunk holds n thread records and n/4 module loads */
+static size_t put_module(uint8_t *c, size_t off, uint32_t type, uint32_t i)
+{
+	struct fnt_meta_module mm = { .ticks = 10 + i, .lo = 0x10000ull * (i + 1), .hi = 0x10000ull * (i + 2) - 1 };
+	char name[32];
+	int nl = snprintf(name, sizeof(name), "/lib/m%u.so", i) + 1;
+	uint32_t head = (uint32_t)(sizeof(mm) + (size_t)nl) << 8 | type;
+	mm.bias = mm.lo;
+	memcpy(c + off, &head, 4);
+	memcpy(c + off + 4, &mm, sizeof(mm));
+	memcpy(c + off + 4 + sizeof(mm), name, (size_t)nl);
+	return off + ((4 + sizeof(mm) + (size_t)nl + 7) & ~(size_t)7);
+}
+
+/* a trace whose meta chunk holds n thread records and n/4 module loads,
+ * then their unloads in the order of the loads (the worst order for a
+ * search from the latest load) */
 static double open_cpu_seconds(uint32_t n)
 {
 	uint32_t chunk = 64u << 20;
@@ -203,18 +218,11 @@ static double open_cpu_seconds(uint32_t n)
 		memcpy(c + off, &head, 4);
 		memcpy(c + off + 4, &mt, sizeof(mt));
 		off += (4 + sizeof(mt) + 7) & ~(size_t)7;
-		if (i % 4 == 0) {
-			struct fnt_meta_module mm = { .lo = 0x10000ull * (i + 1), .hi = 0x10000ull * (i + 2) - 1 };
-			char name[32];
-			int nl = snprintf(name, sizeof(name), "/lib/m%u.so", i) + 1;
-			mm.bias = mm.lo;
-			head = (uint32_t)(sizeof(mm) + (size_t)nl) << 8 | FNT_META_MODULE_LOAD;
-			memcpy(c + off, &head, 4);
-			memcpy(c + off + 4, &mm, sizeof(mm));
-			memcpy(c + off + 4 + sizeof(mm), name, (size_t)nl);
-			off += (4 + sizeof(mm) + (size_t)nl + 7) & ~(size_t)7;
-		}
+		if (i % 4 == 0)
+			off = put_module(c, off, FNT_META_MODULE_LOAD, i);
 	}
+	for (uint32_t i = 0; i < n; i += 4)
+		off = put_module(c, off, FNT_META_MODULE_UNLOAD, i);
 	put_file("many.fnt", img, FNT_HEADER_SIZE + off);
 	free(img);
 	snprintf(path, sizeof(path), "%s/many.fnt", dir);
@@ -226,6 +234,10 @@ static double open_cpu_seconds(uint32_t n)
 		CHECK(t->n_files == (n + 3) / 4, "%zu module files, want %u", t->n_files, (n + 3) / 4);
 		CHECK(t->procs[0].n_threads == n && t->procs[0].threads[n - 1].tid == 100000 + n - 1,
 		      "the last thread keeps its tid");
+		size_t unloaded = 0;
+		for (size_t k = 0; k < t->procs[0].n_modules; k++)
+			unloaded += t->procs[0].modules[k].unload_ticks == t->procs[0].modules[k].load_ticks;
+		CHECK(unloaded == (n + 3) / 4, "%zu modules unloaded at their own time, want %u", unloaded, (n + 3) / 4);
 		trace_close(t);
 	}
 	unlink(path);

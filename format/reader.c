@@ -691,8 +691,11 @@ static void trace_finish_open(struct trace *t)
 		}
 	if (t->t0_mono == UINT64_MAX)
 		t->t0_mono = 0;
-	/* by (pid, exec_seq): every image but a pid's last one ended in exec
-	 * (sorted, not compared pairwise: a trace may hold many processes) */
+	/* by (pid, exec_seq), sorted rather than compared pairwise (a trace
+	 * may hold many processes): an image followed by the next one of its
+	 * pid ended in exec, unless it exited cleanly or was still running
+	 * when the next one started (the same pid in another pid namespace,
+	 * or a pid used again after a wrap) */
 	if (t->n_procs > 1) {
 		struct trace_process **by_pid = xrealloc_(NULL, t->n_procs * sizeof(*by_pid));
 		for (size_t i = 0; i < t->n_procs; i++)
@@ -700,8 +703,11 @@ static void trace_finish_open(struct trace *t)
 		qsort(by_pid, t->n_procs, sizeof(*by_pid), cmp_pid_exec);
 		for (size_t i = 0; i + 1 < t->n_procs; i++)
 			if (by_pid[i + 1]->hdr.pid == by_pid[i]->hdr.pid &&
-			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq)
+			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq && !(by_pid[i]->hdr.end_flags & 1) &&
+			    by_pid[i + 1]->hdr.cal0_mono >= by_pid[i]->max_mono) {
 				by_pid[i]->exec_replaced = 1;
+				by_pid[i + 1]->after_exec = 1;
+			}
 		free(by_pid);
 	}
 	for (size_t i = 0; i < t->n_procs; i++) {

@@ -93,7 +93,8 @@ struct trace_process {
 	uint64_t damaged_bytes;     /* bytes of event data skipped as corrupt or torn */
 	uint64_t damaged_chunks;
 	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
-	int exec_replaced;          /* a later image of the same pid exists: this one ended in exec */
+	int exec_replaced;          /* the next image of the same pid started after this one's end: exec */
+	int after_exec;             /* the image that replaced an earlier one of the same pid */
 	struct scope_pending *scope_ticks;
 	size_t n_scope_ticks;
 	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */

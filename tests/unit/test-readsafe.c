@@ -247,9 +247,11 @@ static double open_cpu_seconds(uint32_t n)
 static void test_open_is_linear(void)
 {
 	double small = open_cpu_seconds(50000), big = open_cpu_seconds(400000);
-	/* 8 times the records: linear is ~8x, the old quadratic open ~64x */
+	/* 8 times the records: linear is ~8x (0.01 s against 0.12 s here, 1 s
+	 * under ASan), the old quadratic open ~100x (2.8 s against 268 s): a
+	 * bound far from both, in CPU time, which a loaded machine barely moves */
 	printf("open: 50,000 thread records %.3f s, 400,000 %.3f s of CPU\n", small, big);
-	CHECK(big < 20 * small + 0.5, "opening 400,000 records took %.3f s of CPU against %.3f s for 50,000",
+	CHECK(big < 16 * small + 2.0, "opening 400,000 records took %.3f s of CPU against %.3f s for 50,000",
 	      big, small);
 }
 

@@ -47,6 +47,7 @@ int fnt_open_regular(const char *path, int flags, struct stat *st, const char **
 	}
 	if (!S_ISREG(before.st_mode)) {
 		*why = file_kind(before.st_mode);
+		errno = S_ISDIR(before.st_mode) ? EISDIR : S_ISLNK(before.st_mode) ? ELOOP : EINVAL;
 		return -1;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
@@ -62,6 +63,7 @@ int fnt_open_regular(const char *path, int flags, struct stat *st, const char **
 	if (!S_ISREG(after.st_mode) || after.st_dev != before.st_dev || after.st_ino != before.st_ino) {
 		*why = S_ISREG(after.st_mode) ? "replaced while it was opened" : file_kind(after.st_mode);
 		close(fd);
+		errno = EINVAL;
 		return -1;
 	}
 	if (st)

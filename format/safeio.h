@@ -22,12 +22,15 @@
  * only if it is a regular file (checked with stat before the open, so that
  * no device is ever opened, and with fstat after it).  Returns the fd
  * (O_NONBLOCK is left set: harmless on regular files), or -1 with a short
- * reason in *why ("No such file or directory", "not a regular file (a FIFO)").
+ * reason in *why ("No such file or directory", "not a regular file (a FIFO)")
+ * and in errno (ENOENT only when there is no such file; EINVAL, EISDIR or
+ * ELOOP when it is not a regular file).
  * st, if not NULL, gets the fstat of the open file. */
 int fnt_open_regular(const char *path, int flags, struct stat *st, const char **why);
 
 /* Read at most max bytes of the regular file path (as above) into a new
- * NUL-terminated buffer.  Returns it (free() it) with *len, or NULL with *why. */
+ * NUL-terminated buffer.  Returns it (free() it) with *len, or NULL with *why
+ * and errno. */
 char *fnt_read_small(const char *path, int flags, size_t max, size_t *len, const char **why);
 
 /* Mappings of trace files that may shrink while they are read.  While a

@@ -80,6 +80,10 @@ def check(ctx):
     assert "99-0.fnt': not a regular file (a FIFO); file skipped" in p.stderr, p.stderr
     assert "98-0.fnt': a symbolic link, not followed; file skipped" in p.stderr, p.stderr
     assert "session': not a regular file (a FIFO); ignored" in p.stderr, p.stderr
+    # replay --follow polls the session to know when the recording ends
+    p = ctx.run("replay", "--follow", "-d", d)
+    assert p.returncode == 1 and errors(p)[-1] == ("fntrace: '%s/session': not a regular file (a FIFO) "
+                                                  "(not a session written by 'fntrace record')" % d), p
     os.remove(os.path.join(d, "session"))
     os.symlink("/dev/zero", os.path.join(d, "session"))
     p = ctx.run("info", "-d", d, check=True)

@@ -246,6 +246,24 @@ static const struct fnt_chunk_header *chunk_header(const struct trace_process *p
 	return buf;
 }
 
+/* After an unused chunk idx, the index of the chunk before the next one that
+ * holds any data: the holes of a sparse file are skipped with one lseek
+ * each, not read chunk by chunk, so opening takes the time of what the file
+ * holds, not of its size (a hostile 4 TiB sparse file opens at once). */
+static uint64_t skip_hole(const struct trace_process *p, uint64_t idx)
+{
+	uint64_t from = FNT_HEADER_SIZE + (idx + 1) * (uint64_t)p->hdr.chunk_size;
+	off_t data;
+	if (p->fd < 0 || from >= p->size)
+		return idx;
+	data = lseek(p->fd, (off_t)from, SEEK_DATA);
+	if (data < 0)           /* ENXIO: no data after it; else: no skipping */
+		return errno == ENXIO ? p->n_chunks - 1 : idx;
+	if ((uint64_t)data <= from)
+		return idx;
+	return ((uint64_t)data - FNT_HEADER_SIZE) / p->hdr.chunk_size - 1;
+}
+
 static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
 {
 	if (ticks > p->max_ticks && mono > p->hdr.cal0_mono) {
@@ -435,6 +453,8 @@ static void process_scan(struct trace_process *p)
 			/* (in a ring, a zero magic is a chunk being rewritten) */
 			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING)))
 				p->damaged_chunks++;
+			else if (!ch->type)
+				i = skip_hole(p, i);
 			continue;
 		}
 		if (ch->type == FNT_CHUNK_META) {

@@ -22,8 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "format/reader.h"
+#include "format/safeio.h"
 
 #define MAX_THREADS_PER_PROC (1u << 20)
+/* no real stack holds more frames (each takes at least 16 bytes): a chunk
+ * header giving a larger call depth is corrupt */
+#define MAX_START_DEPTH (1 << 28)
+#define MAX_SESSION_SIZE (1u << 20)
 #define likely_(x) __builtin_expect(!!(x), 1)
 
 static void *xrealloc_(void *p, size_t n)
@@ -131,14 +136,53 @@ static uint32_t resolve(struct trace_process *p, uint64_t addr, uint64_t ticks)
 
 /* ---- opening ---- */
 
+/* Module files and threads are found through hash tables, not by a scan:
+ * a trace may hold hundreds of thousands of module or thread records, and
+ * opening it must stay O(n). */
+static uint64_t file_key_hash(const char *path, const uint8_t *bid, uint8_t bid_len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	for (uint8_t i = 0; i < bid_len; i++)
+		h = (h ^ bid[i]) * 0x100000001b3ull;
+	return h ^ (h >> 31);
+}
+
+static void file_hash_grow(struct trace *t)
+{
+	size_t nsize = t->file_hash_size ? t->file_hash_size * 2 : 256;
+	uint32_t *nh = calloc(nsize, sizeof(*nh));
+	if (!nh) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	for (size_t k = 0; k < t->n_files; k++) {
+		const struct trace_file_ref *f = &t->files[k];
+		size_t j = file_key_hash(f->path, f->build_id, f->build_id_len) & (nsize - 1);
+		while (nh[j])
+			j = (j + 1) & (nsize - 1);
+		nh[j] = (uint32_t)k + 1;
+	}
+	free(t->file_hash);
+	t->file_hash = nh;
+	t->file_hash_size = nsize;
+}
+
 static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, uint8_t bid_len)
 {
-	for (size_t i = 0; i < t->n_files; i++) {
-		struct trace_file_ref *f = &t->files[i];
+	size_t i, mask;
+	if (t->n_files * 2 >= t->file_hash_size)
+		file_hash_grow(t);
+	mask = t->file_hash_size - 1;
+	for (i = file_key_hash(path, bid, bid_len) & mask; t->file_hash[i]; i = (i + 1) & mask) {
+		struct trace_file_ref *f = &t->files[t->file_hash[i] - 1];
 		if (f->build_id_len == bid_len && !memcmp(f->build_id, bid, bid_len) && !strcmp(f->path, path))
-			return (uint32_t)i;
+			return t->file_hash[i] - 1;
 	}
-	t->files = xrealloc_(t->files, (t->n_files + 1) * sizeof(*t->files));
+	t->file_hash[i] = (uint32_t)t->n_files + 1;
+	if (!(t->n_files & (t->n_files - 1)))   /* 0, 1, 2, 4...: double */
+		t->files = xrealloc_(t->files, (t->n_files ? 2 * t->n_files : 1) * sizeof(*t->files));
 	struct trace_file_ref *f = &t->files[t->n_files];
 	memset(f, 0, sizeof(*f));
 	f->path = xstrdup_(path);
@@ -150,10 +194,22 @@ static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, 
 
 static struct trace_thread *thread_get(struct trace_process *p, uint32_t serial, uint32_t tid)
 {
-	for (size_t i = 0; i < p->n_threads; i++)
-		if (p->threads[i].serial == serial)
-			return &p->threads[i];
-	p->threads = xrealloc_(p->threads, (p->n_threads + 1) * sizeof(*p->threads));
+	/* serial < MAX_THREADS_PER_PROC: the index is at most 4 MiB */
+	if (serial >= p->n_thread_index) {
+		size_t n = p->n_thread_index ? p->n_thread_index : 64;
+		while (n <= serial)
+			n *= 2;
+		p->thread_index = xrealloc_(p->thread_index, n * sizeof(*p->thread_index));
+		memset(p->thread_index + p->n_thread_index, 0, (n - p->n_thread_index) * sizeof(*p->thread_index));
+		p->n_thread_index = n;
+	}
+	if (p->thread_index[serial])
+		return &p->threads[p->thread_index[serial] - 1];
+	if (p->n_threads == p->cap_threads) {
+		p->cap_threads = p->cap_threads ? 2 * p->cap_threads : 8;
+		p->threads = xrealloc_(p->threads, p->cap_threads * sizeof(*p->threads));
+	}
+	p->thread_index[serial] = (uint32_t)p->n_threads + 1;
 	struct trace_thread *th = &p->threads[p->n_threads++];
 	memset(th, 0, sizeof(*th));
 	th->proc = p;
@@ -190,11 +246,84 @@ static const struct fnt_chunk_header *chunk_header(const struct trace_process *p
 	return buf;
 }
 
+/* After an unused chunk idx, the index of the chunk before the next one that
+ * holds any data: the holes of a sparse file are skipped with one lseek
+ * each, not read chunk by chunk, so opening takes the time of what the file
+ * holds, not of its size (a hostile 4 TiB sparse file opens at once). */
+static uint64_t skip_hole(const struct trace_process *p, uint64_t idx)
+{
+	uint64_t from = FNT_HEADER_SIZE + (idx + 1) * (uint64_t)p->hdr.chunk_size;
+	off_t data;
+	if (p->fd < 0 || from >= p->size)
+		return idx;
+	data = lseek(p->fd, (off_t)from, SEEK_DATA);
+	if (data < 0)           /* ENXIO: no data after it; else: no skipping */
+		return errno == ENXIO ? p->n_chunks - 1 : idx;
+	if ((uint64_t)data <= from)
+		return idx;
+	return ((uint64_t)data - FNT_HEADER_SIZE) / p->hdr.chunk_size - 1;
+}
+
 static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
 {
 	if (ticks > p->max_ticks && mono > p->hdr.cal0_mono) {
 		p->max_ticks = ticks;
 		p->max_mono = mono;
+	}
+}
+
+/* The modules loaded and not yet unloaded, hashed by (path, bias, lo): an
+ * unload record closes the latest such load, found without a scan (a
+ * trace may load and unload a plugin hundreds of thousands of times). */
+static size_t open_key(const struct trace_process *p, const char *path, uint64_t bias, uint64_t lo)
+{
+	uint64_t h = file_key_hash(path, NULL, 0) ^ (bias * 0x9E3779B97F4A7C15ull) ^ (lo * 0xC2B2AE3D27D4EB4Full);
+	return (size_t)((h ^ (h >> 29)) & (p->n_open_bucket - 1));
+}
+
+static void open_module_link(struct trace_process *p, size_t i)
+{
+	const struct trace_module *m = &p->modules[i];
+	size_t b = open_key(p, p->trace->files[m->file].path, m->bias, m->lo);
+	p->open_next[i] = p->open_bucket[b];
+	p->open_bucket[b] = (uint32_t)i + 1;
+}
+
+static void open_module_add(struct trace_process *p, size_t i)
+{
+	if (p->n_modules * 2 > p->n_open_bucket) {
+		/* rebuild: in index order, so each chain stays newest first */
+		size_t n = p->n_open_bucket ? 2 * p->n_open_bucket : 64;
+		while (n < p->n_modules * 2)
+			n *= 2;
+		free(p->open_bucket);
+		p->open_bucket = calloc(n, sizeof(*p->open_bucket));
+		if (!p->open_bucket) {
+			fprintf(stderr, "fntrace: out of memory\n");
+			exit(1);
+		}
+		p->n_open_bucket = n;
+		for (size_t k = 0; k < p->n_modules; k++)
+			if (p->modules[k].unload_ticks == UINT64_MAX)
+				open_module_link(p, k);
+		return;         /* module i was linked with the others */
+	}
+	open_module_link(p, i);
+}
+
+static void open_module_unload(struct trace_process *p, const char *path, uint64_t bias, uint64_t lo,
+			       uint64_t ticks)
+{
+	if (!p->n_open_bucket)
+		return;
+	uint32_t *link = &p->open_bucket[open_key(p, path, bias, lo)];
+	for (; *link; link = &p->open_next[*link - 1]) {
+		struct trace_module *m = &p->modules[*link - 1];
+		if (m->bias == bias && m->lo == lo && !strcmp(p->trace->files[m->file].path, path)) {
+			m->unload_ticks = ticks;
+			*link = p->open_next[*link - 1];
+			return;
+		}
 	}
 }
 
@@ -227,7 +356,11 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 			if (mm.build_id_len > sizeof(mm.build_id) || mm.hi <= mm.lo) {
 				warn(t, "'%s': a corrupt module record was skipped", p->file);
 			} else if (type == FNT_META_MODULE_LOAD) {
-				p->modules = xrealloc_(p->modules, (p->n_modules + 1) * sizeof(*p->modules));
+				if (p->n_modules == p->cap_modules) {
+					p->cap_modules = p->cap_modules ? 2 * p->cap_modules : 16;
+					p->modules = xrealloc_(p->modules, p->cap_modules * sizeof(*p->modules));
+					p->open_next = xrealloc_(p->open_next, p->cap_modules * sizeof(*p->open_next));
+				}
 				struct trace_module *m = &p->modules[p->n_modules++];
 				memset(m, 0, sizeof(*m));
 				m->file = file_ref(t, pathbuf, mm.build_id, mm.build_id_len);
@@ -236,15 +369,9 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				m->hi = mm.hi;
 				m->load_ticks = mm.ticks;
 				m->unload_ticks = UINT64_MAX;
+				open_module_add(p, p->n_modules - 1);
 			} else {
-				for (size_t i = p->n_modules; i-- > 0;) {
-					struct trace_module *m = &p->modules[i];
-					if (m->unload_ticks == UINT64_MAX && m->bias == mm.bias && m->lo == mm.lo &&
-					    !strcmp(t->files[m->file].path, pathbuf)) {
-						m->unload_ticks = mm.ticks;
-						break;
-					}
-				}
+				open_module_unload(p, pathbuf, mm.bias, mm.lo, mm.ticks);
 			}
 		} else if (type == FNT_META_THREAD && rlen >= sizeof(struct fnt_meta_thread)) {
 			struct fnt_meta_thread mt;
@@ -326,6 +453,8 @@ static void process_scan(struct trace_process *p)
 			/* (in a ring, a zero magic is a chunk being rewritten) */
 			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING)))
 				p->damaged_chunks++;
+			else if (!ch->type)
+				i = skip_hole(p, i);
 			continue;
 		}
 		if (ch->type == FNT_CHUNK_META) {
@@ -367,6 +496,13 @@ static void process_scan(struct trace_process *p)
 	free(p->scope_ticks);
 	p->scope_ticks = NULL;
 	p->n_scope_ticks = 0;
+	free(p->thread_index);
+	p->thread_index = NULL;
+	p->n_thread_index = 0;
+	free(p->open_bucket);
+	free(p->open_next);
+	p->open_bucket = p->open_next = NULL;
+	p->n_open_bucket = 0;
 	/* each thread's chunks in sequence order; note holes */
 	for (size_t i = 0; i < p->n_threads; i++) {
 		struct trace_thread *th = &p->threads[i];
@@ -403,6 +539,11 @@ static void process_scan(struct trace_process *p)
 			struct fnt_chunk_header hbuf;
 			const struct fnt_chunk_header *ch = chunk_header(p, th->chunks[0], &hbuf, &avail);
 			th->start_depth = ch->depth;
+			if (ch->depth > MAX_START_DEPTH || ch->depth < -MAX_START_DEPTH) {
+				warn(p->trace, "'%s': thread %u: its first chunk gives an impossible call depth (%d); "
+				     "depths counted from 0", p->file, th->tid, (int)ch->depth);
+				th->start_depth = 0;
+			}
 			if (!th->name[0])
 				memcpy(th->name, ch->name, 16);
 			/* in a ring, the chunks before the first one present were
@@ -515,14 +656,20 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 
 static void read_session(struct trace *t)
 {
-	char path[4200], line[8192];
-	FILE *f;
+	char path[4200], *text, *line, *next;
+	const char *why;
+	size_t len;
 	snprintf(path, sizeof(path), "%s/session", t->dir);
-	f = fopen(path, "r");
-	if (!f)
+	text = fnt_read_small(path, FNT_OPEN_NOFOLLOW, MAX_SESSION_SIZE, &len, &why);
+	if (!text) {
+		if (errno != ENOENT)
+			warn(t, "'%s': %s; ignored", path, why);
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
+	}
+	for (line = text; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
 		if (!strncmp(line, "command=", 8)) {
 			free(t->session_command);
 			t->session_command = xstrdup_(line + 8);
@@ -533,7 +680,7 @@ static void read_session(struct trace *t)
 			t->session_start_real = strtoull(line + 18, NULL, 10);
 		}
 	}
-	fclose(f);
+	free(text);
 }
 
 static int is_fnt(const char *name)
@@ -549,6 +696,14 @@ static int cmp_str(const void *a, const void *b)
 
 static int cmp_argspec(const void *a, const void *b);
 
+static int cmp_pid_exec(const void *a, const void *b)
+{
+	const struct trace_process *x = *(struct trace_process *const *)a, *y = *(struct trace_process *const *)b;
+	if (x->hdr.pid != y->hdr.pid)
+		return x->hdr.pid < y->hdr.pid ? -1 : 1;
+	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
+}
+
 static void trace_finish_open(struct trace *t)
 {
 	for (size_t i = 0; i < t->n_procs; i++)
@@ -562,11 +717,25 @@ static void trace_finish_open(struct trace *t)
 		}
 	if (t->t0_mono == UINT64_MAX)
 		t->t0_mono = 0;
-	for (size_t i = 0; i < t->n_procs; i++)
-		for (size_t k = 0; k < t->n_procs; k++)
-			if (t->procs[k].hdr.pid == t->procs[i].hdr.pid &&
-			    t->procs[k].hdr.exec_seq > t->procs[i].hdr.exec_seq)
-				t->procs[i].exec_replaced = 1;
+	/* by (pid, exec_seq), sorted rather than compared pairwise (a trace
+	 * may hold many processes): an image followed by the next one of its
+	 * pid ended in exec, unless it exited cleanly or was still running
+	 * when the next one started (the same pid in another pid namespace,
+	 * or a pid used again after a wrap) */
+	if (t->n_procs > 1) {
+		struct trace_process **by_pid = xrealloc_(NULL, t->n_procs * sizeof(*by_pid));
+		for (size_t i = 0; i < t->n_procs; i++)
+			by_pid[i] = &t->procs[i];
+		qsort(by_pid, t->n_procs, sizeof(*by_pid), cmp_pid_exec);
+		for (size_t i = 0; i + 1 < t->n_procs; i++)
+			if (by_pid[i + 1]->hdr.pid == by_pid[i]->hdr.pid &&
+			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq && !(by_pid[i]->hdr.end_flags & 1) &&
+			    by_pid[i + 1]->hdr.cal0_mono >= by_pid[i]->max_mono) {
+				by_pid[i]->exec_replaced = 1;
+				by_pid[i + 1]->after_exec = 1;
+			}
+		free(by_pid);
+	}
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
@@ -641,22 +810,19 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 		names[n_names++] = xstrdup_(dir);
 		single = 1;
 	}
-	(void)single;
 	t->procs = calloc(n_names ? n_names : 1, sizeof(*t->procs));
 	if (!t->procs)
 		exit(1);
 	for (size_t i = 0; i < n_names; i++) {
 		char why[256];
-		int fd = open(names[i], O_RDONLY | O_CLOEXEC);
+		const char *reason;
+		/* a file named on the command line may be a link; inside a
+		 * directory, only what the recorder wrote: regular files */
+		int fd = fnt_open_regular(names[i], single ? 0 : FNT_OPEN_NOFOLLOW, &st, &reason);
 		const uint8_t *map = NULL;
 		size_t size = 0;
 		if (fd < 0) {
-			snprintf(why, sizeof(why), "%s", strerror(errno));
-			goto bad;
-		}
-		if (fstat(fd, &st)) {
-			snprintf(why, sizeof(why), "%s", strerror(errno));
-			close(fd);
+			snprintf(why, sizeof(why), "%s", reason);
 			goto bad;
 		}
 		size = (size_t)st.st_size;
@@ -668,6 +834,7 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 				goto bad;
 			}
 			map = m;
+			fnt_mapguard_add(map, size);
 		}
 		if (process_init(t, &t->procs[t->n_procs], names[i], map, size, fd, why, sizeof(why)) == 0) {
 			/* the headers are read; events come through the mapping */
@@ -677,8 +844,10 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 			continue;
 		}
 		close(fd);
-		if (map)
+		if (map) {
+			fnt_mapguard_remove(map);
 			munmap((void *)map, size);
+		}
 		free(t->procs[t->n_procs].file);
 		free(t->procs[t->n_procs].argv);
 	bad:
@@ -748,13 +917,18 @@ void trace_close(struct trace *t)
 	int borrowed = t->borrowed;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
-		if (p->map && p->size && !borrowed)
+		if (p->map && p->size && !borrowed) {
+			fnt_mapguard_remove(p->map);
 			munmap((void *)p->map, p->size);
+		}
 		if (p->fd >= 0 && !borrowed)
 			close(p->fd);
 		for (size_t k = 0; k < p->n_threads; k++)
 			free(p->threads[k].chunks);
 		free(p->threads);
+		free(p->thread_index);
+		free(p->open_bucket);
+		free(p->open_next);
 		free(p->modules);
 		free(p->scope_ticks);
 		free(p->filters);
@@ -770,6 +944,7 @@ void trace_close(struct trace *t)
 	for (size_t i = 0; i < t->n_files; i++)
 		free(t->files[i].path);
 	free(t->files);
+	free(t->file_hash);
 	free(t->funcs);
 	free(t->func_hash);
 	for (size_t i = 0; i < t->n_scopes; i++)

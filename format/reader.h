@@ -79,14 +79,22 @@ struct trace_process {
 	int64_t off;
 	struct trace_module *modules;
 	size_t n_modules;
+	size_t cap_modules;
+	uint32_t *open_bucket;      /* modules not unloaded yet, by (path, bias, lo) hash (while opening) */
+	uint32_t *open_next;        /* their chains, newest first: index + 1, 0 end */
+	size_t n_open_bucket;
 	struct trace_thread *threads;
 	size_t n_threads;
+	size_t cap_threads;
+	uint32_t *thread_index;     /* by serial: index in threads + 1, 0 none (while opening) */
+	size_t n_thread_index;
 	char **argv;
 	int argc;
 	uint64_t damaged_bytes;     /* bytes of event data skipped as corrupt or torn */
 	uint64_t damaged_chunks;
 	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
-	int exec_replaced;          /* a later image of the same pid exists: this one ended in exec */
+	int exec_replaced;          /* the next image of the same pid started after this one's end: exec */
+	int after_exec;             /* the image that replaced an earlier one of the same pid */
 	struct scope_pending *scope_ticks;
 	size_t n_scope_ticks;
 	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
@@ -115,6 +123,8 @@ struct trace {
 	size_t n_procs;
 	struct trace_file_ref *files;
 	size_t n_files;
+	uint32_t *file_hash;        /* open addressing: file index + 1, 0 empty */
+	size_t file_hash_size;
 	struct trace_func *funcs;
 	size_t n_funcs, cap_funcs;
 	uint32_t *func_hash;        /* open addressing: func id + 1, 0 empty */

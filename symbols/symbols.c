@@ -29,6 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/symbols.h"
+#include "symbols/safe-debug.h"
+#include "format/safeio.h"
 
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
@@ -48,6 +50,7 @@ struct module {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	char *warning;
+	struct debug_search *search;   /* its Dwfl_Module's userdata (safe-debug.h) */
 	int usable;             /* names from this file can be trusted */
 	int ranges_done;
 	struct cu_range *ranges;
@@ -195,7 +198,7 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 	if (build_debuginfo_path(s))
 		goto fail;
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
-	s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->callbacks.find_debuginfo = safe_find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
 	s->callbacks.debuginfo_path = &s->debuginfo_path;
 	return s;
@@ -224,6 +227,9 @@ static void module_release(struct module *m)
 	free(m->base);
 	free(m->build_id);
 	free(m->warning);
+	if (m->search)
+		free(m->search->refused);
+	free(m->search);
 	free(m->ranges);
 }
 
@@ -278,35 +284,37 @@ static void module_open(struct symbols *s, struct module *m)
 {
 	const unsigned char *bits = NULL;
 	GElf_Addr bid_vaddr;
-	struct stat st;
+	const char *why;
+	void **userdata;
 	int fd, n;
 
 	/* probe first: dwfl would only say "no such file"-like things without
-	 * errno, and a FIFO or a device must not be read at all */
-	fd = open(m->real_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	 * errno, and a FIFO or a device must not be opened at all (a trace may
+	 * name /dev/ptmx): stat, then open only a regular file, and hand that
+	 * very fd to libdwfl */
+	fd = fnt_open_regular(m->real_path, 0, NULL, &why);
 	if (fd < 0) {
-		m->warning = str_printf("cannot open '%s': %s; names shown as %s+0xoffset",
-					m->real_path, strerror(errno), m->base);
+		m->warning = str_printf("cannot %s '%s': %s; names shown as %s+0xoffset",
+					strncmp(why, "not a regular", 13) ? "open" : "use", m->real_path, why, m->base);
 		return;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		m->warning = str_printf("cannot use '%s': not a regular file; names shown as %s+0xoffset",
-					m->real_path, m->base);
-		return;
-	}
-	close(fd);
-
-	m->dwfl = dwfl_begin(&s->callbacks);
+	m->search = calloc(1, sizeof(*m->search));
+	m->dwfl = m->search ? dwfl_begin(&s->callbacks) : NULL;
 	if (!m->dwfl) {
+		close(fd);
 		m->warning = str_printf("cannot read '%s': %s; names shown as %s+0xoffset",
 					m->real_path, dwfl_errmsg(-1), m->base);
 		return;
 	}
+	m->search->path = s->debuginfo_path;
 	dwfl_report_begin(m->dwfl);
 	/* bias 0: the module's addresses are the file's virtual addresses */
-	m->mod = dwfl_report_elf(m->dwfl, m->base, m->real_path, -1, 0, true);
+	m->mod = dwfl_report_elf(m->dwfl, m->base, m->real_path, fd, 0, true);
 	dwfl_report_end(m->dwfl, NULL, NULL);
+	if (m->mod && dwfl_module_info(m->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = m->search;
+	if (!m->mod)
+		close(fd);      /* consumed by libdwfl only on success */
 	if (!m->mod) {
 		m->warning = str_printf("cannot read '%s' as an ELF file (%s); names shown as %s+0xoffset",
 					m->real_path, dwfl_errmsg(-1), m->base);
@@ -387,6 +395,8 @@ static struct module *module_get(struct symbols *s, int module)
 const char *symbols_module_warning(struct symbols *s, int module)
 {
 	struct module *m = module_get(s, module);
+	if (m && !m->warning && m->search && m->search->refused)
+		return m->search->refused;
 	return m ? m->warning : NULL;
 }
 

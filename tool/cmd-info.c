@@ -105,6 +105,56 @@ static void print_filters(const char *text)
 	printf("\n");
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The pid that `fntrace record` started: the one pid whose images' parent
+ * is no process of the trace; 0 if that is not one pid. */
+static uint32_t root_pid(const struct trace *t)
+{
+	uint32_t root = 0, *pids = xmalloc((t->n_procs ? t->n_procs : 1) * sizeof(*pids));
+	for (size_t i = 0; i < t->n_procs; i++)
+		pids[i] = t->procs[i].hdr.pid;
+	if (t->n_procs)
+		qsort(pids, t->n_procs, sizeof(*pids), cmp_u32);
+	for (size_t i = 0; i < t->n_procs; i++) {
+		if (bsearch(&t->procs[i].hdr.ppid, pids, t->n_procs, sizeof(*pids), cmp_u32))
+			continue;
+		if (root && root != t->procs[i].hdr.pid) {
+			root = 0;
+			break;
+		}
+		root = t->procs[i].hdr.pid;
+	}
+	free(pids);
+	return root;
+}
+
+/* How an image ended, as far as the trace knows.  The runtime marks a
+ * return or exit() (end_flags); for the command itself the session has
+ * the wait status; for any other image without the mark the trace cannot
+ * tell _exit() from a signal. */
+static void print_ended(const struct trace *t, const struct trace_process *p, uint32_t root)
+{
+	int st = t->session_status;
+	printf("  ended: ");
+	if (p->hdr.flags & FNT_FLAG_SNAPSHOT)
+		printf("not yet (a snapshot of the running process)\n");
+	else if (p->hdr.end_flags & 1)
+		printf("exited normally\n");
+	else if (p->exec_replaced)
+		printf("replaced by exec\n");
+	else if (root && p->hdr.pid == root && t->session_has_status && WIFEXITED(st))
+		printf("no clean exit: exited with %d without running exit handlers (_exit)\n", WEXITSTATUS(st));
+	else if (root && p->hdr.pid == root && t->session_has_status && WIFSIGNALED(st))
+		printf("no clean exit: killed by signal %d (%s)\n", WTERMSIG(st), signal_desc(WTERMSIG(st)));
+	else
+		printf("no clean exit: _exit(), a signal or a crash (the trace cannot tell which)\n");
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -173,19 +223,18 @@ int cmd_info(int argc, char **argv)
 			break;
 		}
 
+	uint32_t root = root_pid(t);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		char bid[80];
 		printf("\nprocess %u (parent %u)%s: %s\n", p->hdr.pid, p->hdr.ppid,
-		       p->hdr.exec_seq ? " after exec" : "", p->hdr.exe);
+		       p->after_exec ? " after exec" : "", p->hdr.exe);
 		printf("  file: %s\n", p->file);
 		printf("  argv:");
 		for (int k = 0; k < p->argc; k++)
 			printf(" %s", p->argv[k]);
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
-		printf("  ended: %s\n", (p->hdr.flags & FNT_FLAG_SNAPSHOT) ? "not yet (a snapshot of the running process)" :
-					 (p->hdr.end_flags & 1) ? "exited normally" :
-					 p->exec_replaced ? "replaced by exec" : "no clean exit (crashed or killed)");
+		print_ended(t, p, root);
 		if (p->hdr.lost_reentrant || p->hdr.lost_nospace || p->hdr.lost_meta)
 			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, %" PRIu64
 			       " module records\n", p->hdr.lost_reentrant, p->hdr.lost_nospace, p->hdr.lost_meta);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "tool/outbuf.h"
 #include "tool/tool.h"
+#include "format/safeio.h"
 
 static const char replay_usage[] =
 	"usage: fntrace replay [options]\n\n"
@@ -513,20 +514,25 @@ static uint64_t recorded_threshold(const struct trace *t)
  * or no session of ours yet (-1: none, or one started before not_before) */
 static int session_state(const char *dir, uint64_t not_before)
 {
-	char path[4200], line[256];
+	char path[4200], *text, *line;
+	const char *why;
+	size_t len;
 	int done = 0;
 	uint64_t start = 0;
 	snprintf(path, sizeof(path), "%s/session", dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* a regular file only (a FIFO would block the poll), 64 KiB at most */
+	text = fnt_read_small(path, FNT_OPEN_NOFOLLOW, 65536, &len, &why);
+	if (!text && errno != ENOENT)
+		die("'%s': %s (not a session written by 'fntrace record')", path, why);
+	if (!text)
 		return not_before ? -1 : 0;
-	while (fgets(line, sizeof(line), f)) {
+	for (line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		if (!strncmp(line, "wait_status=", 12))
 			done = 1;
 		if (!strncmp(line, "start_realtime_ns=", 18))
 			start = strtoull(line + 18, NULL, 10);
 	}
-	fclose(f);
+	free(text);
 	if (not_before && start < not_before)
 		return -1;
 	return done;

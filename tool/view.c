@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "tool/tool.h"
+#include "format/safeio.h"
 
 static void parse_tids(struct view_opts *o, const char *arg)
 {
@@ -372,6 +373,9 @@ void view_report_problems(struct view *v)
 		if (p->missing_chunks)
 			warning("'%s': %" PRIu64 " buffer chunk(s) are missing from the file", p->file,
 				p->missing_chunks);
+		if (fnt_mapguard_cut(p->map))
+			warning("'%s': the file shrank while it was read: %" PRIu64 " bytes past the cut read as "
+				"empty; the events before the cut are shown", p->file, fnt_mapguard_cut(p->map));
 		if (lost)
 			warning("process %u: %" PRIu64 " events could not be recorded (%" PRIu64
 				" inside signal handlers, %" PRIu64 " for lack of space)",

@@ -210,6 +210,21 @@ def synthetic():
     spec = b"".join(meta_record(4, struct.pack("<Q", a) + b"x=arg1/i64,name=arg2/s,retval\0") for a in addrs)
     body = meta_chunk(extra=spec) + chunk(1, events(addrs, seed=13, payloads=True), thread=0, tid=4242)
     seeds["synth-args.fnt"] = file_header(flags=2, n_chunks=2) + body
+    # hostile headers (doc/safety.md, "Reading untrusted traces"): call
+    # depths at both ends of int32, and a thread serial at the reader's limit
+    body = (meta_chunk() + chunk(1, events(addrs, seed=15), thread=0, tid=4242, depth=0x7FFFFFFF)
+            + chunk(1, events(addrs, seed=17), thread=(1 << 20) - 1, tid=4243, depth=-0x80000000))
+    seeds["synth-depth-extremes.fnt"] = file_header(n_chunks=3) + body
+    # many thread records, and one plugin loaded and unloaded again and
+    # again, unloads in the order of the loads (the lookups opening must not
+    # make quadratic), then events that resolve against them
+    d = b"".join(meta_record(3, struct.pack("<QII16s", 2000000 + i, i, 5000 + i, b"t%d" % i)) for i in range(200))
+    for i in range(30):
+        d += meta_record(1, module(3000000 + i, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
+    for i in range(30):
+        d += meta_record(2, module(3100000 + i, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
+    body = chunk(2, d) + chunk(1, events(addrs, seed=19), thread=199, tid=5199)
+    seeds["synth-many-records.fnt"] = file_header(n_chunks=2) + body
     return seeds
 
 

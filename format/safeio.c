@@ -1,0 +1,189 @@
+/*
+ * safeio.c - the reader's defences against hostile files (safeio.h).
+ *
+ * Owns two things the rest of the reader and the symbolizer must not do on
+ * their own: opening a path that a trace directory holds or a trace names
+ * (regular files only, checked before the open so that no FIFO blocks and no
+ * device is ever opened), and surviving a trace file cut while it is mapped.
+ * For the latter, a SIGBUS handler swaps the faulting page for a page of
+ * zeros: the format reads zeros as "no more events", so the walk ends the
+ * chunk there, as it does for a file truncated before it was opened, and the
+ * counts say how much was cut.  The walk itself needs no checks of its own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "format/safeio.h"
+
+static const char *file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "not a regular file (a FIFO)";
+	if (S_ISCHR(m))
+		return "not a regular file (a character device)";
+	if (S_ISBLK(m))
+		return "not a regular file (a block device)";
+	if (S_ISSOCK(m))
+		return "not a regular file (a socket)";
+	if (S_ISDIR(m))
+		return "not a regular file (a directory)";
+	if (S_ISLNK(m))
+		return "a symbolic link, not followed";
+	return "not a regular file";
+}
+
+int fnt_open_regular(const char *path, int flags, struct stat *st, const char **why)
+{
+	struct stat before, after;
+	int nofollow = flags & FNT_OPEN_NOFOLLOW, fd;
+
+	if (nofollow ? lstat(path, &before) : stat(path, &before)) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (!S_ISREG(before.st_mode)) {
+		*why = file_kind(before.st_mode);
+		errno = S_ISDIR(before.st_mode) ? EISDIR : S_ISLNK(before.st_mode) ? ELOOP : EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		*why = errno == ELOOP && nofollow ? file_kind(S_IFLNK) : strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &after)) {
+		*why = strerror(errno);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(after.st_mode) || after.st_dev != before.st_dev || after.st_ino != before.st_ino) {
+		*why = S_ISREG(after.st_mode) ? "replaced while it was opened" : file_kind(after.st_mode);
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	if (st)
+		*st = after;
+	return fd;
+}
+
+char *fnt_read_small(const char *path, int flags, size_t max, size_t *len, const char **why)
+{
+	int fd = fnt_open_regular(path, flags, NULL, why);
+	char *buf;
+	size_t n = 0;
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(max + 1);
+	if (!buf) {
+		close(fd);
+		*why = strerror(ENOMEM);
+		return NULL;
+	}
+	while (n < max) {
+		ssize_t r = read(fd, buf + n, max - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* ---- mappings that may be cut ---- */
+
+struct map_guard {
+	uintptr_t lo, hi;
+	uint64_t cut;
+};
+
+/* Read by the handler.  SIGBUS from a mapping is synchronous: it runs in
+ * the thread that touched the page, never inside add/remove (which touch no
+ * mapping), so the table needs no lock. */
+static struct map_guard *volatile guards;
+static volatile size_t n_guards;
+static int handler_set;
+static long page_size;
+static struct sigaction old_bus;
+
+static void bus_handler(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t a = (uintptr_t)si->si_addr, page;
+	long ps = page_size;
+	struct map_guard *g = guards;
+	size_t n = n_guards;
+
+	(void)uc;
+	for (size_t i = 0; i < n; i++) {
+		if (a < g[i].lo || a >= g[i].hi)
+			continue;
+		page = a & ~(uintptr_t)(ps - 1);
+		if (mmap((void *)page, (size_t)ps, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+		    MAP_FAILED)
+			break;
+		g[i].cut += (uint64_t)ps;
+		return;      /* the load runs again and reads zeros */
+	}
+	/* not ours: what would have happened without this handler */
+	sigaction(sig, &old_bus, NULL);
+}
+
+void fnt_mapguard_add(const void *base, size_t len)
+{
+	struct map_guard *ng, *old = guards;
+
+	if (!base || !len)
+		return;
+	if (!handler_set) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = bus_handler;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		page_size = sysconf(_SC_PAGESIZE);
+		if (sigaction(SIGBUS, &sa, &old_bus))
+			return;
+		handler_set = 1;
+	}
+	ng = malloc((n_guards + 1) * sizeof(*ng));
+	if (!ng)
+		return;      /* unguarded: a cut would end the reader as before */
+	if (n_guards)
+		memcpy(ng, old, n_guards * sizeof(*ng));
+	ng[n_guards] = (struct map_guard){ (uintptr_t)base, (uintptr_t)base + len, 0 };
+	guards = ng;
+	n_guards = n_guards + 1;
+	free(old);
+}
+
+void fnt_mapguard_remove(const void *base)
+{
+	struct map_guard *g = guards;
+	size_t n = n_guards;
+
+	for (size_t i = 0; i < n; i++)
+		if (g[i].lo == (uintptr_t)base) {
+			/* shrink first, then move the last entry into the hole: the
+			 * handler sees either the old entry or none */
+			n_guards = n - 1;
+			g[i] = g[n - 1];
+			return;
+		}
+}
+
+uint64_t fnt_mapguard_cut(const void *base)
+{
+	for (size_t i = 0; i < n_guards; i++)
+		if (guards[i].lo == (uintptr_t)base)
+			return guards[i].cut;
+	return 0;
+}

@@ -1,0 +1,54 @@
+"""`info` says how each process ended from what was recorded (issue 11,
+"Also"): a child that called _exit(0) is not "crashed or killed", the command
+that called _exit(3) exited with 3 without exit handlers (the session has its
+wait status), and a second pid 1 from another pid namespace is not "after
+exec": an image is replaced by exec only if it did not exit cleanly and the
+next image of its pid started after its last chunk."""
+import glob
+import os
+import re
+import shutil
+import struct
+
+
+def sections(info):
+    """{pid-and-file: text of its process section}"""
+    out = {}
+    for part in info.split("\nprocess ")[1:]:
+        f = re.search(r"^  file: (.*)$", part, re.M).group(1)
+        out[os.path.basename(f)] = "process " + part
+    return out
+
+
+def check(ctx):
+    info = ctx.run("info", check=True).stdout
+    assert "status: exited with 3" in info, info
+    procs = sections(info)
+    assert len(procs) == 2, info
+    root = [k for k in procs if "_exit)" in procs[k]]
+    assert len(root) == 1, info
+    child = [k for k in procs if k != root[0]][0]
+    assert "ended: no clean exit: exited with 3 without running exit handlers (_exit)" in procs[root[0]], info
+    assert "ended: no clean exit: _exit(), a signal or a crash (the trace cannot tell which)" in procs[child], info
+    assert "after exec" not in info and "replaced by exec" not in info, info
+
+    # two pid-1 processes of two pid namespaces, alive at the same time:
+    # 1-0.fnt and 1-1.fnt (the runtime numbers a pid's files in turn)
+    src = os.path.join(ctx.data, child)
+    d = os.path.join(ctx.work, "pidns.data")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    img = bytearray(open(src, "rb").read())
+    struct.pack_into("<III", img, 24, 1, 0, 0)         # pid 1, parent 0, exec_seq 0
+    open(os.path.join(d, "1-0.fnt"), "wb").write(img)
+    struct.pack_into("<I", img, 32, 1)                 # exec_seq 1, same start
+    open(os.path.join(d, "1-1.fnt"), "wb").write(img)
+    info = ctx.run("info", "-d", d, check=True).stdout
+    assert info.count("\nprocess 1 (parent 0): ") == 2, info
+    assert "after exec" not in info and "replaced by exec" not in info, info
+    # the first one exited cleanly: the second is not its exec either
+    struct.pack_into("<I", img, 32, 0)                 # exec_seq 0 again
+    struct.pack_into("<I", img, 128, 1)                # end_flags: exit()
+    open(os.path.join(d, "1-0.fnt"), "wb").write(img)
+    info = ctx.run("info", "-d", d, check=True).stdout
+    assert "after exec" not in info and "replaced by exec" not in info and "exited normally" in info, info

@@ -12,6 +12,7 @@
 
 #include <elf.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "format/format.h"
 
 #define FNT_HIDDEN __attribute__((visibility("hidden")))
@@ -229,6 +230,20 @@ void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char
 #define FNT_ELF_PATCHABLE 4u   /* a __patchable_function_entries section */
 unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
 void fnt_patch_fork_child(void) FNT_HIDDEN;
+
+/* hostsafe.c: keeping out of the host's way (doc/safety.md) */
+#define FNT_FD_MIN 800    /* the runtime's descriptors are never below this */
+/* move fd to a number >= FNT_FD_MIN (close-on-exec); -1 (fd closed) if none */
+int fnt_fd_high(int fd) FNT_HIDDEN;
+/* 1 when the file may grow to `end` bytes under RLIMIT_FSIZE; 0 (EFBIG) if not */
+int fnt_fsize_allows(off_t end) FNT_HIDDEN;
+/* open a file the runtime reads: never blocks, regular files only; fd or -1 */
+struct stat;
+int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;
+/* a setuid/setgid/capability program: its environment is not to be trusted */
+int fnt_secure_exec(void) FNT_HIDDEN;
+/* every knob is read with secure_getenv (NULL in a secure-execution process) */
+#define getenv(name) secure_getenv(name)
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

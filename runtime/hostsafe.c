@@ -78,3 +78,15 @@ int fnt_secure_exec(void)
 	return getauxval(AT_SECURE) != 0;
 #endif
 }
+
+void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
+{
+	struct fnt_file_header *h = fnt_trace_header();
+
+	t->lost += n;
+	if (!h)
+		return;
+	__atomic_fetch_add(kind == FNT_LOST_REENTRANT ? &h->lost_reentrant :
+			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW : FNT_RES_LOST_UNSAFE],
+			   n, __ATOMIC_RELAXED);
+}

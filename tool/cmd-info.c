@@ -153,7 +153,7 @@ int cmd_info(int argc, char **argv)
 		uint64_t ap = 0;
 		disk += disk_bytes(t->procs[i].file, &ap);
 		size += ap;
-		lost += t->procs[i].hdr.lost_reentrant + t->procs[i].hdr.lost_nospace;
+		lost += fnt_header_lost(&t->procs[i].hdr);
 	}
 	printf("trace: %s\n", o.dir);
 	if (t->session_command)
@@ -206,9 +206,15 @@ int cmd_info(int argc, char **argv)
 		printf("  ended: %s\n", (p->hdr.flags & FNT_FLAG_SNAPSHOT) ? "not yet (a snapshot of the running process)" :
 					 (p->hdr.end_flags & 1) ? "exited normally" :
 					 p->exec_replaced ? "replaced by exec" : "no clean exit (crashed or killed)");
-		if (p->hdr.lost_reentrant || p->hdr.lost_nospace || p->hdr.lost_meta)
-			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, %" PRIu64
-			       " module records\n", p->hdr.lost_reentrant, p->hdr.lost_nospace, p->hdr.lost_meta);
+		if (fnt_header_lost(&p->hdr) || p->hdr.lost_meta) {
+			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, ",
+			       p->hdr.lost_reentrant, p->hdr.lost_nospace);
+			if (p->hdr.reserved[FNT_RES_LOST_SHADOW])
+				printf("%" PRIu64 " deeper than the shadow stack, ", p->hdr.reserved[FNT_RES_LOST_SHADOW]);
+			if (p->hdr.reserved[FNT_RES_LOST_UNSAFE])
+				printf("%" PRIu64 " in untraceable clones, ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
+			printf("%" PRIu64 " module records\n", p->hdr.lost_meta);
+		}
 		if (p->hdr.flags & FNT_FLAG_RING)
 			printf("  flight recorder: the last %" PRIu64 " chunks of %u bytes of each thread\n",
 			       p->hdr.reserved[FNT_RES_RING_CHUNKS], p->hdr.chunk_size);

@@ -739,8 +739,7 @@ static void runtime_init(void);
 
 void fnt_reentered(struct fnt_thread *t)
 {
-	t->lost++;
-	count_lost(hdr ? &hdr->lost_reentrant : NULL, 1);
+	fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
 }
 
 int fnt_thread_room(struct fnt_thread *t, size_t need)
@@ -1085,6 +1084,10 @@ static void fork_child(void)
 	t->depth = depth;
 	t->busy = busy;
 }
+
+void fnt_fork_prepare(void) { fork_prepare(); }
+void fnt_fork_parent(void) { fork_parent(); }
+void fnt_fork_child(void) { fork_child(); }
 
 static void runtime_init(void)
 {

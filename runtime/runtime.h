@@ -64,6 +64,9 @@ struct fnt_thread {
 	struct fnt_shadow_entry *ss;
 	uint32_t ss_top, ss_cap;
 	uint32_t ss_restored;    /* real addresses put back for an unwind in progress */
+	/* vfork and clone children running on this TLS (clone.c): the guard is
+	 * held for them; tls_busy is its value to give back */
+	uint32_t tls_shared, tls_busy;
 };
 
 struct fnt_argspec;
@@ -248,6 +251,11 @@ int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;
 int fnt_secure_exec(void) FNT_HIDDEN;
 /* every knob is read with secure_getenv (NULL in a secure-execution process) */
 #define getenv(name) secure_getenv(name)
+
+/* the pthread_atfork steps, for the clone() wrapper (clone.c) */
+void fnt_fork_prepare(void) FNT_HIDDEN;
+void fnt_fork_parent(void) FNT_HIDDEN;
+void fnt_fork_child(void) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

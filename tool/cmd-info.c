@@ -212,7 +212,7 @@ int cmd_info(int argc, char **argv)
 			if (p->hdr.reserved[FNT_RES_LOST_SHADOW])
 				printf("%" PRIu64 " deeper than the shadow stack, ", p->hdr.reserved[FNT_RES_LOST_SHADOW]);
 			if (p->hdr.reserved[FNT_RES_LOST_UNSAFE])
-				printf("%" PRIu64 " in untraceable clones, ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
+				printf("%" PRIu64 " in children without TLS of their own (vfork, clone), ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
 			printf("%" PRIu64 " module records\n", p->hdr.lost_meta);
 		}
 		if (p->hdr.flags & FNT_FLAG_RING)

@@ -3,6 +3,7 @@
  * by SIGXFSZ; it stops recording and counts what it drops. */
 #include <stdio.h>
 #include <sys/resource.h>
+#include <fntrace.h>
 
 __attribute__((noinline)) int work(int x) { __asm__ volatile(""); return x + 1; }
 
@@ -14,6 +15,11 @@ int main(void)
 		return 3;
 	for (int i = 0; i < 200000; i++)      /* about 1 MB of events */
 		s += work(i);
-	printf("done %d\n", s != 0);
+	/* a limit lowered below the trace's size: a snapshot (a copy of the
+	 * trace) is refused, not a SIGXFSZ */
+	rl.rlim_cur = 64 << 10;
+	if (setrlimit(RLIMIT_FSIZE, &rl))
+		return 4;
+	printf("done %d, snapshot %d\n", s != 0, fnt_snapshot("capped"));
 	return 0;
 }

@@ -246,6 +246,8 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 		if (t->depth == depth) {     /* not recorded: leave the call alone */
 			if (t->busy)             /* inside a signal handler: its exit will be missing too */
 				fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
+			else if (t->state == FNT_T_OFF)   /* no chunk (disk full, RLIMIT_FSIZE): likewise */
+				fnt_lost_events(t, FNT_LOST_NOSPACE, 1);
 			return;
 		}
 		if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {

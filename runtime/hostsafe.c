@@ -89,6 +89,7 @@ void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
 	if (!h)
 		return;
 	__atomic_fetch_add(kind == FNT_LOST_REENTRANT ? &h->lost_reentrant :
+			   kind == FNT_LOST_NOSPACE ? &h->lost_nospace :
 			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW : FNT_RES_LOST_UNSAFE],
 			   n, __ATOMIC_RELAXED);
 }

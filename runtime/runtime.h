@@ -237,7 +237,7 @@ void fnt_patch_fork_child(void) FNT_HIDDEN;
 /* hostsafe.c: keeping out of the host's way (doc/safety.md) */
 /* count n events of thread t that will be missing from the trace, under the
  * file header's counter for their kind (slow paths only) */
-enum fnt_lost_kind { FNT_LOST_REENTRANT, FNT_LOST_SHADOW, FNT_LOST_UNSAFE };
+enum fnt_lost_kind { FNT_LOST_REENTRANT, FNT_LOST_SHADOW, FNT_LOST_UNSAFE, FNT_LOST_NOSPACE };
 void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n) FNT_HIDDEN;
 #define FNT_FD_MIN 800    /* the runtime's descriptors are never below this */
 /* move fd to a number >= FNT_FD_MIN (close-on-exec); -1 (fd closed) if none */

@@ -14,13 +14,15 @@
  *    neither records; their events are counted as lost in "children without
  *    TLS" (FNT_RES_LOST_UNSAFE).  A vfork child or a CLONE_VFORK child hands
  *    the guard back when the parent resumes; any other hands it back when
- *    its function returns (one that leaves by _exit never does: the parent
- *    thread then records nothing more, and counts it).
+ *    its function returns, or when it execs or exits (the kernel clears a
+ *    word of ours then, CLONE_CHILD_CLEARTID, which the parent's dropped
+ *    events look at).  A child that asked for CLONE_CHILD_CLEARTID itself
+ *    and leaves by exec or _exit never hands it back: the parent thread then
+ *    records nothing more, and counts it.
  *  - memory and TLS of its own (CLONE_VM|CLONE_SETTLS, how threads are
  *    made): traced as a thread, as before; nothing to do.
  * A raw syscall(SYS_clone) passes by all of this and is not supported.
  */
-#ifndef FNT_STATIC_ARCHIVE
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -51,6 +53,35 @@ void fnt_tls_unshare(void)
 		t->busy = t->tls_busy;
 }
 
+/* An event was dropped while the guard is held for a child: if the child
+ * we watch is gone (exec or exit), this is the parent, and the guard is its
+ * own again from the next event on. */
+void fnt_tls_check(struct fnt_thread *t)
+{
+	uint32_t *w = __atomic_load_n(&t->tls_word, __ATOMIC_ACQUIRE);
+
+	if (w && !__atomic_load_n(w, __ATOMIC_ACQUIRE) &&
+	    __atomic_compare_exchange_n(&t->tls_word, &w, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		fnt_tls_unshare();
+}
+
+#ifndef FNT_STATIC_ARCHIVE
+/* Words the kernel clears when a child on a shared TLS execs or exits
+ * (CLONE_CHILD_CLEARTID): 0 free, else the child may still run.  Static,
+ * so that they outlive the thread whose TLS the child shared. */
+#define CHILD_WORDS 128
+static uint32_t child_words[CHILD_WORDS];
+
+static uint32_t *child_word(void)
+{
+	for (unsigned i = 0; i < CHILD_WORDS; i++) {
+		uint32_t zero = 0;
+		if (__atomic_compare_exchange_n(&child_words[i], &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return &child_words[i];
+	}
+	return NULL;
+}
+
 /* at the top of the child's stack: what the child runs, and how */
 struct clone_start {
 	int (*fn)(void *);
@@ -68,8 +99,14 @@ static int clone_child(void *p)
 	if (how == CLONE_AS_FORK)
 		fnt_fork_child();
 	ret = fn(arg);
-	if (how == CLONE_SHARED_TLS)
-		fnt_tls_unshare();
+	if (how == CLONE_SHARED_TLS) {
+		struct fnt_thread *t = &fnt_self;
+		uint32_t *w = __atomic_load_n(&t->tls_word, __ATOMIC_ACQUIRE);
+		/* hand the guard back once: here, or in the parent when the
+		 * kernel clears the word; whoever takes the word does it */
+		if (!w || __atomic_compare_exchange_n(&t->tls_word, &w, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			fnt_tls_unshare();
+	}
 	return ret;
 }
 
@@ -111,7 +148,17 @@ FNT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	}
 	s->how = (flags & CLONE_VFORK) ? 0 : CLONE_SHARED_TLS;
 	fnt_tls_share();
-	ret = f(clone_child, s, flags, s, ptid, tls, ctid);
+	if (s->how == CLONE_SHARED_TLS && !(flags & CLONE_CHILD_CLEARTID) && !fnt_self.tls_word &&
+	    (fnt_self.tls_word = child_word()) != NULL) {
+		/* tell us when it execs or exits: the kernel clears the word */
+		ret = f(clone_child, s, flags | CLONE_CHILD_CLEARTID, s, ptid, tls, fnt_self.tls_word);
+		if (ret < 0) {
+			__atomic_store_n(fnt_self.tls_word, 0, __ATOMIC_RELEASE);
+			fnt_self.tls_word = NULL;
+		}
+	} else {
+		ret = f(clone_child, s, flags, s, ptid, tls, ctid);
+	}
 	if (ret < 0 || (flags & CLONE_VFORK))
 		fnt_tls_unshare();
 	return ret;

@@ -83,8 +83,10 @@ void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
 {
 	struct fnt_file_header *h = fnt_trace_header();
 
-	if (t->tls_shared)              /* the guard is held for a vfork or clone child */
+	if (t->tls_shared) {            /* the guard is held for a vfork or clone child */
 		kind = FNT_LOST_UNSAFE;
+		fnt_tls_check(t);
+	}
 	t->lost += n;
 	if (!h)
 		return;

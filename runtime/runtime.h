@@ -67,6 +67,7 @@ struct fnt_thread {
 	/* vfork and clone children running on this TLS (clone.c): the guard is
 	 * held for them; tls_busy is its value to give back */
 	uint32_t tls_shared, tls_busy;
+	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
 };
 
 struct fnt_argspec;
@@ -252,6 +253,8 @@ int fnt_secure_exec(void) FNT_HIDDEN;
 /* every knob is read with secure_getenv (NULL in a secure-execution process) */
 #define getenv(name) secure_getenv(name)
 
+/* with the guard held for a child: give it back if the child is gone (clone.c) */
+void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;

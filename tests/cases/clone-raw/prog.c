@@ -7,19 +7,23 @@
  *   CLONE_THREAD without CLONE_SETTLS: a thread on the parent's TLS (the
  *     program died of SIGSEGV).
  * The first is traced as a process of its own; the other two cannot be
- * (no TLS of their own) and are counted as lost. */
+ * (no TLS of their own) and are counted as lost.  Last, a CLONE_VM child
+ * that execs (a hand-made spawn): the image it execs is traced, and the
+ * parent records again once the child is gone. */
 #define _GNU_SOURCE
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define CALLS 1000
-static char stacks[3][256 << 10] __attribute__((aligned(16)));
+static char stacks[4][256 << 10] __attribute__((aligned(16)));
 static volatile pid_t thread_tid;
+static char *self;
 
 __attribute__((noinline)) int in_parent(int x) { __asm__ volatile(""); return x + 1; }
 __attribute__((noinline)) int in_clone_child(int x) { __asm__ volatile(""); return x + 1; }
@@ -34,11 +38,23 @@ __attribute__((noinline)) int child_fn(void *arg)
 	return s == CALLS ? 0 : 1;
 }
 
-int main(void)
+__attribute__((noinline)) int after_exec(int x) { __asm__ volatile(""); return x + 3; }
+
+__attribute__((noinline)) int exec_fn(void *arg)
+{
+	(void)arg;
+	execl(self, self, "exec", (char *)NULL);
+	return 127;
+}
+
+int main(int argc, char **argv)
 {
 	int st, r = 0;
 	pid_t pid;
 
+	if (argc > 1 && !strcmp(argv[1], "exec"))
+		return after_exec(0) == 3 ? 0 : 1;
+	self = argv[0];
 	in_parent(0);
 	pid = clone(child_fn, stacks[0] + sizeof(stacks[0]), SIGCHLD, NULL);
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
@@ -57,6 +73,11 @@ int main(void)
 	while ((r = thread_tid) != 0)
 		syscall(SYS_futex, &thread_tid, FUTEX_WAIT, r, NULL, NULL, 0);
 	in_parent(3);
+	pid = clone(exec_fn, stacks[3] + sizeof(stacks[3]), CLONE_VM | SIGCHLD, NULL);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 13;
+	in_parent(4);      /* its entry is dropped: the parent learns here that the child is gone */
+	in_parent(5);
 	printf("ok\n");
 	return 0;
 }

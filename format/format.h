@@ -45,6 +45,9 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 /* fnt_file_header.reserved[] slots owned by the flight recorder */
 #define FNT_RES_RING_CHUNKS 2      /* chunks per thread in ring mode */
 #define FNT_RES_SNAP_TICKS  3      /* when the snapshot was taken (snapshot copies) */
+/* slots owned by the runtime's host-safety checks: events lost, by kind, besides lost_* */
+#define FNT_RES_LOST_SHADOW 4      /* calls deeper than the shadow stack (-pg -mfentry): 2 per call */
+#define FNT_RES_LOST_UNSAFE 5      /* events of contexts the runtime cannot trace safely (no TLS of their own) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
@@ -83,6 +86,13 @@ struct fnt_file_header {
 	uint32_t cmdline_truncated;
 	char     cmdline[2048];     /* argv, NUL-separated */
 };
+
+/* every event the process made but could not record, all kinds together */
+static inline uint64_t fnt_header_lost(const struct fnt_file_header *h)
+{
+	return h->lost_reentrant + h->lost_nospace + h->reserved[FNT_RES_LOST_SHADOW] +
+	       h->reserved[FNT_RES_LOST_UNSAFE];
+}
 
 struct fnt_chunk_header {
 	uint32_t magic;             /* FNT_CHUNK_MAGIC */

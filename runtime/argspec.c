@@ -62,12 +62,12 @@ static char *specs_text(void)
 {
 	const char *env = getenv(FNTRACE_ENV_ARGS), *file = getenv(FNTRACE_ENV_ARGS_FILE);
 	if (file && *file) {
-		int fd = open(file, O_RDONLY | O_CLOEXEC);
 		struct stat st;
+		int fd = fnt_open_knob_file(file, &st);   /* a FIFO or a device would block or never end */
 		char *buf = NULL;
 		if (fd < 0)
 			return NULL;
-		if (!fstat(fd, &st) && st.st_size > 0 && st.st_size < (64 << 20) && (buf = malloc((size_t)st.st_size + 1))) {
+		if (st.st_size > 0 && st.st_size < (64 << 20) && (buf = malloc((size_t)st.st_size + 1))) {
 			ssize_t n = 0, r;
 			while (n < st.st_size && (r = read(fd, buf + n, (size_t)(st.st_size - n))) > 0)
 				n += r;

@@ -16,13 +16,13 @@
 int fnt_elf_open(struct fnt_elf *e, const char *path)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);   /* never blocks (a FIFO) */
 	void *m;
 
 	memset(e, 0, sizeof(*e));
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
 		close(fd);
 		return -1;
 	}

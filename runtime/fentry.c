@@ -175,13 +175,16 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	int32_t depth;
 
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
-		if (t->busy)
+		if (t->busy) {
+			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);   /* its entry and its exit */
 			return;
+		}
 		if (!t->ss) {
 			if (shadow_alloc(t))
 				return;
 		} else {
-			t->lost++;      /* deeper than the shadow stack: not traced */
+			/* deeper than the shadow stack: not traced, entry nor exit */
+			fnt_lost_events(t, FNT_LOST_SHADOW, 2);
 			return;
 		}
 	}
@@ -191,8 +194,10 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 		 * too (the same entry/exit pairs as the -finstrument-functions
 		 * hooks); only the written ones get an exit event */
 		uintptr_t written = 0;
-		if (t->busy)
+		if (t->busy) {
+			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);
 			return;
+		}
 		t->busy = 1;
 		barrier();
 		if (!fnt_gate_skip(t, fn, 0)) {
@@ -223,8 +228,10 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
 		uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
 		size_t len;
-		if (t->busy)
+		if (t->busy) {
+			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);
 			return;
+		}
 		len = args_payload(buf, spec, r, slot);
 		t->busy = 1;
 		__asm__ volatile("" ::: "memory");
@@ -236,8 +243,13 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	} else {
 		depth = t->depth;
 		fnt_event(fn, 0, 0);
-		if (t->depth == depth)       /* not recorded: leave the call alone */
+		if (t->depth == depth) {     /* not recorded: leave the call alone */
+			if (t->busy)             /* inside a signal handler: its exit will be missing too */
+				fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
+			else if (t->state == FNT_T_OFF)   /* no chunk (disk full, RLIMIT_FSIZE): likewise */
+				fnt_lost_events(t, FNT_LOST_NOSPACE, 1);
 			return;
+		}
 		if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
 			/* the first event started the runtime and loaded the specs */
 			uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];

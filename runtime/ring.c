@@ -165,6 +165,8 @@ int fnt_snapshot_write(const char *name)
 	int in = fnt_trace_fd();
 	if (in < 0 || fstat(in, &st))
 		goto out;
+	if (!fnt_fsize_allows(st.st_size))   /* a copy past RLIMIT_FSIZE would raise SIGXFSZ */
+		goto out;
 	base = strrchr(path, '/');
 	if (!base)
 		goto out;
@@ -189,7 +191,7 @@ int fnt_snapshot_write(const char *name)
 	at = put_str(out, dir_end, sizeof(out), base);
 	if (at + 1 >= sizeof(out))
 		goto out;
-	fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = fnt_fd_high(open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
 	if (fd < 0)
 		goto out;
 	/* chunks first, then the header: a snapshot file with a valid magic is complete */

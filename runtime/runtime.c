@@ -118,6 +118,8 @@ static void count_lost(uint64_t *counter, uint64_t n)
 static int reserve_space(off_t off, off_t len)
 {
 	static const char zeros[65536];
+	if (!fnt_fsize_allows(off + len))   /* past RLIMIT_FSIZE the kernel sends SIGXFSZ */
+		return -1;
 	if (fallocate(trace_fd, 0, off, len) == 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != ENOSYS)
@@ -144,7 +146,7 @@ static int trace_fd_check(void)
 	int fd;
 	if (trace_fd >= 0 && !fstat(trace_fd, &st) && st.st_ino == trace_ino && st.st_dev == trace_dev)
 		return 0;
-	fd = open(trace_path, O_RDWR | O_CLOEXEC);
+	fd = fnt_fd_high(open(trace_path, O_RDWR | O_CLOEXEC));   /* never a low number */
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || st.st_ino != trace_ino || st.st_dev != trace_dev) {
@@ -737,8 +739,7 @@ static void runtime_init(void);
 
 void fnt_reentered(struct fnt_thread *t)
 {
-	t->lost++;
-	count_lost(hdr ? &hdr->lost_reentrant : NULL, 1);
+	fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
 }
 
 int fnt_thread_room(struct fnt_thread *t, size_t need)
@@ -939,13 +940,9 @@ static int file_open(const struct fnt_file_header *cal)
 		return -1;
 	{
 		/* out of the way of the low numbers programs manage themselves */
-		int high = fcntl(trace_fd, F_DUPFD_CLOEXEC, 800);
 		struct stat st;
-		if (high >= 0) {
-			close(trace_fd);
-			trace_fd = high;
-		}
-		if (fstat(trace_fd, &st))
+		trace_fd = fnt_fd_high(trace_fd);
+		if (trace_fd < 0 || fstat(trace_fd, &st))
 			goto fail;
 		trace_ino = st.st_ino;
 		trace_dev = st.st_dev;
@@ -1088,6 +1085,10 @@ static void fork_child(void)
 	t->busy = busy;
 }
 
+void fnt_fork_prepare(void) { fork_prepare(); }
+void fnt_fork_parent(void) { fork_parent(); }
+void fnt_fork_child(void) { fork_child(); }
+
 static void runtime_init(void)
 {
 	const char *env;
@@ -1096,6 +1097,8 @@ static void runtime_init(void)
 	if (state)
 		return;
 	state = 2;
+	if (fnt_secure_exec())          /* setuid & co: the caller's settings are not to be trusted */
+		return;
 	env = getenv(FNTRACE_ENV_DISABLE);
 	if (env && *env && strcmp(env, "0"))
 		return;

@@ -12,6 +12,7 @@
 
 #include <elf.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "format/format.h"
 
 #define FNT_HIDDEN __attribute__((visibility("hidden")))
@@ -63,6 +64,10 @@ struct fnt_thread {
 	struct fnt_shadow_entry *ss;
 	uint32_t ss_top, ss_cap;
 	uint32_t ss_restored;    /* real addresses put back for an unwind in progress */
+	/* vfork and clone children running on this TLS (clone.c): the guard is
+	 * held for them; tls_busy is its value to give back */
+	uint32_t tls_shared, tls_busy;
+	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
 };
 
 struct fnt_argspec;
@@ -229,6 +234,31 @@ void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char
 #define FNT_ELF_PATCHABLE 4u   /* a __patchable_function_entries section */
 unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
 void fnt_patch_fork_child(void) FNT_HIDDEN;
+
+/* hostsafe.c: keeping out of the host's way (doc/safety.md) */
+/* count n events of thread t that will be missing from the trace, under the
+ * file header's counter for their kind (slow paths only) */
+enum fnt_lost_kind { FNT_LOST_REENTRANT, FNT_LOST_SHADOW, FNT_LOST_UNSAFE, FNT_LOST_NOSPACE };
+void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n) FNT_HIDDEN;
+#define FNT_FD_MIN 800    /* the runtime's descriptors are never below this */
+/* move fd to a number >= FNT_FD_MIN (close-on-exec); -1 (fd closed) if none */
+int fnt_fd_high(int fd) FNT_HIDDEN;
+/* 1 when the file may grow to `end` bytes under RLIMIT_FSIZE; 0 (EFBIG) if not */
+int fnt_fsize_allows(off_t end) FNT_HIDDEN;
+/* open a file the runtime reads: never blocks, regular files only; fd or -1 */
+struct stat;
+int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;
+/* a setuid/setgid/capability program: its environment is not to be trusted */
+int fnt_secure_exec(void) FNT_HIDDEN;
+/* every knob is read with secure_getenv (NULL in a secure-execution process) */
+#define getenv(name) secure_getenv(name)
+
+/* with the guard held for a child: give it back if the child is gone (clone.c) */
+void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;
+/* the pthread_atfork steps, for the clone() wrapper (clone.c) */
+void fnt_fork_prepare(void) FNT_HIDDEN;
+void fnt_fork_parent(void) FNT_HIDDEN;
+void fnt_fork_child(void) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;

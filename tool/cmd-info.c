@@ -235,9 +235,15 @@ int cmd_info(int argc, char **argv)
 			printf(" %s", p->argv[k]);
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
 		print_ended(t, p, root);
-		if (p->hdr.lost_reentrant || p->hdr.lost_nospace || p->hdr.lost_meta)
-			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, %" PRIu64
-			       " module records\n", p->hdr.lost_reentrant, p->hdr.lost_nospace, p->hdr.lost_meta);
+		if (fnt_header_lost(&p->hdr) || p->hdr.lost_meta) {
+			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, ",
+			       p->hdr.lost_reentrant, p->hdr.lost_nospace);
+			if (p->hdr.reserved[FNT_RES_LOST_SHADOW])
+				printf("%" PRIu64 " deeper than the shadow stack, ", p->hdr.reserved[FNT_RES_LOST_SHADOW]);
+			if (p->hdr.reserved[FNT_RES_LOST_UNSAFE])
+				printf("%" PRIu64 " in children without TLS of their own (vfork, clone), ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
+			printf("%" PRIu64 " module records\n", p->hdr.lost_meta);
+		}
 		if (p->hdr.flags & FNT_FLAG_RING)
 			printf("  flight recorder: the last %" PRIu64 " chunks of %u bytes of each thread\n",
 			       p->hdr.reserved[FNT_RES_RING_CHUNKS], p->hdr.chunk_size);

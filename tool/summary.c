@@ -27,7 +27,7 @@ void trace_totals(struct trace *t, struct trace_totals *out)
 			out->file_bytes += (uint64_t)st.st_size;
 			out->disk_bytes += (uint64_t)st.st_blocks * 512;
 		}
-		out->lost += t->procs[i].hdr.lost_reentrant + t->procs[i].hdr.lost_nospace;
+		out->lost += fnt_header_lost(&t->procs[i].hdr);
 	}
 }
 

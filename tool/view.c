@@ -365,7 +365,7 @@ void view_report_problems(struct view *v)
 		empty_time_range(v);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
-		uint64_t lost = p->hdr.lost_reentrant + p->hdr.lost_nospace;
+		uint64_t lost = fnt_header_lost(&p->hdr);
 		if (p->damaged_bytes)
 			warning("'%s': %" PRIu64 " byte%s of event data could not be decoded (damaged or cut) and "
 				"were skipped; the events before and after are shown", p->file, p->damaged_bytes,
@@ -378,8 +378,9 @@ void view_report_problems(struct view *v)
 				"empty; the events before the cut are shown", p->file, fnt_mapguard_cut(p->map));
 		if (lost)
 			warning("process %u: %" PRIu64 " events could not be recorded (%" PRIu64
-				" inside signal handlers, %" PRIu64 " for lack of space)",
-				p->hdr.pid, lost, p->hdr.lost_reentrant, p->hdr.lost_nospace);
+				" inside signal handlers, %" PRIu64 " for lack of space%s)",
+				p->hdr.pid, lost, p->hdr.lost_reentrant, p->hdr.lost_nospace,
+				lost > p->hdr.lost_reentrant + p->hdr.lost_nospace ? ", the rest of other kinds" : "");
 	}
 	for (size_t i = 0; i < t->n_files; i++) {
 		if (t->files[i].sym < 0)

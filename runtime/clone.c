@@ -1,0 +1,166 @@
+/*
+ * clone.c - children that pthread_atfork does not see: vfork()
+ * (arch/x86_64/vfork.S) and libc's clone() wrapper.
+ *
+ * What a child can have traced depends on what it shares with its parent:
+ *  - no memory (clone(SIGCHLD) and the like, without CLONE_SETTLS): a
+ *    process like a forked one.  It gets the fork treatment (its own file,
+ *    module map and thread serials): the same fork_prepare / fork_parent /
+ *    fork_child steps as pthread_atfork, run around the clone.
+ *  - memory but no TLS of its own (vfork, CLONE_VM without CLONE_SETTLS):
+ *    the child runs on its parent thread's fnt_self, which two contexts
+ *    cannot share (they would write the same buffer at once).  The parent's
+ *    re-entrancy guard is held for as long as such a child may run, so
+ *    neither records; their events are counted as lost in "children without
+ *    TLS" (FNT_RES_LOST_UNSAFE).  A vfork child or a CLONE_VFORK child hands
+ *    the guard back when the parent resumes; any other hands it back when
+ *    its function returns, or when it execs or exits (the kernel clears a
+ *    word of ours then, CLONE_CHILD_CLEARTID, which the parent's dropped
+ *    events look at).  A child that asked for CLONE_CHILD_CLEARTID itself
+ *    and leaves by exec or _exit never hands it back: the parent thread then
+ *    records nothing more, and counts it.
+ *  - memory and TLS of its own (CLONE_VM|CLONE_SETTLS, how threads are
+ *    made): traced as a thread, as before; nothing to do.
+ * A raw syscall(SYS_clone) passes by all of this and is not supported.
+ */
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "runtime/runtime.h"
+
+void fnt_tls_share(void) FNT_HIDDEN;
+void fnt_tls_unshare(void) FNT_HIDDEN;
+
+/* a child starts sharing this thread's TLS: hold the guard for it */
+void fnt_tls_share(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	uint32_t busy = t->busy;
+
+	t->busy = 1;
+	if (__atomic_fetch_add(&t->tls_shared, 1, __ATOMIC_ACQ_REL) == 0)
+		t->tls_busy = busy;
+}
+
+/* it stopped (it exec'd, exited, or its function returned) */
+void fnt_tls_unshare(void)
+{
+	struct fnt_thread *t = &fnt_self;
+
+	if (__atomic_sub_fetch(&t->tls_shared, 1, __ATOMIC_ACQ_REL) == 0)
+		t->busy = t->tls_busy;
+}
+
+/* An event was dropped while the guard is held for a child: if the child
+ * we watch is gone (exec or exit), this is the parent, and the guard is its
+ * own again from the next event on. */
+void fnt_tls_check(struct fnt_thread *t)
+{
+	uint32_t *w = __atomic_load_n(&t->tls_word, __ATOMIC_ACQUIRE);
+
+	if (w && !__atomic_load_n(w, __ATOMIC_ACQUIRE) &&
+	    __atomic_compare_exchange_n(&t->tls_word, &w, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		fnt_tls_unshare();
+}
+
+#ifndef FNT_STATIC_ARCHIVE
+/* Words the kernel clears when a child on a shared TLS execs or exits
+ * (CLONE_CHILD_CLEARTID): 0 free, else the child may still run.  Static,
+ * so that they outlive the thread whose TLS the child shared. */
+#define CHILD_WORDS 128
+static uint32_t child_words[CHILD_WORDS];
+
+static uint32_t *child_word(void)
+{
+	for (unsigned i = 0; i < CHILD_WORDS; i++) {
+		uint32_t zero = 0;
+		if (__atomic_compare_exchange_n(&child_words[i], &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return &child_words[i];
+	}
+	return NULL;
+}
+
+/* at the top of the child's stack: what the child runs, and how */
+struct clone_start {
+	int (*fn)(void *);
+	void *arg;
+	int how;
+};
+enum { CLONE_AS_FORK = 1, CLONE_SHARED_TLS = 2 };
+
+static int clone_child(void *p)
+{
+	struct clone_start *s = p;
+	int (*fn)(void *) = s->fn, how = s->how, ret;
+	void *arg = s->arg;
+
+	if (how == CLONE_AS_FORK)
+		fnt_fork_child();
+	ret = fn(arg);
+	if (how == CLONE_SHARED_TLS) {
+		struct fnt_thread *t = &fnt_self;
+		uint32_t *w = __atomic_load_n(&t->tls_word, __ATOMIC_ACQUIRE);
+		/* hand the guard back once: here, or in the parent when the
+		 * kernel clears the word; whoever takes the word does it */
+		if (!w || __atomic_compare_exchange_n(&t->tls_word, &w, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			fnt_tls_unshare();
+	}
+	return ret;
+}
+
+typedef int clone_func(int (*)(void *), void *, int, void *, ...);
+
+FNT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	static clone_func *real;
+	clone_func *f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	struct clone_start *s;
+	pid_t *ptid, *ctid;
+	void *tls;
+	va_list ap;
+	int ret;
+
+	/* libc reads these three whatever the flags say; so do we */
+	va_start(ap, arg);
+	ptid = va_arg(ap, pid_t *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, pid_t *);
+	va_end(ap);
+	if (!f) {
+		f = (clone_func *)dlsym(RTLD_NEXT, "clone");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	if (!f)
+		return -1;
+	if (!fn || !stack || (flags & CLONE_SETTLS))
+		return f(fn, stack, flags, arg, ptid, tls, ctid);
+	s = (struct clone_start *)(((uintptr_t)stack - sizeof(*s)) & ~(uintptr_t)15);
+	s->fn = fn;
+	s->arg = arg;
+	if (!(flags & CLONE_VM)) {
+		s->how = CLONE_AS_FORK;
+		fnt_fork_prepare();
+		ret = f(clone_child, s, flags, s, ptid, tls, ctid);
+		fnt_fork_parent();
+		return ret;
+	}
+	s->how = (flags & CLONE_VFORK) ? 0 : CLONE_SHARED_TLS;
+	fnt_tls_share();
+	if (s->how == CLONE_SHARED_TLS && !(flags & CLONE_CHILD_CLEARTID) && !fnt_self.tls_word &&
+	    (fnt_self.tls_word = child_word()) != NULL) {
+		/* tell us when it execs or exits: the kernel clears the word */
+		ret = f(clone_child, s, flags | CLONE_CHILD_CLEARTID, s, ptid, tls, fnt_self.tls_word);
+		if (ret < 0) {
+			__atomic_store_n(fnt_self.tls_word, 0, __ATOMIC_RELEASE);
+			fnt_self.tls_word = NULL;
+		}
+	} else {
+		ret = f(clone_child, s, flags, s, ptid, tls, ctid);
+	}
+	if (ret < 0 || (flags & CLONE_VFORK))
+		fnt_tls_unshare();
+	return ret;
+}
+#endif

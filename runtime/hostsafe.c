@@ -1,0 +1,97 @@
+/*
+ * hostsafe.c - the small checks that keep the runtime's own resources out of
+ * the host program's way (doc/safety.md lists the guarantees and their tests):
+ *
+ *  - descriptors: every fd the runtime keeps is moved to a number >= 800, so
+ *    a daemon that closes everything and opens /dev/null expecting fd 0 gets
+ *    fd 0, on the first open of the trace file and on every reopen;
+ *  - RLIMIT_FSIZE: the file is never grown past the program's limit (the
+ *    kernel would send SIGXFSZ, which kills by default); past it the events
+ *    are counted as lost for lack of space;
+ *  - files the runtime reads (FNTRACE_ARGS_FILE): opened without blocking,
+ *    regular files only;
+ *  - secure execution (setuid/setgid, file capabilities): the environment is
+ *    the caller's, not the program's owner's, so nothing is recorded.
+ *
+ * None of this is on the hot path: it runs at start-up and when a chunk is
+ * allocated.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/auxv.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "runtime/runtime.h"
+
+int fnt_fd_high(int fd)
+{
+	struct rlimit rl;
+	int high;
+
+	if (fd < 0 || fd >= FNT_FD_MIN)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, FNT_FD_MIN);
+	if (high < 0 && errno == EINVAL && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur > 64)
+		high = fcntl(fd, F_DUPFD_CLOEXEC, (int)(rl.rlim_cur - 16));   /* a low RLIMIT_NOFILE: its top */
+	if (high < 0) {
+		/* no number that high (RLIMIT_NOFILE): never keep a low one,
+		 * which the program may believe is free */
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return high;
+}
+
+int fnt_fsize_allows(off_t end)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) || rl.rlim_cur == RLIM_INFINITY || (rlim_t)end <= rl.rlim_cur)
+		return 1;
+	errno = EFBIG;
+	return 0;
+}
+
+int fnt_open_knob_file(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+int fnt_secure_exec(void)
+{
+#ifdef FNT_TRACE_SECURE_EXEC
+	return 0;
+#else
+	return getauxval(AT_SECURE) != 0;
+#endif
+}
+
+void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
+{
+	struct fnt_file_header *h = fnt_trace_header();
+
+	if (t->tls_shared) {            /* the guard is held for a vfork or clone child */
+		kind = FNT_LOST_UNSAFE;
+		fnt_tls_check(t);
+	}
+	t->lost += n;
+	if (!h)
+		return;
+	__atomic_fetch_add(kind == FNT_LOST_REENTRANT ? &h->lost_reentrant :
+			   kind == FNT_LOST_NOSPACE ? &h->lost_nospace :
+			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW : FNT_RES_LOST_UNSAFE],
+			   n, __ATOMIC_RELAXED);
+}

@@ -142,9 +142,10 @@ static void check_owner(int dfd, const char *path)
 
 /* Lock dfd's .lock (created when create is set); -1 if there is none to
  * lock.  Dies if another record holds it. */
-static int lock_dir(struct trace_dir *td, int dfd, const char *path, int create)
+static int lock_dir(int dfd, const char *path, int create)
 {
-	int fd = openat(dfd, ".lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), td->file_mode);
+	/* 0600 whatever --mode says: only recorders need it */
+	int fd = openat(dfd, ".lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 	char buf[32];
 	if (fd < 0) {
 		if (!create && errno == ENOENT)
@@ -166,7 +167,7 @@ static int lock_dir(struct trace_dir *td, int dfd, const char *path, int create)
 }
 
 /* DIR.old goes, unless it is not a trace of ours or a record still holds it */
-static void remove_old(struct trace_dir *td, int pfd, const char *base, const char *old)
+static void remove_old(int pfd, const char *base, const char *old)
 {
 	struct stat st;
 	char bad[NAME_MAX + 1];
@@ -188,7 +189,7 @@ static void remove_old(struct trace_dir *td, int pfd, const char *base, const ch
 	if (!holds_only_trace(ofd, 0, &empty, bad, sizeof(bad)))
 		die("cannot move the previous trace to '%s': it exists and holds '%s', which fntrace "
 		    "did not make; remove it or choose another directory with -d", old, bad);
-	lock = lock_dir(td, ofd, old, 0);
+	lock = lock_dir(ofd, old, 0);
 	empty_dir(ofd);
 	if (unlinkat(pfd, base, AT_REMOVEDIR))
 		die("cannot remove the trace before last, '%s': %s", old, strerror(errno));
@@ -223,14 +224,14 @@ void trace_dir_prepare(struct trace_dir *td, const char *dir)
 		if (!holds_only_trace(dfd, 0, &empty, bad, sizeof(bad)))
 			die("'%s' exists and holds '%s', which fntrace did not make; "
 			    "choose another directory with -d", dir, bad);
-		lock = lock_dir(td, dfd, dir, 1);
+		lock = lock_dir(dfd, dir, 1);
 		if (!empty) {
 			/* the previous trace moves to DIR.old, whose own predecessor goes */
 			char *oldbase = xmalloc(strlen(base) + 8);
 			old = xmalloc(strlen(copy) + 8);
 			sprintf(old, "%s.old", copy);
 			sprintf(oldbase, "%s.old", base);
-			remove_old(td, pfd, oldbase, old);
+			remove_old(pfd, oldbase, old);
 			if (renameat(pfd, base, pfd, oldbase))
 				die("cannot move the previous trace '%s' to '%s': %s", dir, old, strerror(errno));
 			free(old);
@@ -254,7 +255,7 @@ create:
 		die("cannot open '%s': %s", dir, strerror(errno));
 	if (fchmod(td->fd, td->dir_mode))       /* exactly: the umask may be narrower or wider */
 		warning("cannot set the mode of '%s': %s", dir, strerror(errno));
-	td->lock_fd = lock_dir(td, td->fd, dir, 1);
+	td->lock_fd = lock_dir(td->fd, dir, 1);
 out:
 	close(pfd);
 	free(copy);

@@ -58,3 +58,19 @@ def check(ctx):
         assert p.returncode == 2, (bad, p)
         assert p.stderr.startswith("fntrace: option '--mode' takes octal file permissions from 0600 to 0644"), p.stderr
         assert not os.path.exists(w + "/bad.data"), bad
+
+    # the runtime alone (this program links it): it makes its directory
+    # private too, and will not write into one that others may write into
+    env = dict(os.environ, FNTRACE_DIR=w + "/linked.data")
+    p = subprocess.run([prog], capture_output=True, text=True, env=env, cwd=w)
+    assert p.returncode == 0 and p.stdout == "18\n", p
+    dirs, files = kinds(modes(w + "/linked.data"))
+    assert set(dirs.values()) == {0o700} and set(files.values()) == {0o600}, (dirs, files)
+    os.makedirs(w + "/open.data")
+    os.chmod(w + "/open.data", 0o777)
+    env = dict(os.environ, FNTRACE_DIR=w + "/open.data")
+    p = subprocess.run([prog], capture_output=True, text=True, env=env, cwd=w)
+    assert p.returncode == 0 and p.stdout == "no snapshot\n18\n", p
+    assert p.stderr == "fntrace: cannot create a trace file in '%s/open.data': Operation not permitted; " \
+        "not recording\n" % w, p.stderr
+    assert os.listdir(w + "/open.data") == []

@@ -928,7 +928,6 @@ static int file_open(const struct fnt_file_header *cal)
 {
 	struct fnt_file_header *h;
 	uint32_t n;
-
 	struct stat dst;
 
 	/* private by default; and never into a directory where others could

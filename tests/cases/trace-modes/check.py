@@ -52,6 +52,12 @@ def check(ctx):
         assert len(files) == 3, files     # session, the trace and its snapshot-mid/ copy
         r = ctx.run("report", "--format", "csv", "-d", d, check=True)
         assert "secret,4," in r.stdout, r.stdout
+    # live passes --mode on to record
+    p = ctx.run("live", "--mode", "0640", "-d", w + "/live.data", "--", prog, data=False)
+    assert p.returncode == 0 and "secret" in p.stdout, p
+    dirs, files = kinds(modes(w + "/live.data"))
+    files.pop(".lock")
+    assert set(dirs.values()) == {0o750} and set(files.values()) == {0o640}, (dirs, files)
     # modes that would let others write, or lock the owner out, are usage errors
     for bad in ("0666", "0400", "0700", "rw", "", "0600x"):
         p = ctx.run("record", "--mode", bad, "-d", w + "/bad.data", "--", prog, data=False)

@@ -156,7 +156,7 @@ int fnt_snapshot_write(const char *name)
 	char out[4400];
 	size_t at, dir_end;
 	struct stat st;
-	int fd, ret = -1;
+	int fd, dfd = -1, ret = -1;
 
 	if (!h || !path[0])
 		return -1;
@@ -186,14 +186,27 @@ int fnt_snapshot_write(const char *name)
 		at = put_str(out, at, sizeof(out), "api");
 	out[at] = 0;
 	dir_end = at;
-	if (mkdir(out, 0777) && errno != EEXIST)
+	/* the snapshot directory is ours (made here, or by an earlier
+	 * snapshot of that name): a symlink or another user's directory is not
+	 * followed; an earlier snapshot file of ours is replaced, not truncated */
+	if (mkdir(out, FNT_DIR_MODE(fnt_file_mode)) && errno != EEXIST)
+		goto out;
+	dfd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0 || fstat(dfd, &st) || st.st_uid != geteuid() || (st.st_mode & 022))
+		goto out;
+	if (fnt_file_mode != 0600)
+		fchmod(dfd, FNT_DIR_MODE(fnt_file_mode));
+	if (fstat(in, &st))
 		goto out;
 	at = put_str(out, dir_end, sizeof(out), base);
 	if (at + 1 >= sizeof(out))
 		goto out;
-	fd = fnt_fd_high(open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
+	unlinkat(dfd, base + 1, 0);
+	fd = fnt_fd_high(openat(dfd, base + 1, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fnt_file_mode));
 	if (fd < 0)
 		goto out;
+	if (fnt_file_mode != 0600)
+		fchmod(fd, fnt_file_mode);
 	/* chunks first, then the header: a snapshot file with a valid magic is complete */
 	{
 		size_t n = (size_t)((st.st_size - (off_t)FNT_HEADER_SIZE + h->chunk_size - 1) / h->chunk_size);
@@ -243,8 +256,10 @@ int fnt_snapshot_write(const char *name)
 close:
 	close(fd);
 	if (ret)
-		unlink(out);
+		unlinkat(dfd, base + 1, 0);
 out:
+	if (dfd >= 0)
+		close(dfd);
 	__atomic_store_n(&snap_lock, 0, __ATOMIC_RELEASE);
 	return ret;
 }

@@ -49,6 +49,7 @@ static char trace_path[4200];
 static int state;                     /* 0 not yet, 1 recording, 2 off */
 static pthread_key_t thread_key;
 static uint32_t my_pid;
+unsigned fnt_file_mode = 0600;
 
 /* meta stream: appended under meta_lock by any thread */
 static int meta_lock;
@@ -146,7 +147,7 @@ static int trace_fd_check(void)
 	int fd;
 	if (trace_fd >= 0 && !fstat(trace_fd, &st) && st.st_ino == trace_ino && st.st_dev == trace_dev)
 		return 0;
-	fd = fnt_fd_high(open(trace_path, O_RDWR | O_CLOEXEC));   /* never a low number */
+	fd = fnt_fd_high(open(trace_path, O_RDWR | O_NOFOLLOW | O_CLOEXEC));   /* never a low number, never through a link */
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || st.st_ino != trace_ino || st.st_dev != trace_dev) {
@@ -928,16 +929,27 @@ static int file_open(const struct fnt_file_header *cal)
 {
 	struct fnt_file_header *h;
 	uint32_t n;
+	struct stat dst;
 
-	mkdir(trace_dir, 0777);
+	/* private by default; and never into a directory where others could
+	 * have planted names (`fntrace record` checks the same before) */
+	mkdir(trace_dir, FNT_DIR_MODE(fnt_file_mode));
+	if (stat(trace_dir, &dst))
+		return -1;
+	if (dst.st_uid != geteuid() || ((dst.st_mode & 022) && !(dst.st_mode & S_ISVTX))) {
+		errno = EPERM;
+		return -1;
+	}
 	for (n = 0; n < 1000; n++) {
 		snprintf(trace_path, sizeof(trace_path), "%s/%u-%u.fnt", trace_dir, my_pid, n);
-		trace_fd = open(trace_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		trace_fd = open(trace_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fnt_file_mode);
 		if (trace_fd >= 0 || errno != EEXIST)
 			break;
 	}
 	if (trace_fd < 0)
 		return -1;
+	if (fnt_file_mode != 0600)
+		fchmod(trace_fd, fnt_file_mode);        /* exactly --mode, whatever the umask */
 	{
 		/* out of the way of the low numbers programs manage themselves */
 		struct stat st;
@@ -1122,6 +1134,12 @@ static void runtime_init(void)
 		unsigned long v = strtoul(env, NULL, 0);
 		if (v >= FNT_MIN_CHUNK && v <= FNT_MAX_CHUNK)
 			chunk_size = (uint32_t)(v & ~4095ul);
+	}
+	env = getenv(FNTRACE_ENV_MODE);
+	if (env && *env) {
+		unsigned long v = strtoul(env, NULL, 8);
+		if ((v & 0600) == 0600 && !(v & ~0644ul))
+			fnt_file_mode = (unsigned)v;
 	}
 	env = getenv(FNTRACE_ENV_DIR);
 	if (!env || !*env)

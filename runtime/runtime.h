@@ -119,6 +119,11 @@ int fnt_thread_room(struct fnt_thread *t, size_t need) FNT_HIDDEN;
 int fnt_trace_fd(void) FNT_HIDDEN;
 struct fnt_file_header *fnt_trace_header(void) FNT_HIDDEN;
 const char *fnt_trace_path(void) FNT_HIDDEN;
+/* mode of the files the runtime creates (FNTRACE_MODE, default 0600) and
+ * of its directories (the same plus x wherever r): never world-readable
+ * unless asked, since traces can hold captured strings */
+extern unsigned fnt_file_mode FNT_HIDDEN;
+#define FNT_DIR_MODE(m) ((m) | (((m) & 0444) >> 2))
 /* ring.c: snapshots */
 int fnt_snapshot_write(const char *name) FNT_HIDDEN;
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;

@@ -6,9 +6,13 @@
  * The output is written to a temporary file beside the target and renamed
  * over it only when the writer succeeded and the data reached the disk, so
  * an interrupted or failed export never leaves a half-written file under the
- * target name.  Each format's writer lives in export-<format>.c.
+ * target name.  Only a regular file (or a new name) is replaced that way,
+ * keeping the mode of the file it replaces; a FIFO, a device node or a
+ * symlink is opened and written into, never renamed over.  Each format's
+ * writer lives in export-<format>.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
@@ -58,7 +62,9 @@ static const char export_usage[] =
 	"      --no-demangle      keep C++ names mangled\n"
 	"  -q, --quiet            no line on stderr saying what was written\n"
 	"  -h, --help             this help\n\n"
-	"The file is written under a temporary name and renamed when complete.\n";
+	"A regular file is written under a temporary name and renamed when complete\n"
+	"(an existing one keeps its mode); a FIFO, a device or a symlink is written\n"
+	"into directly.\n";
 
 static char *tmp_path;          /* removed if we die or are interrupted */
 
@@ -148,8 +154,16 @@ int cmd_export(int argc, char **argv)
 	}
 
 	view_open(&v, &vo);
+	struct stat target;
+	int exists = strcmp(o.output, "-") && !lstat(o.output, &target);
 	if (!strcmp(o.output, "-")) {
 		out = stdout;
+	} else if (exists && !S_ISREG(target.st_mode)) {
+		/* a FIFO, a device, a symlink: written into, never replaced */
+		int fd = open(o.output, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || !(out = fdopen(fd, "w")))
+			die("cannot write '%s': %s", o.output, strerror(errno));
+		signal(SIGXFSZ, SIG_IGN);
 	} else {
 		/* the temporary file lives beside the target, so rename() is atomic */
 		char *copy = xstrdup(o.output);
@@ -169,7 +183,10 @@ int cmd_export(int argc, char **argv)
 		}
 		mode_t mask = umask(0);
 		umask(mask);
-		if (fchmod(fd, 0666 & ~mask))
+		/* an existing file keeps its mode (and, for root, its owner) */
+		if (exists && (target.st_uid != geteuid() || target.st_gid != getegid()))
+			(void)!fchown(fd, target.st_uid, target.st_gid);
+		if (fchmod(fd, exists ? target.st_mode & 07777 : 0666 & ~mask))
 			warning("cannot set the mode of '%s': %s", tmp_path, strerror(errno));
 		atexit(remove_tmp);
 		signal(SIGINT, on_signal);
@@ -187,6 +204,11 @@ int cmd_export(int argc, char **argv)
 	if (out == stdout) {
 		if (fflush(stdout) || ferror(stdout)) {
 			error_msg("cannot write the export to standard output: %s", strerror(errno));
+			ret = 1;
+		}
+	} else if (!tmp_path) {
+		if ((fflush(out) || ferror(out) || fclose(out)) && !ret) {
+			error_msg("cannot write '%s': %s", o.output, strerror(errno));
 			ret = 1;
 		}
 	} else {

@@ -22,14 +22,15 @@
 #include "fntrace.h"
 #include "format/argspec.h"
 #include "tool/tool.h"
+#include "tool/tracedir.h"
 
 static const char record_usage[] =
 	"usage: fntrace record [options] [--] program [args...]\n\n"
 	"Run a program built with -finstrument-functions (or -pg -mfentry) and record\n"
 	"every function entry and exit of every thread and child process into a trace\n"
 	"directory.\n\n"
-	"  -d, --output DIR     trace directory (default: fntrace.data; an existing\n"
-	"                       trace there is moved to DIR.old)\n"
+	"  -d, --output DIR     trace directory, made 0700 (default: fntrace.data; an\n"
+	"                       existing trace there is moved to DIR.old)\n"
 	"      --callsite       also record where each call was made from\n"
 	"                       (shown by 'fntrace replay --srcline')\n"
 	"      --report         print 'fntrace report' when the program exits\n"
@@ -52,6 +53,9 @@ static const char record_usage[] =
 	"                       each thread (e.g. 1M; at least 32K)\n"
 	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
 	"                       is into DIR/snapshot-signal-N/\n"
+	"      --mode MODE      permissions of the trace files, in octal (default 0600:\n"
+	"                       yours only); directories get x wherever MODE gives r\n"
+	"                       (0640: files 0640, directories 0750)\n"
 	"\nRecord-time filters (less data, less overhead; 'fntrace info' lists them):\n"
 	"  -F, --filter FUNC    record only the calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC   never record FUNC nor what it calls (glob, repeatable)\n"
@@ -143,84 +147,15 @@ static int is_static_elf(const char *path)
 	return stat_;
 }
 
-static int is_trace_dir(const char *dir, int *empty)
+static void write_session(struct trace_dir *td, const char *dir, int argc, char **argv, uint64_t start,
+			  int has_status, int status)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int other = 0;
-	*empty = 1;
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		*empty = 0;
-		if (!strcmp(de->d_name, "session") || !strcmp(de->d_name, "argspecs") ||
-		    (l > 4 && !strcmp(de->d_name + l - 4, ".fnt")))
-			continue;
-		other = 1;
-	}
-	closedir(d);
-	return !other;
-}
-
-static void remove_trace_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[PATH_MAX + 256];
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-static void prepare_dir(const char *dir)
-{
-	struct stat st;
-	int empty;
-	if (!stat(dir, &st)) {
-		if (!S_ISDIR(st.st_mode))
-			die("'%s' exists and is not a directory; choose another trace directory with -d", dir);
-		if (!is_trace_dir(dir, &empty))
-			die("'%s' exists and holds files that are not a fntrace trace; "
-			    "choose another directory with -d", dir);
-		if (!empty) {
-			char old[PATH_MAX];
-			int dummy;
-			snprintf(old, sizeof(old), "%s.old", dir);
-			if (!stat(old, &st)) {
-				if (!S_ISDIR(st.st_mode) || !is_trace_dir(old, &dummy))
-					die("cannot move the previous trace to '%s': it exists and is not a "
-					    "fntrace trace", old);
-				remove_trace_dir(old);
-			}
-			if (rename(dir, old))
-				die("cannot move the previous trace '%s' to '%s': %s", dir, old, strerror(errno));
-		} else {
-			return;
-		}
-	}
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		die("cannot create '%s': %s", dir, strerror(errno));
-}
-
-static void write_session(const char *dir, int argc, char **argv, uint64_t start, int has_status, int status)
-{
-	char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
-	FILE *f;
-	snprintf(path, sizeof(path), "%s/session", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.session.tmp", dir);
-	f = fopen(tmp, "w");
+	int fd = trace_dir_create(td, ".session.tmp");
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		warning("cannot write '%s': %s", tmp, strerror(errno));
+		warning("cannot write '%s/.session.tmp': %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
 	fprintf(f, "fntrace-session 1\ncommand=");
@@ -247,8 +182,8 @@ static void write_session(const char *dir, int argc, char **argv, uint64_t start
 	fprintf(f, "\nstart_realtime_ns=%" PRIu64 "\n", start);
 	if (has_status)
 		fprintf(f, "wait_status=%d\n", status);
-	if (fclose(f) || rename(tmp, path))
-		warning("cannot write '%s': %s", path, strerror(errno));
+	if (fclose(f) || renameat(td->fd, ".session.tmp", td->fd, "session"))
+		warning("cannot write '%s/session': %s", dir, strerror(errno));
 }
 
 /* FNTRACE_FILTERS: "KEY VALUE" lines (include/fntrace.h) */
@@ -423,6 +358,7 @@ int cmd_record(int argc, char **argv)
 		{ "ring", required_argument, NULL, 0x209 },
 		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "mode", required_argument, NULL, 0x240 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -434,6 +370,9 @@ int cmd_record(int argc, char **argv)
 	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
 	int patch_sig = 0;
 	struct timespec ts;
+	struct trace_dir td;
+	const char *mode = NULL;
+	char *preload_dir;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:", longopts, NULL)) != -1) {
@@ -501,6 +440,7 @@ int cmd_record(int argc, char **argv)
 				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
 			break;
 		case 'q': quiet = 1; break;
+		case 0x240: mode = optarg; break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -563,27 +503,35 @@ int cmd_record(int argc, char **argv)
 				  (kinds & 1) ? "is built with -finstrument-functions, whose hooks run after the "
 						"arguments are gone" : "is not built with -pg -mfentry");
 	}
+	trace_dir_modes(&td, mode);
 	lib = find_runtime();
-	prepare_dir(dir);
+	trace_dir_prepare(&td, dir);
 	if (!realpath(dir, absdir))
 		die("cannot resolve '%s': %s", dir, strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	write_session(absdir, argc - optind, argv + optind, start, 0, 0);
+	write_session(&td, absdir, argc - optind, argv + optind, start, 0, 0);
 	char argsfile[PATH_MAX + 16] = "";
 	if (auto_args) {
 		size_t n = 0;
 		char *specs = autoargs_specs(prog, &n);
 		FILE *f;
+		int fd;
 		if (!specs || !n)
 			die("'%s' has no DWARF description of its functions for --auto-args (build it with -g)", prog);
 		snprintf(argsfile, sizeof(argsfile), "%s/argspecs", absdir);
-		f = fopen(argsfile, "w");
+		fd = trace_dir_create(&td, "argspecs");
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!f || fputs(specs, f) < 0 || (args_env && (fputc(';', f) < 0 || fputs(args_env, f) < 0)) || fclose(f))
 			die("cannot write '%s': %s", argsfile, strerror(errno));
 		free(specs);
 	}
 
+	{
+		char *link = trace_dir_preload_path(lib, &preload_dir);
+		free(lib);
+		lib = link;
+	}
 	if (pipe2(pipefd, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
 	fflush(NULL);
@@ -601,6 +549,13 @@ int cmd_record(int argc, char **argv)
 		}
 		setenv("LD_PRELOAD", preload, 1);
 		setenv(FNTRACE_ENV_DIR, absdir, 1);
+		if (mode) {
+			char buf[16];
+			snprintf(buf, sizeof(buf), "%o", (unsigned)td.file_mode);
+			setenv(FNTRACE_ENV_MODE, buf, 1);
+		} else {
+			unsetenv(FNTRACE_ENV_MODE);
+		}
 		if (callsite)
 			setenv(FNTRACE_ENV_CALLSITE, "1", 1);
 		else
@@ -663,8 +618,8 @@ int cmd_record(int argc, char **argv)
 		if (read(pipefd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
 			waitpid(child_pid, NULL, 0);
 			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(err));
-			remove_trace_dir(absdir);
-			free(lib);
+			trace_dir_remove(&td, absdir);
+			trace_dir_unlink_preload(lib, preload_dir);
 			free(prog);
 			return err == ENOENT ? 127 : 126;
 		}
@@ -678,7 +633,8 @@ int cmd_record(int argc, char **argv)
 	while (waitpid(child_pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid: %s", strerror(errno));
-	write_session(absdir, argc - optind, argv + optind, start, 1, status);
+	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
+	trace_dir_unlink_preload(lib, preload_dir);
 
 	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (WIFSIGNALED(status))
@@ -699,7 +655,6 @@ int cmd_record(int argc, char **argv)
 		cmd_name = "report";
 		cmd_report(3, rargv);
 	}
-	free(lib);
 	free(prog);
 	free(ft.text);
 	return ret;

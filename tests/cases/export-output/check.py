@@ -1,0 +1,77 @@
+import os
+import stat
+import subprocess
+
+
+def export(ctx, out, fmt="folded"):
+    return subprocess.run([ctx.fntrace, "export", "--format", fmt, "-d", ctx.data, "-o", out],
+                          capture_output=True, text=True, cwd=ctx.work, timeout=120)
+
+
+def check(ctx):
+    w = ctx.work
+    # -o -: standard output, the reference for the rest
+    p = export(ctx, "-")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    folded = p.stdout
+    lines = sorted(l.rsplit(" ", 1)[0] for l in folded.splitlines())
+    assert lines == ["main", "main;mid", "main;mid;leaf"], folded
+
+    # a FIFO stays a FIFO, and what is written into it is the export
+    fifo = os.path.join(w, "out.fifo")
+    os.mkfifo(fifo, 0o600)
+    rd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)   # a reader, so the writer's open does not block
+    p = export(ctx, fifo)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced"
+    got = b""
+    try:
+        while True:
+            b = os.read(rd, 65536)
+            if not b:
+                break
+            got += b
+    except BlockingIOError:
+        pass
+    os.close(rd)
+    assert got.decode() == folded, got
+
+    # a symlink stays a symlink; its target gets the export
+    target = os.path.join(w, "target.folded")
+    open(target, "w").write("old\n")
+    os.chmod(target, 0o604)
+    link = os.path.join(w, "link.folded")
+    os.symlink("target.folded", link)
+    p = export(ctx, link)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert os.path.islink(link) and os.readlink(link) == "target.folded"
+    assert open(target).read() == folded
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o604
+
+    # an existing regular file is replaced atomically and keeps its mode
+    for mode in (0o640, 0o600, 0o664):
+        f = os.path.join(w, "existing-%o.json" % mode)
+        open(f, "w").write("old\n")
+        os.chmod(f, mode)
+        p = export(ctx, f, "chrome")
+        assert p.returncode == 0 and p.stderr == "", p.stderr
+        assert stat.S_IMODE(os.lstat(f).st_mode) == mode, (oct(mode), oct(os.lstat(f).st_mode))
+        assert stat.S_ISREG(os.lstat(f).st_mode)
+        assert open(f).read().count('"name":"leaf"') == 6
+    # no temporary file is left behind anywhere
+    assert not [n for n in os.listdir(w) if ".tmp." in n], os.listdir(w)
+
+    # a new file gets the usual 0666 minus the umask
+    p = subprocess.run(["sh", "-c", 'umask 027; exec "$@"', "sh", ctx.fntrace, "export", "--format", "folded",
+                        "-d", ctx.data, "-o", os.path.join(w, "new.folded")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert stat.S_IMODE(os.lstat(os.path.join(w, "new.folded")).st_mode) == 0o640
+    assert open(os.path.join(w, "new.folded")).read() == folded
+
+    # a symlink into a directory that does not exist: one clear line
+    os.symlink("no/such/dir/x", os.path.join(w, "dangling"))
+    p = export(ctx, os.path.join(w, "dangling"))
+    assert p.returncode == 1, p
+    assert p.stderr == "fntrace: cannot write '%s': No such file or directory\n" % os.path.join(w, "dangling"), \
+        p.stderr
+    assert os.path.islink(os.path.join(w, "dangling"))

@@ -1,0 +1,25 @@
+import os
+import shutil
+import subprocess
+
+
+def check(ctx):
+    w = ctx.work
+    built = os.path.dirname(ctx.fntrace)
+    tmp = os.path.join(w, "tmp")
+    os.makedirs(tmp)
+    for name in ("my tools", "v1:2", "a b:c"):
+        inst = os.path.join(w, name, "bin")
+        os.makedirs(inst)
+        shutil.copy2(ctx.fntrace, inst)
+        shutil.copy2(os.path.join(built, "libfntrace.so"), inst)
+        d = os.path.join(w, name + ".data")
+        env = dict(os.environ, TMPDIR=tmp)
+        env.pop("FNTRACE_LIBRARY", None)
+        p = subprocess.run([os.path.join(inst, "fntrace"), "record", "-d", d, "--", os.path.join(w, "prog")],
+                           capture_output=True, text=True, cwd=w, env=env, timeout=120)
+        assert p.returncode == 0 and p.stdout == "12\n", (name, p)
+        assert p.stderr == "", (name, p.stderr)
+        assert ctx.counts("-d", d) == {"main": 1, "twice": 4}, name
+        # the private link it preloaded through is gone
+        assert os.listdir(tmp) == [], os.listdir(tmp)

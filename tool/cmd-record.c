@@ -51,7 +51,8 @@ static const char record_usage[] =
 	"      --ring SIZE      flight recorder: keep only the last SIZE of events of\n"
 	"                       each thread (e.g. 1M; at least 32K)\n"
 	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
-	"                       is into DIR/snapshot-signal-N/\n"
+	"                       is into DIR/snapshot-signal-N/ (not SEGV, BUS, ILL,\n"
+	"                       FPE, KILL or STOP)\n"
 	"\nRecord-time filters (less data, less overhead; 'fntrace info' lists them):\n"
 	"  -F, --filter FUNC    record only the calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC   never record FUNC nor what it calls (glob, repeatable)\n"
@@ -303,6 +304,27 @@ static int parse_patch_signal(const char *arg)
 	return sig;
 }
 
+/* --snapshot-signal: a fault signal comes straight back from the faulting
+ * instruction once the handler returns (a snapshot each time, forever), and
+ * SIGKILL/SIGSTOP cannot be caught */
+static int parse_snapshot_signal(const char *arg)
+{
+	static const int refused[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGKILL, SIGSTOP };
+	const char *name = strncasecmp(arg, "SIG", 3) ? arg : arg + 3;
+	char *end;
+	long v = strtol(arg, &end, 10);
+	int sig;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if ((*arg && !*end && v == refused[i]) || !strcasecmp(name, sigabbrev_np(refused[i])))
+			die_usage("option '--snapshot-signal' cannot use %s (SEGV, BUS, ILL and FPE come back at once "
+				  "from a fault, KILL and STOP cannot be caught); pick e.g. SIGUSR2", arg);
+	sig = parse_signal(arg);
+	if (sig <= 0)
+		die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", arg);
+	return sig;
+}
+
 static void add_argspec(char **env, const char *opt, const char *val, int is_ret)
 {
 	const char *at = strrchr(val, '@');
@@ -493,9 +515,7 @@ int cmd_record(int argc, char **argv)
 				die_usage("option '--ring': %s is too small (at least 32K: two chunks of 16K)", optarg);
 			break;
 		case 0x20a:
-			snap_sig = parse_signal(optarg);
-			if (snap_sig <= 0)
-				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
+			snap_sig = parse_snapshot_signal(optarg);
 			break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);

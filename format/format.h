@@ -137,6 +137,8 @@ enum fnt_meta {
 	FNT_META_FILTERS = 6,       /* text: the record-time filters, one "KEY VALUE" per line */
 	FNT_META_SCOPE = 7,         /* u64 ticks, u64 runtime address, then name (NUL-terminated):
 	                               the name of FNT_SCOPE_NAMED's synthetic function address */
+	FNT_META_UNTRACED = 11,     /* struct fnt_meta_untraced, then the program or directory
+	                               (NUL-terminated): a child process that is not traced */
 };
 
 struct fnt_meta_module {
@@ -154,6 +156,17 @@ struct fnt_meta_thread {
 	uint32_t tid;
 	char     name[16];
 };
+
+/* FNT_META_UNTRACED: written by the parent when it starts a process that
+ * cannot be traced */
+struct fnt_meta_untraced {
+	uint64_t ticks;
+	uint32_t pid;           /* the child's pid; 0 for an exec (the same pid) */
+	uint32_t reason;        /* FNT_UNTRACED_* */
+};
+#define FNT_UNTRACED_SETID   1   /* a setuid/setgid program: secure execution ignores LD_PRELOAD */
+#define FNT_UNTRACED_CAPS    2   /* a program with file capabilities: the same */
+#define FNT_UNTRACED_NO_FILE 3   /* a forked child that cannot create its trace file in the directory */
 
 /* the argument spec (format/argspec.h text) captured for the function at addr */
 struct fnt_meta_argspec {

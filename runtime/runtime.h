@@ -117,6 +117,8 @@ const char *fnt_trace_path(void) FNT_HIDDEN;
 /* ring.c: snapshots */
 int fnt_snapshot_write(const char *name) FNT_HIDDEN;
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
+/* exec.c: keep the settings children need (exec/spawn with an environment) */
+void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;
 /* prefix varint store (8-byte store, see format.h) and EXT heads */
 static inline uint8_t *fnt_put_varint(uint8_t *p, uint64_t v)
 {

@@ -45,6 +45,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 /* fnt_file_header.reserved[] slots owned by the flight recorder */
 #define FNT_RES_RING_CHUNKS 2      /* chunks per thread in ring mode */
 #define FNT_RES_SNAP_TICKS  3      /* when the snapshot was taken (snapshot copies) */
+#define FNT_RES_LOST_NOCLOCK 6     /* events dropped in threads left with no clock (seccomp strict mode) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };

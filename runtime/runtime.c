@@ -59,6 +59,8 @@ static uint32_t meta_seq;
 uint64_t fnt_mono_ns(void)
 {
 	struct timespec ts;
+	if (unlikely(fnt_clock_raw))     /* the vDSO would run rdtsc (clock.c) */
+		return fnt_clock_raw_ns(CLOCK_MONOTONIC);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
@@ -66,6 +68,8 @@ uint64_t fnt_mono_ns(void)
 static uint64_t real_ns(void)
 {
 	struct timespec ts;
+	if (unlikely(fnt_clock_raw))
+		return fnt_clock_raw_ns(CLOCK_REALTIME);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
@@ -511,7 +515,7 @@ static void finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintp
 
 void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
 {
-	finish_event(t, fnt_mono_ns(), fn, site, is_exit);
+	finish_event(t, fnt_now(), fn, site, is_exit);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }
@@ -652,6 +656,8 @@ static int thread_chunk_start(struct fnt_thread *t)
 
 	off_t after = t->seq ? t->chunk_off : -1;    /* its chunks stay in file order */
 
+	if (unlikely(fnt_no_clock))       /* seccomp strict: no mmap, no clock (clock.c) */
+		return -1;
 	chunk_release(t, 0);
 	if (fnt_ring_chunks && t->ring_n >= fnt_ring_chunks) {
 		/* flight recorder: rewrite the oldest chunk.  Invalidate its header
@@ -745,7 +751,7 @@ int fnt_thread_room(struct fnt_thread *t, size_t need)
 {
 	if (unlikely(state == 0))
 		runtime_init();
-	if (state != 1 || fnt_paused)
+	if (state != 1 || fnt_paused || fnt_no_clock)
 		return -1;
 	if (t->state == FNT_T_OFF && t->pid == my_pid)
 		return -1;
@@ -793,6 +799,10 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 		runtime_init();
 	if (state != 1)
 		goto out;
+	if (unlikely(fnt_no_clock)) {    /* seccomp strict (clock.c) */
+		count_lost(&hdr->reserved[FNT_RES_LOST_NOCLOCK], 1);
+		goto out;
+	}
 	if (t->state == FNT_T_OFF && t->pid == my_pid) {
 		count_lost(&hdr->lost_nospace, 1);
 		goto out;

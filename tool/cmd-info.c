@@ -182,6 +182,7 @@ int cmd_info(int argc, char **argv)
 		disk += disk_bytes(t->procs[i].file, &ap);
 		size += ap;
 		lost += t->procs[i].hdr.lost_reentrant + t->procs[i].hdr.lost_nospace;
+		lost += t->procs[i].hdr.reserved[FNT_RES_LOST_NOCLOCK];
 	}
 	printf("trace: %s\n", o.dir);
 	if (t->session_command)
@@ -238,6 +239,9 @@ int cmd_info(int argc, char **argv)
 		if (p->hdr.lost_reentrant || p->hdr.lost_nospace || p->hdr.lost_meta)
 			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, %" PRIu64
 			       " module records\n", p->hdr.lost_reentrant, p->hdr.lost_nospace, p->hdr.lost_meta);
+		if (p->hdr.reserved[FNT_RES_LOST_NOCLOCK])
+			printf("  lost: %" PRIu64 " in threads that entered seccomp strict mode (no clock, no "
+			       "memory: they stopped recording)\n", p->hdr.reserved[FNT_RES_LOST_NOCLOCK]);
 		print_untraced(p);
 		if (p->hdr.flags & FNT_FLAG_RING)
 			printf("  flight recorder: the last %" PRIu64 " chunks of %u bytes of each thread\n",

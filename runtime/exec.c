@@ -68,6 +68,39 @@ void fnt_exec_init(const char *trace_dir)
 	}
 }
 
+/* Code that runs before libc has set up the environment (a .preinit_array
+ * function, a constructor of a library loaded before this one) can start
+ * the runtime while environ is still empty: every setting would be
+ * missed.  Then environ points at a copy of /proc/self/environ until libc
+ * sets it up for real (it overwrites the pointer, never the strings). */
+#define EARLY_ENV_BYTES (128 * 1024)
+#define EARLY_ENV_VARS 4096
+static char early_buf[EARLY_ENV_BYTES];
+static char *early_env[EARLY_ENV_VARS];
+
+void fnt_environ_early(void)
+{
+	ssize_t n = 0, r;
+	size_t k = 0;
+	int fd;
+
+	if (environ && *environ)
+		return;
+	fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	while (n < (ssize_t)sizeof(early_buf) - 1 &&
+	       (r = read(fd, early_buf + n, sizeof(early_buf) - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	early_buf[n] = 0;
+	for (ssize_t i = 0; i < n && k < EARLY_ENV_VARS - 1; i += (ssize_t)strlen(early_buf + i) + 1)
+		early_env[k++] = early_buf + i;
+	early_env[k] = NULL;
+	if (k)
+		environ = early_env;
+}
+
 /* the rest is not in the static archive (see the Makefile): a static
  * program's exec calls are libc's own */
 #ifndef FNT_STATIC_ARCHIVE

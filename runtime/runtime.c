@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "fntrace.h"
 #include "runtime/runtime.h"
+#include "runtime/event.h"
 
 uint32_t fnt_flags FNT_HIDDEN;
 int fnt_use_tsc FNT_HIDDEN;
@@ -795,8 +796,13 @@ const char *fnt_trace_path(void)
 
 void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
 {
-	if (unlikely(state == 0))
+	if (unlikely(state == 0)) {
 		runtime_init();
+		/* this event started the runtime (code that runs before its
+		 * constructor): the filters just read decide it too */
+		if (state == 1 && (fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, fn, is_exit))
+			goto out;
+	}
 	if (state != 1)
 		goto out;
 	if (unlikely(fnt_no_clock)) {    /* seccomp strict (clock.c) */
@@ -1106,6 +1112,7 @@ static void runtime_init(void)
 	if (state)
 		return;
 	state = 2;
+	fnt_environ_early();
 	env = getenv(FNTRACE_ENV_DISABLE);
 	if (env && *env && strcmp(env, "0"))
 		return;

@@ -125,6 +125,7 @@ int fnt_snapshot_write(const char *name) FNT_HIDDEN;
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
 /* exec.c: keep the settings children need (exec/spawn with an environment) */
 void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;
+void fnt_environ_early(void) FNT_HIDDEN;   /* before libc set up environ: read /proc/self/environ */
 /* prefix varint store (8-byte store, see format.h) and EXT heads */
 static inline uint8_t *fnt_put_varint(uint8_t *p, uint64_t v)
 {

@@ -48,6 +48,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 /* slots owned by the runtime's host-safety checks: events lost, by kind, besides lost_* */
 #define FNT_RES_LOST_SHADOW 4      /* calls deeper than the shadow stack (-pg -mfentry): 2 per call */
 #define FNT_RES_LOST_UNSAFE 5      /* events of contexts the runtime cannot trace safely (no TLS of their own) */
+#define FNT_RES_LOST_NOCLOCK 6     /* events dropped in threads left with no clock (seccomp strict mode) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
@@ -91,7 +92,7 @@ struct fnt_file_header {
 static inline uint64_t fnt_header_lost(const struct fnt_file_header *h)
 {
 	return h->lost_reentrant + h->lost_nospace + h->reserved[FNT_RES_LOST_SHADOW] +
-	       h->reserved[FNT_RES_LOST_UNSAFE];
+	       h->reserved[FNT_RES_LOST_UNSAFE] + h->reserved[FNT_RES_LOST_NOCLOCK];
 }
 
 struct fnt_chunk_header {
@@ -147,6 +148,8 @@ enum fnt_meta {
 	FNT_META_FILTERS = 6,       /* text: the record-time filters, one "KEY VALUE" per line */
 	FNT_META_SCOPE = 7,         /* u64 ticks, u64 runtime address, then name (NUL-terminated):
 	                               the name of FNT_SCOPE_NAMED's synthetic function address */
+	FNT_META_UNTRACED = 11,     /* struct fnt_meta_untraced, then the program or directory
+	                               (NUL-terminated): a child process that is not traced */
 };
 
 struct fnt_meta_module {
@@ -164,6 +167,17 @@ struct fnt_meta_thread {
 	uint32_t tid;
 	char     name[16];
 };
+
+/* FNT_META_UNTRACED: written by the parent when it starts a process that
+ * cannot be traced */
+struct fnt_meta_untraced {
+	uint64_t ticks;
+	uint32_t pid;           /* the child's pid; 0 for an exec (the same pid) */
+	uint32_t reason;        /* FNT_UNTRACED_* */
+};
+#define FNT_UNTRACED_SETID   1   /* a setuid/setgid program: secure execution ignores LD_PRELOAD */
+#define FNT_UNTRACED_CAPS    2   /* a program with file capabilities: the same */
+#define FNT_UNTRACED_NO_FILE 3   /* a forked child that cannot create its trace file in the directory */
 
 /* the argument spec (format/argspec.h text) captured for the function at addr */
 struct fnt_meta_argspec {

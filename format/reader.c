@@ -405,6 +405,19 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				exit(1);
 			memcpy(p->filters, r, rlen);
 			p->filters[rlen] = 0;
+		} else if (type == FNT_META_UNTRACED && rlen > sizeof(struct fnt_meta_untraced)) {
+			struct fnt_meta_untraced mu;
+			memcpy(&mu, r, sizeof(mu));
+			size_t pl = strnlen((const char *)r + sizeof(mu), rlen - sizeof(mu));
+			if (p->n_untraced < 100000) {
+				p->untraced = xrealloc_(p->untraced, (p->n_untraced + 1) * sizeof(*p->untraced));
+				struct trace_untraced *u = &p->untraced[p->n_untraced++];
+				u->pid = mu.pid;
+				u->reason = mu.reason;
+				u->path = xrealloc_(NULL, pl + 1);
+				memcpy(u->path, r + sizeof(mu), pl);
+				u->path[pl] = 0;
+			}
 		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
 			struct fnt_meta_argspec ma;
 			memcpy(&ma, r, sizeof(ma));
@@ -932,6 +945,9 @@ void trace_close(struct trace *t)
 		free(p->modules);
 		free(p->scope_ticks);
 		free(p->filters);
+		for (size_t k = 0; k < p->n_untraced; k++)
+			free(p->untraced[k].path);
+		free(p->untraced);
 		for (size_t k = 0; k < p->n_argspecs; k++)
 			free(p->argspecs[k].text);
 		free(p->argspecs);

@@ -98,10 +98,18 @@ struct trace_process {
 	struct scope_pending *scope_ticks;
 	size_t n_scope_ticks;
 	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
+	struct trace_untraced *untraced;  /* UNTRACED meta records: children not traced */
+	size_t n_untraced;
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */
 	size_t n_argspecs;
+};
+
+struct trace_untraced {             /* FNT_META_UNTRACED */
+	uint32_t pid;               /* 0: an exec of this process */
+	uint32_t reason;            /* FNT_UNTRACED_* */
+	char *path;                 /* the program (exec, spawn) or the trace directory (fork) */
 };
 
 struct trace_scope {                /* FNT_SCOPE_NAMED: a synthetic function and its name */

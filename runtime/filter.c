@@ -598,6 +598,7 @@ FNT_EXPORT int prctl(int option, ...)
 		errno = ENOSYS;
 		return -1;
 	}
+	fnt_clock_prctl(option, a[0]);
 	int r = real(option, a[0], a[1], a[2], a[3]);
 	if (option == PR_SET_NAME)
 		__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);

@@ -190,7 +190,9 @@ FNT_EXPORT void *dlopen(const char *file, int mode)
 	if (!real)
 		return NULL;
 	h = real(file, mode);
-	if (h && (fnt_self.pid || fnt_filtering) && !fnt_self.busy) {
+	/* whatever this thread has done so far: an uninstrumented host's own
+	 * thread loading an instrumented plugin is the usual case */
+	if (h && fnt_trace_header() && !fnt_self.busy) {
 		fnt_self.busy = 1;      /* a signal handler here must not re-enter the runtime */
 		fnt_modules_scan();
 		fnt_self.busy = 0;
@@ -207,7 +209,7 @@ FNT_EXPORT int dlclose(void *handle)
 	if (!real)
 		return -1;
 	r = real(handle);
-	if ((fnt_self.pid || fnt_filtering) && !fnt_self.busy) {
+	if (fnt_trace_header() && !fnt_self.busy) {
 		fnt_self.busy = 1;
 		fnt_modules_scan();
 		fnt_self.busy = 0;

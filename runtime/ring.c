@@ -281,7 +281,8 @@ static void on_snapshot_signal(int sig)
 }
 
 /* FNTRACE_SNAPSHOT_SIGNAL=N: a snapshot "signal-<k>" at each signal N (the
- * program must not install its own handler for it). */
+ * program must not install its own handler for it).  A fault signal, KILL
+ * or STOP is ignored (fntrace record refuses them). */
 void fnt_snapshot_signal_init(void)
 {
 	const char *env = getenv(FNTRACE_ENV_SNAPSHOT_SIGNAL);
@@ -291,7 +292,10 @@ void fnt_snapshot_signal_init(void)
 	if (!env || !*env)
 		return;
 	sig = atoi(env);
-	if (sig <= 0 || sig >= NSIG)
+	/* a fault signal returns to the faulting instruction, which faults
+	 * again: a snapshot each time, forever; KILL and STOP cannot be caught */
+	if (sig <= 0 || sig >= NSIG || sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+	    sig == SIGKILL || sig == SIGSTOP)
 		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_snapshot_signal;

@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "fntrace.h"
 #include "runtime/runtime.h"
+#include "runtime/event.h"
 
 uint32_t fnt_flags FNT_HIDDEN;
 int fnt_use_tsc FNT_HIDDEN;
@@ -60,6 +61,8 @@ static uint32_t meta_seq;
 uint64_t fnt_mono_ns(void)
 {
 	struct timespec ts;
+	if (unlikely(fnt_clock_raw))     /* the vDSO would run rdtsc (clock.c) */
+		return fnt_clock_raw_ns(CLOCK_MONOTONIC);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
@@ -67,6 +70,8 @@ uint64_t fnt_mono_ns(void)
 static uint64_t real_ns(void)
 {
 	struct timespec ts;
+	if (unlikely(fnt_clock_raw))
+		return fnt_clock_raw_ns(CLOCK_REALTIME);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
@@ -76,13 +81,23 @@ static uint32_t gettid_(void)
 	return (uint32_t)syscall(SYS_gettid);
 }
 
-/* One clock sample: ticks read on both sides of CLOCK_MONOTONIC, averaged. */
+/* One clock sample: ticks read on both sides of CLOCK_MONOTONIC, averaged;
+ * the tightest of a few such windows, so that a sample an interrupt or the
+ * scheduler cut in two is never used (the conversion of the first seconds
+ * rests on samples 1 ms apart: 10 us off in one was 1 %). */
 static void clock_sample(uint64_t *ticks, uint64_t *mono, uint64_t *real)
 {
-	uint64_t a = fnt_now();
-	*mono = fnt_mono_ns();
-	uint64_t b = fnt_now();
-	*ticks = a + (b - a) / 2;
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = fnt_now(), m = fnt_mono_ns(), b = fnt_now();
+		if (b - a < best) {
+			best = b - a;
+			*ticks = a + (b - a) / 2;
+			*mono = m;
+		}
+		if (!fnt_use_tsc)
+			break;          /* ticks are CLOCK_MONOTONIC ns: one read is exact */
+	}
 	if (real)
 		*real = real_ns();
 }
@@ -514,7 +529,7 @@ static void finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintp
 
 void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
 {
-	finish_event(t, fnt_mono_ns(), fn, site, is_exit);
+	finish_event(t, fnt_now(), fn, site, is_exit);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }
@@ -655,6 +670,8 @@ static int thread_chunk_start(struct fnt_thread *t)
 
 	off_t after = t->seq ? t->chunk_off : -1;    /* its chunks stay in file order */
 
+	if (unlikely(fnt_no_clock))       /* seccomp strict: no mmap, no clock (clock.c) */
+		return -1;
 	chunk_release(t, 0);
 	if (fnt_ring_chunks && t->ring_n >= fnt_ring_chunks) {
 		/* flight recorder: rewrite the oldest chunk.  Invalidate its header
@@ -747,7 +764,7 @@ int fnt_thread_room(struct fnt_thread *t, size_t need)
 {
 	if (unlikely(state == 0))
 		runtime_init();
-	if (state != 1 || fnt_paused)
+	if (state != 1 || fnt_paused || fnt_no_clock)
 		return -1;
 	if (t->state == FNT_T_OFF && t->pid == my_pid)
 		return -1;
@@ -791,10 +808,19 @@ const char *fnt_trace_path(void)
 
 void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
 {
-	if (unlikely(state == 0))
+	if (unlikely(state == 0)) {
 		runtime_init();
+		/* this event started the runtime (code that runs before its
+		 * constructor): the filters just read decide it too */
+		if (state == 1 && (fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, fn, is_exit))
+			goto out;
+	}
 	if (state != 1)
 		goto out;
+	if (unlikely(fnt_no_clock)) {    /* seccomp strict (clock.c) */
+		count_lost(&hdr->reserved[FNT_RES_LOST_NOCLOCK], 1);
+		goto out;
+	}
 	if (t->state == FNT_T_OFF && t->pid == my_pid) {
 		count_lost(&hdr->lost_nospace, 1);
 		goto out;
@@ -1111,6 +1137,7 @@ static void runtime_init(void)
 	state = 2;
 	if (fnt_secure_exec())          /* setuid & co: the caller's settings are not to be trusted */
 		return;
+	fnt_environ_early();
 	env = getenv(FNTRACE_ENV_DISABLE);
 	if (env && *env && strcmp(env, "0"))
 		return;
@@ -1172,6 +1199,7 @@ static void runtime_init(void)
 	fnt_filter_write_meta();
 	fnt_modules_scan();
 	fnt_snapshot_signal_init();
+	fnt_exec_init(trace_dir);
 }
 
 __attribute__((constructor)) static void runtime_ctor(void)

@@ -88,12 +88,18 @@ extern uint32_t fnt_ring_chunks FNT_HIDDEN;
 extern uint32_t fnt_file_gen FNT_HIDDEN;      /* trace files opened by this process image (1, 2 ...) */   /* 0, or chunks per thread (ring mode) */
 
 uint64_t fnt_mono_ns(void) FNT_HIDDEN;
+/* clock.c: the program took the TSC away (prctl PR_SET_TSC, seccomp strict) */
+extern int fnt_clock_raw FNT_HIDDEN;          /* read CLOCK_MONOTONIC by system call */
+extern __thread int fnt_no_clock FNT_HIDDEN;  /* this thread has no clock: it records nothing */
+uint64_t fnt_clock_raw_ns(int clock) FNT_HIDDEN;   /* clock_gettime by system call */
+uint64_t fnt_clock_fallback(void) FNT_HIDDEN; /* ns, or ticks made from ns after a switch */
+void fnt_clock_prctl(int option, unsigned long arg) FNT_HIDDEN;   /* before prctl runs */
 
 static inline uint64_t fnt_now(void)
 {
 	if (likely(fnt_use_tsc))
 		return __builtin_ia32_rdtsc();
-	return fnt_mono_ns();
+	return fnt_clock_fallback();
 }
 
 /* The hooks' slow paths.  All are entered with t->busy held and release it. */
@@ -127,6 +133,9 @@ extern unsigned fnt_file_mode FNT_HIDDEN;
 /* ring.c: snapshots */
 int fnt_snapshot_write(const char *name) FNT_HIDDEN;
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
+/* exec.c: keep the settings children need (exec/spawn with an environment) */
+void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;
+void fnt_environ_early(void) FNT_HIDDEN;   /* before libc set up environ: read /proc/self/environ */
 /* prefix varint store (8-byte store, see format.h) and EXT heads */
 static inline uint8_t *fnt_put_varint(uint8_t *p, uint64_t v)
 {

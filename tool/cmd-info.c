@@ -71,6 +71,34 @@ static void list_snapshots(const char *dir)
 }
 
 /* the FILTERS record as the record options that produce it */
+/* children that could not be traced (FNT_META_UNTRACED records) */
+static void print_untraced_total(const struct trace *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n_procs; i++)
+		n += t->procs[i].n_untraced;
+	if (n)
+		printf("untraced: %zu process%s started by the program (see below)\n", n, n == 1 ? "" : "es");
+}
+
+static void print_untraced(const struct trace_process *p)
+{
+	static const char *const why[] = {
+		[FNT_UNTRACED_SETID] = "a setuid/setgid program (secure execution ignores LD_PRELOAD)",
+		[FNT_UNTRACED_CAPS] = "a program with file capabilities (secure execution ignores LD_PRELOAD)",
+		[FNT_UNTRACED_NO_FILE] = "forked after the user changed: cannot create its trace file in",
+	};
+	for (size_t k = 0; k < p->n_untraced; k++) {
+		const struct trace_untraced *u = &p->untraced[k];
+		const char *w = u->reason < sizeof(why) / sizeof(why[0]) && why[u->reason] ? why[u->reason] :
+				"not traced";
+		if (u->pid)
+			printf("  untraced child %u: %s '%s'\n", u->pid, w, u->path);
+		else
+			printf("  untraced exec: %s '%s'\n", w, u->path);
+	}
+}
+
 static void print_filters(const char *text)
 {
 	const char *p = text;
@@ -217,6 +245,7 @@ int cmd_info(int argc, char **argv)
 		printf(" (%.2f bytes per event on disk)", (double)disk / (double)events);
 	printf("\n");
 	printf("lost: %" PRIu64 "\n", lost);
+	print_untraced_total(t);
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].filters) {
 			print_filters(t->procs[i].filters);
@@ -244,6 +273,10 @@ int cmd_info(int argc, char **argv)
 				printf("%" PRIu64 " in children without TLS of their own (vfork, clone), ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
 			printf("%" PRIu64 " module records\n", p->hdr.lost_meta);
 		}
+		if (p->hdr.reserved[FNT_RES_LOST_NOCLOCK])
+			printf("  lost: %" PRIu64 " in threads that entered seccomp strict mode (no clock, no "
+			       "memory: they stopped recording)\n", p->hdr.reserved[FNT_RES_LOST_NOCLOCK]);
+		print_untraced(p);
 		if (p->hdr.flags & FNT_FLAG_RING)
 			printf("  flight recorder: the last %" PRIu64 " chunks of %u bytes of each thread\n",
 			       p->hdr.reserved[FNT_RES_RING_CHUNKS], p->hdr.chunk_size);

@@ -27,8 +27,8 @@ static const char live_usage[] =
 	"  -h, --help           this help\n\n"
 	"Every other option is a 'fntrace record' option (-F, -N, -D, -t, --module,\n"
 	"--no-thread, -A, -R, --auto-args, --patch, --callsite, --chunk-size, --clock,\n"
-	"--snapshot-signal, --mode): see 'fntrace record --help'.  --ring cannot be\n"
-	"followed.\n"
+	"--snapshot-signal, --patch-signal, --mode): see 'fntrace record --help'.  --ring\n"
+	"cannot be followed.\n"
 	"The program's own output goes to the same terminal.  Ctrl-C goes to the\n"
 	"program; the view ends when it has exited.  The exit status is the\n"
 	"program's, as with 'fntrace record'.\n";
@@ -39,7 +39,7 @@ static int takes_value(const char *a)
 	static const char *const opts[] = {
 		"-d", "--output", "-F", "--filter", "-N", "--notrace", "-D", "--depth", "-t", "--time-filter",
 		"--module", "--no-thread", "--chunk-size", "--clock", "--tid", "-A", "--argument", "-R", "--retval",
-		"--patch", "--snapshot-signal",
+		"--patch", "--snapshot-signal", "--patch-signal",
 		"--mode",
 	};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)

@@ -52,7 +52,8 @@ static const char record_usage[] =
 	"      --ring SIZE      flight recorder: keep only the last SIZE of events of\n"
 	"                       each thread (e.g. 1M; at least 32K)\n"
 	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
-	"                       is into DIR/snapshot-signal-N/\n"
+	"                       is into DIR/snapshot-signal-N/ (not SEGV, BUS, ILL,\n"
+	"                       FPE, KILL or STOP)\n"
 	"      --mode MODE      permissions of the trace files, in octal (default 0600:\n"
 	"                       yours only); directories get x wherever MODE gives r\n"
 	"                       (0640: files 0640, directories 0750)\n"
@@ -237,6 +238,27 @@ static int parse_patch_signal(const char *arg)
 	if (sig == SIGKILL || sig == SIGSTOP || sig == SIGTRAP)
 		die_usage("option '--patch-signal' cannot use %s (SIGKILL and SIGSTOP cannot be caught, "
 			  "SIGTRAP is used to patch safely); pick e.g. USR1", arg);
+	return sig;
+}
+
+/* --snapshot-signal: a fault signal comes straight back from the faulting
+ * instruction once the handler returns (a snapshot each time, forever), and
+ * SIGKILL/SIGSTOP cannot be caught */
+static int parse_snapshot_signal(const char *arg)
+{
+	static const int refused[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGKILL, SIGSTOP };
+	const char *name = strncasecmp(arg, "SIG", 3) ? arg : arg + 3;
+	char *end;
+	long v = strtol(arg, &end, 10);
+	int sig;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if ((*arg && !*end && v == refused[i]) || !strcasecmp(name, sigabbrev_np(refused[i])))
+			die_usage("option '--snapshot-signal' cannot use %s (SEGV, BUS, ILL and FPE come back at once "
+				  "from a fault, KILL and STOP cannot be caught); pick e.g. SIGUSR2", arg);
+	sig = parse_signal(arg);
+	if (sig <= 0)
+		die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", arg);
 	return sig;
 }
 
@@ -435,9 +457,7 @@ int cmd_record(int argc, char **argv)
 				die_usage("option '--ring': %s is too small (at least 32K: two chunks of 16K)", optarg);
 			break;
 		case 0x20a:
-			snap_sig = parse_signal(optarg);
-			if (snap_sig <= 0)
-				die_usage("option '--snapshot-signal': unknown signal '%s' (e.g. SIGUSR2 or 12)", optarg);
+			snap_sig = parse_snapshot_signal(optarg);
 			break;
 		case 'q': quiet = 1; break;
 		case 0x240: mode = optarg; break;

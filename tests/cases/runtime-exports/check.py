@@ -7,6 +7,8 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "pthread_setname_np", "prctl",
            # children that share the parent's TLS or skip pthread_atfork (runtime/clone.c)
            "vfork", "clone",
+           # children started with an environment of their own stay traced (exec.c)
+           "execve", "execle", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "fork",
            # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs
            "__fentry__", "__monstartup", "_mcleanup", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
            "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "pthread_exit"}

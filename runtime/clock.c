@@ -1,0 +1,90 @@
+/*
+ * clock.c - the trace clock when the program takes the cycle counter away.
+ *
+ * prctl(PR_SET_TSC, PR_TSC_SIGSEGV) makes rdtsc fault in the calling thread
+ * and in every thread it starts later.  The vDSO's clock_gettime reads the
+ * TSC too (when the kernel's clocksource is the TSC), so it faults as well,
+ * even with --clock monotonic.  The prctl wrapper (filter.c) calls
+ * fnt_clock_prctl first; from then on the runtime reads CLOCK_MONOTONIC with
+ * the system call, and, when the trace is in TSC ticks, converts it to ticks
+ * on the line of the calibration so far: the file keeps one time base and
+ * the reader needs nothing new.  The switch is for the whole process (a
+ * plain store the hot path reads: it only ever goes from TSC to the
+ * system call), and it stays after PR_TSC_ENABLE.
+ *
+ * Seccomp strict mode (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT)) leaves
+ * the thread read, write, _exit and sigreturn: no clock of any kind, no
+ * new chunk.  That thread stops recording at the switch; each event it
+ * makes afterwards is counted in the header (FNT_RES_LOST_NOCLOCK) by the
+ * hooks' slow path with one atomic add on the mapped header, no system
+ * call.  Other threads go on as before.
+ */
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "runtime/runtime.h"
+
+int fnt_clock_raw FNT_HIDDEN;                    /* CLOCK_MONOTONIC by system call */
+__thread int fnt_no_clock FNT_HIDDEN __attribute__((tls_model("initial-exec")));
+
+static int emulated;                  /* the file is in TSC ticks: convert */
+static uint64_t sw_ticks, sw_mono;    /* the last TSC sample, at the switch */
+static double ticks_per_ns;
+
+uint64_t fnt_clock_raw_ns(int clock)
+{
+	struct timespec ts;
+	syscall(SYS_clock_gettime, clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* fnt_now() without the TSC: ns, or TSC ticks made from ns after a switch */
+uint64_t fnt_clock_fallback(void)
+{
+	uint64_t ns = fnt_mono_ns();
+	if (!__atomic_load_n(&emulated, __ATOMIC_ACQUIRE))
+		return ns;
+	return sw_ticks + (uint64_t)((double)(int64_t)(ns - sw_mono) * ticks_per_ns);
+}
+
+/* PR_SET_TSC PR_TSC_SIGSEGV is about to take effect: one last TSC sample,
+ * the rate from the calibration to now, then no TSC and no vDSO clock. */
+static void tsc_off(void)
+{
+	struct fnt_file_header *h = fnt_trace_header();
+	if (fnt_use_tsc && h) {
+		uint64_t a = __builtin_ia32_rdtsc(), m = fnt_mono_ns(), b = __builtin_ia32_rdtsc();
+		sw_ticks = a + (b - a) / 2;
+		sw_mono = m;
+		/* the longer baseline when there is one (a 1 ms calibration is
+		 * worth less than the whole run so far) */
+		if (sw_mono > h->cal0_mono + 50000000 && sw_ticks > h->cal0_ticks)
+			ticks_per_ns = (double)(sw_ticks - h->cal0_ticks) / (double)(sw_mono - h->cal0_mono);
+		else if (h->cal1_mono > h->cal0_mono)
+			ticks_per_ns = (double)(h->cal1_ticks - h->cal0_ticks) / (double)(h->cal1_mono - h->cal0_mono);
+		else
+			ticks_per_ns = 1.0;
+		__atomic_store_n(&emulated, 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&fnt_clock_raw, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&fnt_use_tsc, 0, __ATOMIC_RELEASE);
+}
+
+/* This thread is about to lose every clock: send its events to the slow
+ * path (no chunk room), which counts them. */
+static void thread_stop(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	fnt_no_clock = 1;
+	t->limit = NULL;
+}
+
+void fnt_clock_prctl(int option, unsigned long arg)
+{
+	if (option == PR_SET_TSC && arg == PR_TSC_SIGSEGV)
+		tsc_off();
+	else if (option == PR_SET_SECCOMP && arg == SECCOMP_MODE_STRICT)
+		thread_stop();
+}

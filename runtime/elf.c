@@ -136,3 +136,41 @@ unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path)
 		found |= FNT_ELF_PATCHABLE;
 	return found;
 }
+
+/* The GOT slots through which the object calls functions of other objects:
+ * a JUMP_SLOT relocation (a PLT call) or a GLOB_DAT one of a function symbol
+ * (-fno-plt's `call *f@GOTPCREL(%rip)`), of an undefined .dynsym symbol.
+ * fn gets the symbol's name and the slot's file vaddr (library calls,
+ * runtime/libcall.c; the filters and argument specs name them the same). */
+void fnt_elf_imports(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr), void *ctx)
+{
+	for (unsigned i = 0; i < e->eh->e_shnum; i++) {
+		const Elf64_Shdr *r = &e->sh[i];
+		if (r->sh_type != SHT_RELA || r->sh_entsize != sizeof(Elf64_Rela) || !in_file(e, r) ||
+		    r->sh_link >= e->eh->e_shnum)
+			continue;
+		const Elf64_Shdr *ds = &e->sh[r->sh_link];
+		if (ds->sh_type != SHT_DYNSYM || !in_file(e, ds) || ds->sh_link >= e->eh->e_shnum ||
+		    !in_file(e, &e->sh[ds->sh_link]))
+			continue;
+		const Elf64_Rela *rel = (const void *)(e->map + r->sh_offset);
+		const Elf64_Sym *sym = (const void *)(e->map + ds->sh_offset);
+		const char *str = (const char *)e->map + e->sh[ds->sh_link].sh_offset;
+		size_t n = r->sh_size / sizeof(Elf64_Rela), nsym = ds->sh_size / sizeof(Elf64_Sym);
+		size_t strsize = e->sh[ds->sh_link].sh_size;
+		for (size_t k = 0; k < n; k++) {
+			unsigned type = ELF64_R_TYPE(rel[k].r_info);
+			size_t si = ELF64_R_SYM(rel[k].r_info);
+			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) || !si || si >= nsym)
+				continue;
+			const Elf64_Sym *s = &sym[si];
+			unsigned st = ELF64_ST_TYPE(s->st_info);
+			if (s->st_shndx != SHN_UNDEF || s->st_name >= strsize ||
+			    !memchr(str + s->st_name, 0, strsize - s->st_name) || !str[s->st_name])
+				continue;
+			if (st != STT_FUNC && !(type == R_X86_64_JUMP_SLOT && st == STT_NOTYPE))
+				continue;
+			fn(ctx, str + s->st_name, rel[k].r_offset);
+		}
+	}
+}

@@ -167,10 +167,18 @@ static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const st
 	return (size_t)(p - buf);
 }
 
+void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
+
 void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 {
+	fnt_shadow_enter(r, fentry_fn(ret_in_fn), slot);
+}
+
+/* The entry of fn, whose return address is at *slot (also the library-call
+ * trampolines' way in: runtime/libcall.c). */
+void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
+{
 	struct fnt_thread *t = &fnt_self;
-	uintptr_t fn = fentry_fn(ret_in_fn);
 	const struct fnt_argspec *spec = NULL;
 	int32_t depth;
 

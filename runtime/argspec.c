@@ -284,6 +284,8 @@ void fnt_argspec_module(const char *path, uint64_t bias)
 		return;
 	if (fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE))
 		fnt_elf_functions(&e, add_symbol, &bias);
+	if (fnt_libcall_traced(&e, path))
+		fnt_elf_imports(&e, add_symbol, &bias);   /* library calls: by GOT slot */
 	fnt_elf_close(&e);
 }
 

@@ -228,6 +228,8 @@ static void read_symbols(struct mod_syms *m, demangle_fn dem)
 		return;
 	if (fnt_elf_hooks(&e, m->path))
 		fnt_elf_functions(&e, match_symbol, &ss);
+	if (fnt_libcall_traced(&e, m->path))
+		fnt_elf_imports(&e, match_symbol, &ss);   /* library calls: by GOT slot */
 	fnt_elf_close(&e);
 }
 

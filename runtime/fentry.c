@@ -222,6 +222,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		e->fn = fn;
 		e->spec = written ? spec : NULL;
 		e->written = written;
+		e->depth = t->depth;
 		t->ss_top++;
 		*slot = (uintptr_t)fnt_return_trampoline;
 		barrier();
@@ -271,6 +272,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 	e->fn = fn;
 	e->spec = spec;
 	e->written = 1;
+	e->depth = t->depth;
 	t->ss_top++;
 	*slot = (uintptr_t)fnt_return_trampoline;
 	__asm__ volatile("" ::: "memory");
@@ -283,12 +285,21 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
  * the record-time filters leave them too. */
 static void shadow_drop(struct fnt_thread *t, uint32_t j)
 {
-	uint32_t n = 0, all = t->ss_top - j;
-	for (uint32_t i = j; i < t->ss_top; i++)
-		n += t->ss[i].written != 0;
+	uint32_t n = 0, all = t->ss_top - j, gone = 0;
+	for (uint32_t i = j; i < t->ss_top; i++) {
+		/* a library call under -finstrument-functions code that an
+		 * exception left: the exit hooks its cleanups ran for the frames
+		 * around it already closed it (the reader closes the frames
+		 * above the one that returns), so it is not unwound again */
+		if (t->ss[i].written && t->ss[i].depth > t->depth)
+			gone++;
+		else
+			n += t->ss[i].written != 0;
+	}
 	t->ss_top = j;
 	if (!t->busy) {
 		t->busy = 1;
+		t->depth -= (int32_t)gone;
 		if (n)
 			fnt_put_unwind(t, n);
 		if (unlikely(fnt_filtering))

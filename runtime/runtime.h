@@ -72,6 +72,7 @@ struct fnt_shadow_entry {
 	uintptr_t fn;            /* the function (for its exit event) */
 	const struct fnt_argspec *spec;   /* its -A/-R spec, or NULL */
 	uintptr_t written;       /* its entry was written (0: left out by the record-time filters) */
+	int32_t depth;           /* t->depth once it was written (library calls under -finstrument-functions) */
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;

@@ -95,7 +95,7 @@ static int left_alone(const char *n)
 		"__fortify_fail", "__chk_fail", "err", "errx", "verr", "verrx", "error",
 		"__cxa_begin_catch", "__cxa_rethrow", "__cxa_finalize", "__tls_get_addr",
 		"__gmon_start__", "__monstartup", "_mcleanup", "mcount", "_mcount", "__fentry__",
-		"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlclose", "dlmopen",
+		"__cyg_profile_func_enter", "__cyg_profile_func_exit",
 	};
 	if (!strncmp(n, "fnt_", 4) || !strncmp(n, "_Unwind_", 8) || !strncmp(n, "_dl_", 4) ||
 	    !strncmp(n, "__fnt", 5))

@@ -87,7 +87,7 @@ static int left_alone(const char *n)
 {
 	static const char *const names[] = {
 		"setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "getcontext",
-		"setcontext", "swapcontext", "vfork", "__vfork", "clone", "clone3", "fork",
+		"setcontext", "swapcontext", "vfork", "__vfork", "clone", "clone3",
 		"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
 		"exit", "_exit", "_Exit", "quick_exit", "abort", "pthread_exit", "thrd_exit",
 		"execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle", "fexecve", "execveat",

@@ -139,10 +139,13 @@ unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path)
 
 /* The GOT slots through which the object calls functions of other objects:
  * a JUMP_SLOT relocation (a PLT call) or a GLOB_DAT one of a function symbol
- * (-fno-plt's `call *f@GOTPCREL(%rip)`), of an undefined .dynsym symbol.
- * fn gets the symbol's name and the slot's file vaddr (library calls,
- * runtime/libcall.c; the filters and argument specs name them the same). */
-void fnt_elf_imports(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr), void *ctx)
+ * (-fno-plt's `call *f@GOTPCREL(%rip)`), of an undefined .dynsym symbol
+ * (defined too when `defined`: a library's calls to its own interposable
+ * functions, such as libc's malloc).  fn gets the symbol's name and the
+ * slot's file vaddr (library calls, runtime/libcall.c; the filters and
+ * argument specs name them the same). */
+void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
+		     void *ctx)
 {
 	for (unsigned i = 0; i < e->eh->e_shnum; i++) {
 		const Elf64_Shdr *r = &e->sh[i];
@@ -165,7 +168,7 @@ void fnt_elf_imports(const struct fnt_elf *e, void (*fn)(void *ctx, const char *
 				continue;
 			const Elf64_Sym *s = &sym[si];
 			unsigned st = ELF64_ST_TYPE(s->st_info);
-			if (s->st_shndx != SHN_UNDEF || s->st_name >= strsize ||
+			if ((s->st_shndx != SHN_UNDEF && !defined) || s->st_name >= strsize ||
 			    !memchr(str + s->st_name, 0, strsize - s->st_name) || !str[s->st_name])
 				continue;
 			if (st != STT_FUNC && !(type == R_X86_64_JUMP_SLOT && st == STT_NOTYPE))

@@ -112,7 +112,9 @@ int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
 	base = base ? base + 1 : path;
 	if (!mode || !strncmp(base, "libfntrace", 10) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld64.so", 7))
 		return 0;
-	return mode == 2 || fnt_elf_hooks(e, path) != 0;
+	if (fnt_elf_hooks(e, path))
+		return 1;
+	return mode == 2 ? 2 : 0;
 }
 
 struct hook_scan {
@@ -203,12 +205,13 @@ void fnt_libcall_module(const char *path, uint64_t bias)
 	struct hook_scan h = { .bias = bias };
 	size_t n = 0, bytes;
 	uint8_t *block;
+	int how;
 
 	if (!mode || fnt_elf_open(&e, path))
 		return;
-	if (!fnt_libcall_traced(&e, path))
+	if (!(how = fnt_libcall_traced(&e, path)))
 		goto out;
-	fnt_elf_imports(&e, count_slot, &n);
+	fnt_elf_imports(&e, how == 2, count_slot, &n);
 	if (!n)
 		goto out;
 	bytes = (n * (STUB_SIZE + sizeof(struct libcall_slot)) + 4095) & ~(size_t)4095;
@@ -219,7 +222,7 @@ void fnt_libcall_module(const char *path, uint64_t bias)
 	h.code = block;
 	h.info = (struct libcall_slot *)(block + n * STUB_SIZE);
 	h.left = n;
-	fnt_elf_imports(&e, hook_slot, &h);
+	fnt_elf_imports(&e, how == 2, hook_slot, &h);
 	/* the stubs become code, and only then do the slots point at them */
 	if (mprotect(block, n * STUB_SIZE, PROT_READ | PROT_EXEC) == 0) {
 		for (uint8_t *c = block; c < h.code; c += STUB_SIZE) {

@@ -229,15 +229,18 @@ void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char
 #define FNT_ELF_FENTRY    2u   /* __fentry__ */
 #define FNT_ELF_PATCHABLE 4u   /* a __patchable_function_entries section */
 unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
-/* the GOT slots of its calls into other objects (name, slot's file vaddr) */
-void fnt_elf_imports(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
+/* the GOT slots of its calls into other objects (name, slot's file vaddr);
+ * defined: also the slots of its own interposable functions */
+void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
 		     void *ctx) FNT_HIDDEN;
 
 /* library calls (runtime/libcall.c) */
 void fnt_libcall_init(void) FNT_HIDDEN;
 /* the module's calls are traced: hook its GOT slots (new module, scan lock held) */
 void fnt_libcall_module(const char *path, uint64_t bias) FNT_HIDDEN;
-/* 1 when the slots of the object (mapped as e) are hooked */
+/* 0: the object's slots are not hooked; 1: its calls into other objects
+ * are; 2: (--nest-libcall, an uninstrumented library) its calls to its
+ * own interposable functions too */
 int fnt_libcall_traced(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
 void fnt_patch_fork_child(void) FNT_HIDDEN;
 

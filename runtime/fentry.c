@@ -286,6 +286,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 static void shadow_drop(struct fnt_thread *t, uint32_t j)
 {
 	uint32_t n = 0, all = t->ss_top - j, gone = 0;
+	int32_t from = 0;
 	for (uint32_t i = j; i < t->ss_top; i++) {
 		/* a library call under -finstrument-functions code that an
 		 * exception left: the exit hooks its cleanups ran for the frames
@@ -293,9 +294,14 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 		 * above the one that returns), so it is not unwound again */
 		if (t->ss[i].written && t->ss[i].depth > t->depth)
 			gone++;
-		else
-			n += t->ss[i].written != 0;
+		else if (t->ss[i].written && !from)
+			from = t->ss[i].depth;
 	}
+	/* every traced frame from the outermost one left up is gone, the
+	 * -finstrument-functions frames called under a library call included
+	 * (pthread_exit in a qsort callback: the callback and qsort) */
+	if (from && t->depth - (int32_t)gone >= from)
+		n = (uint32_t)(t->depth - (int32_t)gone - from + 1);
 	t->ss_top = j;
 	if (!t->busy) {
 		t->busy = 1;

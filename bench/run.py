@@ -57,6 +57,9 @@ FNTRACE_MODES = [
     ("time-1us", ["-t", "1us"], "--time-filter"),
 ]
 FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us"}  # record less: not counted, not decoded
+# library calls on (the other rows record without them, as uftrace --no-libcall):
+# more events than the counting build's; measured per library call instead
+LIBCALL_METHODS = {"fntrace-libcall": "fntrace-default", "uftrace-libcall": "uftrace"}
 # rows on the -pg builds: gcc -O2 -pg makes its own number of calls (in fib it
 # turns one of the two recursive calls into a loop), counted from the
 # fntrace-fentry trace; their per-call figures divide by that count
@@ -64,7 +67,8 @@ PG_METHODS = {"fntrace-fentry", "fntrace-fentry-args", "uftrace-args"}
 FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
                      "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread",
                      "--argument", "--retval", "--auto-args", "--patch",  # -A/-R/--auto-args: the -pg -mfentry rows
-                     "--ring", "--snapshot-signal", "--quiet"}  # --quiet: no summary walk after the run
+                     "--ring", "--snapshot-signal", "--quiet",  # --quiet: no summary walk after the run
+                     "--no-libcall", "--nest-libcall"}
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
 
@@ -104,6 +108,7 @@ def base_env():
     for k in list(env):
         if k.startswith("FNTRACE_"):   # the runtime's knobs: the rows say what they set
             del env[k]
+    env["FNTRACE_LIBCALL"] = "0"   # record's default: no library calls, except in the *-libcall rows
     return env
 
 
@@ -289,6 +294,13 @@ def methods_for(w, args, fnt, uft):
             env["FNTRACE_PREFAULT"] = "1"
             return [fexe, "record", "-q", "-d", d, "--"] + inst, env
         ms.append(("prefault-on", "fntrace record, FNTRACE_PREFAULT=1", "trace", prefault_on))
+    if fnt["ok"]:
+        ms.append(("fntrace-libcall", "fntrace record --libcall (library calls)", "trace",
+                   lambda d: ([fexe, "record", "-d", d, "--libcall", "--"] + inst, None)))
+    if uft["exe"]:
+        ms.append(("uftrace-libcall", "uftrace record, library calls on", "trace",
+                   lambda d: ([uft["exe"], "record", "-d", d] + [f for f in UFTRACE_FLAGS if f != "--no-libcall"]
+                              + inst, None)))
     if fnt.get("baseline"):
         bexe = os.path.join(fnt["baseline"], "fntrace")
         ms.append(("baseline-default", "baseline: fntrace record (default)", "trace",
@@ -443,6 +455,24 @@ def uftrace_calls(exe, tdir):
         if seen and len(tok) >= 6 and tok[4].isdigit() and not tok[5].startswith("linux:"):
             total += int(tok[4])
     return total, t, r
+
+
+def libcall_row(w, row, rows, calls, uft, notes):
+    """ns per traced library call: the extra wall time over the same
+    tracer without library calls, divided by the extra calls it recorded"""
+    base = next((r for r in rows if r["method"] == LIBCALL_METHODS[row["method"]] and r.get("status") == "ok"), None)
+    if row["method"].startswith("fntrace"):
+        got, _ = fntrace_calls(row["trace_dir"])
+    else:
+        got, _, _ = uftrace_calls(uft["exe"], row["trace_dir"])
+    row["traced_calls"] = got
+    if not base or not got or got <= calls:
+        notes.append("%s %s: no library calls counted (%s)" % (w, row["method"], got))
+        return
+    row["library_calls"] = got - calls
+    row["ns_per_library_call"] = (row["wall_s"] - base["wall_s"]) / row["library_calls"] * 1e9
+    notes.append("%s %s: %.1f ns per traced library call (%d library calls over the %s row)" % (
+        w, row["method"], row["ns_per_library_call"], row["library_calls"], base["method"]))
 
 
 # ---------------------------------------------------------------- decoding
@@ -879,6 +909,9 @@ def main():
             # ring keeps only the last 4M per thread, by design; the filter modes record less
             if row["method"] == "fntrace-ring" or row["method"] in FILTER_MODES:
                 continue
+            if row["method"] in LIBCALL_METHODS:
+                libcall_row(w, row, rows, calls, uft, notes)
+                continue
             if row["method"].startswith(("fntrace", "baseline", "prefault")):
                 got, err = fntrace_calls(row["trace_dir"])
                 row["traced_calls"] = got
@@ -896,7 +929,8 @@ def main():
                                         "rss_kb": rr["rss_kb"], "command": "uftrace report -d DIR --no-pager"})
         # decode the fntrace traces
         for row in rows:
-            if row.get("status") == "ok" and row["method"].startswith("fntrace") and row["method"] not in FILTER_MODES:
+            if row.get("status") == "ok" and row["method"].startswith("fntrace") and row["method"] not in FILTER_MODES \
+                    and row["method"] not in LIBCALL_METHODS:
                 log("  decoding %s %s" % (w, row["method"]))
                 R["decode"] += measure_decode(w, row["method"][len("fntrace-"):], row["trace_dir"],
                                               row.get("own_calls", calls), exports, dec_runs)

@@ -23,6 +23,7 @@
 #define FNTRACE_ENV_PATCH      "FNTRACE_PATCH"      /* -fpatchable-function-entry: globs of the functions to patch ("a*;b") */
 #define FNTRACE_ENV_PATCH_SIGNAL "FNTRACE_PATCH_SIGNAL" /* -fpatchable-function-entry: start unpatched, SIG number toggles */
 #define FNTRACE_ENV_SHADOW_DEPTH "FNTRACE_SHADOW_DEPTH" /* -pg -mfentry: frames traced per thread (default 65536) */
+#define FNTRACE_ENV_LIBCALL    "FNTRACE_LIBCALL"    /* library calls: 1 (default) traced, 0 not, nest: also between libraries */
 #define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
 /* record-time filters, one "KEY VALUE" per line (fntrace record -F/-N/-D/-t/
  * --module/--no-thread write it): F GLOB, N GLOB, D DEPTH, t NANOSECONDS,

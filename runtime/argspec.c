@@ -280,10 +280,13 @@ static void add_symbol(void *ctx, const char *name, uint64_t vaddr)
 void fnt_argspec_module(const char *path, uint64_t bias)
 {
 	struct fnt_elf e;
+	int lc;
 	if (!n_rules || !table || fnt_elf_open(&e, path))
 		return;
 	if (fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE))
 		fnt_elf_functions(&e, add_symbol, &bias);
+	if ((lc = fnt_libcall_traced(&e, path)) != 0)
+		fnt_elf_imports(&e, lc == 2, add_symbol, &bias);   /* library calls: by GOT slot */
 	fnt_elf_close(&e);
 }
 

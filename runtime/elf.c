@@ -136,3 +136,73 @@ unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path)
 		found |= FNT_ELF_PATCHABLE;
 	return found;
 }
+
+/* The .dynsym name of relocation k of RELA section r, or NULL */
+static const char *rela_name(const struct fnt_elf *e, const Elf64_Shdr *r, size_t k, const Elf64_Sym **symp)
+{
+	if (r->sh_link >= e->eh->e_shnum)
+		return NULL;
+	const Elf64_Shdr *ds = &e->sh[r->sh_link];
+	if (ds->sh_type != SHT_DYNSYM || !in_file(e, ds) || ds->sh_link >= e->eh->e_shnum ||
+	    !in_file(e, &e->sh[ds->sh_link]))
+		return NULL;
+	const Elf64_Rela *rel = (const Elf64_Rela *)(const void *)(e->map + r->sh_offset) + k;
+	const char *str = (const char *)e->map + e->sh[ds->sh_link].sh_offset;
+	size_t si = ELF64_R_SYM(rel->r_info), strsize = e->sh[ds->sh_link].sh_size;
+	if (!si || si >= ds->sh_size / sizeof(Elf64_Sym))
+		return NULL;
+	const Elf64_Sym *s = (const Elf64_Sym *)(const void *)(e->map + ds->sh_offset) + si;
+	if (s->st_name >= strsize || !memchr(str + s->st_name, 0, strsize - s->st_name) || !str[s->st_name])
+		return NULL;
+	*symp = s;
+	return str + s->st_name;
+}
+
+/* The GOT slots through which the object calls functions of other objects:
+ * a JUMP_SLOT relocation (a PLT call) or a GLOB_DAT one of a function symbol
+ * (-fno-plt's `call *f@GOTPCREL(%rip)`), of an undefined .dynsym symbol
+ * (defined too when `defined`: a library's calls to its own interposable
+ * functions, such as libc's malloc).  fn gets the symbol's name and the
+ * slot's file vaddr (library calls, runtime/libcall.c; the filters and
+ * argument specs name them the same).
+ *
+ * In a module that makes PLT calls, a GLOB_DAT slot only serves to take the
+ * function's address (`p = free`): pointing it at a stub would make that
+ * pointer differ from the one other modules take, so those are left out.
+ * The compiler's own calls of the hooks go through the PLT even in -fno-plt
+ * builds (clang): they do not count as PLT calls.  (`defined`, for
+ * --nest-libcall, takes every GLOB_DAT function slot: libc calls malloc
+ * through one.) */
+void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
+		     void *ctx)
+{
+	int has_plt = 0;
+	for (int pass = defined ? 1 : 0; pass < 2; pass++)
+		for (unsigned i = 0; i < e->eh->e_shnum; i++) {
+			const Elf64_Shdr *r = &e->sh[i];
+			if (r->sh_type != SHT_RELA || r->sh_entsize != sizeof(Elf64_Rela) || !in_file(e, r))
+				continue;
+			const Elf64_Rela *rel = (const void *)(e->map + r->sh_offset);
+			for (size_t k = 0; k < r->sh_size / sizeof(Elf64_Rela); k++) {
+				unsigned type = ELF64_R_TYPE(rel[k].r_info);
+				const Elf64_Sym *s = NULL;
+				const char *name;
+				if (type != R_X86_64_JUMP_SLOT && (type != R_X86_64_GLOB_DAT || has_plt))
+					continue;
+				if (!(name = rela_name(e, r, k, &s)))
+					continue;
+				if (!pass) {
+					if (type == R_X86_64_JUMP_SLOT && strncmp(name, "__cyg_profile_func_", 19) &&
+					    strncmp(name, "__fentry__", 10) && strncmp(name, "mcount", 6))
+						has_plt = 1;
+					continue;
+				}
+				unsigned st = ELF64_ST_TYPE(s->st_info);
+				if (s->st_shndx != SHN_UNDEF && !defined)
+					continue;
+				if (st != STT_FUNC && !(type == R_X86_64_JUMP_SLOT && st == STT_NOTYPE))
+					continue;
+				fn(ctx, name, rel[k].r_offset);
+			}
+		}
+}

@@ -167,10 +167,18 @@ static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const st
 	return (size_t)(p - buf);
 }
 
+void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
+
 void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 {
+	fnt_shadow_enter(r, fentry_fn(ret_in_fn), slot);
+}
+
+/* The entry of fn, whose return address is at *slot (also the library-call
+ * trampolines' way in: runtime/libcall.c). */
+void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
+{
 	struct fnt_thread *t = &fnt_self;
-	uintptr_t fn = fentry_fn(ret_in_fn);
 	const struct fnt_argspec *spec = NULL;
 	int32_t depth;
 
@@ -219,6 +227,7 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 		e->fn = fn;
 		e->spec = written ? spec : NULL;
 		e->written = written;
+		e->depth = t->depth;
 		t->ss_top++;
 		*slot = (uintptr_t)fnt_return_trampoline;
 		barrier();
@@ -275,6 +284,7 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	e->fn = fn;
 	e->spec = spec;
 	e->written = 1;
+	e->depth = t->depth;
 	t->ss_top++;
 	*slot = (uintptr_t)fnt_return_trampoline;
 	__asm__ volatile("" ::: "memory");
@@ -287,12 +297,27 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
  * the record-time filters leave them too. */
 static void shadow_drop(struct fnt_thread *t, uint32_t j)
 {
-	uint32_t n = 0, all = t->ss_top - j;
-	for (uint32_t i = j; i < t->ss_top; i++)
-		n += t->ss[i].written != 0;
+	uint32_t n = 0, all = t->ss_top - j, gone = 0;
+	int32_t from = 0;
+	for (uint32_t i = j; i < t->ss_top; i++) {
+		/* a library call under -finstrument-functions code that an
+		 * exception left: the exit hooks its cleanups ran for the frames
+		 * around it already closed it (the reader closes the frames
+		 * above the one that returns), so it is not unwound again */
+		if (t->ss[i].written && t->ss[i].depth > t->depth)
+			gone++;
+		else if (t->ss[i].written && !from)
+			from = t->ss[i].depth;
+	}
+	/* every traced frame from the outermost one left up is gone, the
+	 * -finstrument-functions frames called under a library call included
+	 * (pthread_exit in a qsort callback: the callback and qsort) */
+	if (from && t->depth - (int32_t)gone >= from)
+		n = (uint32_t)(t->depth - (int32_t)gone - from + 1);
 	t->ss_top = j;
 	if (!t->busy) {
 		t->busy = 1;
+		t->depth -= (int32_t)gone;
 		if (n)
 			fnt_put_unwind(t, n);
 		if (unlikely(fnt_filtering))

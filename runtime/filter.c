@@ -224,10 +224,13 @@ static void read_symbols(struct mod_syms *m, demangle_fn dem)
 {
 	struct fnt_elf e;
 	struct sym_scan ss = { .m = m, .dem = dem };
+	int lc;
 	if (fnt_elf_open(&e, m->path))
 		return;
 	if (fnt_elf_hooks(&e, m->path))
 		fnt_elf_functions(&e, match_symbol, &ss);
+	if ((lc = fnt_libcall_traced(&e, m->path)) != 0)
+		fnt_elf_imports(&e, lc == 2, match_symbol, &ss);   /* library calls: by GOT slot */
 	fnt_elf_close(&e);
 }
 

@@ -133,6 +133,7 @@ void fnt_modules_scan(void)
 		if (m->seen == 2) {
 			fnt_meta_append(FNT_META_MODULE_LOAD, &m->rec, sizeof(m->rec), m->path, strlen(m->path) + 1);
 			fnt_argspec_module(m->path, m->bias);
+			fnt_libcall_module(m->path, m->bias);
 #ifndef FNT_STATIC_ARCHIVE
 			fnt_patch_module(m->path, m->bias);
 #endif

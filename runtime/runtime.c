@@ -1154,6 +1154,7 @@ static void runtime_init(void)
 		}
 	}
 	fnt_argspec_init();
+	fnt_libcall_init();
 	if (fnt_argspec_wanted())
 		fnt_flags |= FNT_FLAG_ARGS;
 	env = getenv(FNTRACE_ENV_CHUNK_SIZE);

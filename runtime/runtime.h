@@ -77,6 +77,7 @@ struct fnt_shadow_entry {
 	uintptr_t fn;            /* the function (for its exit event) */
 	const struct fnt_argspec *spec;   /* its -A/-R spec, or NULL */
 	uintptr_t written;       /* its entry was written (0: left out by the record-time filters) */
+	int32_t depth;           /* t->depth once it was written (library calls under -finstrument-functions) */
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
@@ -247,6 +248,19 @@ void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char
 #define FNT_ELF_FENTRY    2u   /* __fentry__ */
 #define FNT_ELF_PATCHABLE 4u   /* a __patchable_function_entries section */
 unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
+/* the GOT slots of its calls into other objects (name, slot's file vaddr);
+ * defined: also the slots of its own interposable functions */
+void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
+		     void *ctx) FNT_HIDDEN;
+
+/* library calls (runtime/libcall.c) */
+void fnt_libcall_init(void) FNT_HIDDEN;
+/* the module's calls are traced: hook its GOT slots (new module, scan lock held) */
+void fnt_libcall_module(const char *path, uint64_t bias) FNT_HIDDEN;
+/* 0: the object's slots are not hooked; 1: its calls into other objects
+ * are; 2: (--nest-libcall, an uninstrumented library) its calls to its
+ * own interposable functions too */
+int fnt_libcall_traced(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
 void fnt_patch_fork_child(void) FNT_HIDDEN;
 
 /* hostsafe.c: keeping out of the host's way (doc/safety.md) */

@@ -798,14 +798,69 @@ static struct entry *entry_new(int module, uint64_t vaddr, enum entry_kind kind)
 	return e;
 }
 
+/* A library call's events carry the address of the calling module's GOT
+ * slot (runtime/libcall.c): such an address is named by the symbol of its
+ * JUMP_SLOT or GLOB_DAT relocation in the file's .dynsym, as the user wrote
+ * it ("qsort", not "qsort@plt"); NULL when vaddr is not a GOT slot. */
+static const char *got_slot_name(struct module *m, uint64_t vaddr)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+	Elf_Scn *scn = NULL;
+
+	size_t shstrndx;
+	int on_got = 0;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	/* most addresses are functions: only a .got or .got.plt address is looked up */
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *sn;
+		if (gelf_getshdr(scn, &sh) && vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size &&
+		    (sn = elf_strptr(elf, shstrndx, sh.sh_name)) && !strncmp(sn, ".got", 4))
+			on_got = 1;
+	}
+	if (!on_got)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh, dsh;
+		Elf_Data *data;
+		Elf_Scn *dyn;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		dyn = elf_getscn(elf, sh.sh_link);
+		if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		Elf_Data *syms = elf_getdata(dyn, NULL);
+		for (size_t k = 0; syms && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Rela rela;
+			GElf_Sym sym;
+			if (!gelf_getrela(data, (int)k, &rela) || rela.r_offset != vaddr)
+				continue;
+			unsigned type = GELF_R_TYPE(rela.r_info);
+			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym))
+				continue;
+			return elf_strptr(elf, dsh.sh_link, sym.st_name);
+		}
+	}
+	return NULL;
+}
+
 static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 {
 	GElf_Off off = 0;
 	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
+	const char *name = got_slot_name(m, e->vaddr);
 	char *dem = NULL;
 	int status = -1;
 
+	if (!name || !*name)
+		name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
 	if (!name || !*name)
 		return -1;
 	if (!s->no_demangle && name[0] == '_' && name[1] == 'Z')

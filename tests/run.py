@@ -17,6 +17,11 @@ gcc -O2 gets -fno-ipa-sra -fno-ipa-cp -fno-ipa-icf so that its clones
 (foo.isra.0) and merged functions do not rename what the program calls; the
 sources mark their functions noinline.  Nothing else differs between builds.
 
+Library calls are traced by default for users, but most goldens predate
+them: the harness records with FNTRACE_LIBCALL=0 (record's default becomes
+--no-libcall, for check.py's own runs too) unless case.json says
+"libcall": true.
+
 usage: tests/run.py [--build DIR] [--update] [-j N] [name-substring...]
 """
 import argparse
@@ -93,9 +98,12 @@ class Ctx:
         self.fntrace = fntrace
         self.data = os.path.join(work, "trace.data")
         self.record = record_result
+        self.libcall = False
 
     def run(self, *args, data=True, check=False, env=None, cwd=None):
         cmd = [self.fntrace] + list(args)
+        if self.libcall:
+            env = dict(env if env is not None else os.environ, FNTRACE_LIBCALL="1")
         if data and args and args[0] in ("replay", "report", "info") and "-d" not in args:
             cmd += ["-d", self.data]
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=cwd or self.work, timeout=120,
@@ -202,6 +210,7 @@ def run_case(case, build, args, fntrace):
     compile_case(case, cfg, build, work)
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
+    env["FNTRACE_LIBCALL"] = "1" if cfg.get("libcall") else "0"
     # the traced program and the tool must not see the sanitizer runtime's options
     cmd = [fntrace, "record", "-d", os.path.join(work, "trace.data")] + cfg.get("record_args", [])
     cmd += ["--", os.path.join(work, "prog")] + cfg.get("args", [])
@@ -214,6 +223,7 @@ def run_case(case, build, args, fntrace):
             raise AssertionError("record exited %d, expected %d\nstdout:\n%s\nstderr:\n%s" %
                                  (rec.returncode, want, rec.stdout[-2000:], rec.stderr[-2000:]))
     ctx = Ctx(case, build, work, work, fntrace, rec)
+    ctx.libcall = bool(cfg.get("libcall"))
     first = build == cfg.get("builds", BUILDS)[0]
     for chk in cfg.get("checks", []):
         kind = chk["type"]
@@ -246,6 +256,7 @@ def main():
     ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
     args = ap.parse_args()
     fntrace = os.path.join(ROOT, args.build, "fntrace")
+    os.environ["FNTRACE_LIBCALL"] = "0"     # see the docstring
     LIBDIR[0] = os.path.dirname(os.path.abspath(fntrace))
     if not os.access(fntrace, os.X_OK):
         print("tests: '%s' is not built (run make)" % fntrace, file=sys.stderr)

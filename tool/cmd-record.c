@@ -40,15 +40,20 @@ static const char record_usage[] =
 	"                       glob); ITEMS: argN[/fmt] and fpargN[/f32|/f64], comma-\n"
 	"                       separated; fmt: i8..i64 (default i32), u8..u64, x, p, s,\n"
 	"                       c, b, S (struct, not captured).  -pg -mfentry and\n"
-	"                       -fpatchable-function-entry builds only\n"
+	"                       -fpatchable-function-entry builds, and library calls\n"
 	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
 	"      --auto-args      record the arguments and return value of every function\n"
-	"                       of the program, as its DWARF (-g) describes them\n"
+	"                       of the program, as its DWARF (-g) describes them,\n"
+	"                       and of the common libc functions it calls\n"
 	"      --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
 	"                       functions FUNC (a glob, repeatable; default: all)\n"
 	"      --patch-signal SIG  -fpatchable-function-entry builds: start with no\n"
 	"                       function patched; each SIG (name or number, e.g. USR1)\n"
 	"                       the program receives switches patching on, then off\n"
+	"      --no-libcall     do not trace library calls (the calls the program's\n"
+	"                       instrumented code makes through its PLT/GOT into\n"
+	"                       other shared objects: qsort, malloc...; on by default)\n"
+	"      --nest-libcall   also trace the calls libraries make to each other\n"
 	"      --ring SIZE      flight recorder: keep only the last SIZE of events of\n"
 	"                       each thread (e.g. 1M; at least 32K)\n"
 	"      --snapshot-signal SIG  on signal SIG (e.g. SIGUSR2) copy the trace as it\n"
@@ -381,6 +386,9 @@ int cmd_record(int argc, char **argv)
 		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "mode", required_argument, NULL, 0x240 },
+		{ "no-libcall", no_argument, NULL, 0x210 },
+		{ "libcall", no_argument, NULL, 0x211 },
+		{ "nest-libcall", no_argument, NULL, 0x212 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -395,6 +403,10 @@ int cmd_record(int argc, char **argv)
 	struct trace_dir td;
 	const char *mode = NULL;
 	char *preload_dir;
+	/* library calls: on unless FNTRACE_LIBCALL=0 says otherwise (the test
+	 * harness's default) or --no-libcall */
+	const char *lc_env = getenv(FNTRACE_ENV_LIBCALL);
+	int libcall = lc_env && !strcmp(lc_env, "0") ? 0 : lc_env && !strcmp(lc_env, "nest") ? 2 : 1;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:", longopts, NULL)) != -1) {
@@ -439,6 +451,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		case 0x20b: patch_sig = parse_patch_signal(optarg); break;
+		case 0x210: libcall = 0; break;
+		case 0x211: libcall = libcall ? libcall : 1; break;
+		case 0x212: libcall = 2; break;
 		case 0x200: callsite = 1; break;
 		case 0x201: report = 1; break;
 		case 0x202:
@@ -517,7 +532,8 @@ int cmd_record(int argc, char **argv)
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
-		if ((args_env || auto_args) && !(kinds & 10))
+		/* with library calls on, the specs may name library functions */
+		if ((args_env || auto_args) && !(kinds & 10) && !libcall)
 			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
 				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R/--auto-args", prog,
 				  (kinds & 1) ? "is built with -finstrument-functions, whose hooks run after the "
@@ -534,15 +550,18 @@ int cmd_record(int argc, char **argv)
 	char argsfile[PATH_MAX + 16] = "";
 	if (auto_args) {
 		size_t n = 0;
-		char *specs = autoargs_specs(prog, &n);
+		/* a -finstrument-functions build: only its library calls can show arguments */
+		char *specs = (instrumentation_of(prog) & 10) ? autoargs_specs(prog, &n) : NULL;
 		FILE *f;
 		int fd;
-		if (!specs || !n)
+		if ((!specs || !n) && !libcall)
 			die("'%s' has no DWARF description of its functions for --auto-args (build it with -g)", prog);
 		snprintf(argsfile, sizeof(argsfile), "%s/argspecs", absdir);
 		fd = trace_dir_create(&td, "argspecs");
 		f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		if (!f || fputs(specs, f) < 0 || (args_env && (fputc(';', f) < 0 || fputs(args_env, f) < 0)) || fclose(f))
+		if (!f || (specs && n && (fputs(specs, f) < 0 || fputc(';', f) < 0)) ||
+		    (libcall && (fputs(libc_auto_specs(), f) < 0 || fputc(';', f) < 0)) ||
+		    (args_env && fputs(args_env, f) < 0) || fclose(f))
 			die("cannot write '%s': %s", argsfile, strerror(errno));
 		free(specs);
 	}
@@ -606,6 +625,9 @@ int cmd_record(int argc, char **argv)
 		else
 			unsetenv(FNTRACE_ENV_FILTERS);
 		unsetenv(FNTRACE_ENV_DISABLE);
+		setenv(FNTRACE_ENV_LIBCALL, libcall == 2 ? "nest" : libcall ? "1" : "0", 1);
+		if (libcall)
+			setenv("LD_BIND_NOW", "1", 0);   /* every GOT slot resolved before it is hooked */
 		if (args_env && !argsfile[0])
 			setenv(FNTRACE_ENV_ARGS, args_env, 1);
 		else

@@ -212,6 +212,8 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 /* ---- autoargs.c: record --auto-args ---- */
 /* "func@items;..." for every function of the program with DWARF, or NULL */
 char *autoargs_specs(const char *path, size_t *count);
+/* libc-protos.c: --auto-args specs of common libc functions (library calls) */
+const char *libc_auto_specs(void);
 
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);

@@ -99,6 +99,29 @@ __fentry__:
 	.cfi_endproc
 	.size __fentry__, . - __fentry__
 
+/* Library calls (runtime/libcall.c): a GOT slot's stub loads its
+ * struct libcall_slot into %r11 (call-clobbered, never an argument) and
+ * jumps here.  0(%rsp): the caller's return address.  The C side records
+ * the entry, swaps the return address and hands back the real function,
+ * which is jumped to with every register and the stack as the caller left
+ * them. */
+	.globl fnt_libcall_entry
+	.hidden fnt_libcall_entry
+	.type fnt_libcall_entry, @function
+fnt_libcall_entry:
+	.cfi_startproc
+	SAVE_ALL
+	mov %rsp, %rdi              /* struct fnt_regs * */
+	mov %r11, %rsi              /* struct libcall_slot * */
+	lea 8(%rbp), %rdx           /* the caller's return-address slot */
+	call fnt_libcall_enter
+	mov %rax, 64(%rsp)          /* the real function, into %r11 */
+	RESTORE_ALL
+	.cfi_def_cfa %rsp, 8
+	jmp *%r11
+	.cfi_endproc
+	.size fnt_libcall_entry, . - fnt_libcall_entry
+
 /* Reached by the `ret` of a traced function whose return address was
  * swapped: %rsp is its caller's, one past the slot.  The C code pops the
  * shadow stack and hands back the real return address, which goes into

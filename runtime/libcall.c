@@ -1,0 +1,239 @@
+/*
+ * libcall.c - library calls: the calls an instrumented module makes into
+ * other shared objects, through its PLT (JUMP_SLOT) or, with -fno-plt,
+ * straight through its GOT (GLOB_DAT of a function).
+ *
+ * When a module is first seen (at start, after each dlopen) and its code
+ * calls our hooks, each of those GOT slots is pointed at a stub of its own
+ * (32 bytes of code in a page of ours: `movabs $slot_info, %r11;
+ * jmp *fnt_libcall_entry`).  The entry trampoline (arch/x86_64/fentry.S)
+ * saves every call-clobbered register, records the entry through the same
+ * code as -pg -mfentry (runtime/fentry.c: shadow stack, return-address swap,
+ * -A/-R capture, record-time filters), and jumps to the real target with
+ * the registers and stack as the caller left them; the return comes back
+ * through fnt_return_trampoline.  So exceptions, longjmp, pthread_exit and
+ * fork are handled by what fentry mode already does.
+ *
+ * The event's function address is the calling module's GOT slot: it lies in
+ * that module's mapping, so the reader knows the module, and symbols/ names
+ * an address on a GOT slot by its relocation's .dynsym symbol ("qsort").  No
+ * new record type is needed and the name needs no debug info.
+ *
+ * Left alone (see doc/libcall.md): functions that return twice (setjmp,
+ * vfork, getcontext: never swap their return address), functions that do
+ * not return (exit, longjmp, execve on success...), our own hooks, and
+ * slots still lazily bound to the module's PLT that dlsym cannot resolve
+ * (`fntrace record` sets LD_BIND_NOW so that there are none).  Stubs are
+ * never freed: a thread may be between a slot and its stub when a library
+ * is closed, and a closed module's stubs are simply never reached again.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "fntrace.h"
+#include "runtime/runtime.h"
+
+#ifdef FNT_STATIC_ARCHIVE
+void fnt_libcall_init(void)
+{
+}
+
+void fnt_libcall_module(const char *path, uint64_t bias)
+{
+	(void)path;
+	(void)bias;
+}
+
+int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
+{
+	(void)e;
+	(void)path;
+	return 0;
+}
+#else
+
+struct fnt_regs;
+struct libcall_slot {
+	uintptr_t target;        /* the real function */
+	uintptr_t got;           /* the GOT slot: the event's function address */
+};
+
+void fnt_libcall_entry(void) FNT_HIDDEN;
+uintptr_t fnt_libcall_enter(struct fnt_regs *r, const struct libcall_slot *s, uintptr_t *slot) FNT_HIDDEN;
+void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
+
+#define STUB_SIZE 32
+
+static int mode;                 /* 0 off, 1 instrumented modules, 2 also between libraries */
+
+void fnt_libcall_init(void)
+{
+	const char *env = getenv(FNTRACE_ENV_LIBCALL);
+	mode = 1;
+	if (env && *env)
+		mode = !strcmp(env, "0") ? 0 : !strcmp(env, "nest") ? 2 : 1;
+}
+
+uintptr_t fnt_libcall_enter(struct fnt_regs *r, const struct libcall_slot *s, uintptr_t *slot)
+{
+	fnt_shadow_enter(r, s->got, slot);
+	return s->target;
+}
+
+/* Functions whose return address must not be swapped: they return twice,
+ * do not return, or are the runtime's own. */
+static int left_alone(const char *n)
+{
+	static const char *const names[] = {
+		"setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "getcontext",
+		"setcontext", "swapcontext", "vfork", "__vfork", "clone", "clone3",
+		"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+		"exit", "_exit", "_Exit", "quick_exit", "abort", "pthread_exit", "thrd_exit",
+		"execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle", "fexecve", "execveat",
+		"__libc_start_main", "__libc_start_call_main", "__stack_chk_fail", "__assert_fail",
+		"__fortify_fail", "__chk_fail", "err", "errx", "verr", "verrx", "error",
+		"__cxa_begin_catch", "__cxa_rethrow", "__cxa_finalize", "__tls_get_addr",
+		"__gmon_start__", "__monstartup", "_mcleanup", "mcount", "_mcount", "__fentry__",
+		"__cyg_profile_func_enter", "__cyg_profile_func_exit",
+	};
+	if (!strncmp(n, "fnt_", 4) || !strncmp(n, "_Unwind_", 8) || !strncmp(n, "_dl_", 4) ||
+	    !strncmp(n, "__fnt", 5))
+		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(n, names[i]))
+			return 1;
+	return 0;
+}
+
+int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!mode || !strncmp(base, "libfntrace", 10) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld64.so", 7))
+		return 0;
+	if (fnt_elf_hooks(e, path))
+		return 1;
+	return mode == 2 ? 2 : 0;
+}
+
+struct hook_scan {
+	uint64_t bias, lo, hi;           /* the module's mapping (lazy slots point into it) */
+	uint64_t relro_lo, relro_hi;     /* the pages made read-only after relocation */
+	uint8_t *code;                   /* next stub */
+	struct libcall_slot *info;       /* next slot info */
+	size_t left;
+	int relro_open;
+};
+
+static void hook_slot(void *ctx, const char *name, uint64_t vaddr)
+{
+	struct hook_scan *h = ctx;
+	uintptr_t *got = (uintptr_t *)(h->bias + vaddr);
+	uintptr_t target;
+
+	if (!h->left || left_alone(name))
+		return;
+	target = __atomic_load_n(got, __ATOMIC_RELAXED);
+	if (!target)
+		return;                  /* a weak function that is not there */
+	if (target >= h->lo && target < h->hi) {
+		/* still bound lazily to the module's own PLT */
+		target = (uintptr_t)dlsym(RTLD_DEFAULT, name);
+		if (!target)
+			return;
+	}
+	if ((uint64_t)got >= h->relro_lo && (uint64_t)got < h->relro_hi && !h->relro_open) {
+		if (mprotect((void *)h->relro_lo, h->relro_hi - h->relro_lo, PROT_READ | PROT_WRITE))
+			return;
+		h->relro_open = 1;
+	}
+	h->info->target = target;
+	h->info->got = (uintptr_t)got;
+	uint8_t *c = h->code;
+	uint64_t info = (uint64_t)(uintptr_t)h->info, entry = (uint64_t)(uintptr_t)fnt_libcall_entry;
+	c[0] = 0x49;                     /* movabs $info, %r11 */
+	c[1] = 0xbb;
+	memcpy(c + 2, &info, 8);
+	c[10] = 0xff;                    /* jmp *0(%rip) */
+	c[11] = 0x25;
+	memset(c + 12, 0, 4);
+	memcpy(c + 16, &entry, 8);
+	memset(c + 24, 0xcc, STUB_SIZE - 24);
+	h->code += STUB_SIZE;
+	h->info++;
+	h->left--;
+	/* the slot is pointed at the stub once the stub is executable (see
+	 * fnt_libcall_module); meanwhile the stub's padding keeps its address */
+	memcpy(h->code - 8, &got, 8);
+}
+
+static void count_slot(void *ctx, const char *name, uint64_t vaddr)
+{
+	(void)name;
+	(void)vaddr;
+	(*(size_t *)ctx)++;
+}
+
+static void module_range(const struct fnt_elf *e, struct hook_scan *h)
+{
+	const Elf64_Ehdr *eh = e->eh;
+	h->lo = UINT64_MAX;
+	h->hi = 0;
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > e->size ||
+	    (e->size - eh->e_phoff) / sizeof(Elf64_Phdr) < eh->e_phnum)
+		return;
+	const Elf64_Phdr *ph = (const void *)(e->map + eh->e_phoff);
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		uint64_t a = h->bias + ph[i].p_vaddr, b = a + ph[i].p_memsz;
+		if (ph[i].p_type == PT_LOAD) {
+			if (a < h->lo)
+				h->lo = a;
+			if (b > h->hi)
+				h->hi = b;
+		} else if (ph[i].p_type == PT_GNU_RELRO) {
+			/* as the dynamic linker rounds it: the last partial page stays writable */
+			h->relro_lo = a & ~4095ull;
+			h->relro_hi = b & ~4095ull;
+		}
+	}
+}
+
+void fnt_libcall_module(const char *path, uint64_t bias)
+{
+	struct fnt_elf e;
+	struct hook_scan h = { .bias = bias };
+	size_t n = 0, bytes;
+	uint8_t *block;
+	int how;
+
+	if (!mode || fnt_elf_open(&e, path))
+		return;
+	if (!(how = fnt_libcall_traced(&e, path)))
+		goto out;
+	fnt_elf_imports(&e, how == 2, count_slot, &n);
+	if (!n)
+		goto out;
+	bytes = (n * (STUB_SIZE + sizeof(struct libcall_slot)) + 4095) & ~(size_t)4095;
+	block = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (block == MAP_FAILED)
+		goto out;
+	module_range(&e, &h);
+	h.code = block;
+	h.info = (struct libcall_slot *)(block + n * STUB_SIZE);
+	h.left = n;
+	fnt_elf_imports(&e, how == 2, hook_slot, &h);
+	/* the stubs become code, and only then do the slots point at them */
+	if (mprotect(block, n * STUB_SIZE, PROT_READ | PROT_EXEC) == 0) {
+		for (uint8_t *c = block; c < h.code; c += STUB_SIZE) {
+			uintptr_t got;
+			memcpy(&got, c + STUB_SIZE - 8, 8);
+			__atomic_store_n((uintptr_t *)got, (uintptr_t)c, __ATOMIC_RELEASE);
+		}
+	}
+	if (h.relro_open & 1)
+		mprotect((void *)h.relro_lo, h.relro_hi - h.relro_lo, PROT_READ);
+out:
+	fnt_elf_close(&e);
+}
+#endif

@@ -4,7 +4,7 @@ import subprocess
 
 
 def export(ctx, out, fmt="folded"):
-    return subprocess.run([ctx.fntrace, "export", "--format", fmt, "-d", ctx.data, "-o", out],
+    return subprocess.run([ctx.fntrace, "export", "-q", "--format", fmt, "-d", ctx.data, "-o", out],
                           capture_output=True, text=True, cwd=ctx.work, timeout=120)
 
 

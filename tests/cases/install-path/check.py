@@ -16,7 +16,7 @@ def check(ctx):
         d = os.path.join(w, name + ".data")
         env = dict(os.environ, TMPDIR=tmp)
         env.pop("FNTRACE_LIBRARY", None)
-        p = subprocess.run([os.path.join(inst, "fntrace"), "record", "-d", d, "--", os.path.join(w, "prog")],
+        p = subprocess.run([os.path.join(inst, "fntrace"), "record", "-q", "-d", d, "--", os.path.join(w, "prog")],
                            capture_output=True, text=True, cwd=w, env=env, timeout=120)
         assert p.returncode == 0 and p.stdout == "12\n", (name, p)
         assert p.stderr == "", (name, p.stderr)

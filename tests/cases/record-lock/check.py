@@ -5,7 +5,7 @@ import subprocess
 def start(ctx, d):
     """a record into d whose program runs until told to finish; returns
     once the program said it is running (so record holds d)"""
-    p = subprocess.Popen([ctx.fntrace, "record", "-d", d, "--", os.path.join(ctx.work, "prog")],
+    p = subprocess.Popen([ctx.fntrace, "record", "-q", "-d", d, "--", os.path.join(ctx.work, "prog")],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          cwd=ctx.work)
     assert p.stdout.readline() == "ready\n", p.stderr.read()
@@ -19,7 +19,7 @@ def finish(p):
 
 def second(ctx, d):
     """another record into d, whose program would finish at once"""
-    return subprocess.run([ctx.fntrace, "record", "-d", d, "--", os.path.join(ctx.work, "prog")], input="go\n",
+    return subprocess.run([ctx.fntrace, "record", "-q", "-d", d, "--", os.path.join(ctx.work, "prog")], input="go\n",
                           capture_output=True, text=True, cwd=ctx.work, timeout=120)
 
 

@@ -70,7 +70,7 @@ $(O)/%.o: %.c $(wildcard format/*.h symbols/*.h tool/*.h include/*.h)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -c -o $@ $<
 
 $(O)/fntrace: $(TOOL_OBJ)
-	$(CC) $(SAN) -o $@ $(TOOL_OBJ) $(DW_LIBS) -lstdc++ -lm
+	$(CC) $(SAN) -o $@ $(TOOL_OBJ) $(DW_LIBS) -lz -lstdc++ -lm
 
 # test-events drives the real hot path: it links the (never sanitized) static runtime
 $(O)/tests/test-events: tests/unit/test-events.c $(LIB_OBJ) $(O)/libfntrace.a

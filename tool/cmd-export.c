@@ -27,13 +27,36 @@ static const struct export_format {
 	const char *ext;            /* default output: fntrace.<ext> */
 	export_write_fn write;
 	const char *desc;
+	unsigned bytes_per_event;   /* output per trace event, measured (bench/run.py); 0: bounded */
 } formats[] = {
-	{ "perfetto", "pftrace", export_perfetto, "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)" },
-	{ "chrome",   "json",    export_chrome,   "Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)" },
-	{ "folded",   "folded",  export_folded,   "folded stacks (flamegraph.pl, inferno, speedscope)" },
-	{ "svg",      "svg",     export_svg,      "interactive flame graph, one SVG file" },
-	{ "html",     "html",    export_html,     "self-contained report: timeline, flame graph, profile" },
+	{ "perfetto", "pftrace", export_perfetto, "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)", 19 },
+	{ "chrome",   "json",    export_chrome,   "Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)", 85 },
+	{ "folded",   "folded",  export_folded,   "folded stacks (flamegraph.pl, inferno, speedscope)", 0 },
+	{ "svg",      "svg",     export_svg,      "interactive flame graph, one SVG file", 0 },
+	{ "html",     "html",    export_html,     "self-contained report: timeline, flame graph, profile", 0 },
 };
+
+/* Say before writing it that an export will be huge (1 GB by default,
+ * FNTRACE_EXPORT_WARN bytes otherwise), and what to do instead.  The events
+ * are estimated from the trace files' sizes at 2 bytes an event, the
+ * recording's usual density, so the estimate costs no pass over the trace. */
+static void warn_if_huge(const struct trace *t, const struct export_format *fmt, const char *output)
+{
+	const char *env = getenv("FNTRACE_EXPORT_WARN");
+	uint64_t limit = env && *env ? strtoull(env, NULL, 10) : 1000000000ull, bytes = 0;
+	char size[32];
+	if (!fmt->bytes_per_event || gz_suffix(output))
+		return;
+	for (size_t i = 0; i < t->n_procs; i++)
+		bytes += t->procs[i].size > FNT_HEADER_SIZE ? t->procs[i].size - FNT_HEADER_SIZE : 0;
+	uint64_t estimate = bytes / 2 * fmt->bytes_per_event;
+	if (estimate < limit)
+		return;
+	human_bytes(size, sizeof(size), estimate);
+	warning("'%s' will be about %s (%s takes ~%u bytes per event): --format perfetto is %s, "
+		"'-o %s.gz' compresses it, and --since/--until export a part of the trace", output, size, fmt->name,
+		fmt->bytes_per_event, strcmp(fmt->name, "perfetto") ? "about 4x smaller" : "the smallest", output);
+}
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
 
 static const char export_usage[] =
@@ -154,6 +177,7 @@ int cmd_export(int argc, char **argv)
 	}
 
 	view_open(&v, &vo);
+	warn_if_huge(v.trace, fmt, o.output);
 	struct stat target;
 	int exists = strcmp(o.output, "-") && !lstat(o.output, &target);
 	if (!strcmp(o.output, "-")) {
@@ -200,7 +224,16 @@ int cmd_export(int argc, char **argv)
 			die("cannot write '%s': %s", o.output, strerror(errno));
 	}
 
-	ret = fmt->write(&v, &o, out) ? 1 : 0;
+	if (gz_suffix(o.output)) {       /* -o trace.json.gz: compressed as it is written */
+		FILE *gz = gz_stream(out);
+		ret = fmt->write(&v, &o, gz) ? 1 : 0;
+		if (fclose(gz) && !ret) {
+			error_msg("cannot write '%s': %s", o.output, strerror(errno));
+			ret = 1;
+		}
+	} else {
+		ret = fmt->write(&v, &o, out) ? 1 : 0;
+	}
 	if (out == stdout) {
 		if (fflush(stdout) || ferror(stdout)) {
 			error_msg("cannot write the export to standard output: %s", strerror(errno));

@@ -49,6 +49,11 @@ struct prof_row {                     /* one function's profile, by name and mod
 void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
 		 const char *format, const char *now_dir, const char *base_dir);
 
+/* ---- gzout.c: export -o FILE.gz ---- */
+int gz_suffix(const char *path);      /* the name ends in .gz */
+/* a stream that gzips into raw; fclose it to end the gzip data (raw stays open) */
+FILE *gz_stream(FILE *raw);
+
 /* ---- summary.c ---- */
 struct trace_totals {
 	uint64_t events, file_bytes, disk_bytes, lost;

@@ -691,6 +691,10 @@ static void read_session(struct trace *t)
 			t->session_status = atoi(line + 12);
 		} else if (!strncmp(line, "start_realtime_ns=", 18)) {
 			t->session_start_real = strtoull(line + 18, NULL, 10);
+		} else if (!strncmp(line, "clock_monotonic_ns=", 19)) {
+			t->session_mono = strtoull(line + 19, NULL, 10);
+		} else if (!strncmp(line, "clock_boottime_ns=", 18)) {
+			t->session_boot = strtoull(line + 18, NULL, 10);
 		}
 	}
 	free(text);

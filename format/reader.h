@@ -148,6 +148,7 @@ struct trace {
 	int session_has_status;
 	int session_status;         /* raw wait status */
 	uint64_t session_start_real;
+	uint64_t session_mono, session_boot;   /* CLOCK_MONOTONIC and CLOCK_BOOTTIME read together, or 0 */
 };
 
 enum trace_event_kind {

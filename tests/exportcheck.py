@@ -130,9 +130,19 @@ def load_perfetto(path):
     open_, last = {}, {}
     slices, instants = {}, []
     first = True
+    base = None          # the trace clock's time at the recording's 0 (ClockSnapshot)
     for f, pkt in fields(data):
         assert f == 1, "Trace has only field 1 (packet), got %d" % f
         p = fields(pkt)
+        cs = one(p, 6)
+        if cs is not None:
+            assert base is None and first, "one ClockSnapshot, the first packet"
+            clocks = {one(fields(c), 1): one(fields(c), 2) for k, c in fields(cs) if k == 1}
+            assert 3 in clocks, "the snapshot has CLOCK_MONOTONIC: %r" % clocks
+            primary = one(fields(cs), 2, 6)
+            base = clocks[primary]
+            continue
+        assert base is not None, "a ClockSnapshot comes before the events"
         assert one(p, 10) == 1, "trusted_packet_sequence_id"
         flags = one(p, 13, 0)
         if first:
@@ -162,7 +172,7 @@ def load_perfetto(path):
         if te is None:
             continue
         e = fields(te)
-        ts = one(p, 8)
+        ts = one(p, 8) - base
         typ, uuid = one(e, 9), one(e, 11)
         assert uuid in tracks, "event on an undeclared track %r" % uuid
         key = tracks[uuid][:2]

@@ -186,6 +186,24 @@ static void write_session(struct trace_dir *td, const char *dir, int argc, char 
 		fputc('\'', f);
 	}
 	fprintf(f, "\nstart_realtime_ns=%" PRIu64 "\n", start);
+	/* CLOCK_BOOTTIME beside CLOCK_MONOTONIC, the pair read together (the
+	 * closest of a few tries): the perfetto export puts the trace on the
+	 * boot clock of kernel traces with it */
+	uint64_t mono = 0, boot = 0, best = UINT64_MAX;
+	for (int i = 0; i < 5; i++) {
+		struct timespec a, b, c;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		clock_gettime(CLOCK_BOOTTIME, &b);
+		clock_gettime(CLOCK_MONOTONIC, &c);
+		uint64_t na = (uint64_t)a.tv_sec * 1000000000ull + (uint64_t)a.tv_nsec;
+		uint64_t nc = (uint64_t)c.tv_sec * 1000000000ull + (uint64_t)c.tv_nsec;
+		if (nc - na < best) {
+			best = nc - na;
+			mono = na + (nc - na) / 2;
+			boot = (uint64_t)b.tv_sec * 1000000000ull + (uint64_t)b.tv_nsec;
+		}
+	}
+	fprintf(f, "clock_monotonic_ns=%" PRIu64 "\nclock_boottime_ns=%" PRIu64 "\n", mono, boot);
 	if (has_status)
 		fprintf(f, "wait_status=%d\n", status);
 	if (fclose(f) || renameat(td->fd, ".session.tmp", td->fd, "session"))

@@ -14,19 +14,29 @@
  * + 1) in the packet of its first call, and later calls name them by iid
  * (packets that do so say SEQ_NEEDS_INCREMENTAL_STATE).  A slice that did
  * not return normally carries a debug annotation on its end event, like the
- * chrome export's args: end = unwound | trace ended | exec.  Timestamps are
- * the trace's own nanoseconds (0 = the start of the recording) on the
- * default trace clock.
+ * chrome export's args: end = unwound | trace ended | exec.
+ *
+ * Timestamps are absolute, so that the file lines up with a kernel or system
+ * trace of the same run: CLOCK_BOOTTIME (Perfetto's default trace clock)
+ * when `fntrace record` noted its offset from CLOCK_MONOTONIC, else
+ * CLOCK_MONOTONIC, declared once for the sequence (TracePacketDefaults).  A
+ * ClockSnapshot first says how BOOTTIME, MONOTONIC and REALTIME relate at
+ * the start of the recording.
  *
  * Memory: the call stacks, one output buffer and a byte per function.
  *
  * Field numbers, from Perfetto's .proto files (protos/perfetto/...):
  *   trace/trace.proto                   Trace.packet = 1
- *   trace/trace_packet.proto            TracePacket.timestamp = 8,
+ *   trace/trace_packet.proto            TracePacket.clock_snapshot = 6, timestamp = 8,
  *                                         trusted_packet_sequence_id = 10,
  *                                         track_event = 11, interned_data = 12,
  *                                         sequence_flags = 13 (SEQ_INCREMENTAL_STATE_CLEARED = 1,
- *                                         SEQ_NEEDS_INCREMENTAL_STATE = 2), track_descriptor = 60
+ *                                         SEQ_NEEDS_INCREMENTAL_STATE = 2),
+ *                                         trace_packet_defaults = 59, track_descriptor = 60
+ *   trace/trace_packet_defaults.proto   TracePacketDefaults.timestamp_clock_id = 58
+ *   trace/clock_snapshot.proto          ClockSnapshot.clocks = 1, primary_trace_clock = 2;
+ *                                         Clock.clock_id = 1, timestamp = 2; builtin clocks
+ *                                         REALTIME = 1, MONOTONIC = 3, BOOTTIME = 6
  *   trace/track_event/track_event.proto TrackEvent.debug_annotations = 4, type = 9
  *                                         (TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2,
  *                                         TYPE_INSTANT = 3), name_iid = 10, track_uuid = 11,
@@ -57,7 +67,9 @@
 enum {
 	TRACE_PACKET = 1,
 	PKT_TIMESTAMP = 8, PKT_SEQ_ID = 10, PKT_TRACK_EVENT = 11, PKT_INTERNED = 12, PKT_SEQ_FLAGS = 13,
-	PKT_TRACK_DESCRIPTOR = 60,
+	PKT_TRACK_DESCRIPTOR = 60, PKT_CLOCK_SNAPSHOT = 6, PKT_DEFAULTS = 59, DEF_TIMESTAMP_CLOCK_ID = 58,
+	CS_CLOCKS = 1, CS_PRIMARY_TRACE_CLOCK = 2, CLK_ID = 1, CLK_TIMESTAMP = 2,
+	CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3, CLOCK_BOOTTIME_ID = 6,
 	SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2,
 	TE_DEBUG_ANNOTATIONS = 4, TE_TYPE = 9, TE_NAME_IID = 10, TE_TRACK_UUID = 11, TE_NAME = 23,
 	TE_SOURCE_LOCATION_IID = 34,
@@ -138,6 +150,7 @@ struct perfetto {
 	size_t n_interned;
 	struct pb pkt, sub, sub2;   /* scratch for the rare, larger packets */
 	int first;               /* the next packet is the sequence's first */
+	uint64_t base;           /* absolute time of trace-relative 0 on the trace's clock */
 };
 
 /* one TracePacket from a complete body */
@@ -148,12 +161,18 @@ static void emit_packet(struct perfetto *w, const uint8_t *body, size_t len)
 	outbuf_put(&w->ob, body, len);
 }
 
-/* the sequence fields every packet carries; the first one clears the state */
+/* the sequence fields every packet carries; the first one clears the state
+ * (and, on the monotonic clock, says so for the whole sequence) */
 static void seq_fields(struct perfetto *w, struct pb *m, int needs_state)
 {
 	pb_varint(m, PKT_SEQ_ID, SEQ_ID);
 	if (w->first) {
 		pb_varint(m, PKT_SEQ_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+		if (!w->v->trace->session_boot) {
+			uint8_t d[8], *e = put_varint(put_varint(d, TAG(DEF_TIMESTAMP_CLOCK_ID, PB_VARINT)),
+						      CLOCK_MONOTONIC_ID);
+			pb_bytes(m, PKT_DEFAULTS, d, (size_t)(e - d));
+		}
 		w->first = 0;
 	} else if (needs_state) {
 		pb_varint(m, PKT_SEQ_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
@@ -193,11 +212,38 @@ static void thread_descriptor(struct perfetto *w, struct trace_thread *th, size_
 	emit_packet(w, w->pkt.p, w->pkt.n);
 }
 
+static void clock_pair(struct pb *m, struct pb *tmp, unsigned id, uint64_t ts)
+{
+	tmp->n = 0;
+	pb_varint(tmp, CLK_ID, id);
+	pb_varint(tmp, CLK_TIMESTAMP, ts);
+	pb_msg(m, CS_CLOCKS, tmp);
+}
+
+/* the first packet: how the trace's clock relates to the others at its 0 */
+static void clock_snapshot(struct perfetto *w)
+{
+	struct trace *t = w->v->trace;
+	uint64_t boot = t->session_boot ? t->t0_mono + (t->session_boot - t->session_mono) : 0;
+	w->pkt.n = w->sub.n = 0;
+	if (boot)
+		clock_pair(&w->sub, &w->sub2, CLOCK_BOOTTIME_ID, boot);
+	clock_pair(&w->sub, &w->sub2, CLOCK_MONOTONIC_ID, t->t0_mono);
+	if (t->t0_real)
+		clock_pair(&w->sub, &w->sub2, CLOCK_REALTIME_ID, t->t0_real);
+	if (!boot)
+		pb_varint(&w->sub, CS_PRIMARY_TRACE_CLOCK, CLOCK_MONOTONIC_ID);
+	pb_msg(&w->pkt, PKT_CLOCK_SNAPSHOT, &w->sub);
+	emit_packet(w, w->pkt.p, w->pkt.n);
+	w->base = boot ? boot : t->t0_mono;
+}
+
 static void descriptors(struct perfetto *w)
 {
 	struct trace *t = w->v->trace;
 	uint64_t next_uuid = 1;
 
+	clock_snapshot(w);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		w->pkt.n = w->sub.n = w->sub2.n = 0;
@@ -324,7 +370,7 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 	if (new_func || w->first) {
 		struct pb *m = &w->pkt;
 		m->n = 0;
-		pb_varint(m, PKT_TIMESTAMP, ns);
+		pb_varint(m, PKT_TIMESTAMP, w->base + ns);
 		seq_fields(w, m, 1);
 		if (new_func)
 			pb_msg(m, PKT_INTERNED, &w->sub);
@@ -332,7 +378,7 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 		emit_packet(w, m->p, m->n);
 		return;
 	}
-	b = put_varint(put_varint(b, TAG(PKT_TIMESTAMP, PB_VARINT)), ns);
+	b = put_varint(put_varint(b, TAG(PKT_TIMESTAMP, PB_VARINT)), w->base + ns);
 	*b++ = TAG(PKT_SEQ_ID, PB_VARINT);
 	*b++ = SEQ_ID;
 	if (type != TYPE_SLICE_END) {
@@ -402,7 +448,7 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	pb_varint(&w->sub, TE_TRACK_UUID, pt->uuid);
 	pb_str(&w->sub, TE_NAME, "fntrace: events lost");
 	pb_msg(&w->sub, TE_DEBUG_ANNOTATIONS, &w->sub2);
-	pb_varint(&w->pkt, PKT_TIMESTAMP, ns);
+	pb_varint(&w->pkt, PKT_TIMESTAMP, w->base + ns);
 	seq_fields(w, &w->pkt, 0);
 	pb_msg(&w->pkt, PKT_TRACK_EVENT, &w->sub);
 	emit_packet(w, w->pkt.p, w->pkt.n);
@@ -428,7 +474,7 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 	pb_varint(&w->sub, TE_TRACK_UUID, pt->uuid);
 	pb_str(&w->sub, TE_NAME, text);
 	pb_msg(&w->sub, TE_DEBUG_ANNOTATIONS, &w->sub2);
-	pb_varint(&w->pkt, PKT_TIMESTAMP, ns);
+	pb_varint(&w->pkt, PKT_TIMESTAMP, w->base + ns);
 	seq_fields(w, &w->pkt, 0);
 	pb_msg(&w->pkt, PKT_TRACK_EVENT, &w->sub);
 	emit_packet(w, w->pkt.p, w->pkt.n);

@@ -1098,6 +1098,7 @@ static int cursor_chunk(struct cursor *c)
 	while (c->ci < c->th->n_chunks) {
 		size_t avail = 0;
 		const struct fnt_chunk_header *ch = chunk_at(c->p, c->th->chunks[c->ci++], &avail);
+		c->p->trace->chunks_walked++;
 		if (!ch)
 			continue;
 		c->chunk_base = (const uint8_t *)ch;
@@ -1494,6 +1495,7 @@ static void walk_reset(struct trace *t)
 		t->procs[i].damaged_bytes = 0;
 	}
 	t->end_ns = 0;
+	t->chunks_walked = 0;
 }
 
 /* the bytes of a varint of length 1..8 (index 0 unused) */

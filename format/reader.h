@@ -139,6 +139,7 @@ struct trace {
 	size_t func_hash_size;
 	uint64_t t0_mono, t0_real;  /* trace-relative ns 0 on both clocks */
 	uint64_t end_ns;            /* latest event seen by the last walk */
+	volatile uint64_t chunks_walked;   /* event chunks the current walk has begun (progress) */
 	struct trace_scope *scopes; /* named scopes of every process */
 	size_t n_scopes;
 	char **warnings;            /* one-line notes gathered while opening */

@@ -17,6 +17,7 @@
 #include <libgen.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -224,6 +225,9 @@ int cmd_export(int argc, char **argv)
 			die("cannot write '%s': %s", o.output, strerror(errno));
 	}
 
+	char what[PATH_MAX + 32];
+	snprintf(what, sizeof(what), "exporting '%s'", o.output);
+	progress_begin(v.trace, what, out == stdout && isatty(STDOUT_FILENO));
 	if (gz_suffix(o.output)) {       /* -o trace.json.gz: compressed as it is written */
 		FILE *gz = gz_stream(out);
 		ret = fmt->write(&v, &o, gz) ? 1 : 0;
@@ -234,6 +238,7 @@ int cmd_export(int argc, char **argv)
 	} else {
 		ret = fmt->write(&v, &o, out) ? 1 : 0;
 	}
+	progress_end();
 	if (out == stdout) {
 		if (fflush(stdout) || ferror(stdout)) {
 			error_msg("cannot write the export to standard output: %s", strerror(errno));

@@ -195,9 +195,11 @@ int cmd_graph(int argc, char **argv)
 		b.mode = callers ? CT_CALLERS : CT_UNDER;
 
 	view_open(&v, &o);
-	pager_start(&o);
 	calltree_init(&t);
+	progress_begin(v.trace, "reading the trace", 0);
 	calltree_build(&v, &b);
+	progress_end();
+	pager_start(&o);
 	if (!trace_has_function_events(v.trace)) {
 		view_no_events_hint(&v);
 		ret = 1;

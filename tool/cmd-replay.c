@@ -744,7 +744,9 @@ int cmd_replay(int argc, char **argv)
 		return replay_follow(&o, r.time, r.srcline, 0, NULL, 0);
 	}
 	view_open(&v, &o);
+	int out_tty = isatty(STDOUT_FILENO);   /* the replay goes to the terminal (or its pager) */
 	pager_start(&o);
+	progress_begin(v.trace, "replaying", out_tty);
 	r.buf = xmalloc(OUT_CAP);
 	if (json)
 		calls_walk(&v, 1, &json_ops, &r, 0);
@@ -752,6 +754,7 @@ int cmd_replay(int argc, char **argv)
 		put_str(&r, "# DURATION     TID     FUNCTION\n");
 		calls_walk(&v, 1, &ops, &r, 0);
 	}
+	progress_end();
 	for (size_t i = 0; i < v.trace->n_procs; i++)
 		for (size_t k = 0; k < v.trace->procs[i].n_threads; k++) {
 			struct trace_thread *th = &v.trace->procs[i].threads[k];

@@ -371,9 +371,13 @@ static int report_diff_views(struct view *v, struct view_opts *o, const char *ba
 
 	bo.dir = base_dir;
 	view_open(&bv, &bo);
-	pager_start(o);
+	progress_begin(v->trace, "reading the trace", 0);
 	profile(v, &r);
+	progress_end();
+	progress_begin(bv.trace, "reading the base trace", 0);
 	profile(&bv, &br);
+	progress_end();
+	pager_start(o);
 	struct prof_row *now = prof_rows(v, &r, &n), *base = prof_rows(&bv, &br, &bn);
 	report_diff(now, n, base, bn, sort_key, format, o->dir, base_dir);
 	fflush(stdout);
@@ -445,8 +449,10 @@ int cmd_report(int argc, char **argv)
 	view_open(&v, &o);
 	if (diff_dir)
 		return report_diff_views(&v, &o, diff_dir, format);
-	pager_start(&o);
+	progress_begin(v.trace, "reading the trace", 0);
 	profile(&v, &r);
+	progress_end();
+	pager_start(&o);
 	if (!trace_has_function_events(v.trace)) {
 		view_no_events_hint(&v);
 		ret = 1;

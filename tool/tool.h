@@ -49,6 +49,12 @@ struct prof_row {                     /* one function's profile, by name and mod
 void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
 		 const char *format, const char *now_dir, const char *base_dir);
 
+/* ---- progress.c ---- */
+/* "fntrace: WHAT 42%" on stderr after a second of walking t, when stderr is a
+ * terminal and the output is not (output_to_terminal: it is) */
+void progress_begin(struct trace *t, const char *what, int output_to_terminal);
+void progress_end(void);
+
 /* ---- gzout.c: export -o FILE.gz ---- */
 int gz_suffix(const char *path);      /* the name ends in .gz */
 /* a stream that gzips into raw; fclose it to end the gzip data (raw stays open) */

@@ -1170,8 +1170,19 @@ static void runtime_init(void)
 			fnt_file_mode = (unsigned)v;
 	}
 	env = getenv(FNTRACE_ENV_DIR);
-	if (!env || !*env)
+	int standalone = !env || !*env;
+	if (standalone) {
+		/* linked with -lfntrace and run on its own: a new trace, not one
+		 * mixed into an earlier run's (rotate.c), which the children of
+		 * this run then join through FNTRACE_DIR */
 		env = "fntrace.data";
+		if (fnt_rotate_default(env)) {
+			static const char msg[] = "fntrace: './fntrace.data' holds files that are not an earlier "
+				"trace's, or a running 'fntrace record' holds it; not recording (set FNTRACE_DIR)\n";
+			(void)!write(2, msg, sizeof(msg) - 1);
+			return;
+		}
+	}
 	len = strlen(env);
 	if (len >= sizeof(trace_dir) - 64)
 		return;
@@ -1182,6 +1193,8 @@ static void runtime_init(void)
 		memcpy(trace_dir, env, len + 1);
 	}
 	my_pid = (uint32_t)getpid();
+	if (standalone)
+		setenv(FNTRACE_ENV_DIR, trace_dir, 1);
 	if (file_open(NULL)) {
 		/* the one message the runtime ever prints, at start-up */
 		char msg[4400];

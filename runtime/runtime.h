@@ -81,6 +81,8 @@ struct fnt_shadow_entry {
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
+/* rotate.c: ./NAME from an earlier standalone run moves to ./NAME.old (0), or -1 */
+int fnt_rotate_default(const char *name) FNT_HIDDEN;
 extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
 extern int fnt_use_tsc FNT_HIDDEN;
 extern int fnt_paused FNT_HIDDEN;         /* fnt_disable(): the hooks record nothing */

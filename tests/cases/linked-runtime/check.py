@@ -21,6 +21,31 @@ def check(ctx):
     assert os.path.isdir(os.path.join(ctx.work, "fntrace.data"))
     p = ctx.run("replay", "-d", os.path.join(ctx.work, "fntrace.data"), check=True)
     assert p.stdout.count("step();") == 3, p.stdout
+    # run again on its own: a new trace, the earlier one moved to
+    # fntrace.data.old (never two runs mixed in one directory); a third run
+    # replaces the .old
+    def procs(d):
+        return sorted(f for f in os.listdir(os.path.join(ctx.work, d)) if f.endswith(".fnt"))
+    first = procs("fntrace.data")
+    assert len(first) == 1, first
+    for run in (2, 3):
+        before = procs("fntrace.data")
+        assert subprocess.run([exe], env=env, cwd=ctx.work).returncode == 0
+        assert procs("fntrace.data.old") == before, (run, procs("fntrace.data.old"), before)
+        now = procs("fntrace.data")
+        assert len(now) == 1 and now != before, (run, now, before)
+        p = ctx.run("replay", "-d", os.path.join(ctx.work, "fntrace.data"), check=True)
+        assert p.stdout.count("step();") == 3, p.stdout
+    # a file that is not fntrace's in ./fntrace.data: nothing is moved or
+    # removed, nothing recorded, and the program still runs
+    with open(os.path.join(ctx.work, "fntrace.data", "notes.txt"), "w") as f:
+        f.write("mine\n")
+    keep, old = procs("fntrace.data"), procs("fntrace.data.old")
+    p = subprocess.run([exe], env=env, cwd=ctx.work, capture_output=True, text=True)
+    assert p.returncode == 0, p
+    assert "not recording (set FNTRACE_DIR)" in p.stderr, p.stderr
+    assert procs("fntrace.data") == keep and procs("fntrace.data.old") == old
+    assert open(os.path.join(ctx.work, "fntrace.data", "notes.txt")).read() == "mine\n"
     env["FNTRACE_DIR"] = os.path.join(ctx.work, "off.data")
     env["FNTRACE_DISABLE"] = "1"
     assert subprocess.run([exe], env=env, cwd=ctx.work).returncode == 0

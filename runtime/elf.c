@@ -206,3 +206,58 @@ void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx,
 			}
 		}
 }
+
+/* The version an undefined .dynsym symbol is bound to ("GLIBC_2.2.5"), from
+ * .gnu.version and .gnu.version_r; NULL when it has none (or on damage). */
+const char *fnt_elf_import_version(const struct fnt_elf *e, const char *name)
+{
+	const Elf64_Shdr *ds = NULL, *vs = NULL, *vr = NULL;
+	for (unsigned i = 0; i < e->eh->e_shnum; i++) {
+		const Elf64_Shdr *s = &e->sh[i];
+		if (!in_file(e, s))
+			continue;
+		if (s->sh_type == SHT_DYNSYM)
+			ds = s;
+		else if (s->sh_type == SHT_GNU_versym)
+			vs = s;
+		else if (s->sh_type == SHT_GNU_verneed)
+			vr = s;
+	}
+	if (!ds || !vs || !vr || ds->sh_link >= e->eh->e_shnum || !in_file(e, &e->sh[ds->sh_link]) ||
+	    vr->sh_link >= e->eh->e_shnum || !in_file(e, &e->sh[vr->sh_link]))
+		return NULL;
+	const Elf64_Sym *sym = (const void *)(e->map + ds->sh_offset);
+	const Elf64_Half *ver = (const void *)(e->map + vs->sh_offset);
+	const char *str = (const char *)e->map + e->sh[ds->sh_link].sh_offset;
+	const char *vstr = (const char *)e->map + e->sh[vr->sh_link].sh_offset;
+	size_t n = ds->sh_size / sizeof(Elf64_Sym), strsize = e->sh[ds->sh_link].sh_size;
+	size_t vstrsize = e->sh[vr->sh_link].sh_size;
+	unsigned want = 0;
+	if (vs->sh_size / sizeof(Elf64_Half) < n)
+		n = vs->sh_size / sizeof(Elf64_Half);
+	for (size_t k = 1; k < n && !want; k++)
+		if (sym[k].st_shndx == SHN_UNDEF && sym[k].st_name < strsize &&
+		    !strncmp(str + sym[k].st_name, name, strsize - sym[k].st_name))
+			want = ver[k] & 0x7fff;
+	if (want < 2)
+		return NULL;
+	/* walk the Verneed entries and their Vernaux lists, every offset checked */
+	size_t off = 0;
+	for (unsigned i = 0; i < vr->sh_info && off + sizeof(Elf64_Verneed) <= vr->sh_size; i++) {
+		const Elf64_Verneed *vn = (const void *)(e->map + vr->sh_offset + off);
+		size_t aoff = off + vn->vn_aux;
+		for (unsigned j = 0; j < vn->vn_cnt && aoff + sizeof(Elf64_Vernaux) <= vr->sh_size; j++) {
+			const Elf64_Vernaux *va = (const void *)(e->map + vr->sh_offset + aoff);
+			if (va->vna_other == want && va->vna_name < vstrsize &&
+			    memchr(vstr + va->vna_name, 0, vstrsize - va->vna_name))
+				return vstr + va->vna_name;
+			if (!va->vna_next)
+				break;
+			aoff += va->vna_next;
+		}
+		if (!vn->vn_next)
+			break;
+		off += vn->vn_next;
+	}
+	return NULL;
+}

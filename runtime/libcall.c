@@ -22,7 +22,7 @@
  * Left alone (see doc/libcall.md): functions that return twice (setjmp,
  * vfork, getcontext: never swap their return address), functions that do
  * not return (exit, longjmp, execve on success...), our own hooks, and
- * slots still lazily bound to the module's PLT that dlsym cannot resolve
+ * slots still lazily bound to the module's PLT that dlvsym cannot resolve
  * (`fntrace record` sets LD_BIND_NOW so that there are none).  Stubs are
  * never freed: a thread may be between a slot and its stub when a library
  * is closed, and a closed module's stubs are simply never reached again.
@@ -118,6 +118,7 @@ int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
 }
 
 struct hook_scan {
+	const struct fnt_elf *e;
 	uint64_t bias, lo, hi;           /* the module's mapping (lazy slots point into it) */
 	uint64_t relro_lo, relro_hi;     /* the pages made read-only after relocation */
 	uint8_t *code;                   /* next stub */
@@ -138,8 +139,10 @@ static void hook_slot(void *ctx, const char *name, uint64_t vaddr)
 	if (!target)
 		return;                  /* a weak function that is not there */
 	if (target >= h->lo && target < h->hi) {
-		/* still bound lazily to the module's own PLT */
-		target = (uintptr_t)dlsym(RTLD_DEFAULT, name);
+		/* still bound lazily to the module's own PLT: resolve it as the
+		 * dynamic linker would, with the version the module asks for */
+		const char *ver = fnt_elf_import_version(h->e, name);
+		target = (uintptr_t)(ver ? dlvsym(RTLD_DEFAULT, name, ver) : dlsym(RTLD_DEFAULT, name));
 		if (!target)
 			return;
 	}
@@ -202,7 +205,7 @@ static void module_range(const struct fnt_elf *e, struct hook_scan *h)
 void fnt_libcall_module(const char *path, uint64_t bias)
 {
 	struct fnt_elf e;
-	struct hook_scan h = { .bias = bias };
+	struct hook_scan h = { .e = &e, .bias = bias };
 	size_t n = 0, bytes;
 	uint8_t *block;
 	int how;

@@ -254,6 +254,8 @@ unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
  * defined: also the slots of its own interposable functions */
 void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
 		     void *ctx) FNT_HIDDEN;
+/* the version an undefined .dynsym symbol asks for ("GLIBC_2.2.5"), or NULL */
+const char *fnt_elf_import_version(const struct fnt_elf *e, const char *name) FNT_HIDDEN;
 
 /* library calls (runtime/libcall.c) */
 void fnt_libcall_init(void) FNT_HIDDEN;

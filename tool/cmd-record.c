@@ -551,11 +551,15 @@ int cmd_record(int argc, char **argv)
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
 		/* with library calls on, the specs may name library functions */
-		if ((args_env || auto_args) && !(kinds & 10) && !libcall)
+		char *own = NULL;
+		if ((args_env || auto_args) && !(kinds & 10) &&
+		    (!libcall || (args_env && (own = libcall_unserved_spec(prog, args_env)))))
 			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
-				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R/--auto-args", prog,
+				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R%s%s%s", prog,
 				  (kinds & 1) ? "is built with -finstrument-functions, whose hooks run after the "
-						"arguments are gone" : "is not built with -pg -mfentry");
+						"arguments are gone" : "is not built with -pg -mfentry",
+				  own ? " on '" : "/--auto-args", own ? own : "",
+				  own ? "' (library functions work as they are)" : "");
 	}
 	trace_dir_modes(&td, mode);
 	lib = find_runtime();

@@ -1,10 +1,18 @@
 /*
- * libc-protos.c - the prototypes `record --auto-args` uses for library
- * calls: a small table of common libc functions as -A/-R item lists
- * (format/argspec.h), since libc's own DWARF is rarely installed.  Only
- * what is certain is listed: for printf-like functions, the format string.
+ * libc-protos.c - what `record` knows about library calls' arguments: the
+ * prototypes `--auto-args` uses (a small table of common libc functions as
+ * -A/-R item lists, format/argspec.h, since libc's own DWARF is rarely
+ * installed; only what is certain: for printf-like functions, the format
+ * string), and which -A/-R specs a -finstrument-functions build cannot
+ * serve (they name the program's own functions, not the ones it imports).
  */
-#include <stddef.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "tool/tool.h"
 
 static const char libc_protos[] =
@@ -45,4 +53,60 @@ static const char libc_protos[] =
 const char *libc_auto_specs(void)
 {
 	return libc_protos;
+}
+
+/* Does glob name a function the program defines and none it imports? */
+static int names_own_function(Elf *e, const char *glob)
+{
+	Elf_Scn *scn = NULL;
+	int own = 0, imported = 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    !(n = elf_strptr(e, sh.sh_link, sym.st_name)) || fnmatch(glob, n, 0))
+				continue;
+			if (sym.st_shndx == SHN_UNDEF)
+				imported = 1;
+			else
+				own = 1;
+		}
+	}
+	return own && !imported;
+}
+
+char *libcall_unserved_spec(const char *prog, const char *specs)
+{
+	int fd = open(prog, O_RDONLY | O_CLOEXEC);
+	char *found = NULL;
+	Elf *e;
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		for (const char *p = specs; *p && !found;) {
+			const char *end = strchr(p, ';'), *at;
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+			char *glob = xmalloc(len + 1);
+			memcpy(glob, p, len);
+			glob[len] = 0;
+			if ((at = strrchr(glob, '@')) != NULL)
+				glob[at - glob] = 0;
+			if (names_own_function(e, glob))
+				found = glob;
+			else
+				free(glob);
+			p += len + (end ? 1 : 0);
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return found;
 }

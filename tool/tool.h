@@ -225,6 +225,9 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 char *autoargs_specs(const char *path, size_t *count);
 /* libc-protos.c: --auto-args specs of common libc functions (library calls) */
 const char *libc_auto_specs(void);
+/* the first FUNC glob of the -A/-R specs ("f@items;g@items") that names a
+ * function the program defines and none it imports (malloc'd), or NULL */
+char *libcall_unserved_spec(const char *prog, const char *specs);
 
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);

@@ -20,3 +20,7 @@ def check(ctx):
     # without library calls, -A on a -finstrument-functions build is refused
     p = ctx.run("record", "--no-libcall", "-A", "open@arg1/s", "-d", ctx.work + "/no.data", "--", ctx.work + "/prog")
     assert p.returncode == 2 and "finstrument-functions" in p.stderr, (p.returncode, p.stderr)
+    # with them, a spec naming the program's own function still is (its
+    # hooks cannot see arguments), and the message names it
+    p = ctx.run("record", "-A", "open_it@arg1/s", "-d", ctx.work + "/no2.data", "--", ctx.work + "/prog")
+    assert p.returncode == 2 and "'open_it' (library functions work as they are)" in p.stderr, (p.returncode, p.stderr)

@@ -150,8 +150,13 @@ static void test_sparse(void)
 	put_file("sparse.fnt", img, FNT_HEADER_SIZE + CHUNK);
 	snprintf(path, sizeof(path), "%s/sparse.fnt", dir);
 	f = fopen(path, "r+b");
-	if (!f || fseeko(f, (off_t)(FNT_HEADER_SIZE + far * CHUNK), SEEK_SET) || fwrite(c, 1, CHUNK, f) != CHUNK) {
-		CHECK(0, "cannot write a sparse file: %s", strerror(errno));
+	if (!f || fseeko(f, (off_t)(FNT_HEADER_SIZE + far * CHUNK), SEEK_SET) || fwrite(c, 1, CHUNK, f) != CHUNK ||
+	    fflush(f)) {
+		/* a file system without files that large: nothing to test here */
+		if (errno == EFBIG)
+			printf("skipped: %s holds no 4 TiB file\n", dir);
+		else
+			CHECK(0, "cannot write a sparse file: %s", strerror(errno));
 		if (f)
 			fclose(f);
 		unlink(path);

@@ -698,8 +698,11 @@ static int cmp_pid_exec(const void *a, const void *b)
 	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
 }
 
+static void scope_hash_build(struct trace *t);
+
 static void trace_finish_open(struct trace *t)
 {
+	scope_hash_build(t);
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].n_argspecs > 1)
 			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);
@@ -751,11 +754,41 @@ static void trace_finish_open(struct trace *t)
 	}
 }
 
+/* Named scopes are looked up once per distinct function: hashed, so that
+ * a trace with many scope records does not make naming quadratic. */
+static void scope_hash_build(struct trace *t)
+{
+	size_t n = 64, mask;
+	while (n < 2 * t->n_scopes)
+		n *= 2;
+	t->scope_hash = calloc(n, sizeof(*t->scope_hash));
+	if (!t->scope_hash) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	t->scope_hash_size = n;
+	mask = n - 1;
+	for (size_t k = 0; k < t->n_scopes; k++) {
+		const struct trace_scope *sc = &t->scopes[k];
+		size_t j = func_key_hash(sc->file, sc->vaddr) & mask;
+		while (t->scope_hash[j] && (t->scopes[t->scope_hash[j] - 1].file != sc->file ||
+					    t->scopes[t->scope_hash[j] - 1].vaddr != sc->vaddr))
+			j = (j + 1) & mask;
+		if (!t->scope_hash[j])
+			t->scope_hash[j] = (uint32_t)k + 1;
+	}
+}
+
 const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr)
 {
-	for (size_t i = 0; i < t->n_scopes; i++)
-		if (t->scopes[i].file == file && t->scopes[i].vaddr == vaddr)
-			return t->scopes[i].name;
+	size_t mask = t->scope_hash_size - 1;
+	if (!t->scope_hash_size)
+		return NULL;
+	for (size_t j = func_key_hash(file, vaddr) & mask; t->scope_hash[j]; j = (j + 1) & mask) {
+		const struct trace_scope *sc = &t->scopes[t->scope_hash[j] - 1];
+		if (sc->file == file && sc->vaddr == vaddr)
+			return sc->name;
+	}
 	return NULL;
 }
 
@@ -944,6 +977,7 @@ void trace_close(struct trace *t)
 	for (size_t i = 0; i < t->n_scopes; i++)
 		free(t->scopes[i].name);
 	free(t->scopes);
+	free(t->scope_hash);
 	for (size_t i = 0; i < t->n_warnings; i++)
 		free(t->warnings[i]);
 	free(t->warnings);

@@ -293,6 +293,55 @@ static double open_cpu_seconds(uint32_t n)
 	return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 }
 
+/* a trace with n named-scope records in one module: the CPU time of
+ * opening it and looking up every scope's name */
+static double scope_cpu_seconds(uint32_t n)
+{
+	uint32_t chunk = 64u << 20;
+	size_t len = FNT_HEADER_SIZE + (size_t)chunk, off = FNT_CHUNK_HDR_SIZE;
+	uint8_t *img = calloc(1, len), *c = img + FNT_HEADER_SIZE;
+	struct fnt_chunk_header *ch = (void *)c;
+	struct timespec a, b;
+	char err[512], path[512];
+	struct trace *t = NULL;
+	size_t found = 0;
+
+	header(img, chunk, 1);
+	ch->magic = FNT_CHUNK_MAGIC;
+	ch->type = FNT_CHUNK_META;
+	off = put_module(c, off, FNT_META_MODULE_LOAD, 0);      /* 0x10000-0x1ffff, bias 0x10000 */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t rec[2] = { 20, 0x10000 + i % 0x10000 + (uint64_t)(i / 0x10000) * 0x20000 };
+		char name[24];
+		int nl = snprintf(name, sizeof(name), "scope%u", i) + 1;
+		uint32_t head = (uint32_t)(16 + nl) << 8 | FNT_META_SCOPE;
+		memcpy(c + off, &head, 4);
+		memcpy(c + off + 4, rec, 16);
+		memcpy(c + off + 20, name, (size_t)nl);
+		off += (4 + 16 + (size_t)nl + 7) & ~(size_t)7;
+	}
+	put_file("scopes.fnt", img, FNT_HEADER_SIZE + off);
+	free(img);
+	snprintf(path, sizeof(path), "%s/scopes.fnt", dir);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	CHECK(trace_open(&t, path, err, sizeof(err)) == 0, "open %u scopes: %s", n, err);
+	if (t) {
+		for (size_t k = 0; k < t->n_scopes; k++) {
+			const char *nm = trace_scope_name(t, t->scopes[k].file, t->scopes[k].vaddr);
+			found += nm && !strcmp(nm, t->scopes[k].name);
+		}
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	if (t) {
+		/* the first 0x10000 lie in the module, the rest outside every module */
+		CHECK(found == n, "%zu of %u scope names found", found, n);
+		CHECK(t->scopes[0].file == 0 && t->scopes[0].vaddr == 0, "a scope in the module is resolved to it");
+		trace_close(t);
+	}
+	unlink(path);
+	return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+}
+
 static void test_open_is_linear(void)
 {
 	double small = open_cpu_seconds(50000), big = open_cpu_seconds(400000);
@@ -302,6 +351,12 @@ static void test_open_is_linear(void)
 	printf("open: 50,000 thread records %.3f s, 400,000 %.3f s of CPU\n", small, big);
 	CHECK(big < 16 * small + 2.0, "opening 400,000 records took %.3f s of CPU against %.3f s for 50,000",
 	      big, small);
+	small = scope_cpu_seconds(25000);
+	big = scope_cpu_seconds(200000);
+	printf("scopes: 25,000 named-scope records %.3f s, 200,000 %.3f s of CPU (open and every name)\n", small,
+	       big);
+	CHECK(big < 16 * small + 2.0, "200,000 scope records took %.3f s of CPU against %.3f s for 25,000", big,
+	      small);
 }
 
 int main(void)

@@ -245,22 +245,28 @@ static size_t put_module(uint8_t *c, size_t off, uint32_t type, uint32_t i)
 	return off + ((4 + sizeof(mm) + (size_t)nl + 7) & ~(size_t)7);
 }
 
+/* a file header and one 64 MiB meta chunk, empty */
+static uint8_t *meta_image(void)
+{
+	uint8_t *img = calloc(1, FNT_HEADER_SIZE + (64u << 20));
+	struct fnt_chunk_header *ch = (void *)(img + FNT_HEADER_SIZE);
+	header(img, 64u << 20, 1);
+	ch->magic = FNT_CHUNK_MAGIC;
+	ch->type = FNT_CHUNK_META;
+	return img;
+}
+
 /* a trace whose meta chunk holds n thread records and n/4 module loads,
  * then their unloads in the order of the loads (the worst order for a
  * search from the latest load) */
 static double open_cpu_seconds(uint32_t n)
 {
-	uint32_t chunk = 64u << 20;
-	size_t len = FNT_HEADER_SIZE + (size_t)chunk, off = FNT_CHUNK_HDR_SIZE;
-	uint8_t *img = calloc(1, len), *c = img + FNT_HEADER_SIZE;
-	struct fnt_chunk_header *ch = (void *)c;
+	uint8_t *img = meta_image(), *c = img + FNT_HEADER_SIZE;
+	size_t off = FNT_CHUNK_HDR_SIZE;
 	struct timespec a, b;
 	char err[512], path[512];
 	struct trace *t = NULL;
 
-	header(img, chunk, 1);
-	ch->magic = FNT_CHUNK_MAGIC;
-	ch->type = FNT_CHUNK_META;
 	for (uint32_t i = 0; i < n; i++) {
 		struct fnt_meta_thread mt = { .thread = i, .tid = 100000 + i };
 		uint32_t head = (uint32_t)sizeof(mt) << 8 | FNT_META_THREAD;
@@ -297,18 +303,13 @@ static double open_cpu_seconds(uint32_t n)
  * opening it and looking up every scope's name */
 static double scope_cpu_seconds(uint32_t n)
 {
-	uint32_t chunk = 64u << 20;
-	size_t len = FNT_HEADER_SIZE + (size_t)chunk, off = FNT_CHUNK_HDR_SIZE;
-	uint8_t *img = calloc(1, len), *c = img + FNT_HEADER_SIZE;
-	struct fnt_chunk_header *ch = (void *)c;
+	uint8_t *img = meta_image(), *c = img + FNT_HEADER_SIZE;
+	size_t off = FNT_CHUNK_HDR_SIZE;
 	struct timespec a, b;
 	char err[512], path[512];
 	struct trace *t = NULL;
 	size_t found = 0;
 
-	header(img, chunk, 1);
-	ch->magic = FNT_CHUNK_MAGIC;
-	ch->type = FNT_CHUNK_META;
 	off = put_module(c, off, FNT_META_MODULE_LOAD, 0);      /* 0x10000-0x1ffff, bias 0x10000 */
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t rec[2] = { 20, 0x10000 + i % 0x10000 + (uint64_t)(i / 0x10000) * 0x20000 };

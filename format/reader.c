@@ -41,6 +41,16 @@ static void *xrealloc_(void *p, size_t n)
 	return q;
 }
 
+/* Room for element n of an array of n elements that only ever grows
+ * through here: capacities are powers of two, so appending n records costs
+ * O(n) copies, whatever the allocator (ASan's realloc always copies). */
+static void *grow_(void *p, size_t n, size_t size)
+{
+	if (n & (n - 1))        /* neither 0 nor a power of two: there is room */
+		return p;
+	return xrealloc_(p, (n ? 2 * n : 1) * size);
+}
+
 static char *xstrdup_(const char *s)
 {
 	char *d = strdup(s);
@@ -58,7 +68,7 @@ static void warn(struct trace *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	t->warnings = xrealloc_(t->warnings, (t->n_warnings + 1) * sizeof(*t->warnings));
+	t->warnings = grow_(t->warnings, t->n_warnings, sizeof(*t->warnings));
 	t->warnings[t->n_warnings++] = xstrdup_(buf);
 }
 
@@ -181,8 +191,7 @@ static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, 
 			return t->file_hash[i] - 1;
 	}
 	t->file_hash[i] = (uint32_t)t->n_files + 1;
-	if (!(t->n_files & (t->n_files - 1)))   /* 0, 1, 2, 4...: double */
-		t->files = xrealloc_(t->files, (t->n_files ? 2 * t->n_files : 1) * sizeof(*t->files));
+	t->files = grow_(t->files, t->n_files, sizeof(*t->files));
 	struct trace_file_ref *f = &t->files[t->n_files];
 	memset(f, 0, sizeof(*f));
 	f->path = xstrdup_(path);
@@ -386,7 +395,7 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 			uint64_t rec[2];
 			memcpy(rec, r, 16);
 			size_t nlen = strnlen((const char *)r + 16, rlen - 16);
-			t->scopes = xrealloc_(t->scopes, (t->n_scopes + 1) * sizeof(*t->scopes));
+			t->scopes = grow_(t->scopes, t->n_scopes, sizeof(*t->scopes));
 			struct trace_scope *sc = &t->scopes[t->n_scopes++];
 			sc->name = malloc(nlen + 1);
 			if (!sc->name)
@@ -396,7 +405,7 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 			/* resolved once the whole module map is known (process_scan) */
 			sc->file = TRACE_NO_FILE;
 			sc->vaddr = rec[1];
-			p->scope_ticks = xrealloc_(p->scope_ticks, (p->n_scope_ticks + 1) * sizeof(*p->scope_ticks));
+			p->scope_ticks = grow_(p->scope_ticks, p->n_scope_ticks, sizeof(*p->scope_ticks));
 			p->scope_ticks[p->n_scope_ticks++] = (struct scope_pending){ t->n_scopes - 1, rec[0] };
 		} else if (type == FNT_META_FILTERS) {
 			free(p->filters);
@@ -424,7 +433,7 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 			const char *text = (const char *)r + sizeof(ma);
 			size_t tl = strnlen(text, rlen - sizeof(ma));
 			if (p->n_argspecs < 1000000) {
-				p->argspecs = xrealloc_(p->argspecs, (p->n_argspecs + 1) * sizeof(*p->argspecs));
+				p->argspecs = grow_(p->argspecs, p->n_argspecs, sizeof(*p->argspecs));
 				struct trace_argspec *a = &p->argspecs[p->n_argspecs++];
 				a->addr = ma.addr;
 				a->text = xrealloc_(NULL, tl + 1);
@@ -471,7 +480,7 @@ static void process_scan(struct trace_process *p)
 			continue;
 		}
 		if (ch->type == FNT_CHUNK_META) {
-			meta = xrealloc_(meta, (n_meta + 1) * sizeof(*meta));
+			meta = grow_(meta, n_meta, sizeof(*meta));
 			meta[n_meta++] = (struct seq_item){ ch->seq, (uint32_t)i };
 			clock_point(p, ch->base_ticks, ch->mono_ns);
 		} else if (ch->type == FNT_CHUNK_EVENTS && ch->thread < MAX_THREADS_PER_PROC) {
@@ -721,8 +730,11 @@ static int cmp_pid_exec(const void *a, const void *b)
 	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
 }
 
+static void scope_hash_build(struct trace *t);
+
 static void trace_finish_open(struct trace *t)
 {
+	scope_hash_build(t);
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].n_argspecs > 1)
 			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);
@@ -774,11 +786,41 @@ static void trace_finish_open(struct trace *t)
 	}
 }
 
+/* Named scopes are looked up once per distinct function: hashed, so that
+ * a trace with many scope records does not make naming quadratic. */
+static void scope_hash_build(struct trace *t)
+{
+	size_t n = 64, mask;
+	while (n < 2 * t->n_scopes)
+		n *= 2;
+	t->scope_hash = calloc(n, sizeof(*t->scope_hash));
+	if (!t->scope_hash) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	t->scope_hash_size = n;
+	mask = n - 1;
+	for (size_t k = 0; k < t->n_scopes; k++) {
+		const struct trace_scope *sc = &t->scopes[k];
+		size_t j = func_key_hash(sc->file, sc->vaddr) & mask;
+		while (t->scope_hash[j] && (t->scopes[t->scope_hash[j] - 1].file != sc->file ||
+					    t->scopes[t->scope_hash[j] - 1].vaddr != sc->vaddr))
+			j = (j + 1) & mask;
+		if (!t->scope_hash[j])
+			t->scope_hash[j] = (uint32_t)k + 1;
+	}
+}
+
 const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr)
 {
-	for (size_t i = 0; i < t->n_scopes; i++)
-		if (t->scopes[i].file == file && t->scopes[i].vaddr == vaddr)
-			return t->scopes[i].name;
+	size_t mask = t->scope_hash_size - 1;
+	if (!t->scope_hash_size)
+		return NULL;
+	for (size_t j = func_key_hash(file, vaddr) & mask; t->scope_hash[j]; j = (j + 1) & mask) {
+		const struct trace_scope *sc = &t->scopes[t->scope_hash[j] - 1];
+		if (sc->file == file && sc->vaddr == vaddr)
+			return sc->name;
+	}
 	return NULL;
 }
 
@@ -812,7 +854,7 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 		while ((de = readdir(d))) {
 			if (!is_fnt(de->d_name))
 				continue;
-			names = xrealloc_(names, (n_names + 1) * sizeof(*names));
+			names = grow_(names, n_names, sizeof(*names));
 			names[n_names] = malloc(strlen(dir) + strlen(de->d_name) + 2);
 			if (!names[n_names])
 				exit(1);
@@ -970,6 +1012,7 @@ void trace_close(struct trace *t)
 	for (size_t i = 0; i < t->n_scopes; i++)
 		free(t->scopes[i].name);
 	free(t->scopes);
+	free(t->scope_hash);
 	for (size_t i = 0; i < t->n_warnings; i++)
 		free(t->warnings[i]);
 	free(t->warnings);

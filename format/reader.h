@@ -142,6 +142,8 @@ struct trace {
 	volatile uint64_t chunks_walked;   /* event chunks the current walk has begun (progress) */
 	struct trace_scope *scopes; /* named scopes of every process */
 	size_t n_scopes;
+	uint32_t *scope_hash;       /* by (file, vaddr): scope index + 1, 0 empty (the first of equal keys) */
+	size_t scope_hash_size;
 	char **warnings;            /* one-line notes gathered while opening */
 	size_t n_warnings;
 	/* from the session file written by `fntrace record` (may be absent) */

@@ -150,8 +150,13 @@ static void test_sparse(void)
 	put_file("sparse.fnt", img, FNT_HEADER_SIZE + CHUNK);
 	snprintf(path, sizeof(path), "%s/sparse.fnt", dir);
 	f = fopen(path, "r+b");
-	if (!f || fseeko(f, (off_t)(FNT_HEADER_SIZE + far * CHUNK), SEEK_SET) || fwrite(c, 1, CHUNK, f) != CHUNK) {
-		CHECK(0, "cannot write a sparse file: %s", strerror(errno));
+	if (!f || fseeko(f, (off_t)(FNT_HEADER_SIZE + far * CHUNK), SEEK_SET) || fwrite(c, 1, CHUNK, f) != CHUNK ||
+	    fflush(f)) {
+		/* a file system without files that large: nothing to test here */
+		if (errno == EFBIG)
+			printf("skipped: %s holds no 4 TiB file\n", dir);
+		else
+			CHECK(0, "cannot write a sparse file: %s", strerror(errno));
 		if (f)
 			fclose(f);
 		unlink(path);
@@ -240,22 +245,28 @@ static size_t put_module(uint8_t *c, size_t off, uint32_t type, uint32_t i)
 	return off + ((4 + sizeof(mm) + (size_t)nl + 7) & ~(size_t)7);
 }
 
+/* a file header and one 64 MiB meta chunk, empty */
+static uint8_t *meta_image(void)
+{
+	uint8_t *img = calloc(1, FNT_HEADER_SIZE + (64u << 20));
+	struct fnt_chunk_header *ch = (void *)(img + FNT_HEADER_SIZE);
+	header(img, 64u << 20, 1);
+	ch->magic = FNT_CHUNK_MAGIC;
+	ch->type = FNT_CHUNK_META;
+	return img;
+}
+
 /* a trace whose meta chunk holds n thread records and n/4 module loads,
  * then their unloads in the order of the loads (the worst order for a
  * search from the latest load) */
 static double open_cpu_seconds(uint32_t n)
 {
-	uint32_t chunk = 64u << 20;
-	size_t len = FNT_HEADER_SIZE + (size_t)chunk, off = FNT_CHUNK_HDR_SIZE;
-	uint8_t *img = calloc(1, len), *c = img + FNT_HEADER_SIZE;
-	struct fnt_chunk_header *ch = (void *)c;
+	uint8_t *img = meta_image(), *c = img + FNT_HEADER_SIZE;
+	size_t off = FNT_CHUNK_HDR_SIZE;
 	struct timespec a, b;
 	char err[512], path[512];
 	struct trace *t = NULL;
 
-	header(img, chunk, 1);
-	ch->magic = FNT_CHUNK_MAGIC;
-	ch->type = FNT_CHUNK_META;
 	for (uint32_t i = 0; i < n; i++) {
 		struct fnt_meta_thread mt = { .thread = i, .tid = 100000 + i };
 		uint32_t head = (uint32_t)sizeof(mt) << 8 | FNT_META_THREAD;
@@ -288,6 +299,50 @@ static double open_cpu_seconds(uint32_t n)
 	return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 }
 
+/* a trace with n named-scope records in one module: the CPU time of
+ * opening it and looking up every scope's name */
+static double scope_cpu_seconds(uint32_t n)
+{
+	uint8_t *img = meta_image(), *c = img + FNT_HEADER_SIZE;
+	size_t off = FNT_CHUNK_HDR_SIZE;
+	struct timespec a, b;
+	char err[512], path[512];
+	struct trace *t = NULL;
+	size_t found = 0;
+
+	off = put_module(c, off, FNT_META_MODULE_LOAD, 0);      /* 0x10000-0x1ffff, bias 0x10000 */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t rec[2] = { 20, 0x10000 + i % 0x10000 + (uint64_t)(i / 0x10000) * 0x20000 };
+		char name[24];
+		int nl = snprintf(name, sizeof(name), "scope%u", i) + 1;
+		uint32_t head = (uint32_t)(16 + nl) << 8 | FNT_META_SCOPE;
+		memcpy(c + off, &head, 4);
+		memcpy(c + off + 4, rec, 16);
+		memcpy(c + off + 20, name, (size_t)nl);
+		off += (4 + 16 + (size_t)nl + 7) & ~(size_t)7;
+	}
+	put_file("scopes.fnt", img, FNT_HEADER_SIZE + off);
+	free(img);
+	snprintf(path, sizeof(path), "%s/scopes.fnt", dir);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	CHECK(trace_open(&t, path, err, sizeof(err)) == 0, "open %u scopes: %s", n, err);
+	if (t) {
+		for (size_t k = 0; k < t->n_scopes; k++) {
+			const char *nm = trace_scope_name(t, t->scopes[k].file, t->scopes[k].vaddr);
+			found += nm && !strcmp(nm, t->scopes[k].name);
+		}
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	if (t) {
+		/* the first 0x10000 lie in the module, the rest outside every module */
+		CHECK(found == n, "%zu of %u scope names found", found, n);
+		CHECK(t->scopes[0].file == 0 && t->scopes[0].vaddr == 0, "a scope in the module is resolved to it");
+		trace_close(t);
+	}
+	unlink(path);
+	return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+}
+
 static void test_open_is_linear(void)
 {
 	double small = open_cpu_seconds(50000), big = open_cpu_seconds(400000);
@@ -297,6 +352,12 @@ static void test_open_is_linear(void)
 	printf("open: 50,000 thread records %.3f s, 400,000 %.3f s of CPU\n", small, big);
 	CHECK(big < 16 * small + 2.0, "opening 400,000 records took %.3f s of CPU against %.3f s for 50,000",
 	      big, small);
+	small = scope_cpu_seconds(25000);
+	big = scope_cpu_seconds(200000);
+	printf("scopes: 25,000 named-scope records %.3f s, 200,000 %.3f s of CPU (open and every name)\n", small,
+	       big);
+	CHECK(big < 16 * small + 2.0, "200,000 scope records took %.3f s of CPU against %.3f s for 25,000", big,
+	      small);
 }
 
 int main(void)

@@ -69,6 +69,7 @@ int cmd_live(int argc, char **argv)
 			break;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(live_usage, stdout);
+			free(rargv);
 			return 0;
 		}
 		if (!strcmp(a, "--time")) {

@@ -83,6 +83,23 @@ void fnt_shadow_release(struct fnt_thread *t)
 	}
 }
 
+/* gcc's nested functions save their static chain around the __fentry__
+ * call: `push %r10; [endbr64;] call __fentry__; pop %r10`.  Then the
+ * function's return address lies one slot further up than usual, and the
+ * slot next to the call's own return address is the saved chain, which
+ * the trampoline must leave alone.  The pop right after the call is what
+ * tells it apart from whatever precedes an ordinary function. */
+static inline int fentry_saves_chain(uintptr_t ret)
+{
+	const uint8_t *p = (const uint8_t *)ret;
+	if (p[0] != 0x41 || p[1] != 0x5a)
+		return 0;
+	const uint8_t *c = p - ((p[-6] == 0xff && p[-5] == 0x15) ? 6 : 5);
+	if (c[-4] == 0xf3 && c[-3] == 0x0f && c[-2] == 0x1e && c[-1] == 0xfa)
+		c -= 4;
+	return c[-2] == 0x41 && c[-1] == 0x52;
+}
+
 /* The function's first byte, from the address just past its __fentry__
  * call: a 5-byte direct call (clang, gcc -fno-plt off) or a 6-byte call
  * through the GOT (gcc's default), after an endbr64 if there is one. */
@@ -93,6 +110,8 @@ static inline uintptr_t fentry_fn(uintptr_t ret)
 	const uint8_t *e = (const uint8_t *)fn - 4;
 	if (e[0] == 0xf3 && e[1] == 0x0f && e[2] == 0x1e && e[3] == 0xfa)
 		fn -= 4;
+	if (fentry_saves_chain(ret))
+		fn -= 2;
 	return fn;
 }
 
@@ -174,6 +193,8 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	const struct fnt_argspec *spec = NULL;
 	int32_t depth;
 
+	if (unlikely(fentry_saves_chain(ret_in_fn)))
+		slot++;         /* past the saved %r10 of a gcc nested function */
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy)
 			return;

@@ -17,7 +17,9 @@
  * - C++ exceptions: the unwinder reads return addresses from the stack, so
  *   fnt_unwind_begin puts every real one back before it walks, and
  *   fnt_unwind_caught (from __cxa_begin_catch) records the frames the
- *   exception left as unwound and swaps the survivors again.
+ *   exception left as unwound and swaps the survivors again; each landing
+ *   pad on the way (_Unwind_SetIP) records the frames below it as unwound
+ *   first, so that a cleanup's destructors nest under their own frame.
  * Only the owning thread touches its shadow stack (signal handlers on it
  * nest properly or longjmp away, which the two rules above cover).
  */
@@ -28,6 +30,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <unwind.h>
 #include "fntrace.h"
 #include "format/argspec.h"
 #include "runtime/event.h"
@@ -438,6 +441,29 @@ void *fnt_unwind_caught(int which, uintptr_t sp)
 		t->ss_restored = 0;
 	}
 	return unwind_target(which);
+}
+
+/* The personality routine found a landing pad (a cleanup that runs
+ * destructors, or a catch) in the frame whose CFA the context gives, and
+ * sets the IP to it just before the unwinder jumps there: every frame
+ * below that one is gone now.  (_Unwind_GetCFA gives that frame's %rsp at
+ * its call, in libgcc and LLVM's libunwind alike: the slots below it.)  Recording them as unwound here, rather
+ * than at the catch, puts the destructors the cleanup calls into the frame
+ * that owns the objects, after the frames the exception left. */
+FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
+{
+	static void (*real)(struct _Unwind_Context *, _Unwind_Ptr);
+	struct fnt_thread *t = &fnt_self;
+	void (*f)(struct _Unwind_Context *, _Unwind_Ptr) = __atomic_load_n(&real, __ATOMIC_RELAXED);
+
+	if (!f) {
+		f = (void (*)(struct _Unwind_Context *, _Unwind_Ptr))dlsym(RTLD_NEXT, "_Unwind_SetIP");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	if (t->ss_top && t->ss_restored)
+		shadow_resync(t, _Unwind_GetCFA(c));
+	if (f)
+		f(c, ip);
 }
 
 /* pthread_exit (and so a thread's cancellation cleanup in C++ or

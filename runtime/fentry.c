@@ -409,18 +409,35 @@ static void *unwind_target(int which)
 	return f;
 }
 
-/* An unwind starts (or resumes after a cleanup): the unwinder needs the
- * real return addresses.  Innermost first, so a slot shared by a tail call
- * and its caller ends up with the caller's real address. */
-void *fnt_unwind_begin(int which, uintptr_t sp)
+/* Put the real return addresses back for a walk of the stack.  Innermost
+ * first, so a slot shared by a tail call and its caller ends up with the
+ * caller's real address. */
+static void shadow_put_back(struct fnt_thread *t)
 {
-	struct fnt_thread *t = &fnt_self;
-	(void)sp;
 	for (uint32_t i = t->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
 		if (*slot == (uintptr_t)fnt_return_trampoline)
 			*slot = t->ss[i].ret;
 	}
+}
+
+/* ...and swap them again once it is over. */
+static void shadow_swap_again(struct fnt_thread *t)
+{
+	for (uint32_t i = 0; i < t->ss_top; i++) {
+		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
+		if (*slot == t->ss[i].ret)
+			*slot = (uintptr_t)fnt_return_trampoline;
+	}
+}
+
+/* An unwind starts (or resumes after a cleanup): the unwinder needs the
+ * real return addresses. */
+void *fnt_unwind_begin(int which, uintptr_t sp)
+{
+	struct fnt_thread *t = &fnt_self;
+	(void)sp;
+	shadow_put_back(t);
 	if (t->ss_top)
 		t->ss_restored = 1;
 	return unwind_target(which);
@@ -433,11 +450,7 @@ void *fnt_unwind_caught(int which, uintptr_t sp)
 	struct fnt_thread *t = &fnt_self;
 	if (t->ss_restored) {
 		shadow_resync(t, sp);
-		for (uint32_t i = 0; i < t->ss_top; i++) {
-			uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-			if (*slot == t->ss[i].ret)
-				*slot = (uintptr_t)fnt_return_trampoline;
-		}
+		shadow_swap_again(t);
 		t->ss_restored = 0;
 	}
 	return unwind_target(which);
@@ -466,6 +479,94 @@ FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
 		f(c, ip);
 }
 
+/* ---- stack walks by the program ----
+ * backtrace() and _Unwind_Backtrace read return addresses from the stack:
+ * they see the real ones while they walk (a walk inside an exception's
+ * unwind finds them back already, and leaves them so).  glibc's backtrace
+ * reaches libgcc through its own pointer, past the _Unwind_Backtrace
+ * wrapper, so it is walked here with the real _Unwind_Backtrace instead,
+ * from its caller's frame on, as glibc does. */
+typedef _Unwind_Reason_Code (*unwind_trace_fn)(_Unwind_Trace_Fn, void *);
+
+static unwind_trace_fn unwind_backtrace_real(void)
+{
+	static unwind_trace_fn real;
+	unwind_trace_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	if (!f) {
+		f = (unwind_trace_fn)dlsym(RTLD_NEXT, "_Unwind_Backtrace");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+/* inlined: the walk's first frame is the exported function that called it */
+static inline __attribute__((always_inline)) _Unwind_Reason_Code walk_real(struct fnt_thread *t,
+									     _Unwind_Trace_Fn fn, void *arg)
+{
+	unwind_trace_fn f = unwind_backtrace_real();
+	int swapped = t->ss_top && !t->ss_restored;
+	_Unwind_Reason_Code rc;
+
+	if (!f)
+		return _URC_FATAL_PHASE1_ERROR;
+	if (swapped)
+		shadow_put_back(t);
+	rc = f(fn, arg);
+	if (swapped)
+		shadow_swap_again(t);
+	return rc;
+}
+
+/* the program's callback, shown the frames from its own on: not this
+ * wrapper's */
+struct program_walk {
+	_Unwind_Trace_Fn fn;
+	void *arg;
+	int skip;
+};
+
+static _Unwind_Reason_Code program_step(struct _Unwind_Context *c, void *arg)
+{
+	struct program_walk *w = arg;
+	if (w->skip) {
+		w->skip--;
+		return _URC_NO_REASON;
+	}
+	return w->fn(c, w->arg);
+}
+
+FNT_EXPORT __attribute__((noinline)) _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn fn, void *arg)
+{
+	struct program_walk w = { fn, arg, 1 };
+	return walk_real(&fnt_self, program_step, &w);
+}
+
+struct backtrace_walk {
+	void **pc;
+	int size, n;        /* n starts at -1: the first frame is backtrace's own */
+};
+
+static _Unwind_Reason_Code backtrace_step(struct _Unwind_Context *c, void *arg)
+{
+	struct backtrace_walk *w = arg;
+	if (w->n >= 0)
+		w->pc[w->n] = (void *)_Unwind_GetIP(c);
+	if (++w->n == w->size)
+		return _URC_END_OF_STACK;
+	return _URC_NO_REASON;
+}
+
+FNT_EXPORT __attribute__((noinline)) int backtrace(void **pc, int size)
+{
+	struct backtrace_walk w = { pc, size, -1 };
+	if (size <= 0)
+		return 0;
+	walk_real(&fnt_self, backtrace_step, &w);
+	if (w.n > 1 && !w.pc[w.n - 1])
+		w.n--;          /* the outermost frame may have no return address */
+	return w.n > 0 ? w.n : 0;
+}
+
 /* pthread_exit (and so a thread's cancellation cleanup in C++ or
  * -fexceptions code) unwinds with a forced unwind that glibc starts through
  * its own pointer into libgcc, past our _Unwind_ForcedUnwind stub: it would
@@ -482,11 +583,7 @@ FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
 		f = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
 	}
-	for (uint32_t i = t->ss_top; i-- > 0;) {
-		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-		if (*slot == (uintptr_t)fnt_return_trampoline)
-			*slot = t->ss[i].ret;
-	}
+	shadow_put_back(t);
 	t->ss_restored = 0;
 	shadow_drop(t, 0);       /* the written frames are recorded as unwound */
 	if (f)

@@ -499,6 +499,13 @@ static unwind_trace_fn unwind_backtrace_real(void)
 	return f;
 }
 
+/* backtrace() is often called from a crash handler: look libgcc up at
+ * start, not there (dlsym's stack use, see doc/safety.md) */
+__attribute__((constructor)) static void unwind_backtrace_resolve(void)
+{
+	(void)unwind_backtrace_real();
+}
+
 /* inlined: the walk's first frame is the exported function that called it */
 static inline __attribute__((always_inline)) _Unwind_Reason_Code walk_real(struct fnt_thread *t,
 									     _Unwind_Trace_Fn fn, void *arg)

@@ -17,7 +17,9 @@
  * - C++ exceptions: the unwinder reads return addresses from the stack, so
  *   fnt_unwind_begin puts every real one back before it walks, and
  *   fnt_unwind_caught (from __cxa_begin_catch) records the frames the
- *   exception left as unwound and swaps the survivors again.
+ *   exception left as unwound and swaps the survivors again; each landing
+ *   pad on the way (_Unwind_SetIP) records the frames below it as unwound
+ *   first, so that a cleanup's destructors nest under their own frame.
  * Only the owning thread touches its shadow stack (signal handlers on it
  * nest properly or longjmp away, which the two rules above cover).
  */
@@ -28,6 +30,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <unwind.h>
 #include "fntrace.h"
 #include "format/argspec.h"
 #include "runtime/event.h"
@@ -83,6 +86,23 @@ void fnt_shadow_release(struct fnt_thread *t)
 	}
 }
 
+/* gcc's nested functions save their static chain around the __fentry__
+ * call: `push %r10; [endbr64;] call __fentry__; pop %r10`.  Then the
+ * function's return address lies one slot further up than usual, and the
+ * slot next to the call's own return address is the saved chain, which
+ * the trampoline must leave alone.  The pop right after the call is what
+ * tells it apart from whatever precedes an ordinary function. */
+static inline int fentry_saves_chain(uintptr_t ret)
+{
+	const uint8_t *p = (const uint8_t *)ret;
+	if (p[0] != 0x41 || p[1] != 0x5a)
+		return 0;
+	const uint8_t *c = p - ((p[-6] == 0xff && p[-5] == 0x15) ? 6 : 5);
+	if (c[-4] == 0xf3 && c[-3] == 0x0f && c[-2] == 0x1e && c[-1] == 0xfa)
+		c -= 4;
+	return c[-2] == 0x41 && c[-1] == 0x52;
+}
+
 /* The function's first byte, from the address just past its __fentry__
  * call: a 5-byte direct call (clang, gcc -fno-plt off) or a 6-byte call
  * through the GOT (gcc's default), after an endbr64 if there is one. */
@@ -93,6 +113,8 @@ static inline uintptr_t fentry_fn(uintptr_t ret)
 	const uint8_t *e = (const uint8_t *)fn - 4;
 	if (e[0] == 0xf3 && e[1] == 0x0f && e[2] == 0x1e && e[3] == 0xfa)
 		fn -= 4;
+	if (fentry_saves_chain(ret))
+		fn -= 2;
 	return fn;
 }
 
@@ -182,6 +204,8 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 	const struct fnt_argspec *spec = NULL;
 	int32_t depth;
 
+	if (unlikely(fentry_saves_chain(ret_in_fn)))
+		slot++;         /* past the saved %r10 of a gcc nested function */
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy) {
 			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);   /* its entry and its exit */
@@ -337,6 +361,30 @@ static uint32_t shadow_resync(struct fnt_thread *t, uintptr_t sp)
 	return n;
 }
 
+/* Coroutines (runtime/stacks.c): the frames above ours (index k) that
+ * live on another machine stack are suspended there, not left: move them
+ * under ours, in their order, so that the rules for frames left by a jump
+ * see only the frames of our own stack above ours. */
+static uint32_t shadow_other_stacks(struct fnt_thread *t, uint32_t k, uintptr_t slot)
+{
+	uint32_t to = k;        /* where ours is: [k, to) holds the moved ones */
+
+	if (t->busy)
+		return k;
+	t->busy = 1;
+	barrier();
+	for (uint32_t i = k + 1; i < t->ss_top; i++) {
+		if (fnt_stack_same(t->ss[i].slot, slot))
+			continue;
+		struct fnt_shadow_entry e = t->ss[i];
+		memmove(&t->ss[to + 1], &t->ss[to], (i - to) * sizeof(e));
+		t->ss[to++] = e;
+	}
+	barrier();
+	t->busy = 0;
+	return to;
+}
+
 uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 {
 	struct fnt_thread *t = &fnt_self;
@@ -356,6 +404,8 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			(void)!write(2, msg, sizeof(msg) - 1);
 			abort();
 		}
+		if (unlikely(fnt_stacks_known()))
+			j = shadow_other_stacks(t, j - 1, slot) + 1;
 		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */
 		if (t->ss_top != j)
 			/* not below ours: another stack (coroutines); drop them anyway */
@@ -422,18 +472,35 @@ static void *unwind_target(int which)
 	return f;
 }
 
-/* An unwind starts (or resumes after a cleanup): the unwinder needs the
- * real return addresses.  Innermost first, so a slot shared by a tail call
- * and its caller ends up with the caller's real address. */
-void *fnt_unwind_begin(int which, uintptr_t sp)
+/* Put the real return addresses back for a walk of the stack.  Innermost
+ * first, so a slot shared by a tail call and its caller ends up with the
+ * caller's real address. */
+static void shadow_put_back(struct fnt_thread *t)
 {
-	struct fnt_thread *t = &fnt_self;
-	(void)sp;
 	for (uint32_t i = t->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
 		if (*slot == (uintptr_t)fnt_return_trampoline)
 			*slot = t->ss[i].ret;
 	}
+}
+
+/* ...and swap them again once it is over. */
+static void shadow_swap_again(struct fnt_thread *t)
+{
+	for (uint32_t i = 0; i < t->ss_top; i++) {
+		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
+		if (*slot == t->ss[i].ret)
+			*slot = (uintptr_t)fnt_return_trampoline;
+	}
+}
+
+/* An unwind starts (or resumes after a cleanup): the unwinder needs the
+ * real return addresses. */
+void *fnt_unwind_begin(int which, uintptr_t sp)
+{
+	struct fnt_thread *t = &fnt_self;
+	(void)sp;
+	shadow_put_back(t);
 	if (t->ss_top)
 		t->ss_restored = 1;
 	return unwind_target(which);
@@ -446,14 +513,128 @@ void *fnt_unwind_caught(int which, uintptr_t sp)
 	struct fnt_thread *t = &fnt_self;
 	if (t->ss_restored) {
 		shadow_resync(t, sp);
-		for (uint32_t i = 0; i < t->ss_top; i++) {
-			uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-			if (*slot == t->ss[i].ret)
-				*slot = (uintptr_t)fnt_return_trampoline;
-		}
+		shadow_swap_again(t);
 		t->ss_restored = 0;
 	}
 	return unwind_target(which);
+}
+
+/* The personality routine found a landing pad (a cleanup that runs
+ * destructors, or a catch) in the frame whose CFA the context gives, and
+ * sets the IP to it just before the unwinder jumps there: every frame
+ * below that one is gone now.  (_Unwind_GetCFA gives that frame's %rsp at
+ * its call, in libgcc and LLVM's libunwind alike: the slots below it.)  Recording them as unwound here, rather
+ * than at the catch, puts the destructors the cleanup calls into the frame
+ * that owns the objects, after the frames the exception left. */
+FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
+{
+	static void (*real)(struct _Unwind_Context *, _Unwind_Ptr);
+	struct fnt_thread *t = &fnt_self;
+	void (*f)(struct _Unwind_Context *, _Unwind_Ptr) = __atomic_load_n(&real, __ATOMIC_RELAXED);
+
+	if (!f) {
+		f = (void (*)(struct _Unwind_Context *, _Unwind_Ptr))dlsym(RTLD_NEXT, "_Unwind_SetIP");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	if (t->ss_top && t->ss_restored)
+		shadow_resync(t, _Unwind_GetCFA(c));
+	if (f)
+		f(c, ip);
+}
+
+/* ---- stack walks by the program ----
+ * backtrace() and _Unwind_Backtrace read return addresses from the stack:
+ * they see the real ones while they walk (a walk inside an exception's
+ * unwind finds them back already, and leaves them so).  glibc's backtrace
+ * reaches libgcc through its own pointer, past the _Unwind_Backtrace
+ * wrapper, so it is walked here with the real _Unwind_Backtrace instead,
+ * from its caller's frame on, as glibc does. */
+typedef _Unwind_Reason_Code (*unwind_trace_fn)(_Unwind_Trace_Fn, void *);
+
+static unwind_trace_fn unwind_backtrace_real(void)
+{
+	static unwind_trace_fn real;
+	unwind_trace_fn f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	if (!f) {
+		f = (unwind_trace_fn)dlsym(RTLD_NEXT, "_Unwind_Backtrace");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+/* backtrace() is often called from a crash handler: look libgcc up at
+ * start, not there (dlsym's stack use, see doc/safety.md) */
+__attribute__((constructor)) static void unwind_backtrace_resolve(void)
+{
+	(void)unwind_backtrace_real();
+}
+
+/* inlined: the walk's first frame is the exported function that called it */
+static inline __attribute__((always_inline)) _Unwind_Reason_Code walk_real(struct fnt_thread *t,
+									     _Unwind_Trace_Fn fn, void *arg)
+{
+	unwind_trace_fn f = unwind_backtrace_real();
+	int swapped = t->ss_top && !t->ss_restored;
+	_Unwind_Reason_Code rc;
+
+	if (!f)
+		return _URC_FATAL_PHASE1_ERROR;
+	if (swapped)
+		shadow_put_back(t);
+	rc = f(fn, arg);
+	if (swapped)
+		shadow_swap_again(t);
+	return rc;
+}
+
+/* the program's callback, shown the frames from its own on: not this
+ * wrapper's */
+struct program_walk {
+	_Unwind_Trace_Fn fn;
+	void *arg;
+	int skip;
+};
+
+static _Unwind_Reason_Code program_step(struct _Unwind_Context *c, void *arg)
+{
+	struct program_walk *w = arg;
+	if (w->skip) {
+		w->skip--;
+		return _URC_NO_REASON;
+	}
+	return w->fn(c, w->arg);
+}
+
+FNT_EXPORT __attribute__((noinline)) _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn fn, void *arg)
+{
+	struct program_walk w = { fn, arg, 1 };
+	return walk_real(&fnt_self, program_step, &w);
+}
+
+struct backtrace_walk {
+	void **pc;
+	int size, n;        /* n starts at -1: the first frame is backtrace's own */
+};
+
+static _Unwind_Reason_Code backtrace_step(struct _Unwind_Context *c, void *arg)
+{
+	struct backtrace_walk *w = arg;
+	if (w->n >= 0)
+		w->pc[w->n] = (void *)_Unwind_GetIP(c);
+	if (++w->n == w->size)
+		return _URC_END_OF_STACK;
+	return _URC_NO_REASON;
+}
+
+FNT_EXPORT __attribute__((noinline)) int backtrace(void **pc, int size)
+{
+	struct backtrace_walk w = { pc, size, -1 };
+	if (size <= 0)
+		return 0;
+	walk_real(&fnt_self, backtrace_step, &w);
+	if (w.n > 1 && !w.pc[w.n - 1])
+		w.n--;          /* the outermost frame may have no return address */
+	return w.n > 0 ? w.n : 0;
 }
 
 /* pthread_exit (and so a thread's cancellation cleanup in C++ or
@@ -472,11 +653,7 @@ FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
 		f = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
 	}
-	for (uint32_t i = t->ss_top; i-- > 0;) {
-		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-		if (*slot == (uintptr_t)fnt_return_trampoline)
-			*slot = t->ss[i].ret;
-	}
+	shadow_put_back(t);
 	t->ss_restored = 0;
 	shadow_drop(t, 0);       /* the written frames are recorded as unwound */
 	if (f)

@@ -1223,6 +1223,14 @@ __attribute__((constructor)) static void runtime_ctor(void)
 		return;
 	t->busy = 1;
 	runtime_init();                 /* nothing if a hook got there first */
+	/* a thread's first event reads its name through the prctl wrapper,
+	 * whose first call looks the real one up with dlsym: ~5 KB of stack
+	 * in ld.so, too much for a signal handler on a small sigaltstack
+	 * (doc/safety.md).  Look it up now, out of any signal context. */
+	{
+		char name[16];
+		prctl(PR_GET_NAME, name, 0, 0, 0);
+	}
 	helper_start();
 	t->busy = 0;
 }

@@ -206,6 +206,8 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDD
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
+int fnt_stacks_known(void) FNT_HIDDEN;                 /* runtime/stacks.c */
+int fnt_stack_same(uintptr_t a, uintptr_t b) FNT_HIDDEN;
 void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
 
 /* with t->busy held: write an entry or exit event followed by an ARGS or

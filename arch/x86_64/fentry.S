@@ -129,9 +129,18 @@ fnt_libcall_entry:
 	.globl fnt_return_trampoline
 	.hidden fnt_return_trampoline
 	.type fnt_return_trampoline, @function
-fnt_return_trampoline:
 	.cfi_startproc
 	.cfi_undefined rip
+	/* An unwinder that meets the trampoline as a return address looks
+	 * up the address before it, which would be the end of __fentry__
+	 * and its CFI (a walk through it dies).  This byte keeps that
+	 * lookup inside the trampoline's own entry, whose undefined return
+	 * address ends the walk there.  (The real address is in the
+	 * thread's shadow stack, which no CFI expression can reach:
+	 * backtrace() and _Unwind_Backtrace put the real ones back first,
+	 * see runtime/fentry.c.) */
+	nop
+fnt_return_trampoline:
 	sub $8, %rsp
 	.cfi_adjust_cfa_offset 8
 	SAVE_ALL

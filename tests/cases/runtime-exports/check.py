@@ -11,7 +11,8 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "execve", "execle", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "fork",
            # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs
            "__fentry__", "__monstartup", "_mcleanup", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
-           "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "pthread_exit"}
+           "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "_Unwind_SetIP", "_Unwind_Backtrace",
+           "backtrace", "pthread_exit", "swapcontext", "setcontext"}
 # the in-program API (include/fntrace.h): the header calls only these
 API = {"fnt__active", "fnt__enter", "fnt__exit", "fnt__scope_named", "fnt__mark", "fnt__capture_stack",
        "fnt__set_enabled", "fnt__snapshot", "fnt_patch"}

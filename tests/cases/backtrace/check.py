@@ -1,0 +1,1 @@
+../backtrace-fentry/check.py

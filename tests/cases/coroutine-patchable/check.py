@@ -1,0 +1,1 @@
+../coroutine-fentry/check.py

@@ -1,0 +1,1 @@
+../coroutine-fentry/prog.c

@@ -1,0 +1,1 @@
+../exception-cleanup-fentry/check.py

@@ -1,0 +1,1 @@
+../exception-cleanup-fentry/prog.cc

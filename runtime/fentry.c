@@ -193,6 +193,8 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HID
 
 void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 {
+	if (unlikely(fentry_saves_chain(ret_in_fn)))
+		slot++;         /* past the saved %r10 of a gcc nested function */
 	fnt_shadow_enter(r, fentry_fn(ret_in_fn), slot);
 }
 
@@ -204,8 +206,6 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 	const struct fnt_argspec *spec = NULL;
 	int32_t depth;
 
-	if (unlikely(fentry_saves_chain(ret_in_fn)))
-		slot++;         /* past the saved %r10 of a gcc nested function */
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy) {
 			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);   /* its entry and its exit */

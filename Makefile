@@ -14,6 +14,8 @@ CFLAGS   ?= $(OPT) -g
 CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -I.
 DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
 DW_LIBS   := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
+# libiberty (libiberty-dev): the C++ demangler's component tree, symbols/cxxname.c
+DW_LIBS   += -liberty
 
 # The runtime is loaded into traced programs: hidden visibility (only the
 # hooks and the public API are exported), initial-exec TLS, never

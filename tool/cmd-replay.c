@@ -600,7 +600,7 @@ int replay_follow(struct view_opts *o, int time_, int srcline, int recorder, int
 	struct symbols_options so = {
 		.debug_dirs = o->debug_dirs.v, .n_debug_dirs = o->debug_dirs.n,
 		.prefix_map = o->prefix_map.v, .n_prefix_map = o->prefix_map.n,
-		.no_demangle = o->no_demangle,
+		.no_demangle = o->no_demangle, .demangle = o->demangle,
 	};
 	struct symbols *syms = symbols_new(&so);
 	struct line_skip ls = { 0, 0 };

@@ -43,6 +43,7 @@ struct view_opts {
 	const char *dir;
 	struct strlist debug_dirs, prefix_map;
 	int no_demangle;
+	int demangle;                     /* --demangle: enum symbols_demangle */
 	uint32_t *tids;
 	size_t n_tids;
 	struct strlist filter, notrace;   /* -F, -N globs */
@@ -64,7 +65,8 @@ struct view_opts {
 	{ "data", required_argument, NULL, 'd' }, \
 	{ "debug-dir", required_argument, NULL, 0x100 }, \
 	{ "prefix-map", required_argument, NULL, 0x101 }, \
-	{ "no-demangle", no_argument, NULL, 0x102 }
+	{ "no-demangle", no_argument, NULL, 0x102 }, \
+	{ "demangle", required_argument, NULL, 0x120 }
 #define FILTER_LONGOPTS \
 	{ "tid", required_argument, NULL, 0x110 }, \
 	{ "filter", required_argument, NULL, 'F' }, \

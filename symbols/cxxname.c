@@ -68,6 +68,16 @@ static int children(comp *c, comp ***l, comp ***r)
 	case DEMANGLE_COMPONENT_TRANSACTION_CLONE:
 	case DEMANGLE_COMPONENT_NONTRANSACTION_CLONE:
 	case DEMANGLE_COMPONENT_HIDDEN_ALIAS:
+	case DEMANGLE_COMPONENT_CONVERSION:
+	case DEMANGLE_COMPONENT_VTABLE:
+	case DEMANGLE_COMPONENT_VTT:
+	case DEMANGLE_COMPONENT_TYPEINFO:
+	case DEMANGLE_COMPONENT_TYPEINFO_NAME:
+	case DEMANGLE_COMPONENT_TYPEINFO_FN:
+	case DEMANGLE_COMPONENT_GUARD:
+	case DEMANGLE_COMPONENT_TLS_INIT:
+	case DEMANGLE_COMPONENT_TLS_WRAPPER:
+	case DEMANGLE_COMPONENT_REFTEMP:
 		*l = &c->u.s_binary.left;
 		*r = &c->u.s_binary.right;
 		return 1;
@@ -245,6 +255,26 @@ static void rename_basic(comp *c, const comp *name, const comp *args)
 	c->u.s_name.len = (int)strlen(to);
 }
 
+/* libiberty writes Ss, Si, So, Sd as their whole expansion before a
+ * constructor or destructor ("std::basic_string<char, std::char_traits<char>,
+ * std::allocator<char> >::basic_string") */
+static void rename_sub_std(comp *c)
+{
+	static const char *const subs[][2] = {
+		{ "std::basic_string<char, std::char_traits<char>, std::allocator<char> >", "std::string" },
+		{ "std::basic_istream<char, std::char_traits<char> >", "std::istream" },
+		{ "std::basic_ostream<char, std::char_traits<char> >", "std::ostream" },
+		{ "std::basic_iostream<char, std::char_traits<char> >", "std::iostream" },
+	};
+
+	for (size_t i = 0; i < sizeof(subs) / sizeof(*subs); i++)
+		if ((size_t)c->u.s_string.len == strlen(subs[i][0]) &&
+		    !memcmp(c->u.s_string.string, subs[i][0], (size_t)c->u.s_string.len)) {
+			c->u.s_string.string = subs[i][1];
+			c->u.s_string.len = (int)strlen(subs[i][1]);
+		}
+}
+
 static void std_names(comp *c, int depth, unsigned *budget)
 {
 	comp **l, **r;
@@ -260,6 +290,8 @@ static void std_names(comp *c, int depth, unsigned *budget)
 		std_names(c->u.s_unary_num.sub, depth + 1, budget);
 		return;
 	}
+	if (c->type == DEMANGLE_COMPONENT_SUB_STD)
+		rename_sub_std(c);
 	if (!children(c, &l, &r))
 		return;
 	std_names(*l, depth + 1, budget);
@@ -292,6 +324,11 @@ static void simple_names(comp *c, int depth, unsigned *budget)
 	while ((c->type == DEMANGLE_COMPONENT_TEMPLATE || c->type == DEMANGLE_COMPONENT_TYPED_NAME) &&
 	       c->u.s_binary.left)
 		*c = *c->u.s_binary.left;
+	if (c->type == DEMANGLE_COMPONENT_SUB_STD) {       /* "std::basic_string<char, ...>" */
+		const char *lt = memchr(c->u.s_string.string, '<', (size_t)c->u.s_string.len);
+		if (lt)
+			c->u.s_string.len = (int)(lt - c->u.s_string.string);
+	}
 	if (!children(c, &l, &r))
 		return;
 	simple_names(*l, depth + 1, budget);

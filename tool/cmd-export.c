@@ -55,6 +55,7 @@ static const char export_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"      --demangle MODE    C++ names: short (default), full, simple or no\n"
 	"  -h, --help             this help\n\n"
 	"The file is written under a temporary name and renamed when complete.\n";
 

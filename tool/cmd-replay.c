@@ -31,6 +31,7 @@ static const char replay_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"      --demangle MODE    C++ names: short (default), full, simple or no\n"
 	"  -f, --follow           the trace is being written: print calls as they\n"
 	"                         become final (within a second) until the recording\n"
 	"                         ends or Ctrl-C\n"

@@ -30,6 +30,7 @@ static const char report_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"      --demangle MODE    C++ names: short (default), full, simple or no\n"
 	"  -h, --help             this help\n\n"
 	"csv columns: function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns (with\n"
 	"--threads a tid column first); json: {\"functions\": [{...}]}.\n";

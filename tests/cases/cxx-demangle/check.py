@@ -1,9 +1,9 @@
 # Exact names of the functions prog.cc defines, in each --demangle mode.
 # The old text scanner showed operator!=<unsigned int> as "int>",
 # operator==<int, long> as "long>", the local class's destructor and the
-# lambda as "outer", late() as "decltype" and plus1<int> as its whole
-# signature.
-MINE = ("main", "outer", "geo::", "late", "plus1", "size_of", "_Z5", "_Z4", "_Z7", "_ZZ", "_ZN3geo", "_ZNK3geo",
+# lambda as "outer", ident<int> (decltype(auto)) as "decltype" and plus1<int>
+# (decltype(x + 1)) as its whole signature.
+MINE = ("ident", "_Z5ident", "main", "outer", "geo::", "late", "plus1", "size_of", "_Z5", "_Z4", "_Z7", "_ZZ", "_ZN3geo", "_ZNK3geo",
         "bool geo::", "int outer", "decltype", "int size_of", "unsigned int geo::", "int main", "outer(int)",
         "auto late", "late(int)")
 
@@ -14,24 +14,25 @@ EXPECTED = {
     "short": {
         "main": 1, "outer": 1, "outer(int)::Guard::~Guard": 1, "outer(int)::{lambda(int)#1}::operator()": 1,
         "geo::operator!=<unsigned int>": 1, "geo::operator==<int, long>": 1, "geo::Box<unsigned int>::area": 1,
-        "late": 1, "plus1<int>": 1, "size_of<std::map<std::string, int> >": 1,
+        "late": 1, "plus1<int>": 1, "size_of<std::map<std::string, int> >": 1, "ident<int>": 1,
     },
     "simple": {
         "main": 1, "outer": 1, "outer::Guard::~Guard": 1, "outer::{lambda(int)#1}::operator()": 1,
         "geo::operator!=": 1, "geo::operator==": 1, "geo::Box::area": 1, "late": 1, "plus1": 1, "size_of": 1,
+        "ident": 1,
     },
     "full": {
         "main": 1, "outer(int)": 1, "outer(int)::Guard::~Guard()": 1,
         "outer(int)::{lambda(int)#1}::operator()(int) const": 1,
         "bool geo::operator!=<unsigned int>(geo::Box<unsigned int> const&, geo::Box<unsigned int> const&)": 1,
         "bool geo::operator==<int, long>(geo::P, long)": 1, "geo::Box<unsigned int>::area() const": 1,
-        "late(int)": 1, "decltype ({parm#1}+(1)) plus1<int>(int)": 1,
+        "late(int)": 1, "decltype ({parm#1}+(1)) plus1<int>(int)": 1, "decltype(auto) ident<int>(int)": 1,
         "int size_of<%s >(%s const&)" % (MAP, MAP): 1,
     },
     "no": {
         "main": 1, "_Z5outeri": 1, "_ZZ5outeriEN5GuardD2Ev": 1, "_ZZ5outeriENKUliE_clEi": 1,
         "_ZN3geoneIjEEbRKNS_3BoxIT_EES5_": 1, "_ZN3geoeqIilEEbNS_1PET0_": 1, "_ZNK3geo3BoxIjE4areaEv": 1,
-        "_Z4latei": 1, "_Z5plus1IiEDTplfp_Li1EET_": 1,
+        "_Z4latei": 1, "_Z5plus1IiEDTplfp_Li1EET_": 1, "_Z5identIiEDcT_": 1,
         "_Z7size_ofISt3mapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiSt4lessIS6_ESaISt4pairIKS6_iEEEEiRKT_": 1,
     },
 }

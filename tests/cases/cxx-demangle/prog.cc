@@ -30,6 +30,7 @@ NI int outer(int x)
 	return add(n);
 }
 NI auto late(int x) -> decltype(auto) { return x + 1; }
+template <typename T> NI decltype(auto) ident(T x) { return x; }
 template <typename T> NI auto plus1(T x) -> decltype(x + 1) { return x + 1; }
 template <typename M> NI int size_of(const M &m) { return (int)m.size(); }
 int main()
@@ -41,6 +42,7 @@ int main()
 	r += geo::operator==<int, long>(geo::P{4}, 4L); /* 1 */
 	r += outer(1);                                /* 2 */
 	r += late(1);                                 /* 2 */
+	r += ident(0);                                /* 0 */
 	r += plus1(2);                                /* 3 */
 	r += (int)a.area();                           /* 4 */
 	r += size_of(m);                              /* 0 */

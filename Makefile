@@ -31,7 +31,7 @@ TOOL_SRC := $(wildcard format/*.c symbols/*.c tool/*.c)
 LIB_SRC  := $(wildcard format/*.c symbols/*.c) tool/util.c tool/args.c
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 
-RT_OBJ   := $(RT_SRC:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o)
+RT_OBJ   := $(RT_SRC:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o) $(O)/rt/symbols/cxxname.o
 TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
@@ -42,18 +42,35 @@ $(O)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h format/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
+# The record-time filters name C++ functions as the tool does: the runtime
+# links the tool's symbols/cxxname.c and libiberty's two demangler objects
+# (PIC, they need only libc), statically, so traced programs load nothing new.
+LIBIBERTY_A := $(shell $(CC) -print-file-name=libiberty.a)
+IBERTY_OBJ  := $(O)/iberty/cp-demangle.o $(O)/iberty/cp-demint.o
+$(IBERTY_OBJ):
+	@mkdir -p $(O)/iberty
+	cd $(O)/iberty && ar x $(LIBIBERTY_A) cp-demangle.o cp-demint.o
+
+$(O)/rt/symbols/cxxname.o: symbols/cxxname.c symbols/cxxname.h
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(O)/static/symbols/cxxname.o: symbols/cxxname.c symbols/cxxname.h
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -DFNT_STATIC_ARCHIVE -c -o $@ $<
+
 $(O)/arch/%.o: arch/%.S
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-$(O)/libfntrace.so: $(RT_OBJ) runtime/exports.map
-	$(CC) -shared -Wl,--version-script=runtime/exports.map -Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread -lgcc_s
+$(O)/libfntrace.so: $(RT_OBJ) $(IBERTY_OBJ) runtime/exports.map
+	$(CC) -shared -Wl,--version-script=runtime/exports.map -Wl,-z,now -o $@ $(RT_OBJ) $(IBERTY_OBJ) -ldl -lpthread -lgcc_s
 
 # The archive is for programs that cannot load the .so, static ones above
 # all: it leaves out the setjmp/longjmp trampolines and the dl* wrappers,
 # which need libc's own functions through dlsym(RTLD_NEXT) and a static
 # binary has none to give (longjmp is then matched by the next exit instead).
-RT_A_OBJ := $(RT_SRC:%.c=$(O)/static/%.o)
+RT_A_OBJ := $(RT_SRC:%.c=$(O)/static/%.o) $(O)/static/symbols/cxxname.o $(IBERTY_OBJ)
 $(O)/static/runtime/%.o: runtime/%.c $(wildcard runtime/*.h format/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -DFNT_STATIC_ARCHIVE -c -o $@ $<

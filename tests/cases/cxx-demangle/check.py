@@ -1,3 +1,6 @@
+import os
+import subprocess
+
 # Exact names of the functions prog.cc defines, in each --demangle mode.
 # The old text scanner showed operator!=<unsigned int> as "int>",
 # operator==<int, long> as "long>", the local class's destructor and the
@@ -73,3 +76,27 @@ def check(ctx):
     p = ctx.run("replay", "--demangle", "pretty")
     assert p.returncode == 2, p
     assert "option '--demangle' takes full, short, simple or no, not 'pretty'" in p.stderr, p.stderr
+    record_time(ctx)
+
+
+def record_counts(ctx, *record_args):
+    d = os.path.join(ctx.work, "rec-%d" % abs(hash(record_args)))
+    p = subprocess.run([ctx.fntrace, "record", "-d", d, *record_args, "--", os.path.join(ctx.work, "prog")],
+                       capture_output=True, text=True, cwd=ctx.work, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return {lambda_as_gcc(f): n for f, n in ctx.counts("-d", d).items()}
+
+
+def record_time(ctx):
+    """record-time -F/-N take the same globs as read time: the short name
+    (templated operators, local classes), the simple one, the full
+    signature, and the short name with std::string"""
+    guard = {"outer(int)::Guard::~Guard": 1}
+    assert record_counts(ctx, "-F", "outer(int)::Guard::*") == guard
+    assert record_counts(ctx, "-F", "outer::Guard::*") == guard
+    assert record_counts(ctx, "-F", "outer(int)::Guard::~Guard()") == guard
+    assert record_counts(ctx, "-F", "geo::operator!=<unsigned int>") == {"geo::operator!=<unsigned int>": 1}
+    got = record_counts(ctx, "-F", "size_of<std::map<std::string, int> >")
+    assert got["size_of<std::map<std::string, int> >"] == 1 and "main" not in got and "late" not in got, got
+    got = record_counts(ctx, "-N", "geo::*", "-N", "outer")
+    assert not [f for f in got if f.startswith(("geo::", "outer"))] and got["late"] == 1 and got["main"] == 1, got

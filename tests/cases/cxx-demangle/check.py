@@ -65,6 +65,13 @@ def check(ctx):
     rep = ctx.run("replay", check=True).stdout
     assert "geo::operator!=<unsigned int>();" in rep, rep
     assert "outer(int)::{lambda(int)#1}::operator()();" in lambda_as_gcc(rep), rep
+    out = ctx.run("graph", "-d", ctx.data, "--demangle", "simple", check=True).stdout
+    assert "+-outer::Guard::~Guard" in out and "geo::operator!=\n" in out + "\n", out
+    folded = os.path.join(ctx.work, "full.folded")
+    ctx.run("export", "-d", ctx.data, "--format", "folded", "--demangle", "full", "-o", folded, check=True)
+    with open(folded) as f:
+        text = f.read()
+    assert "main;outer(int);outer(int)::Guard::~Guard() " in text, text
     # -F/-N globs match the displayed name, whatever the mode, and the full signature
     for mode, pat in (("short", "outer(int)::Guard::*"), ("simple", "outer::Guard::*"),
                       ("full", "outer(int)::Guard::*"), ("short", "*Guard()")):

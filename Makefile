@@ -14,6 +14,8 @@ CFLAGS   ?= $(OPT) -g
 CFLAGS   += $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -I.
 DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
 DW_LIBS   := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
+# libiberty (libiberty-dev): the C++ demangler's component tree, symbols/cxxname.c
+DW_LIBS   += -liberty
 
 # The runtime is loaded into traced programs: hidden visibility (only the
 # hooks and the public API are exported), initial-exec TLS, never
@@ -29,7 +31,7 @@ TOOL_SRC := $(wildcard format/*.c symbols/*.c tool/*.c)
 LIB_SRC  := $(wildcard format/*.c symbols/*.c) tool/util.c tool/args.c
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 
-RT_OBJ   := $(RT_SRC:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o)
+RT_OBJ   := $(RT_SRC:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o) $(O)/rt/symbols/cxxname.o
 TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(O)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
@@ -40,6 +42,23 @@ $(O)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h format/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
+# The record-time filters name C++ functions as the tool does: the runtime
+# links the tool's symbols/cxxname.c and libiberty's two demangler objects
+# (PIC, they need only libc), statically, so traced programs load nothing new.
+LIBIBERTY_A := $(shell $(CC) -print-file-name=libiberty.a)
+IBERTY_OBJ  := $(O)/iberty/cp-demangle.o $(O)/iberty/cp-demint.o
+$(IBERTY_OBJ):
+	@mkdir -p $(O)/iberty
+	cd $(O)/iberty && ar x $(LIBIBERTY_A) cp-demangle.o cp-demint.o
+
+$(O)/rt/symbols/cxxname.o: symbols/cxxname.c symbols/cxxname.h
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+$(O)/static/symbols/cxxname.o: symbols/cxxname.c symbols/cxxname.h
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -DFNT_STATIC_ARCHIVE -c -o $@ $<
+
 $(O)/arch/%.o: arch/%.S
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
@@ -48,16 +67,16 @@ $(O)/arch/%.o: arch/%.S
 # which is this same file (build/libfntrace.so.0 is a link to it), so a
 # preloaded copy and the linked one are one object in the process.
 SOVERSION := 0
-$(O)/libfntrace.so: $(RT_OBJ) runtime/exports.map Makefile
+$(O)/libfntrace.so: $(RT_OBJ) $(IBERTY_OBJ) runtime/exports.map Makefile
 	$(CC) -shared -Wl,-soname,libfntrace.so.$(SOVERSION) -Wl,--version-script=runtime/exports.map \
-		-Wl,-z,now -o $@ $(RT_OBJ) -ldl -lpthread -lgcc_s
+		-Wl,-z,now -o $@ $(RT_OBJ) $(IBERTY_OBJ) -ldl -lpthread -lgcc_s
 	ln -sf libfntrace.so $@.$(SOVERSION)
 
 # The archive is for programs that cannot load the .so, static ones above
 # all: it leaves out the setjmp/longjmp trampolines and the dl* wrappers,
 # which need libc's own functions through dlsym(RTLD_NEXT) and a static
 # binary has none to give (longjmp is then matched by the next exit instead).
-RT_A_OBJ := $(RT_SRC:%.c=$(O)/static/%.o)
+RT_A_OBJ := $(RT_SRC:%.c=$(O)/static/%.o) $(O)/static/symbols/cxxname.o $(IBERTY_OBJ)
 $(O)/static/runtime/%.o: runtime/%.c $(wildcard runtime/*.h format/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -DFNT_STATIC_ARCHIVE -c -o $@ $<

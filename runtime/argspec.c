@@ -22,6 +22,7 @@
 #include "fntrace.h"
 #include "format/argspec.h"
 #include "runtime/runtime.h"
+#include "symbols/cxxname.h"
 
 #define TABLE_BITS 16
 #define TABLE_SIZE (1u << TABLE_BITS)
@@ -184,21 +185,46 @@ static int plain_name(const char *m, char *out, size_t cap)
 	return 0;
 }
 
-static int name_matches(const char *glob, const char *name, const char *plain)
+/* Every name a function goes by: as in the symbol table, the plain
+ * qualified name, and for C++ the forms the tool shows (symbols/cxxname.c:
+ * full signature, short, simple), so -A globs match as -F/-N do. */
+struct fn_names {
+	const char *v[6];
+	char *own[4];
+	int n;
+};
+
+static void names_init(struct fn_names *ns, const char *name, const char *plain)
 {
-	return !fnmatch(glob, name, 0) || (plain && !fnmatch(glob, plain, 0));
+	static const enum cxxname_style styles[] = { CXXNAME_FULL, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
+
+	memset(ns, 0, sizeof(*ns));
+	ns->v[ns->n++] = name;
+	if (plain)
+		ns->v[ns->n++] = plain;
+	for (int i = 0; i < 4 && name[0] == '_' && name[1] == 'Z'; i++)
+		if ((ns->own[i] = cxxname_demangle(name, styles[i])))
+			ns->v[ns->n++] = ns->own[i];
+}
+
+static void names_release(struct fn_names *ns)
+{
+	for (int i = 0; i < 4; i++)
+		free(ns->own[i]);
 }
 
 /* does rule i apply to the function? exact rules are found by hash */
-static int rule_applies(int i, const char *name, const char *plain)
+static int rule_applies(int i, const struct fn_names *ns)
 {
-	if (next_exact[i] == -1 && strpbrk(rules[i].glob, "*?[\\"))
-		return name_matches(rules[i].glob, name, plain);
-	return !strcmp(rules[i].glob, name) || (plain && !strcmp(rules[i].glob, plain));
+	int glob = next_exact[i] == -1 && strpbrk(rules[i].glob, "*?[\\");
+	for (int k = 0; k < ns->n; k++)
+		if (glob ? !fnmatch(rules[i].glob, ns->v[k], 0) : !strcmp(rules[i].glob, ns->v[k]))
+			return 1;
+	return 0;
 }
 
 /* a quick no for the common case: no glob rule, no exact rule of this name */
-static int any_rule_may_apply(const char *name, const char *plain)
+static int any_rule_may_apply(const struct fn_names *ns)
 {
 	static int has_globs = -1;
 	if (has_globs < 0) {
@@ -209,12 +235,9 @@ static int any_rule_may_apply(const char *name, const char *plain)
 	}
 	if (has_globs)
 		return 1;
-	for (int k = exact_head[name_hash(name)] - 1; k >= 0; k = next_exact[k])
-		if (!strcmp(rules[k].glob, name))
-			return 1;
-	if (plain)
-		for (int k = exact_head[name_hash(plain)] - 1; k >= 0; k = next_exact[k])
-			if (!strcmp(rules[k].glob, plain))
+	for (int n = 0; n < ns->n; n++)
+		for (int k = exact_head[name_hash(ns->v[n])] - 1; k >= 0; k = next_exact[k])
+			if (!strcmp(rules[k].glob, ns->v[n]))
 				return 1;
 	return 0;
 }
@@ -228,14 +251,20 @@ static void add_function(const char *name, uintptr_t addr)
 
 	char plain[512];
 	const char *pl = plain_name(name, plain, sizeof(plain)) ? NULL : plain;
+	struct fn_names ns;
 
-	if (fnt_argspec_find(addr) || fnt_argspec_count >= TABLE_SIZE / 2 || !any_rule_may_apply(name, pl))
+	if (fnt_argspec_find(addr) || fnt_argspec_count >= TABLE_SIZE / 2)
 		return;
+	names_init(&ns, name, pl);
+	if (!any_rule_may_apply(&ns)) {
+		names_release(&ns);
+		return;
+	}
 	for (int i = 0; i < n_rules; i++) {
-		if (!rule_applies(i, name, pl))
+		if (!rule_applies(i, &ns))
 			continue;
 		if (!spec && !(spec = calloc(1, sizeof(*spec))))
-			return;
+			break;
 		for (unsigned k = 0; k < rules[i].spec.n && spec->n < FNT_ARGS_MAX; k++)
 			spec->item[spec->n++] = rules[i].spec.item[k];
 		size_t il = strlen(rules[i].items);
@@ -246,6 +275,7 @@ static void add_function(const char *name, uintptr_t addr)
 			tl += il;
 		}
 	}
+	names_release(&ns);
 	if (!spec)
 		return;
 	text[tl] = 0;

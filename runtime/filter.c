@@ -9,8 +9,8 @@
  * dlopen/dlclose (modules.c calls fnt_filter_modules under its lock), the
  * symbol table (.symtab, else .dynsym) of every instrumented ELF object is
  * read from its file with the small reader below, the -F/-N globs are
- * matched against each function's name (and its demangled form when the
- * program has __cxa_demangle), and the matching runtime addresses go into
+ * matched against each function's name (and its demangled forms, by the
+ * tool's own symbols/cxxname.c), and the matching runtime addresses go into
  * an open-addressing hash set.  The set is built aside and published whole
  * with one release store; readers only ever see a complete set.  Old sets
  * are never freed (one per dlopen that changed something), so a hook still
@@ -46,6 +46,7 @@
 #include <unistd.h>
 #include "fntrace.h"
 #include "runtime/runtime.h"
+#include "symbols/cxxname.h"
 
 uint32_t fnt_filtering FNT_HIDDEN;
 uint32_t fnt_name_gen FNT_HIDDEN = 1;
@@ -151,40 +152,26 @@ void fnt_filter_write_meta(void)
 
 /* ---- symbol tables ---- */
 
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
-static unsigned match_name(const char *name, demangle_fn dem)
+/* A C++ name matches in every form the tool can show it in (symbols/cxxname.c,
+ * the same code, linked in with libiberty's demangler, whose objects need
+ * nothing but libc): full signature, short, simple, and the short name
+ * before the standard library's types are renamed; and mangled. */
+static unsigned match_name(const char *name)
 {
+	static const enum cxxname_style styles[] = { CXXNAME_FULL, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
 	unsigned f = 0;
 	if (glob_any(glob_F, n_F, name))
 		f |= FM_F;
 	if (glob_any(glob_N, n_N, name))
 		f |= FM_N;
-	if (dem && name[0] == '_' && name[1] == 'Z') {
-		int st = -1;
-		char *d = dem(name, NULL, NULL, &st);
-		if (d && !st) {
-			/* the full form, then without its parameter list */
-			char *paren = NULL;
-			int tmpl = 0;
-			if (glob_any(glob_F, n_F, d))
-				f |= FM_F;
-			if (glob_any(glob_N, n_N, d))
-				f |= FM_N;
-			for (char *c = d; *c && !paren; c++) {
-				tmpl += *c == '<';
-				tmpl -= *c == '>';
-				if (*c == '(' && !tmpl && c != d)
-					paren = c;
-			}
-			if (paren) {
-				*paren = 0;
-				if (glob_any(glob_F, n_F, d))
-					f |= FM_F;
-				if (glob_any(glob_N, n_N, d))
-					f |= FM_N;
-			}
-		}
+	for (size_t i = 0; i < sizeof(styles) / sizeof(*styles) && name[0] == '_' && name[1] == 'Z'; i++) {
+		char *d = cxxname_demangle(name, styles[i]);
+		if (!d)
+			break;
+		if (glob_any(glob_F, n_F, d))
+			f |= FM_F;
+		if (glob_any(glob_N, n_N, d))
+			f |= FM_N;
 		free(d);
 	}
 	return f;
@@ -205,14 +192,13 @@ static void add_addr(struct mod_syms *m, uint64_t addr, unsigned flags, size_t *
 
 struct sym_scan {
 	struct mod_syms *m;
-	demangle_fn dem;
 	size_t cap;
 };
 
 static void match_symbol(void *ctx, const char *name, uint64_t vaddr)
 {
 	struct sym_scan *ss = ctx;
-	unsigned f = match_name(name, ss->dem);
+	unsigned f = match_name(name);
 	if (f)
 		add_addr(ss->m, ss->m->bias + vaddr, f, &ss->cap);
 }
@@ -220,10 +206,10 @@ static void match_symbol(void *ctx, const char *name, uint64_t vaddr)
 /* The -F/-N matches among the function symbols of one ELF file.  Objects
  * that never call the hooks (or have no patchable pads) never reach them:
  * their names are skipped. */
-static void read_symbols(struct mod_syms *m, demangle_fn dem)
+static void read_symbols(struct mod_syms *m)
 {
 	struct fnt_elf e;
-	struct sym_scan ss = { .m = m, .dem = dem };
+	struct sym_scan ss = { .m = m };
 	int lc;
 	if (fnt_elf_open(&e, m->path))
 		return;
@@ -248,29 +234,10 @@ static int module_traced(const char *path)
  * and publish a new set.  Called under modules.c's scan lock. */
 void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 {
-	demangle_fn dem = NULL;
 	int changed = 0;
 
 	if (!fnt_filtering || (!n_F && !n_N && !n_m))
 		return;
-#ifndef FNT_STATIC_ARCHIVE
-	if (n_F || n_N) {
-		static void *cxx;
-		dem = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-		if (!dem && !cxx) {
-			/* a C++ program that does not link libstdc++ (g++ drops it
-			 * when unused): load it for its demangler, through libc's
-			 * dlopen (ours would rescan, and we hold the scan lock) */
-			void *(*real_dlopen)(const char *, int) =
-				(void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-			cxx = real_dlopen ? real_dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL) : NULL;
-			if (!cxx)
-				cxx = (void *)1;
-		}
-		if (!dem && cxx != (void *)1)
-			dem = (demangle_fn)dlsym(cxx, "__cxa_demangle");
-	}
-#endif
 	for (int i = 0; i < n_mods; i++)
 		mods[i].seen = 0;
 	for (int k = 0; k < n; k++) {
@@ -302,7 +269,7 @@ void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 		m->traced = module_traced(m->path);
 		m->seen = 1;
 		if (m->traced && (n_F || n_N))
-			read_symbols(m, dem);
+			read_symbols(m);
 		n_mods++;
 		changed = 1;
 	}

@@ -28,11 +28,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "symbols/cxxname.h"
 #include "symbols/symbols.h"
 #include "symbols/safe-debug.h"
 #include "format/safeio.h"
-
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 /* a compile unit's address range, for units libdwfl cannot find by
  * .debug_aranges (clang does not emit them by default) */
@@ -78,7 +77,7 @@ struct symbols {
 	size_t n_debug_dirs;
 	char **prefix_map;
 	size_t n_prefix_map;
-	int no_demangle;
+	int demangle;           /* enum symbols_demangle */
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
 	struct module *modules;
@@ -189,7 +188,7 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 	if (opts) {
 		s->n_debug_dirs = opts->debug_dirs ? opts->n_debug_dirs : 0;
 		s->n_prefix_map = opts->prefix_map ? opts->n_prefix_map : 0;
-		s->no_demangle = opts->no_demangle;
+		s->demangle = opts->no_demangle ? SYMBOLS_DEMANGLE_NO : opts->demangle;
 		s->debug_dirs = copy_strv(opts->debug_dirs, s->n_debug_dirs);
 		s->prefix_map = copy_strv(opts->prefix_map, s->n_prefix_map);
 		if (!s->debug_dirs || !s->prefix_map)
@@ -468,138 +467,6 @@ static int cache_add(struct symbols *s, struct entry *e)
 	return 0;
 }
 
-/* ---- C++ names ---- */
-
-static int is_ident(char c)
-{
-	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
-static int word_at(const char *str, const char *p, const char *w)
-{
-	size_t n = strlen(w);
-	return !strncmp(p, w, n) && (p == str || !is_ident(p[-1])) && !is_ident(p[n]);
-}
-
-/* p points at "operator": the position right after the operator's own
- * spelling ("operator<<", "operator()", "operator new[]", "operator bool",
- * "operator\"\" _km"), before any template arguments or parameters. */
-static const char *skip_operator(const char *p, const char *end)
-{
-	p += 8;
-	if (p < end && *p == '"') {             /* user-defined literal */
-		p++;
-		if (p < end && *p == '"')
-			p++;
-		while (p < end && *p == ' ')
-			p++;
-		while (p < end && is_ident(*p))
-			p++;
-		return p;
-	}
-	if (p < end && (*p == ' ' || is_ident(*p))) {
-		/* new, delete, co_await, or a conversion to a type: the type
-		 * runs to the parameter list */
-		int depth = 0;
-		while (p < end && (depth || *p != '(')) {
-			if (*p == '<' || *p == '[')
-				depth++;
-			else if ((*p == '>' || *p == ']') && depth)
-				depth--;
-			p++;
-		}
-		return p;
-	}
-	if (p + 1 < end && p[0] == '(' && p[1] == ')')
-		return p + 2;
-	if (p + 1 < end && p[0] == '[' && p[1] == ']')
-		return p + 2;
-	while (p < end && *p && strchr("<>=!+-*/%&|^~,", *p))
-		p++;
-	return p;
-}
-
-/* The bounds of the function's name in a demangled signature: after the
- * return type, before the top-level parameter list.  Returns 0 if found. */
-static int name_bounds(const char *full, const char *end, const char **nstart, const char **nend, int depth_left)
-{
-	const char *start = full, *p;
-	int depth = 0;
-
-	for (p = full; p < end; p++) {
-		if (word_at(full, p, "operator")) {
-			p = skip_operator(p, end);
-			/* "operator< <int>": the space before template args */
-			if (p < end && *p == ' ' && p + 1 < end && p[1] == '<')
-				p++;
-			p--;
-			continue;
-		}
-		switch (*p) {
-		case '<':
-		case '[':
-			depth++;
-			break;
-		case '>':
-		case ']':
-			if (depth)
-				depth--;
-			break;
-		case '{': {                     /* {lambda(int)#1} */
-			int d = 1;
-			while (++p < end && d)
-				d += *p == '{' ? 1 : *p == '}' ? -1 : 0;
-			p--;
-			break;
-		}
-		case ' ':
-			if (!depth)
-				start = p + 1;  /* a return type ends here */
-			break;
-		case '(':
-			if (depth) {
-				int d = 1;      /* e.g. a function type in a template */
-				while (++p < end && d)
-					d += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-				p--;
-				break;
-			}
-			if (!strncmp(p, "(anonymous namespace)", 21)) {
-				p += 20;
-				break;
-			}
-			if (p[1] == '*' || p[1] == '&') {
-				/* "int (*ns::pick(int))(int)": a function returning
-				 * a function pointer; the name is inside */
-				const char *q = p + 1;
-				int d = 1;
-				while (++q < end && d)
-					d += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-				while (p + 1 < q - 1 && (p[1] == '*' || p[1] == '&' || p[1] == ' '))
-					p++;
-				if (!depth_left)
-					return -1;
-				return name_bounds(p + 1, q - 1, nstart, nend, depth_left - 1);
-			}
-			*nstart = start;
-			*nend = p;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* "int ns::foo<int>(int, char const*) const" -> "ns::foo<int>" */
-static char *short_name(const char *full)
-{
-	const char *ns, *ne;
-
-	if (name_bounds(full, full + strlen(full), &ns, &ne, 32) || ne <= ns)
-		return strdup(full);
-	return strndup(ns, (size_t)(ne - ns));
-}
-
 /* ---- DWARF ---- */
 
 static int range_cmp(const void *a, const void *b)
@@ -853,29 +720,31 @@ static const char *got_slot_name(struct module *m, uint64_t vaddr)
 
 static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 {
+	static const enum cxxname_style styles[] = {
+		[SYMBOLS_DEMANGLE_SHORT] = CXXNAME_SHORT,
+		[SYMBOLS_DEMANGLE_FULL] = CXXNAME_FULL,
+		[SYMBOLS_DEMANGLE_SIMPLE] = CXXNAME_SIMPLE,
+	};
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	const char *name = got_slot_name(m, e->vaddr);
 	char *dem = NULL;
-	int status = -1;
 
 	if (!name || !*name)
 		name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
 	if (!name || !*name)
 		return -1;
-	if (!s->no_demangle && name[0] == '_' && name[1] == 'Z')
-		dem = __cxa_demangle(name, NULL, NULL, &status);
-	if (dem && status == 0) {
+	if (s->demangle != SYMBOLS_DEMANGLE_NO)
+		dem = cxxname_demangle(name, CXXNAME_FULL);
+	if (dem) {
 		e->name = dem;
-		e->short_name = short_name(dem);
-		if (!e->short_name)
-			return -1;
-		if (!strcmp(e->short_name, e->name)) {
+		e->short_name = s->demangle == SYMBOLS_DEMANGLE_FULL ? NULL :
+				cxxname_demangle(name, styles[s->demangle]);
+		if (!e->short_name || !*e->short_name || !strcmp(e->short_name, e->name)) {
 			free(e->short_name);
 			e->short_name = e->name;
 		}
 	} else {
-		free(dem);
 		e->name = strdup(name);
 		e->short_name = e->name;
 		if (!e->name)

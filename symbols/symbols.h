@@ -23,7 +23,17 @@ struct symbols_options {
 	size_t n_debug_dirs;
 	const char *const *prefix_map;  /* "OLD=NEW" path substitutions (--prefix-map), may be NULL */
 	size_t n_prefix_map;
-	int no_demangle;                /* keep mangled C++ names */
+	int no_demangle;                /* keep mangled C++ names (== demangle SYMBOLS_DEMANGLE_NO) */
+	int demangle;                   /* enum symbols_demangle: what short_name holds */
+};
+
+/* --demangle: the form of sym_func.short_name for C++ functions
+ * (sym_func.name is the full signature but with SYMBOLS_DEMANGLE_NO) */
+enum symbols_demangle {
+	SYMBOLS_DEMANGLE_SHORT,         /* default: "geo::Box<int>::area", std::string */
+	SYMBOLS_DEMANGLE_FULL,          /* "geo::Box<int>::area() const" */
+	SYMBOLS_DEMANGLE_SIMPLE,        /* "geo::Box::area" */
+	SYMBOLS_DEMANGLE_NO,            /* "_ZNK3geo3BoxIiE4areaEv" */
 };
 
 struct sym_func {

@@ -84,6 +84,7 @@ static const char export_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"      --demangle MODE    C++ names: short (default), full, simple or no\n"
 	"  -q, --quiet            no line on stderr saying what was written\n"
 	"  -h, --help             this help\n\n"
 	"A regular file is written under a temporary name and renamed when complete\n"

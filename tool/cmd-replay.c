@@ -33,6 +33,7 @@ static const char replay_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"      --demangle MODE    C++ names: short (default), full, simple or no\n"
 	"      --follow           the trace is being written: print calls as they\n"
 	"                         become final (within a second) until the recording\n"
 	"                         ends or Ctrl-C\n"
@@ -608,7 +609,7 @@ int replay_follow(struct view_opts *o, int time_, int srcline, int recorder, int
 	struct symbols_options so = {
 		.debug_dirs = o->debug_dirs.v, .n_debug_dirs = o->debug_dirs.n,
 		.prefix_map = o->prefix_map.v, .n_prefix_map = o->prefix_map.n,
-		.no_demangle = o->no_demangle,
+		.no_demangle = o->no_demangle, .demangle = o->demangle,
 	};
 	struct symbols *syms = symbols_new(&so);
 	struct line_skip ls = { 0, 0 };

@@ -34,12 +34,15 @@ static const char report_usage[] =
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"
+	"      --demangle MODE    C++ names: short (default), full, simple or no\n"
 	PAGER_HELP
 	"  -h, --help             this help\n\n"
-	"csv columns: function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns (with\n"
-	"--threads a tid column first); json: {\"functions\": [{...}]}.  With --diff:\n"
-	"function,calls,base_calls,total_ns,base_total_ns,self_ns,base_self_ns,avg_ns,\n"
-	"base_avg_ns,module.\n";
+	"csv columns: function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,signature,\n"
+	"module,file (with --threads a tid column first); json: {\"functions\": [{...}]}.\n"
+	"Rows of different functions with one name (overloads, static functions in\n"
+	"several files) are told apart in text: n::f(int) / n::f(double), f [a.c].\n"
+	"With --diff: function,calls,base_calls,total_ns,base_total_ns,self_ns,\n"
+	"base_self_ns,avg_ns,base_avg_ns,module.\n";
 
 struct fstat {
 	uint64_t calls, timed, total, self, min, max;
@@ -273,9 +276,86 @@ static struct fstat *rows(struct table *t, struct view *v, size_t *n)
 	return r;
 }
 
+/* ---- rows that share a name ---- */
+
+static int cmp_index_name(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+	return strcmp(view_name(sort_view, *x), view_name(sort_view, *y));
+}
+
+/* the module file of a function, or "" */
+static const char *func_module(struct view *v, uint32_t func)
+{
+	const struct trace_func *f = &v->trace->funcs[func];
+	return f->file == TRACE_NO_FILE || f->file >= v->trace->n_files ? "" : v->trace->files[f->file].path;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* Text labels for the rows: a function's displayed name, unless another row
+ * shows the same name for a different function (overloads, static functions
+ * of one name in several files).  Then the full signature when that tells
+ * them apart, else "name [file.c]" (the source file, or the module). */
+static char **row_labels(struct view *v, struct fstat *r, size_t n)
+{
+	char **label = xcalloc(n ? n : 1, sizeof(*label));
+	uint32_t *ix = xmalloc((n ? n : 1) * sizeof(*ix));
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		ix[i] = r[i].func;
+	sort_view = v;
+	qsort(ix, n, sizeof(*ix), cmp_index_name);
+	for (i = 0; i < n; i = j) {
+		const char *name = view_name(v, ix[i]);
+		int same_full = 1;
+		for (j = i + 1; j < n && !strcmp(view_name(v, ix[j]), name); j++)
+			same_full &= !strcmp(view_full_name(v, ix[j]), view_full_name(v, ix[i]));
+		if (j - i < 2)
+			continue;
+		for (size_t k = i; k < j; k++) {
+			const char *src = NULL, *where;
+			int line;
+			char *l;
+			size_t m;
+
+			if (!same_full) {
+				l = xstrdup(view_full_name(v, ix[k]));
+			} else {
+				where = !view_srcline(v, ix[k], &src, &line) && src ? src : func_module(v, ix[k]);
+				m = strlen(name) + strlen(base_name(where)) + 4;
+				l = xmalloc(m);
+				snprintf(l, m, "%s [%s]", name, base_name(where));
+			}
+			for (size_t q = 0; q < n; q++)
+				if (r[q].func == ix[k] && !label[q]) {
+					label[q] = l;
+					l = NULL;
+					break;
+				}
+			free(l);
+		}
+	}
+	free(ix);
+	return label;
+}
+
+static void free_labels(char **label, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(label[i]);
+	free(label);
+}
+
 static void print_text(struct view *v, struct fstat *r, size_t n)
 {
 	char a[32], b[32], c[32], d[32], e[32];
+	char **label = row_labels(v, r, n);
 	printf("  Total time   Self time       Calls    Avg time    Min time    Max time  Function\n"
 	       "  ==========  ==========  ==========  ==========  ==========  ==========  ========\n");
 	for (size_t i = 0; i < n; i++) {
@@ -285,8 +365,23 @@ static void print_text(struct view *v, struct fstat *r, size_t n)
 		format_duration_color(d, sizeof(d), r[i].min);
 		format_duration_color(e, sizeof(e), r[i].max);
 		printf("  %s  %s  %10" PRIu64 "  %s  %s  %s  %s\n", a, b, r[i].calls, c, d, e,
-		       view_name(v, r[i].func));
+		       label[i] ? label[i] : view_name(v, r[i].func));
 	}
+	free_labels(label, n);
+}
+
+/* the signature, module and file columns */
+static void print_csv_where(struct view *v, uint32_t func)
+{
+	const char *src = NULL;
+	int line;
+
+	csv_fput(stdout, view_full_name(v, func));
+	putchar(',');
+	csv_fput(stdout, func_module(v, func));
+	putchar(',');
+	csv_fput(stdout, !view_srcline(v, func, &src, &line) && src ? src : "");
+	putchar('\n');
 }
 
 static void print_csv_rows(struct view *v, struct fstat *r, size_t n, const struct trace_thread *th)
@@ -295,8 +390,9 @@ static void print_csv_rows(struct view *v, struct fstat *r, size_t n, const stru
 		if (th)
 			printf("%u,", th->tid);
 		csv_fput(stdout, view_name(v, r[i].func));
-		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r[i].calls,
+		printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", r[i].calls,
 		       r[i].total, r[i].self, avg(&r[i]), r[i].min, r[i].max);
+		print_csv_where(v, r[i].func);
 	}
 }
 
@@ -309,8 +405,17 @@ static void print_json_rows(struct view *v, struct fstat *r, size_t n)
 		printf(", \"full_name\": ");
 		json_fput(stdout, view_full_name(v, r[i].func), 0);
 		printf(", \"calls\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"self_ns\": %" PRIu64
-		       ", \"avg_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 "}",
+		       ", \"avg_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64,
 		       r[i].calls, r[i].total, r[i].self, avg(&r[i]), r[i].min, r[i].max);
+		const char *src = NULL;
+		int line;
+		printf(", \"signature\": ");
+		json_fput(stdout, view_full_name(v, r[i].func), 0);
+		printf(", \"module\": ");
+		json_fput(stdout, func_module(v, r[i].func), 0);
+		printf(", \"file\": ");
+		json_fput(stdout, !view_srcline(v, r[i].func, &src, &line) && src ? src : "", 0);
+		printf("}");
 	}
 	printf("%s]", n ? "\n  " : "");
 }
@@ -460,7 +565,8 @@ int cmd_report(int argc, char **argv)
 
 	int csv = !strcmp(format, "csv"), json = !strcmp(format, "json");
 	if (csv)
-		printf("%sfunction,calls,total_ns,self_ns,avg_ns,min_ns,max_ns\n", r.threads ? "tid," : "");
+		printf("%sfunction,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,signature,module,file\n",
+		       r.threads ? "tid," : "");
 	if (json)
 		printf("{\"trace\": ");
 	if (json) {

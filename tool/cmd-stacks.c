@@ -25,6 +25,7 @@ static const char stacks_usage[] =
 	"      --debug-dir DIR    also look for debug info under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read sources/modules recorded under OLD from NEW\n"
 	"      --no-demangle      show C++ names as in the symbol table\n"
+	"      --demangle MODE    C++ names: short (default), full, simple or no\n"
 	PAGER_HELP
 	"  -h, --help             this help\n";
 

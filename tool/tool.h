@@ -82,6 +82,7 @@ struct view_opts {
 	const char *dir;
 	struct strlist debug_dirs, prefix_map;
 	int no_demangle;
+	int demangle;                     /* --demangle: enum symbols_demangle */
 	uint32_t *tids;
 	size_t n_tids;
 	struct strlist filter, notrace;   /* -F, -N globs */
@@ -108,7 +109,8 @@ struct view_opts {
 	{ "no-demangle", no_argument, NULL, 0x102 }, \
 	{ "no-pager", no_argument, NULL, 0x140 }, \
 	{ "color", required_argument, NULL, 0x141 }, \
-	{ "colour", required_argument, NULL, 0x141 }
+	{ "colour", required_argument, NULL, 0x141 }, \
+	{ "demangle", required_argument, NULL, 0x120 }
 /* the help lines of --no-pager and --color, for the commands that page */
 #define PAGER_HELP \
 	"      --no-pager         do not page the output on a terminal ($FNTRACE_PAGER,\n" \

@@ -63,6 +63,19 @@ bad:
 		  opt, what, arg);
 }
 
+/* --demangle MODE; --no-demangle is --demangle no */
+static int parse_demangle(const char *arg)
+{
+	static const char *const modes[] = {
+		[SYMBOLS_DEMANGLE_SHORT] = "short", [SYMBOLS_DEMANGLE_FULL] = "full",
+		[SYMBOLS_DEMANGLE_SIMPLE] = "simple", [SYMBOLS_DEMANGLE_NO] = "no",
+	};
+	for (int i = 0; i < (int)(sizeof(modes) / sizeof(*modes)); i++)
+		if (!strcmp(arg, modes[i]))
+			return i;
+	die_usage("option '--demangle' takes full, short, simple or no, not '%s'", arg);
+}
+
 int view_opt(struct view_opts *o, int opt, const char *arg)
 {
 	switch (opt) {
@@ -85,6 +98,7 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 		else
 			die_usage("option '--color' takes auto, always or never, not '%s'", arg);
 		return 1;
+	case 0x120: o->demangle = parse_demangle(arg); o->no_demangle = 0; return 1;
 	case 0x110: parse_tids(o, arg); return 1;
 	case 'F': strlist_add(&o->filter, arg); return 1;
 	case 'N': strlist_add(&o->notrace, arg); return 1;
@@ -133,6 +147,7 @@ void view_open(struct view *v, struct view_opts *o)
 	so.prefix_map = o->prefix_map.v;
 	so.n_prefix_map = o->prefix_map.n;
 	so.no_demangle = o->no_demangle;
+	so.demangle = o->demangle;
 	v->syms = symbols_new(&so);
 	if (!v->syms)
 		die("cannot initialise the symbolizer");

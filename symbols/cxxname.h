@@ -1,0 +1,23 @@
+/*
+ * cxxname.h - C++ names in the forms fntrace shows, from libiberty's
+ * demangler tree.
+ */
+#ifndef FNT_CXXNAME_H
+#define FNT_CXXNAME_H
+
+enum cxxname_style {
+	CXXNAME_FULL,      /* the whole signature: "int geo::Box<int>::area() const" */
+	CXXNAME_SHORT,     /* without return type and parameters, standard library
+	                      types as their usual names: "geo::Box<int>::area",
+	                      "std::map<std::string, int>::operator[]" */
+	CXXNAME_SIMPLE,    /* also without template arguments: "std::map::operator[]" */
+	CXXNAME_NAME,      /* without return type and parameters, nothing else
+	                      changed (what CXXNAME_SHORT is before the library
+	                      types are renamed; for tests and matching) */
+};
+
+/* The demangled form of an Itanium-mangled name ("_Z..."), malloc'd, or NULL
+ * if it is not one (or memory ran out). */
+char *cxxname_demangle(const char *mangled, enum cxxname_style style);
+
+#endif

@@ -1,0 +1,30 @@
+import json
+
+
+def check(ctx):
+    # text: one row each, told apart by signature or by file
+    text = ctx.run("report", "-s", "name", check=True).stdout
+    names = [line.split("  ")[-1].strip() for line in text.splitlines()[2:] if line.strip()]
+    want = ["help_call", "helper [help.cc]", "helper [prog.cc]", "main", "n::f(double)", "n::f(int)"]
+    assert sorted(names) == want, names
+    calls = {line.split("  ")[-1].strip(): int(line.split()[4]) for line in text.splitlines()[2:] if line.strip()}
+    assert calls["n::f(int)"] == 2 and calls["n::f(double)"] == 1, calls
+    # csv: the existing columns first, then signature, module and file
+    p = ctx.run("report", "--format", "csv", check=True)
+    header = p.stdout.splitlines()[0]
+    assert header == "function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,signature,module,file", header
+    rows = ctx.csv()
+    got = sorted((r["function"], r["calls"], r["signature"], r["module"].rsplit("/", 1)[-1],
+                  r["file"].rsplit("/", 1)[-1]) for r in rows)
+    assert got == [
+        ("help_call", "1", "help_call(int)", "libhelp.so", "help.cc"),
+        ("helper", "1", "helper(int)", "libhelp.so", "help.cc"),
+        ("helper", "1", "helper(int)", "prog", "prog.cc"),
+        ("main", "1", "main", "prog", "prog.cc"),
+        ("n::f", "1", "n::f(double)", "prog", "prog.cc"),
+        ("n::f", "2", "n::f(int)", "prog", "prog.cc"),
+    ], got
+    j = json.loads(ctx.run("report", "--format", "json", check=True).stdout)
+    fs = sorted((f["function"], f["signature"], f["module"].rsplit("/", 1)[-1], f["file"].rsplit("/", 1)[-1])
+                for f in j["functions"])
+    assert ("n::f", "n::f(double)", "prog", "prog.cc") in fs and ("helper", "helper(int)", "libhelp.so", "help.cc") in fs, fs

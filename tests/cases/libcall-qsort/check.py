@@ -20,6 +20,7 @@ def check(ctx):
     # --no-libcall: none of them
     rec = ctx.run("record", "--no-libcall", "-d", ctx.work + "/off.data", "--", ctx.work + "/prog", check=True)
     off = ctx.run("report", "--format", "csv", "-d", ctx.work + "/off.data", check=True).stdout
+    funcs = [l.split(",")[0] for l in off.splitlines()[1:]]   # the function column (the file column names the case)
     for name in ("qsort", "malloc", "free", "printf"):
-        assert name not in off, off
-    assert "by_value" in off, off
+        assert name not in funcs, off
+    assert "by_value" in funcs, off

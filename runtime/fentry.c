@@ -312,6 +312,8 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 		uint32_t j = t->ss_top;
 		while (j > 0 && t->ss[j - 1].slot != slot)
 			j--;
+		if (!j && fnt_coro_find_slot(t, slot))
+			j = t->ss_top;   /* a coroutine returned to its uc_link: back on that stack */
 		if (!j) {
 			/* cannot happen: the trampoline was returned to without an
 			 * entry, and there is no return address to go to */

@@ -63,6 +63,7 @@ struct fnt_thread {
 	struct fnt_shadow_entry *ss;
 	uint32_t ss_top, ss_cap;
 	uint32_t ss_restored;    /* real addresses put back for an unwind in progress */
+	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
 };
 
 struct fnt_argspec;
@@ -195,6 +196,8 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext,
 int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
 /* with t->busy held: record that the n innermost frames were left */
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
+void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
+int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot) FNT_HIDDEN;
 /* free the thread's shadow stack (thread exit) */
 void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
 

@@ -106,9 +106,14 @@ __fentry__:
 	.globl fnt_return_trampoline
 	.hidden fnt_return_trampoline
 	.type fnt_return_trampoline, @function
-fnt_return_trampoline:
 	.cfi_startproc
 	.cfi_undefined rip
+	/* an unwinder looks up a return address minus 1: this byte keeps the
+	 * trampoline's address minus 1 in this entry (the end of the stack for
+	 * it) instead of the end of __fentry__'s (backtrace.c gives the program
+	 * its real frames) */
+	nop
+fnt_return_trampoline:
 	sub $8, %rsp
 	.cfi_adjust_cfa_offset 8
 	SAVE_ALL

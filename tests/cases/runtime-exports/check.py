@@ -7,6 +7,8 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "pthread_setname_np", "prctl",
            # coroutines: one shadow stack per machine stack (runtime/coro.c)
            "makecontext", "swapcontext", "setcontext",
+           # -pg: backtrace() sees the real return addresses (runtime/backtrace.c)
+           "backtrace", "_Unwind_Backtrace",
            # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs
            "__fentry__", "__monstartup", "_mcleanup", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
            "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "pthread_exit"}

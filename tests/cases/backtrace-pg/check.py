@@ -11,7 +11,7 @@ def check(ctx):
     # crash), in the -pg -mfentry and the patchable build; the calls are traced
     for prog, rec in (("prog", ctx.record), ("prog-patchable", None)):
         exe = os.path.join(ctx.work, prog)
-        plain = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+        plain = subprocess.run([exe], capture_output=True, text=True, cwd=ctx.work, timeout=60)
         assert plain.returncode == 0 and plain.stdout == WANT, (prog, plain.stdout)
         d = ctx.data
         if rec is None:

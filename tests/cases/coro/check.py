@@ -14,7 +14,7 @@ def check(ctx):
     assert ctx.record.stdout == "got 1\ngot 4\ngot 9\ndone\n", ctx.record.stdout
     for prog in ("prog-fentry", "prog-patchable"):
         exe = os.path.join(ctx.work, prog)
-        plain = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+        plain = subprocess.run([exe], capture_output=True, text=True, cwd=ctx.work, timeout=60)
         assert plain.returncode == 0 and plain.stdout == "got 1\ngot 4\ngot 9\ndone\n", plain
         d = os.path.join(ctx.work, "rec-" + prog)
         p = subprocess.run([ctx.fntrace, "record", "-d", d, "--", exe],
@@ -28,3 +28,9 @@ def check(ctx):
         counts = ctx.counts("-d", d)
         assert counts == {"main": 1, "next": 4, "generator": 1, "produce": 3, "square": 3, "yield": 3,
                           "consume": 3, "idle": 1}, (prog, counts)
+    # report's unfiltered fast path follows the switches as the call layer
+    # does (-D forces the call layer): the same times to the nanosecond
+    for d in [ctx.data] + [os.path.join(ctx.work, "rec-" + p) for p in ("prog-fentry", "prog-patchable")]:
+        fast = sorted(ctx.run("report", "-d", d, "--format", "csv", check=True).stdout.splitlines())
+        layer = sorted(ctx.run("report", "-d", d, "--format", "csv", "-D", "100", check=True).stdout.splitlines())
+        assert fast == layer, (d, fast, layer)

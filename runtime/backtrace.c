@@ -78,9 +78,12 @@ static __attribute__((noinline)) _Unwind_Reason_Code walk_real(struct walk *w)
 	_Unwind_Reason_Code rc;
 	if (!f)
 		return _URC_END_OF_STACK;
-	unswap(t);
+	uint32_t held = t->busy;    /* a signal handler inside a hook: the shadow stack may be mid-change */
+	if (!held)
+		unswap(t);
 	rc = f(on_frame, w);
-	reswap(t);
+	if (!held)
+		reswap(t);
 	return rc;
 }
 

@@ -136,6 +136,7 @@ enum fnt_ext {
 	FNT_EXT_STACK = 10,      /* body: varint n (1..FNT_STACK_MAX), then n varints
 	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
 	                          * addresses, innermost first (fnt_capture_stack) */
+	FNT_EXT_SWITCH = 11,     /* body: varint stack: the thread switched to that machine stack (0: its own) */
 };
 
 /* meta records in META chunks: u32 header (len:24 | type:8), then len bytes.

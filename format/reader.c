@@ -1383,6 +1383,19 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 					c->th->lost += cnt;
 				break;
 			}
+			case FNT_EXT_SWITCH: {      /* a stack switch (coroutines) */
+				uint64_t id;
+				n = get_varint(p, c->end, &id);
+				if (n <= 0) {
+					chunk_damage(c, start);
+					continue;
+				}
+				p += n;
+				c->ticks += d;
+				ev->kind = TRACE_SWITCH;
+				ev->count = id;
+				break;
+			}
 			case FNT_EXT_THREAD_NAME: {
 				if (d || p >= c->end || p + 1 + *p > c->end || *p > 16) {
 					chunk_damage(c, start);

@@ -163,6 +163,7 @@ enum trace_event_kind {
 	TRACE_UNWIND,         /* a longjmp left the `count` innermost frames */     /* no more events for this thread in the trace (ns = its last event) */
 	TRACE_MARK,           /* fnt_mark(): text, text_len */
 	TRACE_STACK,          /* fnt_capture_stack(): count frames in stack_* */
+	TRACE_SWITCH,         /* coroutines: the thread now runs on machine stack `count` (0: its own) */
 };
 
 /* The body of a MARK or STACK event, owned by the reader.  Such an event

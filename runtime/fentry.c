@@ -361,30 +361,6 @@ static uint32_t shadow_resync(struct fnt_thread *t, uintptr_t sp)
 	return n;
 }
 
-/* Coroutines (runtime/stacks.c): the frames above ours (index k) that
- * live on another machine stack are suspended there, not left: move them
- * under ours, in their order, so that the rules for frames left by a jump
- * see only the frames of our own stack above ours. */
-static uint32_t shadow_other_stacks(struct fnt_thread *t, uint32_t k, uintptr_t slot)
-{
-	uint32_t to = k;        /* where ours is: [k, to) holds the moved ones */
-
-	if (t->busy)
-		return k;
-	t->busy = 1;
-	barrier();
-	for (uint32_t i = k + 1; i < t->ss_top; i++) {
-		if (fnt_stack_same(t->ss[i].slot, slot))
-			continue;
-		struct fnt_shadow_entry e = t->ss[i];
-		memmove(&t->ss[to + 1], &t->ss[to], (i - to) * sizeof(e));
-		t->ss[to++] = e;
-	}
-	barrier();
-	t->busy = 0;
-	return to;
-}
-
 uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 {
 	struct fnt_thread *t = &fnt_self;
@@ -397,6 +373,8 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 		uint32_t j = t->ss_top;
 		while (j > 0 && t->ss[j - 1].slot != slot)
 			j--;
+		if (!j && fnt_coro_find_slot(t, slot))
+			j = t->ss_top;   /* a coroutine returned to its uc_link: back on that stack */
 		if (!j) {
 			/* cannot happen: the trampoline was returned to without an
 			 * entry, and there is no return address to go to */
@@ -404,8 +382,6 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			(void)!write(2, msg, sizeof(msg) - 1);
 			abort();
 		}
-		if (unlikely(fnt_stacks_known()))
-			j = shadow_other_stacks(t, j - 1, slot) + 1;
 		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */
 		if (t->ss_top != j)
 			/* not below ours: another stack (coroutines); drop them anyway */

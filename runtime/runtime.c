@@ -606,6 +606,22 @@ void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
 	t->depth -= (int32_t)n;
 }
 
+void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
+{
+	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != my_pid || !t->chunk)
+		return;
+	if (t->pos >= t->limit && thread_chunk_start(t))
+		return;
+	uint64_t now = fnt_now(), d = now - t->last;
+	if (d >= (1ull << 47)) {
+		t->pos = put_time(t->pos, now);
+		d = 0;
+	}
+	t->last = now;
+	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_SWITCH));
+	t->pos = put_varint(t->pos, stack);
+}
+
 static void put_thread_name(struct fnt_thread *t)
 {
 	char name[17] = "";

@@ -68,6 +68,7 @@ struct fnt_thread {
 	 * held for them; tls_busy is its value to give back */
 	uint32_t tls_shared, tls_busy;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
+	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
 };
 
 struct fnt_argspec;
@@ -206,8 +207,6 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDD
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
-int fnt_stacks_known(void) FNT_HIDDEN;                 /* runtime/stacks.c */
-int fnt_stack_same(uintptr_t a, uintptr_t b) FNT_HIDDEN;
 void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
 
 /* with t->busy held: write an entry or exit event followed by an ARGS or
@@ -219,6 +218,8 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext,
 int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
 /* with t->busy held: record that the n innermost frames were left */
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
+void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
+int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot) FNT_HIDDEN;
 /* free the thread's shadow stack (thread exit) */
 void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
 

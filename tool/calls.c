@@ -26,6 +26,9 @@ struct tstack {
 	int base;            /* depth of the frames entered before this stream began */
 	int reached;         /* the thread's events have reached --since */
 	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
+	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
+	struct tstack *parked;   /* the frames of the other machine stacks (f, n, cap, base, decided, stack) */
+	size_t n_parked;
 };
 
 struct calls_walk {
@@ -47,6 +50,53 @@ static struct tstack *stack_of(struct trace_thread *th)
 		th->view_data = s;
 	}
 	return s;
+}
+
+/* Coroutines: the thread moved to machine stack `id`.  The current frames
+ * are parked (a suspended coroutine's stay open); the other stack's come
+ * back, or a new stack starts its frames at the depth of the switch. */
+static void switch_stack(struct tstack *s, uint64_t id)
+{
+	if (id == s->stack)
+		return;
+	int depth = s->n ? s->f[s->n - 1].depth + (s->f[s->n - 1].shown ? 1 : 0) : s->base;
+	struct tstack *slot = NULL;
+	for (size_t i = 0; i < s->n_parked; i++)
+		if (s->parked[i].stack == id)
+			slot = &s->parked[i];
+	if (!slot) {
+		s->parked = xrealloc(s->parked, (s->n_parked + 1) * sizeof(*s->parked));
+		slot = &s->parked[s->n_parked++];
+		memset(slot, 0, sizeof(*slot));
+		slot->stack = id;
+		slot->base = depth;
+	}
+	struct tstack cur = *s;
+	s->f = slot->f;
+	s->n = slot->n;
+	s->cap = slot->cap;
+	s->base = slot->base;
+	s->decided = slot->decided;
+	s->stack = id;
+	slot->f = cur.f;
+	slot->n = cur.n;
+	slot->cap = cur.cap;
+	slot->base = cur.base;
+	slot->decided = cur.decided;
+	slot->stack = cur.stack;
+}
+
+/* an exit with no frame on this stack: a coroutine returned to its
+ * uc_link inside libc, which wrote no switch; the parked stack whose
+ * innermost frame it closes is where the thread is now */
+static int find_parked(struct tstack *s, uint64_t addr)
+{
+	for (size_t i = 0; i < s->n_parked; i++)
+		if (s->parked[i].n && s->parked[i].f[s->parked[i].n - 1].addr == addr) {
+			switch_stack(s, s->parked[i].stack);
+			return 1;
+		}
+	return 0;
 }
 
 static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t ns, enum call_end how)
@@ -106,6 +156,12 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 		reach(w, th, s);
 	while (s->n)
 		pop(w, th, s, ns, CALL_TRUNCATED);
+	for (size_t i = 0; i < s->n_parked; i++)
+		if (s->parked[i].n) {           /* suspended coroutines, never resumed */
+			switch_stack(s, s->parked[i].stack);
+			while (s->n)
+				pop(w, th, s, ns, CALL_TRUNCATED);
+		}
 }
 
 static inline void on_event(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
@@ -167,6 +223,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		size_t i = s->n;
 		while (i > 0 && s->f[i - 1].addr != ev->addr)
 			i--;
+		if (!i && s->n_parked && find_parked(s, ev->addr))
+			i = s->n;
 		if (!i) {
 			if (s->n == 0) {
 				if (s->base > 0)
@@ -186,6 +244,9 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 	case TRACE_LOST:
 		if (w->ops->lost && in_range)
 			w->ops->lost(w->ctx, th, ev->count, ev->ns);
+		break;
+	case TRACE_SWITCH:
+		switch_stack(s, ev->count);
 		break;
 	case TRACE_UNWIND:
 		for (uint64_t k = 0; k < ev->count && s->n; k++)
@@ -246,7 +307,11 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 			if (!v->opts->live)
 				close_all(&w, th, th->last_ns);
 			if (th->view_data) {
-				free(((struct tstack *)th->view_data)->f);
+				struct tstack *s = th->view_data;
+				for (size_t j = 0; j < s->n_parked; j++)
+					free(s->parked[j].f);
+				free(s->parked);
+				free(s->f);
 				free(th->view_data);
 				th->view_data = NULL;
 			}

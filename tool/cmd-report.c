@@ -73,6 +73,13 @@ struct thread_data {
 	struct active active;
 	struct open_call *stack; /* unfiltered path only */
 	size_t depth, cap;
+	struct parked_calls {    /* coroutines: the calls open on the other machine stacks */
+		uint64_t id;
+		struct open_call *stack;
+		size_t depth, cap;
+	} *parked;
+	size_t n_parked;
+	uint64_t cur;            /* the machine stack of `stack` (0: the thread's own) */
 };
 
 struct report {
@@ -187,6 +194,39 @@ static inline void close_call(struct fstat *tab, uint32_t *active, struct open_c
 	fstat_add(&tab[c->func], dur, c->child_ns, !--active[c->func]);
 }
 
+/* as calls.c's switch_stack: park the open calls, take out the other stack's */
+static void fast_switch(struct thread_data *d, uint64_t id)
+{
+	struct parked_calls *slot = NULL;
+	if (id == d->cur)
+		return;
+	for (size_t i = 0; i < d->n_parked; i++)
+		if (d->parked[i].id == id)
+			slot = &d->parked[i];
+	if (!slot) {
+		d->parked = xrealloc(d->parked, (d->n_parked + 1) * sizeof(*d->parked));
+		slot = &d->parked[d->n_parked++];
+		*slot = (struct parked_calls){ .id = id };
+	}
+	struct parked_calls cur = { d->cur, d->stack, d->depth, d->cap };
+	d->stack = slot->stack;
+	d->depth = slot->depth;
+	d->cap = slot->cap;
+	d->cur = id;
+	*slot = cur;
+}
+
+/* as calls.c's find_parked: an exit that closes another stack's innermost call */
+static int fast_find_parked(struct thread_data *d, uint64_t addr)
+{
+	for (size_t i = 0; i < d->n_parked; i++)
+		if (d->parked[i].depth && d->parked[i].stack[d->parked[i].depth - 1].addr == addr) {
+			fast_switch(d, d->parked[i].id);
+			return 1;
+		}
+	return 0;
+}
+
 static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 {
 	struct report *r = ctx;
@@ -223,6 +263,13 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 			size_t k = depth;
 			while (k > 0 && stack[k - 1].addr != e->addr)
 				k--;
+			if (!k && d->n_parked) {
+				d->depth = depth;
+				if (fast_find_parked(d, e->addr)) {
+					stack = d->stack;
+					k = depth = d->depth;
+				}
+			}
 			if (!k)
 				continue;   /* entered before the trace began */
 			while (depth >= k)
@@ -230,9 +277,23 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 		} else if (e->kind == TRACE_UNWIND) {
 			for (uint64_t k = 0; k < e->count && depth; k++)
 				close_call(tab, active, stack, &depth, e->ns);
+		} else if (e->kind == TRACE_SWITCH) {
+			d->depth = depth;
+			fast_switch(d, e->count);
+			stack = d->stack;
+			depth = d->depth;
 		} else if (e->kind == TRACE_THREAD_END || e->kind == TRACE_STREAM_END) {
 			while (depth)
 				close_call(tab, active, stack, &depth, e->ns);
+			for (size_t j = 0; j < d->n_parked; j++)
+				if (d->parked[j].depth) {   /* suspended coroutines */
+					d->depth = depth;
+					fast_switch(d, d->parked[j].id);
+					stack = d->stack;
+					depth = d->depth;
+					while (depth)
+						close_call(tab, active, stack, &depth, e->ns);
+				}
 		}
 	}
 	d->depth = depth;
@@ -442,6 +503,9 @@ static void free_thread_data(struct view *v)
 			free(d->table.s);
 			free(d->active.n);
 			free(d->stack);
+			for (size_t j = 0; j < d->n_parked; j++)
+				free(d->parked[j].stack);
+			free(d->parked);
 			free(d);
 			v->trace->procs[i].threads[k].view_aux = NULL;
 		}

@@ -9,6 +9,8 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "vfork", "clone",
            # children started with an environment of their own stay traced (exec.c)
            "execve", "execle", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "fork",
+           # coroutines: one shadow stack per machine stack (runtime/coro.c)
+           "makecontext",
            # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs
            "__fentry__", "__monstartup", "_mcleanup", "_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow",
            "_Unwind_ForcedUnwind", "_Unwind_Resume", "__cxa_begin_catch", "_Unwind_SetIP", "_Unwind_Backtrace",

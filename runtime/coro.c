@@ -1,0 +1,214 @@
+/*
+ * coro.c - coroutines (makecontext/swapcontext/setcontext): one shadow
+ * stack per machine stack, and a SWITCH record (FNT_EXT_SWITCH) in the
+ * trace at each switch, so that the frames of a suspended coroutine stay
+ * open, in the runtime and in the reader, until it resumes and returns.
+ *
+ * A stack is named by its top (uc_stack.ss_sp + ss_size of the context
+ * makecontext was given); 0 is the thread's own stack.  Which stack a
+ * ucontext resumes on is kept in a process-wide table: makecontext (the
+ * stub in arch/x86_64/coro.S) enters the context's new stack, swapcontext
+ * enters the stack it leaves for the context it saves into.  A context
+ * the table does not know (getcontext on the current stack) switches
+ * nothing.  A coroutine that returns goes to its uc_link inside libc,
+ * unseen: -pg/patchable exits find their stack by their slot
+ * (fnt_coro_find_slot, from the return trampoline), and the reader's call
+ * layer looks for an exit's frame on the parked stacks the same way.
+ *
+ * None of this is on the hot path: only the wrappers and the exit
+ * trampoline's rare path (a slot not at the top of the shadow stack).
+ */
+#include <dlfcn.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include "runtime/runtime.h"
+
+#ifndef FNT_STATIC_ARCHIVE
+
+#define CTX_MAX 4096u        /* ucontexts known, per process (open addressing) */
+#define STACKS_MAX 256u      /* machine stacks, per thread */
+
+static struct {
+	uintptr_t ctx;           /* the ucontext_t's address, 0: free */
+	uintptr_t stack;         /* the stack it resumes on */
+} ctx_map[CTX_MAX];
+
+struct fnt_coro {
+	uintptr_t cur;           /* the stack now running */
+	uint32_t n;
+	struct fnt_coro_stack {
+		uintptr_t id;
+		struct fnt_shadow_entry *ss;
+		uint32_t top, cap;
+	} s[STACKS_MAX];
+};
+
+static uint32_t ctx_hash(uintptr_t ctx)
+{
+	return (uint32_t)(((uint64_t)ctx * 0x9E3779B97F4A7C15ull) >> 52) & (CTX_MAX - 1);
+}
+
+static void ctx_set(uintptr_t ctx, uintptr_t stack)
+{
+	uint32_t h = ctx_hash(ctx);
+	for (uint32_t i = 0; i < CTX_MAX; i++, h = (h + 1) & (CTX_MAX - 1)) {
+		uintptr_t k = __atomic_load_n(&ctx_map[h].ctx, __ATOMIC_ACQUIRE);
+		if (!k) {
+			uintptr_t zero = 0;
+			if (!__atomic_compare_exchange_n(&ctx_map[h].ctx, &zero, ctx, 0, __ATOMIC_ACQ_REL,
+							 __ATOMIC_ACQUIRE))
+				k = zero;
+			else
+				k = ctx;
+		}
+		if (k == ctx) {
+			__atomic_store_n(&ctx_map[h].stack, stack, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+	/* full: that context switches nothing (-pg exits still find their stack by slot) */
+}
+
+static int ctx_get(uintptr_t ctx, uintptr_t *stack)
+{
+	uint32_t h = ctx_hash(ctx);
+	for (uint32_t i = 0; i < CTX_MAX; i++, h = (h + 1) & (CTX_MAX - 1)) {
+		uintptr_t k = __atomic_load_n(&ctx_map[h].ctx, __ATOMIC_ACQUIRE);
+		if (!k)
+			return 0;
+		if (k == ctx) {
+			*stack = __atomic_load_n(&ctx_map[h].stack, __ATOMIC_ACQUIRE);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
+{
+	struct fnt_coro_stack *reuse = NULL;
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (c->s[i].id == id)
+			return &c->s[i];
+		if (!reuse && !c->s[i].top && c->s[i].id != c->cur)
+			reuse = &c->s[i];
+	}
+	if (c->n < STACKS_MAX)
+		reuse = &c->s[c->n++];
+	else if (!reuse)
+		return NULL;
+	else if (reuse->ss)     /* a finished coroutine's stack: its shadow array goes */
+		munmap(reuse->ss, (size_t)reuse->cap * sizeof(struct fnt_shadow_entry));
+	memset(reuse, 0, sizeof(*reuse));
+	reuse->id = id;
+	return reuse;
+}
+
+/* Make stack `to` the running one: park the thread's shadow stack under
+ * the current one and take out the other's; write the switch. */
+static void switch_to(struct fnt_thread *t, uintptr_t to)
+{
+	struct fnt_coro *c = t->coro;
+	if (!c) {
+		if (!to)
+			return;
+		void *m = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED) {
+			t->lost++;
+			return;
+		}
+		t->coro = c = m;
+		c->n = 1;        /* s[0]: the thread's own stack, id 0 */
+	}
+	if (c->cur == to)
+		return;
+	struct fnt_coro_stack *from = stack_slot(c, c->cur), *next;
+	if (!from)
+		return;
+	from->ss = t->ss;
+	from->top = t->ss_top;
+	from->cap = t->ss_cap;
+	next = stack_slot(c, to);
+	if (!next) {
+		t->lost++;       /* too many stacks at once: this one shares the current shadow stack */
+		return;
+	}
+	t->ss = next->ss;
+	t->ss_top = next->top;
+	t->ss_cap = next->cap;
+	c->cur = to;
+	if (!t->busy) {
+		t->busy = 1;
+		__asm__ volatile("" ::: "memory");
+		fnt_put_switch(t, to);
+		__asm__ volatile("" ::: "memory");
+		t->busy = 0;
+	}
+}
+
+/* An exit whose slot is not on the current shadow stack: a coroutine
+ * finished and libc went to its uc_link.  Switch to the stack whose top
+ * frame has that slot; 1 if there is one. */
+int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
+{
+	struct fnt_coro *c = t->coro;
+	if (!c)
+		return 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		struct fnt_coro_stack *s = &c->s[i];
+		if (s->id != c->cur && s->top && s->ss[s->top - 1].slot == slot) {
+			switch_to(t, s->id);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void *real_fn(void **cache, const char *name)
+{
+	void *f = __atomic_load_n(cache, __ATOMIC_RELAXED);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, name);
+		__atomic_store_n(cache, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+static void *real_make, *real_swap, *real_set;
+
+/* from the makecontext stub: the context now starts on its own stack */
+void *fnt_coro_made(ucontext_t *ucp) FNT_HIDDEN;
+void *fnt_coro_made(ucontext_t *ucp)
+{
+	if (ucp && ucp->uc_stack.ss_sp)
+		ctx_set((uintptr_t)ucp, (uintptr_t)ucp->uc_stack.ss_sp + ucp->uc_stack.ss_size);
+	return real_fn(&real_make, "makecontext");
+}
+
+static void enter_ctx(struct fnt_thread *t, const ucontext_t *ucp)
+{
+	uintptr_t to;
+	if (ucp && ctx_get((uintptr_t)ucp, &to))
+		switch_to(t, to);
+}
+
+FNT_EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
+{
+	struct fnt_thread *t = &fnt_self;
+	int (*f)(ucontext_t *, const ucontext_t *) =
+		(int (*)(ucontext_t *, const ucontext_t *))real_fn(&real_swap, "swapcontext");
+	if (oucp)
+		ctx_set((uintptr_t)oucp, t->coro ? t->coro->cur : 0);
+	enter_ctx(t, ucp);
+	return f(oucp, ucp);
+}
+
+FNT_EXPORT int setcontext(const ucontext_t *ucp)
+{
+	int (*f)(const ucontext_t *) = (int (*)(const ucontext_t *))real_fn(&real_set, "setcontext");
+	enter_ctx(&fnt_self, ucp);
+	return f(ucp);
+}
+
+#endif

@@ -43,7 +43,7 @@ static const char record_usage[] =
 	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
 	"      --auto-args      record the arguments and return value of every function\n"
 	"                       of the program, as its DWARF (-g) describes them\n"
-	"      --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
+	"  -P, --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
 	"                       functions FUNC (a glob, repeatable; default: all)\n"
 	"      --patch-signal SIG  -fpatchable-function-entry builds: start with no\n"
 	"                       function patched; each SIG (name or number, e.g. USR1)\n"
@@ -433,7 +433,7 @@ int cmd_record(int argc, char **argv)
 	struct timespec ts;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:d:hF:N:D:t:A:R:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hF:N:D:t:A:R:P:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'F': filter_add(&ft, 'F', optarg, "-F/--filter"); break;
@@ -464,10 +464,11 @@ int cmd_record(int argc, char **argv)
 		case 'A': add_argspec(&args_env, "--argument", optarg, 0); break;
 		case 'R': add_argspec(&args_env, "--retval", optarg, 1); break;
 		case 0x207: auto_args = 1; break;
+		case 'P':
 		case 0x208: {
 			size_t old = patch_env ? strlen(patch_env) : 0;
 			if (!*optarg || strchr(optarg, ';'))
-				die_usage("option '--patch' takes a function name or glob, not '%s'", optarg);
+				die_usage("option '-P/--patch' takes a function name or glob, not '%s'", optarg);
 			patch_env = xrealloc(patch_env, old + strlen(optarg) + 2);
 			if (old)
 				patch_env[old++] = ';';
@@ -553,6 +554,10 @@ int cmd_record(int argc, char **argv)
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
+		if (patch_env && !(kinds & 8))
+			warning("'%s' has no patchable function entries: -P/--patch patches only the pads of "
+				"-fpatchable-function-entry builds (code without them is not patched yet); "
+				"rebuild it with -fpatchable-function-entry=5", prog);
 		if ((args_env || auto_args) && !(kinds & 10))
 			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
 				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R/--auto-args", prog,

@@ -45,7 +45,7 @@ static const char record_usage[] =
 	"      --auto-args      record the arguments and return value of every function\n"
 	"                       of the program, as its DWARF (-g) describes them,\n"
 	"                       and of the common libc functions it calls\n"
-	"      --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
+	"  -P, --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
 	"                       functions FUNC (a glob, repeatable; default: all)\n"
 	"      --patch-signal SIG  -fpatchable-function-entry builds: start with no\n"
 	"                       function patched; each SIG (name or number, e.g. USR1)\n"
@@ -427,7 +427,7 @@ int cmd_record(int argc, char **argv)
 	int libcall = lc_env && !strcmp(lc_env, "0") ? 0 : lc_env && !strcmp(lc_env, "nest") ? 2 : 1;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:P:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'F': filter_add(&ft, 'F', optarg, "-F/--filter"); break;
@@ -458,10 +458,11 @@ int cmd_record(int argc, char **argv)
 		case 'A': add_argspec(&args_env, "--argument", optarg, 0); break;
 		case 'R': add_argspec(&args_env, "--retval", optarg, 1); break;
 		case 0x207: auto_args = 1; break;
+		case 'P':
 		case 0x208: {
 			size_t old = patch_env ? strlen(patch_env) : 0;
 			if (!*optarg || strchr(optarg, ';'))
-				die_usage("option '--patch' takes a function name or glob, not '%s'", optarg);
+				die_usage("option '-P/--patch' takes a function name or glob, not '%s'", optarg);
 			patch_env = xrealloc(patch_env, old + strlen(optarg) + 2);
 			if (old)
 				patch_env[old++] = ';';
@@ -550,6 +551,10 @@ int cmd_record(int argc, char **argv)
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
+		if (patch_env && !(kinds & 8))
+			warning("'%s' has no patchable function entries: -P/--patch patches only the pads of "
+				"-fpatchable-function-entry builds (code without them is not patched yet); "
+				"rebuild it with -fpatchable-function-entry=5", prog);
 		/* with library calls on, the specs may name library functions */
 		char *own = NULL;
 		if ((args_env || auto_args) && !(kinds & 10) &&

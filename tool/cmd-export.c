@@ -32,7 +32,7 @@ static const struct export_format {
 } formats[] = {
 	{ "perfetto", "pftrace", export_perfetto, "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)", 19 },
 	{ "chrome",   "json",    export_chrome,   "Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)", 85 },
-	{ "speedscope", "speedscope.json", export_speedscope, "speedscope's own JSON: one evented profile per thread", 20 },
+	{ "speedscope", "speedscope.json", export_speedscope, "speedscope's own JSON: one evented profile per thread", 37 },
 	{ "folded",   "folded",  export_folded,   "folded stacks (flamegraph.pl, inferno, speedscope)", 0 },
 	{ "svg",      "svg",     export_svg,      "interactive flame graph, one SVG file", 0 },
 	{ "html",     "html",    export_html,     "self-contained report: timeline, flame graph, profile", 0 },

@@ -10,6 +10,9 @@ missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# node and npm (the speedscope test): Debian's, unless the machine has them
+# already (a NodeSource nodejs carries its own npm and conflicts with Debian's)
+[ "$1" = "--test" ] && ! command -v npm >/dev/null && missing="$missing nodejs npm"
 [ -z "$missing" ] && exit 0
 echo "fntrace: installing dependencies:$missing"
 if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -41,7 +41,7 @@ def load_chrome(path):
 
 def chrome_threads(events):
     """Pair each thread's B and E events: {(pid, tid): [(start, end, name, args)]}
-    (args: the B's merged with the E's), plus thread names, process names and
+    (args: the B's "cat" as "src" merged with the E's args), plus thread names, process names and
     instants.  Checks that every E closes an open B of its thread, that none
     is left open, and that a thread's times never decrease in file order (so
     a viewer that sorts by time keeps the nesting)."""
@@ -64,15 +64,55 @@ def chrome_threads(events):
             continue
         st = stacks.setdefault(key, [])
         if ph == "B":
-            st.append((ts, e["name"], e.get("args", {})))
+            # speedscope folds a B's args into its frame name: the source
+            # line is its "cat", the values and markers are on the E
+            assert "args" not in e, "B event with args: %r" % e
+            st.append((ts, e["name"], {"src": e["cat"]} if "cat" in e else {}))
         else:
             assert ph == "E", e
             assert st, "E with no open B on thread %r: %r" % (key, e)
             start, name, args = st.pop()
+            assert e["name"] == name, "E named %r closes B %r (speedscope pairs them by name)" % (e, name)
             slices.setdefault(key, []).append((start, ts, name, dict(args, **e.get("args", {}))))
     for key, st in stacks.items():
         assert not st, "B events never closed on %r: %r" % (key, st)
     return slices, tnames, pnames, instants
+
+
+# ---- speedscope's own format ----
+
+def load_speedscope(path):
+    """Read a speedscope file: returns ({profile name: [(start, end, name, {"src": file:line})]},
+    frames).  Checks the schema's shape: evented profiles in nanoseconds, every
+    frame index in the shared table, every C closing the frame on top of its
+    profile's stack, times that never decrease, stacks empty at the end, and
+    start/end values bounding the events."""
+    with open(path, "rb") as f:
+        doc = json.loads(f.read().decode("utf-8"))
+    assert doc["$schema"] == "https://www.speedscope.app/file-format-schema.json", doc.get("$schema")
+    frames = doc["shared"]["frames"]
+    assert all(isinstance(fr["name"], str) for fr in frames), frames
+    out = {}
+    for prof in doc["profiles"]:
+        assert prof["type"] == "evented" and prof["unit"] == "nanoseconds", prof.keys()
+        assert prof["name"] not in out, "two profiles named %r" % prof["name"]
+        st, sl, last = [], [], prof["startValue"]
+        for e in prof["events"]:
+            assert e["at"] >= last, "time goes back in %r: %r" % (prof["name"], e)
+            last = e["at"]
+            fr = frames[e["frame"]]
+            src = {"src": "%s:%d" % (fr["file"], fr["line"])} if "file" in fr else {}
+            if e["type"] == "O":
+                st.append((e["at"], e["frame"]))
+            else:
+                assert e["type"] == "C", e
+                assert st and st[-1][1] == e["frame"], "C of frame %r closes %r" % (e, st[-1:])
+                start, _ = st.pop()
+                sl.append((start, e["at"], fr["name"], src))
+        assert not st, "frames left open in %r: %r" % (prof["name"], st)
+        assert last <= prof["endValue"], (last, prof["endValue"])
+        out[prof["name"]] = sl
+    return out, frames
 
 
 # ---- perfetto: a minimal protobuf reader ----

@@ -32,6 +32,7 @@ static const struct export_format {
 } formats[] = {
 	{ "perfetto", "pftrace", export_perfetto, "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)", 19 },
 	{ "chrome",   "json",    export_chrome,   "Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)", 85 },
+	{ "speedscope", "speedscope.json", export_speedscope, "speedscope's own JSON: one evented profile per thread", 37 },
 	{ "folded",   "folded",  export_folded,   "folded stacks (flamegraph.pl, inferno, speedscope)", 0 },
 	{ "svg",      "svg",     export_svg,      "interactive flame graph, one SVG file", 0 },
 	{ "html",     "html",    export_html,     "self-contained report: timeline, flame graph, profile", 0 },
@@ -65,6 +66,7 @@ static const char export_usage[] =
 	"Write the trace for other viewers.  Formats:\n"
 	"  perfetto   Perfetto protobuf trace (ui.perfetto.dev, trace_processor)\n"
 	"  chrome     Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)\n"
+	"  speedscope speedscope's own JSON (speedscope.app): one profile per thread\n"
 	"  folded     folded stacks, one line per stack with its self time in ns\n"
 	"             (flamegraph.pl, inferno, speedscope)\n"
 	"  svg        interactive flame graph in one SVG file\n"
@@ -144,7 +146,7 @@ int cmd_export(int argc, char **argv)
 		case 'f':
 			fmt = find_format(optarg);
 			if (!fmt)
-				die_usage("option '--format' takes perfetto, chrome, folded, svg or html, not '%s'",
+				die_usage("option '--format' takes perfetto, chrome, speedscope, folded, svg or html, not '%s'",
 					  optarg);
 			o.format = fmt->name;
 			break;
@@ -172,7 +174,7 @@ int cmd_export(int argc, char **argv)
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!fmt)
-		die_usage("no format given: use --format perfetto, chrome, folded, svg or html");
+		die_usage("no format given: use --format perfetto, chrome, speedscope, folded, svg or html");
 	if (!o.output) {
 		snprintf(defname, sizeof(defname), "fntrace.%s", fmt->ext);
 		o.output = defname;

@@ -32,10 +32,9 @@
 #include "tool/outbuf.h"
 
 struct chrome_func {
-	char *json;              /* "name":"...","args":{"src":"file:line"   (args left open) */
+	char *json;              /* "name":"...","cat":"file:line" */
 	uint32_t len;
 	uint32_t name_len;       /* of the "name":"..." part */
-	uint8_t has_args;
 };
 
 struct chrome_thread {
@@ -103,12 +102,11 @@ static struct chrome_func *func_of(struct chrome *c, uint32_t func)
 		*e++ = '"';
 		f->name_len = (uint32_t)(e - p);
 		if (flen) {
-			memcpy(e, ",\"args\":{\"src\":\"", 16);
-			e = json_escape(e + 16, file, flen);
+			memcpy(e, ",\"cat\":\"", 8);
+			e = json_escape(e + 8, file, flen);
 			*e++ = ':';
 			e = fmt_u64(e, (uint64_t)line);
 			*e++ = '"';
-			f->has_args = 1;
 		}
 		f->json = p;
 		f->len = (uint32_t)(e - p);
@@ -176,67 +174,54 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 		memcpy(p, fn->json, fn->len);
 		p += fn->len;
 	}
-	const char *spec;
-	char text[2048];
-	size_t n = 0;
-	if (th->proc->n_argspecs && (spec = trace_argspec(th->proc, f->addr)) &&
-	    (n = args_format(spec, f->args, f->args_len, 0, text, sizeof(text))) > 0) {
-		/* the recorded arguments: "args":{"args":"12, 18"} */
-		char esc[6 * 2048 + 32], *e;
-		c->ob.len += (size_t)(p - s);
-		e = esc;
-		if (fn->has_args) {
-			memcpy(e, ",\"args\":\"", 9);
-			e += 9;
-		} else {
-			memcpy(e, ",\"args\":{\"args\":\"", 17);
-			e += 17;
-		}
-		e = json_escape(e, text, n);
-		memcpy(e, "\"}}", 3);
-		outbuf_put(&c->ob, esc, (size_t)(e + 3 - esc));
-		return;
-	}
-	if (fn->has_args)
-		*p++ = '}';
 	*p++ = '}';
 	c->ob.len += (size_t)(p - s);
 }
 
+/* The E event repeats its B's name (speedscope pairs them by name) and
+ * carries what the call's B cannot: its argument values, return value and
+ * end marker.  B and E of a call without these are the same frame to
+ * speedscope, which matters when both fall in one nanosecond. */
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
 	struct chrome *c = ctx;
 	struct chrome_thread *t = thread_of(th);
+	struct chrome_func *fn = func_of(c, f->func);
 	const char *mark = end_marker(th, how);
-	char *p = outbuf_room(&c->ob, t->end_len + 96), *s = p;
+	char *p = outbuf_room(&c->ob, t->end_len + 32), *s = p;
 
 	memcpy(p, t->end, t->end_len);
 	p = fmt_us3(p + t->end_len, thread_ts(t, end_ns > f->start_ns ? end_ns : f->start_ns));
-	const char *spec;
-	if (!mark && th->proc->n_argspecs && (spec = trace_argspec(th->proc, f->addr))) {
-		/* the recorded return value: "args":{"retval":"6"} */
-		char text[512], esc[6 * 512 + 32], *e = esc;
-		size_t n = args_format(spec, f->ret, f->ret_len, 1, text, sizeof(text));
-		if (n) {
-			c->ob.len += (size_t)(p - s);
-			memcpy(e, ",\"args\":{\"retval\":\"", 19);
-			e = json_escape(e + 19, text, n);
-			memcpy(e, "\"}}", 3);
-			outbuf_put(&c->ob, esc, (size_t)(e + 3 - esc));
-			return;
-		}
+	*p++ = ',';
+	c->ob.len += (size_t)(p - s);
+	outbuf_put(&c->ob, fn->json, fn->name_len);
+
+	const char *spec = th->proc->n_argspecs ? trace_argspec(th->proc, f->addr) : NULL;
+	char text[2048], esc[6 * 2048 + 32], *e = esc;
+	const char *sep = ",\"args\":{";
+	size_t n;
+	if (spec && (n = args_format(spec, f->args, f->args_len, 0, text, sizeof(text))) > 0) {
+		/* the recorded arguments: "args":{"args":"12, 18"} */
+		e += sprintf(e, "%s\"args\":\"", sep);
+		e = json_escape(e, text, n);
+		*e++ = '"';
+		sep = ",";
+	}
+	if (spec && !mark && (n = args_format(spec, f->ret, f->ret_len, 1, text, sizeof(text))) > 0) {
+		/* the recorded return value: "retval":"6" */
+		e += sprintf(e, "%s\"retval\":\"", sep);
+		e = json_escape(e, text, n);
+		*e++ = '"';
+		sep = ",";
 	}
 	if (mark) {
-		size_t n = strlen(mark);
-		memcpy(p, ",\"args\":{\"end\":\"", 16);
-		p += 16;
-		memcpy(p, mark, n);
-		p += n;
-		*p++ = '"';
-		*p++ = '}';
+		e += sprintf(e, "%s\"end\":\"%s\"", sep, mark);
+		sep = ",";
 	}
-	*p++ = '}';
-	c->ob.len += (size_t)(p - s);
+	if (*sep == ',' && sep[1] == 0)
+		*e++ = '}';
+	*e++ = '}';
+	outbuf_put(&c->ob, esc, (size_t)(e - esc));
 }
 
 static void instant(struct chrome *c, struct trace_thread *th, uint64_t ns, const char *name_json, size_t name_len,

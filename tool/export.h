@@ -26,6 +26,7 @@ struct export_opts {
 typedef int (*export_write_fn)(struct view *v, const struct export_opts *o, FILE *out);
 
 int export_chrome(struct view *v, const struct export_opts *o, FILE *out);
+int export_speedscope(struct view *v, const struct export_opts *o, FILE *out);
 int export_perfetto(struct view *v, const struct export_opts *o, FILE *out);
 int export_folded(struct view *v, const struct export_opts *o, FILE *out);
 int export_svg(struct view *v, const struct export_opts *o, FILE *out);

@@ -24,7 +24,7 @@ static const struct command commands[] = {
 	{ "stacks", cmd_stacks, "the call stacks the program captured with fnt_capture_stack()" },
 	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
 	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
-	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, folded, svg, html" },
+	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, speedscope, folded, svg, html" },
 };
 
 static void usage(FILE *f)

@@ -28,7 +28,7 @@ def check(ctx):
     for i, e in enumerate(events):
         if e["ph"] == "B" and e["name"] in ("add", "count"):
             assert events[i + 1]["ph"] == "E", events[i + 1]
-            seen.append((e["name"], e["args"]["args"], events[i + 1]["args"]["retval"]))
+            seen.append((e["name"], events[i + 1]["args"]["args"], events[i + 1]["args"]["retval"]))
     assert seen[:4] == [("add", "12, 18", "30"), ("add", "-5, -7", "-12"),
                         ("count", 's="world", times=3', "15"), ("count", "s=NULL, times=0", "0")], seen
     path = X.export(ctx, "perfetto")

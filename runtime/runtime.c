@@ -589,37 +589,33 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext,
 	return 0;
 }
 
-void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
+/* an EXT record whose body is one varint (UNWIND, SWITCH); 0 written, -1 not */
+static int put_ext_value(struct fnt_thread *t, unsigned ext, uint64_t value)
 {
 	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != my_pid || !t->chunk)
-		return;
+		return -1;
 	if (t->pos >= t->limit && thread_chunk_start(t))
-		return;
+		return -1;
 	uint64_t now = fnt_now(), d = now - t->last;
 	if (d >= (1ull << 47)) {
 		t->pos = put_time(t->pos, now);
 		d = 0;
 	}
 	t->last = now;
-	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
-	t->pos = put_varint(t->pos, n);
-	t->depth -= (int32_t)n;
+	t->pos = put_varint(t->pos, ext_head(d, ext));
+	t->pos = put_varint(t->pos, value);
+	return 0;
+}
+
+void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
+{
+	if (!put_ext_value(t, FNT_EXT_UNWIND, n))
+		t->depth -= (int32_t)n;
 }
 
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
 {
-	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != my_pid || !t->chunk)
-		return;
-	if (t->pos >= t->limit && thread_chunk_start(t))
-		return;
-	uint64_t now = fnt_now(), d = now - t->last;
-	if (d >= (1ull << 47)) {
-		t->pos = put_time(t->pos, now);
-		d = 0;
-	}
-	t->last = now;
-	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_SWITCH));
-	t->pos = put_varint(t->pos, stack);
+	put_ext_value(t, FNT_EXT_SWITCH, stack);
 }
 
 static void put_thread_name(struct fnt_thread *t)

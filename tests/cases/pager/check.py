@@ -4,46 +4,14 @@ the pager gets the output with LESS=FRSX unless the user set LESS,
 FNTRACE_PAGER comes before PAGER, --no-pager and --color=never turn each
 off, real `less` shows a short output and quits, and through a pipe there
 is neither pager nor colour unless --color=always asks."""
-import fcntl
 import os
-import pty
-import select
-import signal
-import struct
-import termios
-import time
 import shutil
 import subprocess
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from ttyrun import on_tty
 
 RED = "\033[31m"
-
-
-def on_tty(args, env, cwd):
-    """run args with stdout and stderr on a pty; -> (status, what the terminal got)"""
-    pid, fd = pty.fork()
-    if pid == 0:
-        # a terminal of 50 lines: less -F quits when the output fits
-        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
-        os.chdir(cwd)
-        os.execve(args[0], args, env)
-    out = b""
-    deadline = time.time() + 60     # a pager waiting for keys must not hang the suite
-    while True:
-        if not select.select([fd], [], [], max(0, deadline - time.time()))[0]:
-            os.kill(pid, signal.SIGKILL)
-            subprocess.run(["pkill", "-KILL", "-s", str(pid)])
-            out += b"\n<no end after 60 s: killed>"
-            break
-        try:
-            data = os.read(fd, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        out += data
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def check(ctx):

@@ -3,33 +3,18 @@ print "fntrace: WHAT N%" on stderr (after a second; the test sets the delay
 to 1 ms), then erase the line before their own last words; through a pipe
 nothing of it is printed."""
 import os
-import pty
 import re
 import subprocess
-
-
-def on_tty(args, env):
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(args[0], args, env)
-    out = b""
-    while True:
-        try:
-            data = os.read(fd, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        out += data
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from ttyrun import on_tty
 
 
 def check(ctx):
     env = dict(os.environ, FNTRACE_PROGRESS_DELAY_MS="1")
     env.pop("LD_PRELOAD", None)
     out = os.path.join(ctx.work, "t.json")
-    rc, shown = on_tty([ctx.fntrace, "export", "-d", ctx.data, "-f", "chrome", "-o", out], env)
+    rc, shown = on_tty([ctx.fntrace, "export", "-d", ctx.data, "-f", "chrome", "-o", out], env, raw=True)
     assert rc == 0, shown
     steps = re.findall(r"\rfntrace: exporting '%s' (\d+)%%" % re.escape(out), shown)
     assert steps and all(0 <= int(s) <= 100 for s in steps), shown[:500]
@@ -37,7 +22,7 @@ def check(ctx):
     assert shown.endswith("\r\x1b[Kfntrace: wrote '%s' (chrome, %.1f MB)\r\n" % (out, os.path.getsize(out) / 1e6)), \
         shown[-300:]
 
-    rc, shown = on_tty([ctx.fntrace, "report", "-d", ctx.data, "--no-pager", "--color=never"], env)
+    rc, shown = on_tty([ctx.fntrace, "report", "-d", ctx.data, "--no-pager", "--color=never"], env, raw=True)
     assert rc == 0 and re.search(r"\rfntrace: reading the trace \d+%", shown) and "\r\x1b[K" in shown, shown[:300]
     table = shown.split("\r\x1b[K", 1)[1]
     assert re.search(r" 200000 .* step\r?$", table, re.M) and "fntrace:" not in table, table

@@ -12,7 +12,9 @@ overhead, trace size, memory, decode speed and start-up cost.  Never asserts
 anything about time: the closing "targets" section only reports.
 """
 import argparse
+import csv
 import datetime
+import io
 import json
 import os
 import re
@@ -37,9 +39,17 @@ MT_THREADS = 4
 
 # workload -> (source, size argument list) per profile
 SIZES = {
-    "full": {"fib": ["33"], "mix": ["330000"], "mt": ["330000", str(MT_THREADS)]},
-    "quick": {"fib": ["24"], "mix": ["20000"], "mt": ["20000", str(MT_THREADS)]},
+    "full": {"fib": ["33"], "mix": ["330000"], "mt": ["330000", str(MT_THREADS)], "sqlite": ["100000"]},
+    "quick": {"fib": ["24"], "mix": ["20000"], "mt": ["20000", str(MT_THREADS)], "sqlite": ["3000"]},
 }
+DEFAULT_WORKLOADS = "fib,mix,mt,sqlite"
+
+# the real-world row: sqlite's amalgamation as the npm package better-sqlite3
+# ships it (deps/sqlite3/), fetched once into bench/out/sqlite-src/ with
+# `npm pack`; bench/src/sqlite.c drives it.  Built once per instrumentation
+# (sqlite3.c takes ~30 s per build), then linked like the other workloads.
+SQLITE_PKG = "better-sqlite3@12.11.1"
+SQLITE_DEFS = ["-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION", "-DSQLITE_DEFAULT_MEMSTATUS=0"]
 BIG_FIB = 37  # 2 * (2*F(38) - 1) = 156 million events
 
 # fntrace record options that select a recording mode (measured), and the
@@ -180,7 +190,55 @@ def compile_(target, args, deps):
     subprocess.run(cmd, check=True)
 
 
-def build(workloads):
+def sqlite_source():
+    """-> (directory holding sqlite3.c and sqlite3.h, None) or (None, why not)"""
+    d = os.path.join(OUT, "sqlite-src")
+    if os.path.exists(os.path.join(d, "sqlite3.c")) and os.path.exists(os.path.join(d, "sqlite3.h")):
+        return d, None
+    os.makedirs(d, exist_ok=True)
+    npm = shutil.which("npm")
+    if not npm:
+        return None, "npm not installed: cannot fetch %s (sqlite's amalgamation)" % SQLITE_PKG
+    log("  npm pack %s (sqlite's amalgamation)" % SQLITE_PKG)
+    p = subprocess.run([npm, "pack", SQLITE_PKG, "--pack-destination", d], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    tgz = [f for f in os.listdir(d) if f.endswith(".tgz")]
+    if p.returncode != 0 or not tgz:
+        return None, "npm pack %s failed: %s" % (SQLITE_PKG, p.stdout.strip()[-200:])
+    members = ["package/deps/sqlite3/sqlite3.c", "package/deps/sqlite3/sqlite3.h"]
+    p = subprocess.run(["tar", "-xzf", os.path.join(d, tgz[0]), "-C", d, "--strip-components=3"] + members,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        return None, "unpacking %s failed: %s" % (tgz[0], p.stdout.strip()[-200:])
+    return d, None
+
+
+def build_sqlite(o, h, hdrs):
+    """the sqlite workload's builds: sqlite3.c once per instrumentation, then
+    the driver linked against it as build() links the other workloads"""
+    d, why = sqlite_source()
+    if not d:
+        return why
+    sq = os.path.join(d, "sqlite3.c")
+    drv = os.path.join(SRC, "sqlite.c")
+    objs = {}
+    for kind, flags in (("plain", []), ("inst", INST), ("fentry", FENTRY), ("pg", ["-pg"])):
+        objs[kind] = o("sqlite3-%s.o" % kind)
+        compile_(objs[kind], CFLAGS + flags + SQLITE_DEFS + ["-c", sq], [sq])
+    inc = ["-I" + d]
+    deps = [drv, objs["plain"]] + hdrs
+    compile_(o("sqlite-plain"), CFLAGS + inc + [drv, objs["plain"], "-lm"], deps)
+    compile_(o("sqlite-inst"), CFLAGS + INST + inc + [drv, objs["inst"], "-lm"], deps + [objs["inst"]])
+    compile_(o("sqlite-exehooks"), CFLAGS + INST + inc + [drv, objs["inst"], h("empty.c"), "-lm"],
+             deps + [objs["inst"], h("empty.c")])
+    compile_(o("sqlite-count"), CFLAGS + INST + inc + ["-DBENCH_COUNTING", drv, objs["inst"], h("count.c"), "-lm"],
+             deps + [objs["inst"], h("count.c")])
+    compile_(o("sqlite-fentry"), CFLAGS + FENTRY + inc + [drv, objs["fentry"], "-lm"], deps + [objs["fentry"]])
+    compile_(o("sqlite-pg"), CFLAGS + ["-pg"] + inc + [drv, objs["pg"], "-lm"], deps + [objs["pg"]])
+    return None
+
+
+def build(workloads, notes):
     os.makedirs(OUT, exist_ok=True)
     hdrs = [os.path.join(SRC, h) for h in ("bench.h", "mixcore.h")]
     h = lambda n: os.path.join(HOOKS, n)
@@ -188,7 +246,14 @@ def build(workloads):
     compile_(o("empty.so"), CFLAGS + ["-fPIC", "-shared", h("empty.c")], [h("empty.c")])
     compile_(o("ideal.so"), CFLAGS + ["-fPIC", "-shared", "-ftls-model=initial-exec", h("ideal.c")],
              [h("ideal.c")])
-    for w in workloads:
+    for w in list(workloads):
+        if w == "sqlite":
+            why = build_sqlite(o, h, hdrs)
+            if why:
+                notes.append("sqlite workload skipped: " + why)
+                log("  sqlite workload skipped: " + why)
+                workloads.remove(w)
+            continue
         src = os.path.join(SRC, w + ".c")
         deps = [src] + hdrs
         compile_(o(w + "-plain"), CFLAGS + [src], deps)
@@ -428,15 +493,17 @@ def rescale_pg_rows(rows, calls):
 # ---------------------------------------------------------------- checks
 
 def fntrace_calls(tdir):
-    rc, out = capture([os.path.join(BUILD, "fntrace"), "report", "-d", tdir, "--format", "csv"])
-    if rc != 0:
-        return None, out.strip()[-300:]
-    total = 0
-    for line in out.splitlines()[1:]:
-        parts = line.rsplit(",", 6)
-        if len(parts) == 7 and parts[1].isdigit():
-            total += int(parts[1])
-    return total, None
+    p = subprocess.run([os.path.join(BUILD, "fntrace"), "report", "-d", tdir, "--format", "csv"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=base_env())
+    out = p.stdout
+    if p.returncode != 0:
+        return None, p.stderr.strip()[-300:]
+    # by the header's column names: names may hold commas (C++), and the
+    # columns after "calls" grow (signature, module, file)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    if not rows or "calls" not in rows[0]:
+        return None, "no calls column in 'fntrace report --format csv'"
+    return sum(int(r["calls"]) for r in rows if (r.get("calls") or "").isdigit()), None
 
 
 def uftrace_calls(exe, tdir):
@@ -822,7 +889,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small sizes, 1 run, no uftrace (CI smoke test)")
     ap.add_argument("--big", action="store_true", help="also record and decode a >= 1e8-event trace")
     ap.add_argument("--runs", type=int, help="timed runs per method (default 5, quick 1)")
-    ap.add_argument("--workloads", default="fib,mix,mt", help="comma-separated subset of fib,mix,mt")
+    ap.add_argument("--workloads", default=DEFAULT_WORKLOADS,
+                    help="comma-separated subset of %s (sqlite: fetched with npm pack %s)" % (DEFAULT_WORKLOADS, SQLITE_PKG))
     ap.add_argument("--no-uftrace", action="store_true", help="leave uftrace out")
     ap.add_argument("--keep", action="store_true", help="keep the traces in bench/out/traces")
     ap.add_argument("--build", help="directory holding fntrace and libfntrace.so (default build/), "
@@ -847,7 +915,7 @@ def main():
 
     notes = []
     log("building into bench/out/")
-    build(workloads)
+    build(workloads, notes)
     os.makedirs(TRACES, exist_ok=True)
 
     ok, note, modes, exports, unknown = probe_fntrace()

@@ -104,7 +104,7 @@ class Ctx:
         cmd = [self.fntrace] + list(args)
         if self.libcall:
             env = dict(env if env is not None else os.environ, FNTRACE_LIBCALL="1")
-        if data and args and args[0] in ("replay", "report", "info") and "-d" not in args:
+        if data and args and args[0] in ("replay", "report", "info", "graph", "export", "stacks") and "-d" not in args:
             cmd += ["-d", self.data]
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=cwd or self.work, timeout=120,
                            env=env)

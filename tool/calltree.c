@@ -14,6 +14,14 @@
  * calls and self time, but only the outermost open activation's inclusive
  * time, so no time is counted twice.  Threads are walked one after the
  * other, so the per-node open counts never mix threads.
+ *
+ * Direct recursion is collapsed (unless no_collapse): a call of f made by f
+ * is counted in its caller's node (rec_calls says how many were), so `fib`
+ * 30 levels deep is one node, not 30, and its inclusive time is its
+ * outermost activations'.  Paths are cut at CT_MAX_DEPTH frames: deeper
+ * frames are counted in one CT_DEEP node below the last.  Both keep the
+ * tree, and every writer's output, linear in the number of events: without
+ * them a recursion d deep makes d nodes whose paths print d names each.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +117,29 @@ uint32_t calltree_child(struct calltree *t, uint32_t parent, uint32_t func)
 struct ct_entry {
 	uint32_t func;
 	uint32_t node;       /* CT_UNDER/ALL: the call's node; CALLERS: leaf of its inverted path */
+	uint32_t run;        /* index of the first entry of the run of frames of this func */
 	uint8_t anchor;      /* CALLERS: this frame is an anchor activation */
+	uint8_t folded;      /* counted in its caller's node: adds calls and self, not total */
 };
+
+const char *calltree_name(struct view *v, uint32_t func)
+{
+	return func == CT_DEEP ? "[deeper than 4096 frames]" : view_name(v, func);
+}
+
+/* the node for a call of func under parent: the parent itself for direct
+ * recursion (when collapsing) and below the depth cap */
+static uint32_t child_of(struct calltree_build *b, uint32_t parent, uint32_t func, uint8_t *folded)
+{
+	struct ct_node *p = &b->tree->n[parent];
+	if (parent && (p->func == CT_DEEP || (!b->no_collapse && p->func == func))) {
+		*folded = 1;
+		return parent;
+	}
+	if (parent && p->depth + 2 >= CT_MAX_DEPTH)
+		func = CT_DEEP;
+	return calltree_child(b->tree, parent, func);
+}
 
 struct ct_thread {
 	struct ct_entry *e;
@@ -136,7 +165,7 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	struct ct_thread *s = thread_of(th);
 	struct ct_entry *e;
 	uint32_t node = CT_NONE;
-	uint8_t anchor = 0;
+	uint8_t anchor = 0, folded = 0;
 
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 64;
@@ -144,11 +173,11 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	}
 	switch (b->mode) {
 	case CT_ALL:
-		node = calltree_child(b->tree, s->n ? s->e[s->n - 1].node : 0, f->func);
+		node = child_of(b, s->n ? s->e[s->n - 1].node : 0, f->func, &folded);
 		break;
 	case CT_UNDER:
 		if (s->n && s->e[s->n - 1].node != CT_NONE)
-			node = calltree_child(b->tree, s->e[s->n - 1].node, f->func);
+			node = child_of(b, s->e[s->n - 1].node, f->func, &folded);
 		else if (b->anchor(b->anchor_ctx, f->func)) {
 			node = calltree_child(b->tree, 0, f->func);
 			b->anchored++;
@@ -156,21 +185,36 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 		break;
 	case CT_CALLERS:
 		if (b->anchor(b->anchor_ctx, f->func)) {
+			/* up the callers; a run of frames of one function is one
+			 * step when collapsing (and the anchor's own run too) */
+			size_t i = s->n;
+			if (!b->no_collapse && i && s->e[i - 1].func == f->func)
+				i = s->e[i - 1].run;
 			node = calltree_child(b->tree, 0, f->func);
 			b->tree->n[node].open++;
-			for (size_t i = s->n; i > 0; i--) {
-				node = calltree_child(b->tree, node, s->e[i - 1].func);
+			while (i > 0) {
+				struct ct_entry *up = &s->e[i - 1];
+				if (b->tree->n[node].depth + 2 >= CT_MAX_DEPTH) {
+					node = calltree_child(b->tree, node, CT_DEEP);
+					b->tree->n[node].open++;
+					break;
+				}
+				node = calltree_child(b->tree, node, up->func);
 				b->tree->n[node].open++;
+				i = b->no_collapse ? i - 1 : up->run;
 			}
 			anchor = 1;
 			b->anchored++;
 		}
 		break;
 	}
-	e = &s->e[s->n++];
+	e = &s->e[s->n];
+	e->run = s->n && s->e[s->n - 1].func == f->func ? s->e[s->n - 1].run : (uint32_t)s->n;
+	s->n++;
 	e->func = f->func;
 	e->node = node;
 	e->anchor = anchor;
+	e->folded = folded;
 	if (b->next && b->next->begin)
 		b->next->begin(b->next_ctx, th, f);
 }
@@ -188,7 +232,10 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 			if (e->node != CT_NONE) {
 				struct ct_node *n = &b->tree->n[e->node];
 				n->calls++;
-				n->total += dur;
+				if (e->folded)
+					n->rec_calls++;
+				else
+					n->total += dur;
 				n->self += self;
 			}
 		} else if (e->anchor) {

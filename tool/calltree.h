@@ -16,12 +16,17 @@
 #include "tool/tool.h"
 
 #define CT_NONE UINT32_MAX
+/* the func of the node that stands for every frame deeper than CT_MAX_DEPTH
+ * on a path: output and memory stay linear in the events at any depth */
+#define CT_DEEP (UINT32_MAX - 1)
+#define CT_MAX_DEPTH 4096
 
 struct ct_node {
 	uint64_t calls;
 	uint64_t total;          /* inclusive ns of the calls on this path */
 	uint64_t self;           /* total minus callees (hidden -N callees included) */
 	uint64_t weight;         /* free for the writers (layout width...) */
+	uint64_t rec_calls;      /* calls folded into this node by direct recursion (f called by f) */
 	uint32_t func;
 	uint32_t parent;
 	uint32_t first_child, last_child, next;   /* CT_NONE terminated */
@@ -57,10 +62,14 @@ struct calltree_build {
 	ct_anchor_fn anchor;
 	void *anchor_ctx;
 	uint64_t anchored;       /* anchor activations seen */
+	int no_collapse;         /* keep direct recursion as one level per call (--no-collapse) */
 	/* optional: called after the builder for each call (html's extra views) */
 	const struct calls_ops *next;
 	void *next_ctx;
 };
+
+/* the name a writer prints for a node's func (CT_DEEP included) */
+const char *calltree_name(struct view *v, uint32_t func);
 
 /* during a build: a pointer per thread that the next ops may use (NULL at first) */
 void **calltree_thread_user(struct trace_thread *th);

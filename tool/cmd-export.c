@@ -77,6 +77,8 @@ static const char export_usage[] =
 	"      --value calls      folded/svg: weigh stacks by call count, not self time\n"
 	"      --inverted         svg: icicle graph (roots at the top)\n"
 	"      --title TEXT       svg/html: title (default: the traced command)\n"
+	"      --no-collapse      folded/svg/html: one level per call of a direct\n"
+	"                         recursion (by default f calling f is one frame)\n"
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
@@ -125,6 +127,7 @@ int cmd_export(int argc, char **argv)
 		{ "value", required_argument, NULL, 0x500 },
 		{ "inverted", no_argument, NULL, 0x501 },
 		{ "title", required_argument, NULL, 0x502 },
+		{ "no-collapse", no_argument, NULL, 0x503 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -165,6 +168,7 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 0x501: o.inverted = 1; break;
 		case 0x502: o.title = optarg; break;
+		case 0x503: o.no_collapse = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(export_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);

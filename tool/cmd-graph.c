@@ -28,6 +28,8 @@ static const char graph_usage[] =
 	"  -D, --depth N          only N levels of the tree (FUNC is level 1)\n"
 	"      --min-time T       hide paths whose total time is below T: a duration\n"
 	"                         (500ns, 10us, 2ms, 1s) or a percent of the tree (1%)\n"
+	"      --no-collapse      one level per call of a direct recursion (by default\n"
+	"                         f calling f is one node, its total counted once)\n"
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
@@ -142,7 +144,10 @@ static void print_tree(struct view *v, struct calltree *t, int max_depth, uint64
 			fputs("+-", stdout);
 			memcpy(prefix + 3 * (d - 1), p.last ? "   " : "|  ", 3);
 		}
-		puts(view_name(v, n->func));
+		fputs(calltree_name(v, n->func), stdout);
+		if (n->rec_calls && n->func != CT_DEEP)
+			printf(" [recursive: %" PRIu64 " of the calls were made by itself]", n->rec_calls);
+		putchar('\n');
 		PUSH_KIDS(p.node);
 	}
 #undef PUSH_KIDS
@@ -157,6 +162,7 @@ int cmd_graph(int argc, char **argv)
 		VIEW_LONGOPTS, FILTER_LONGOPTS,
 		{ "callers", no_argument, NULL, 0x600 },
 		{ "min-time", required_argument, NULL, 0x601 },
+		{ "no-collapse", no_argument, NULL, 0x602 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -177,6 +183,7 @@ int cmd_graph(int argc, char **argv)
 		switch (opt) {
 		case 0x600: callers = 1; break;
 		case 0x601: min_ns = parse_min_time(optarg, &percent); break;
+		case 0x602: b.no_collapse = 1; break;
 		case 'h': fputs(graph_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);

@@ -21,6 +21,11 @@
 /* the name of func made safe for folded stacks (cached per function) */
 static const char *safe_name(struct view *v, char ***cache, size_t *n_cache, uint32_t func, size_t *len)
 {
+	if (func == CT_DEEP) {
+		static const char deep[] = "[deeper than 4096 frames]";
+		*len = sizeof(deep) - 1;
+		return deep;
+	}
 	if (func >= *n_cache) {
 		size_t n = *n_cache ? *n_cache : 256;
 		while (n <= func)
@@ -43,7 +48,7 @@ static const char *safe_name(struct view *v, char ***cache, size_t *n_cache, uin
 int export_folded(struct view *v, const struct export_opts *o, FILE *out)
 {
 	struct calltree t;
-	struct calltree_build b = { .tree = &t, .mode = CT_ALL };
+	struct calltree_build b = { .tree = &t, .mode = CT_ALL, .no_collapse = o->no_collapse };
 	char **names = NULL, *path = NULL;
 	size_t n_names = 0, cap = 4096, *plen;
 	uint32_t *stack;

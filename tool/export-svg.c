@@ -164,7 +164,7 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 		struct ct_node *n = &t->n[i];
 		if (!drawn[i])
 			continue;
-		const char *name = view_name(v, n->func);
+		const char *name = calltree_name(v, n->func);
 		double fx = total ? (double)x[i] / (double)total : 0, fw = total ? (double)n->weight / (double)total : 0;
 		double px = PAD + fx * W, pw = fw * W;
 		int y = fo->inverted ? TOP + (int)n->depth * FRAME_H : height - BOTTOM - (int)(n->depth + 1) * FRAME_H;
@@ -211,7 +211,7 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 int export_svg(struct view *v, const struct export_opts *o, FILE *out)
 {
 	struct calltree t;
-	struct calltree_build b = { .tree = &t, .mode = CT_ALL };
+	struct calltree_build b = { .tree = &t, .mode = CT_ALL, .no_collapse = o->no_collapse };
 	struct flame_opts fo = { .value_calls = o->value_calls, .inverted = o->inverted, .width = 1200,
 				 .standalone = 1 };
 	char buf[512];

@@ -18,6 +18,7 @@ struct export_opts {
 	int value_calls;            /* folded/svg: weigh stacks by call count, not self time */
 	int inverted;               /* svg: icicle (roots at the top) */
 	const char *title;          /* svg/html: page title (default: the traced command) */
+	int no_collapse;            /* folded/svg/html: one level per call of a direct recursion */
 };
 
 /* A writer returns 0, or -1 after printing a one-line error (error()).

@@ -6,6 +6,9 @@ DURATION = re.compile(r"\d+\.\d{3} (us|ms| s)")
 
 
 def golden(name, actual):
+    if os.environ.get("FNTRACE_UPDATE_GOLDEN"):      # rewrite them from this build
+        with open(os.path.join(EXPECTED, name), "w") as f:
+            f.write(actual)
     with open(os.path.join(EXPECTED, name)) as f:
         want = f.read()
     assert actual == want, "%s differs:\n--- expected\n%s--- actual\n%s" % (name, want, actual)
@@ -48,11 +51,25 @@ def check(ctx):
     golden("graph-callers-leaf-D3", graph(ctx, "--callers", "leaf", "--depth", "3"))
     golden("graph-min-100pct", graph(ctx, "--min-time", "100%"))
     golden("graph-callers-fact", graph(ctx, "--callers", "fact"))
+    # direct recursion is one node (fact called by fact), with the number of
+    # calls it made to itself; --no-collapse gives one level per call
+    golden("graph-no-collapse", graph(ctx, "--no-collapse"))
+    golden("graph-fact-no-collapse", graph(ctx, "fac*", "--no-collapse"))
+    golden("graph-callers-fact-no-collapse", graph(ctx, "--callers", "fact", "--no-collapse"))
+    # the collapsed fact's total is its outermost call's, as report's total
+    p = ctx.run("graph", "-d", ctx.data, check=True)
+    line = [l for l in p.stdout.splitlines() if l.endswith("+-fact [recursive: 2 of the calls were made by itself]")]
+    assert len(line) == 1, p.stdout
+    fact = [r for r in ctx.csv() if r["function"] == "fact"][0]
+    unit = {"us": 1, "ms": 1000, " s": 1000000}[line[0][10:12]]    # the printed precision, in ns
+    assert abs(parse_ns(line[0][:12]) - int(fact["total_ns"])) < unit, (line, fact)
+    assert line[0].split()[4] == "3", line
     # recursion: nested activations of fact share the node fact <- fact, whose
     # total counts the outermost of them only, so no line exceeds the top one
-    p = ctx.run("graph", "-d", ctx.data, "--callers", "fact", check=True)
-    totals = [parse_ns(l[:12]) for l in p.stdout.splitlines()[3:]]
-    assert len(totals) == 9 and max(totals) == totals[0] > 0, p.stdout
+    for collapse in ([], ["--no-collapse"]):
+        p = ctx.run("graph", "-d", ctx.data, "--callers", "fact", *collapse, check=True)
+        totals = [parse_ns(l[:12]) for l in p.stdout.splitlines()[3:]]
+        assert len(totals) == (9 if collapse else 3) and max(totals) == totals[0] > 0, p.stdout
     # every node's time is at least 0 ns: --min-time 0 hides nothing
     assert graph(ctx, "--min-time", "0us") == graph(ctx)
 
@@ -66,14 +83,18 @@ def check(ctx):
     p = ctx.run("graph", "--help")
     assert p.returncode == 0 and "--callers" in p.stdout and "--min-time" in p.stdout, p
 
-    # folded by calls: exact stacks and counts
+    # folded by calls: exact stacks and counts; fact's recursion is one frame
     calls = folded(ctx, "--value", "calls")
     want = {
+        "main": 1, "main;work": 1, "main;work;mid": 3, "main;work;mid;leaf": 6,
+        "main;work;fact": 3, "main;work;fact;leaf": 1, "main;mid": 1, "main;mid;leaf": 2,
+    }
+    assert calls == want, calls
+    assert folded(ctx, "--value", "calls", "--no-collapse") == {
         "main": 1, "main;work": 1, "main;work;mid": 3, "main;work;mid;leaf": 6,
         "main;work;fact": 1, "main;work;fact;fact": 1, "main;work;fact;fact;fact": 1,
         "main;work;fact;fact;fact;leaf": 1, "main;mid": 1, "main;mid;leaf": 2,
     }
-    assert calls == want, calls
     counts = ctx.counts()
     assert sum(calls.values()) == sum(counts.values()) == 18, (calls, counts)
 
@@ -90,5 +111,6 @@ def check(ctx):
         assert s == int(r["self_ns"]), (r, s)
 
     # -F: stacks start at the filtered function
-    assert folded(ctx, "--value", "calls", "-F", "fact") == {
+    assert folded(ctx, "--value", "calls", "-F", "fact") == {"fact": 3, "fact;leaf": 1}
+    assert folded(ctx, "--value", "calls", "-F", "fact", "--no-collapse") == {
         "fact": 1, "fact;fact": 1, "fact;fact;fact": 1, "fact;fact;fact;leaf": 1}

@@ -25,6 +25,7 @@
 #define FNTRACE_ENV_SHADOW_DEPTH "FNTRACE_SHADOW_DEPTH" /* -pg -mfentry: frames traced per thread (default 65536) */
 #define FNTRACE_ENV_LIBCALL    "FNTRACE_LIBCALL"    /* library calls: 1 (default) traced, 0 not, nest: also between libraries */
 #define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
+#define FNTRACE_ENV_DRAIN_FD   "FNTRACE_DRAIN_FD"   /* set by fntrace record: the ring it drains (format/drain.h) */
 /* record-time filters, one "KEY VALUE" per line (fntrace record -F/-N/-D/-t/
  * --module/--no-thread write it): F GLOB, N GLOB, D DEPTH, t NANOSECONDS,
  * m MODULE-GLOB, T THREAD-NAME-GLOB.  See doc/filters-and-live.md. */

@@ -149,6 +149,25 @@ static void plan_sort(struct chunk_plan *p, size_t n)
 		}
 }
 
+/* a chunk still in the drained ring (drain.c), to the snapshot at its
+ * offset: as copy_chunk, from the slot instead of the file */
+static int snap_out = -1, snap_bad;
+
+static void copy_slot(const uint8_t *m, uint64_t off, uint32_t len)
+{
+	struct fnt_chunk_header was, now;
+	memcpy(&was, m, sizeof(was));
+	if (snap_bad || was.magic != FNT_CHUNK_MAGIC)
+		return;
+	snap_bad = pwrite(snap_out, &was, sizeof(was), (off_t)off) != (ssize_t)sizeof(was) ||
+		   copy_range_back(m, (off_t)off, snap_out, (off_t)off + (off_t)sizeof(was), len - sizeof(was));
+	memcpy(&now, m, sizeof(now));
+	if (!snap_bad && (now.magic != was.magic || now.seq != was.seq || now.thread != was.thread)) {
+		uint32_t zero = 0;      /* the slot was drained and reused meanwhile: leave it out */
+		snap_bad = pwrite(snap_out, &zero, sizeof(zero), (off_t)off) != (ssize_t)sizeof(zero);
+	}
+}
+
 int fnt_snapshot_write(const char *name)
 {
 	struct fnt_file_header *h = fnt_trace_header();
@@ -207,7 +226,14 @@ int fnt_snapshot_write(const char *name)
 		goto out;
 	if (fnt_file_mode != 0600)
 		fchmod(fd, fnt_file_mode);
-	/* chunks first, then the header: a snapshot file with a valid magic is complete */
+	/* chunks first, then the header: a snapshot file with a valid magic is
+	 * complete.  The chunks still in the drained ring first: they are the
+	 * newest of each thread (see plan_sort) */
+	snap_out = fd;
+	snap_bad = 0;
+	fnt_drain_each(copy_slot);
+	if (snap_bad)
+		goto close;
 	{
 		size_t n = (size_t)((st.st_size - (off_t)FNT_HEADER_SIZE + h->chunk_size - 1) / h->chunk_size);
 		size_t bytes = (n * sizeof(struct chunk_plan) + 4095) & ~(size_t)4095;

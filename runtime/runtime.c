@@ -350,6 +350,8 @@ static int helper_wanted(void)
 	const char *env = getenv(FNTRACE_ENV_PREFAULT);
 	if (fnt_ring_chunks)    /* a full ring takes no new chunk: spares would only grow the file */
 		return 0;
+	if (fnt_drain_wanted())         /* record drains a ring: no page of the file is mapped */
+		return 0;
 	return env && *env && strcmp(env, "0") != 0;
 }
 
@@ -396,6 +398,32 @@ static uint8_t *chunk_map(off_t after, off_t *off_out)
 {
 	uint8_t *m = spare_take(after, off_out);
 	return m ? m : chunk_new(off_out);
+}
+
+/* An event chunk: a slot of the ring that `fntrace record` drains
+ * (drain.c), else a chunk of the file.  Either way its file offset is taken
+ * and its blocks reserved here, so the file is laid out as without the ring
+ * and the drain's copy can never fail for lack of space. */
+static uint8_t *event_chunk(off_t after, off_t *off_out)
+{
+	if (!fnt_drain_wanted())
+		return chunk_map(after, off_out);
+	if (trace_fd_check())
+		return NULL;
+	uint64_t idx = __atomic_fetch_add(&hdr->next_chunk, 1, __ATOMIC_RELAXED);
+	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
+	uint8_t *m;
+	if (reserve_space(off, chunk_size))
+		return NULL;
+	m = fnt_drain_take((uint64_t)off);
+	if (!m) {               /* record is gone or far behind: the file, as without it */
+		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, off);
+		if (m == MAP_FAILED)
+			return NULL;
+		populate(m, chunk_size);
+	}
+	*off_out = off;
+	return m;
 }
 
 static void chunk_seal(struct fnt_chunk_header *ch)
@@ -668,9 +696,13 @@ static void chunk_release(struct fnt_thread *t, int punch)
 {
 	if (!t->chunk)
 		return;
-	if (punch && state == 1 && t->pid == my_pid)
-		punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 8);
-	munmap(t->chunk, chunk_size);
+	if (fnt_drain_owns(t->chunk)) {
+		fnt_drain_release(t->chunk);    /* record copies it out, only its used part */
+	} else {
+		if (punch && state == 1 && t->pid == my_pid)
+			punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 8);
+		munmap(t->chunk, chunk_size);
+	}
 	t->chunk = t->pos = t->limit = NULL;
 }
 
@@ -700,7 +732,7 @@ static int thread_chunk_start(struct fnt_thread *t)
 		memset(m + 4, 0, chunk_size - 4);
 		__atomic_thread_fence(__ATOMIC_RELEASE);
 	} else {
-		m = chunk_map(after, &off);
+		m = fnt_ring_chunks ? chunk_map(after, &off) : event_chunk(after, &off);
 		if (!m)
 			return -1;
 		if (fnt_ring_chunks)
@@ -1050,13 +1082,15 @@ static void at_exit(void)
 		put_thread_end(t);
 		/* late events (other exit handlers) still land here, after the end
 		 * record: keep the mapping, give back all but a page of the tail */
-		punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 4096);
+		if (!fnt_drain_owns(t->chunk))
+			punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 4096);
 		t->busy = 0;
 	}
 	if (meta_chunk && !meta_lock_take()) {
 		punch_tail(meta_chunk_off, (uintptr_t)(meta_pos - meta_chunk) + 4096);
 		__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
 	}
+	fnt_drain_exit();
 	clock_sample(&hdr->end_ticks, &hdr->end_mono, &hdr->end_real);
 	/* a process image that recorded no thread (a shell, an uninstrumented
 	 * program) leaves no file behind */
@@ -1108,8 +1142,9 @@ static void fork_child(void)
 	if (state != 1)
 		return;
 	memcpy(&cal, hdr, sizeof(cal));
-	if (t->chunk)
+	if (t->chunk && !fnt_drain_owns(t->chunk))
 		munmap(t->chunk, chunk_size);
+	fnt_drain_fork_child();         /* the ring is the parent's, and its slots */
 	t->chunk = t->pos = t->limit = NULL;
 	if (meta_chunk)
 		munmap(meta_chunk, chunk_size);
@@ -1220,6 +1255,8 @@ static void runtime_init(void)
 		return;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	atexit(at_exit);
+	if (!fnt_ring_chunks)           /* a flight recorder rewrites its chunks in the file */
+		fnt_drain_attach(chunk_size, trace_path, (uint64_t)trace_ino, (uint64_t)trace_dev);
 	state = 1;
 	fnt__active = !fnt_paused;
 	fnt_filter_write_meta();

@@ -136,6 +136,17 @@ extern unsigned fnt_file_mode FNT_HIDDEN;
 #define FNT_DIR_MODE(m) ((m) | (((m) & 0444) >> 2))
 /* ring.c: snapshots */
 int fnt_snapshot_write(const char *name) FNT_HIDDEN;
+
+/* drain.c: event chunks in the ring that `fntrace record` drains */
+void fnt_drain_attach(uint32_t chunk_size, const char *trace_path, uint64_t ino, uint64_t dev) FNT_HIDDEN;
+uint8_t *fnt_drain_take(uint64_t off) FNT_HIDDEN;      /* a slot for the chunk at off, or NULL */
+void fnt_drain_release(uint8_t *m) FNT_HIDDEN;         /* that chunk is finished */
+int fnt_drain_owns(const uint8_t *m) FNT_HIDDEN;
+int fnt_drain_active(void) FNT_HIDDEN;
+int fnt_drain_wanted(void) FNT_HIDDEN;         /* active, or a ring handed over, not claimed yet */
+void fnt_drain_each(void (*fn)(const uint8_t *slot, uint64_t off, uint32_t len)) FNT_HIDDEN;
+void fnt_drain_fork_child(void) FNT_HIDDEN;
+void fnt_drain_exit(void) FNT_HIDDEN;            /* at exit: copy out the slots if record is gone */
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
 /* exec.c: keep the settings children need (exec/spawn with an environment) */
 void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;

@@ -51,7 +51,7 @@ static int takes_value(const char *a)
 int cmd_live(int argc, char **argv)
 {
 	struct view_opts o = { 0 };
-	char **rargv = xcalloc((size_t)argc + 4, sizeof(*rargv));
+	char **rargv = xcalloc((size_t)argc + 5, sizeof(*rargv));
 	int rargc = 0, time_ = 0, srcline = 0, i, status = 0;
 	char self[PATH_MAX];
 	const char *dir = "fntrace.data";
@@ -59,6 +59,7 @@ int cmd_live(int argc, char **argv)
 
 	rargv[rargc++] = "fntrace";
 	rargv[rargc++] = "record";
+	rargv[rargc++] = "--no-drain";      /* the view reads the file as the program writes it */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--")) {

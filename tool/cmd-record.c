@@ -23,6 +23,8 @@
 #include "format/argspec.h"
 #include "tool/tool.h"
 #include "tool/tracedir.h"
+#include "tool/record-drain.h"
+#include "format/drain.h"
 
 static const char record_usage[] =
 	"usage: fntrace record [options] [--] program [args...]\n\n"
@@ -75,6 +77,9 @@ static const char record_usage[] =
 	"                       thread's first call and after each rename)\n"
 	"  -q, --quiet          no summary line (where the trace went, events, size,\n"
 	"                       losses) on stderr when the program ends\n"
+	"      --no-drain       let the program map its trace file itself, instead of\n"
+	"                       writing into a ring of buffers that record copies out\n"
+	"                       (about 2 ns more per call; see doc/perf-floor.md)\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -403,6 +408,7 @@ int cmd_record(int argc, char **argv)
 		{ "ring", required_argument, NULL, 0x209 },
 		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-drain", no_argument, NULL, 0x280 },
 		{ "mode", required_argument, NULL, 0x240 },
 		{ "no-libcall", no_argument, NULL, 0x210 },
 		{ "libcall", no_argument, NULL, 0x211 },
@@ -412,7 +418,8 @@ int cmd_record(int argc, char **argv)
 	};
 	struct filter_text ft = { 0 };
 	const char *dir = "fntrace.data", *clock_name = NULL;
-	int callsite = 0, report = 0, auto_args = 0, quiet = 0, opt, pipefd[2], status = 0;
+	int callsite = 0, report = 0, auto_args = 0, quiet = 0, no_drain = 0, opt, pipefd[2], status = 0;
+	struct drain drain = { .fd = -1, .file_fd = -1 };
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
 	int snap_sig = 0;
 	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
@@ -494,6 +501,7 @@ int cmd_record(int argc, char **argv)
 			snap_sig = parse_snapshot_signal(optarg);
 			break;
 		case 'q': quiet = 1; break;
+		case 0x280: no_drain = 1; break;
 		case 0x240: mode = optarg; break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
@@ -600,6 +608,13 @@ int cmd_record(int argc, char **argv)
 	}
 	if (pipe2(pipefd, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
+	/* the program's event chunks go to a ring that this process copies
+	 * into the trace (record-drain.c); not for a flight recorder, which
+	 * rewrites its chunks in the file, nor for snapshots by signal, which
+	 * copy the file as it is */
+	if (!no_drain && !ring_chunks && !snap_sig &&
+	    drain_create(&drain, chunk ? (uint32_t)chunk : FNT_DEFAULT_CHUNK, FNT_DRAIN_SLOTS))
+		drain.ctl = NULL;
 	fflush(NULL);
 	child_pid = fork();
 	if (child_pid < 0)
@@ -674,6 +689,7 @@ int cmd_record(int argc, char **argv)
 			setenv(FNTRACE_ENV_ARGS_FILE, argsfile, 1);
 		else
 			unsetenv(FNTRACE_ENV_ARGS_FILE);
+		drain_child(&drain);
 		execv(prog, argv + optind);
 		err = errno;
 		(void)!write(pipefd[1], &err, sizeof(err));
@@ -699,9 +715,15 @@ int cmd_record(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
-	while (waitpid(child_pid, &status, 0) < 0)
-		if (errno != EINTR)
+	if (drain.ctl) {
+		if (drain_wait(&drain, absdir, child_pid, &status))
 			die("waitpid: %s", strerror(errno));
+		drain_close(&drain);
+	} else {
+		while (waitpid(child_pid, &status, 0) < 0)
+			if (errno != EINTR)
+				die("waitpid: %s", strerror(errno));
+	}
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
 

@@ -1,0 +1,54 @@
+/*
+ * drain.h - the drained ring shared by the runtime and `fntrace record`
+ * (doc/perf-floor.md).
+ *
+ * `record` creates a memfd of FNT_DRAIN_HDR + n_slots * chunk_size bytes,
+ * maps it and hands it to the program (FNTRACE_DRAIN_FD).  The runtime of
+ * the first process image that claims it (owner_pid) writes its event
+ * chunks into the ring's slots instead of mapping new pages of its trace
+ * file: each slot stands for one chunk of that file (slot.off) and holds
+ * exactly the bytes the chunk will hold.  `record` copies every full slot
+ * into the trace file at its offset, zeroes it and hands it back; when the
+ * program has died (or exec'ed, see image) it copies the slots still being
+ * written as well.  A slot's unused tail is zeros, as a chunk's must be.
+ *
+ * Slot states move free -> writing (the runtime, compare-and-swap) ->
+ * full (the runtime, release store) -> free (record, after the copy).
+ */
+#ifndef FNT_DRAIN_H
+#define FNT_DRAIN_H
+
+#include <stdint.h>
+
+#define FNT_DRAIN_MAGIC 0x4e49415244544e46ull   /* "FNTDRAIN" little-endian */
+#define FNT_DRAIN_HDR 4096u                      /* control page before the slots */
+#define FNT_DRAIN_MAX_SLOTS 224u
+#define FNT_DRAIN_SLOTS 64u                      /* default: 16 MiB of 256 KiB chunks */
+
+enum fnt_drain_state { FNT_SLOT_FREE = 0, FNT_SLOT_WRITING = 1, FNT_SLOT_FULL = 2 };
+
+struct fnt_drain_slot {
+	uint32_t state;          /* enum fnt_drain_state */
+	uint32_t image;          /* the owner's image that took it (see image) */
+	uint64_t off;            /* the chunk's offset in the trace file */
+};
+
+struct fnt_drain_ctl {
+	uint64_t magic;
+	uint32_t n_slots;
+	uint32_t chunk_size;
+	int32_t owner_pid;       /* the process whose runtime writes here (0: none yet) */
+	uint32_t image;          /* bumped when a new image of owner_pid (after exec) lets go */
+	int32_t recorder_pid;    /* the draining `fntrace record` */
+	uint32_t file_set;       /* file_name, file_ino and file_dev are valid */
+	char file_name[256];     /* the owner's trace file, relative to the trace directory */
+	uint64_t file_ino, file_dev;
+	uint64_t waits;          /* times a writer found every slot taken and waited */
+	uint64_t given_up;       /* 1: the runtime went back to mapping its file (no drain) */
+	uint64_t pad[2];
+	struct fnt_drain_slot slot[FNT_DRAIN_MAX_SLOTS];
+};
+
+_Static_assert(sizeof(struct fnt_drain_ctl) <= FNT_DRAIN_HDR, "the control page holds the slots' table");
+
+#endif

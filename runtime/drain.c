@@ -1,0 +1,306 @@
+/*
+ * drain.c - event chunks written into the ring that `fntrace record`
+ * drains (format/drain.h, doc/perf-floor.md).
+ *
+ * Mapping a new chunk of the trace file costs the kernel about 4 us per
+ * 4 KiB page (allocate, zero, insert into the page cache, map): 2 ns per
+ * event at 2 bytes an event.  Under `record`, the process's event chunks
+ * live in a fixed ring of slots in a memfd that the record process maps as
+ * well; the thread reuses the ring's pages (no page fault), and record,
+ * which is alive whatever happens to the program, copies each full slot into
+ * the file with pwrite (page-cache work in bulk, on its own CPU).  The file
+ * ends byte for byte as it would have without the ring.
+ *
+ * Only the process image that claims the ring first uses it.  A forked child
+ * lets go of its copy of the mapping and maps its chunks from its own file,
+ * as every process did before; so does a program run without `record`.  A
+ * later image of the same process (after exec) tells record, by bumping the
+ * ring's image, that the old image's slots are final.
+ *
+ * Everything here runs on the rare path (a chunk is full, about every
+ * 130,000 events).  When every slot is taken, the thread waits for record, a
+ * few microseconds at a time; if record is gone, or nothing moves for two
+ * seconds, the runtime stops using the ring for good and maps its chunks
+ * from the file again: it never blocks its host for long, and never loses
+ * what it wrote (record drains the slots already written when it can).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "format/drain.h"
+#include "runtime/runtime.h"
+
+static struct fnt_drain_ctl *ctl;
+static uint8_t *slots;            /* NULL: not draining (file chunks, as without record) */
+static size_t ring_len;
+static uint32_t n_slots, slot_size, my_image, hint;
+static int ring_fd = -1;          /* the ring handed over (claimed or not yet) */
+static int claim_lock;
+static char file_name[256];
+static uint64_t file_ino, file_dev;
+
+/* the control page of the ring fd names, if it is one; NULL otherwise */
+static struct fnt_drain_ctl *peek(int fd, off_t *size)
+{
+	struct stat st;
+	struct fnt_drain_ctl *c;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)FNT_DRAIN_HDR)
+		return NULL;
+	c = mmap(NULL, FNT_DRAIN_HDR, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (c == MAP_FAILED)
+		return NULL;
+	if (c->magic != FNT_DRAIN_MAGIC || c->n_slots == 0 || c->n_slots > FNT_DRAIN_MAX_SLOTS ||
+	    st.st_size != (off_t)FNT_DRAIN_HDR + (off_t)c->n_slots * c->chunk_size) {
+		munmap(c, FNT_DRAIN_HDR);       /* not ours: the number names another file now */
+		return NULL;
+	}
+	*size = st.st_size;
+	return c;
+}
+
+/* At start-up, once the trace file exists.  The ring is claimed at the
+ * process's first event chunk, not here: a shell or another uninstrumented
+ * program that `record` starts first records nothing, and leaves the ring
+ * to the program it runs.  A later image of the owner (it exec'ed) tells
+ * record that the earlier image's slots are final, and writes its own
+ * chunks to its file. */
+void fnt_drain_attach(uint32_t chunk_size, const char *trace_path, uint64_t ino, uint64_t dev)
+{
+	const char *env = getenv(FNTRACE_ENV_DRAIN_FD);
+	struct fnt_drain_ctl *c;
+	char *end;
+	off_t size;
+	long fd;
+
+	if (!env || !*env)
+		return;
+	fd = strtol(env, &end, 10);
+	if (*end || fd < 0 || fd > 65535 || !(c = peek((int)fd, &size)))
+		return;
+	int32_t owner = __atomic_load_n(&c->owner_pid, __ATOMIC_ACQUIRE);
+	uint32_t csize = c->chunk_size;
+	if (owner == (int32_t)getpid())
+		__atomic_add_fetch(&c->image, 1, __ATOMIC_RELEASE);
+	munmap(c, FNT_DRAIN_HDR);
+	const char *base = strrchr(trace_path, '/');
+	base = base ? base + 1 : trace_path;
+	if (owner || csize != chunk_size || strlen(base) >= sizeof(file_name)) {
+		close((int)fd);         /* another process's ring, or not for this chunk size */
+		return;
+	}
+	strcpy(file_name, base);
+	file_ino = ino;
+	file_dev = dev;
+	slot_size = chunk_size;
+	ring_fd = (int)fd;
+}
+
+/* could the next event chunk go to the ring? */
+int fnt_drain_wanted(void)
+{
+	return __atomic_load_n(&slots, __ATOMIC_RELAXED) || __atomic_load_n(&ring_fd, __ATOMIC_RELAXED) >= 0;
+}
+
+int fnt_drain_active(void)
+{
+	return __atomic_load_n(&slots, __ATOMIC_RELAXED) != NULL;
+}
+
+/* the first event chunk: make the ring ours (one thread does it) */
+static void claim(void)
+{
+	struct fnt_drain_ctl *c;
+	off_t size;
+	int32_t none = 0;
+
+	if (__atomic_exchange_n(&claim_lock, 1, __ATOMIC_ACQUIRE))
+		return;                         /* another thread is at it: the file this time */
+	if (slots || ring_fd < 0)
+		goto out;
+	if (!(c = peek(ring_fd, &size)))
+		goto drop;
+	int ok = c->chunk_size == slot_size &&
+		 __atomic_compare_exchange_n(&c->owner_pid, &none, (int32_t)getpid(), 0, __ATOMIC_ACQ_REL,
+					     __ATOMIC_ACQUIRE);
+	munmap(c, FNT_DRAIN_HDR);
+	if (!ok)
+		goto drop;
+	c = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, ring_fd, 0);
+	if (c == MAP_FAILED)
+		goto drop;
+	memcpy(c->file_name, file_name, sizeof(c->file_name));
+	c->file_ino = file_ino;
+	c->file_dev = file_dev;
+	__atomic_store_n(&c->file_set, 1, __ATOMIC_RELEASE);
+	ring_len = (size_t)size;
+	n_slots = c->n_slots;
+	my_image = __atomic_load_n(&c->image, __ATOMIC_ACQUIRE);
+	ctl = c;
+	/* the fd stays open (not close-on-exec): the next image tells record
+	 * through it that this one's slots are final */
+	__atomic_store_n(&slots, (uint8_t *)c + FNT_DRAIN_HDR, __ATOMIC_RELEASE);
+	goto out;
+drop:
+	close(ring_fd);
+	__atomic_store_n(&ring_fd, -1, __ATOMIC_RELEASE);
+out:
+	__atomic_store_n(&claim_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* the bytes of a slot up to its last non-zero 8 bytes */
+static size_t used_len(const uint8_t *m)
+{
+	const uint64_t *w = (const uint64_t *)m;
+	size_t n = slot_size / 8;
+	while (n && !__atomic_load_n(&w[n - 1], __ATOMIC_RELAXED))
+		n--;
+	return n * 8;
+}
+
+/* record is gone: this process copies its slot into its file itself */
+static void write_slot(uint32_t i, int free_it)
+{
+	uint8_t *m = (uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
+	size_t n = used_len(m);
+	int fd = fnt_trace_fd();
+	if (fd >= 0 && n)
+		(void)!pwrite(fd, m, n, (off_t)ctl->slot[i].off);
+	if (free_it) {
+		memset(m, 0, n);
+		__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_FREE, __ATOMIC_RELEASE);
+	}
+}
+
+static int recorder_gone(void)
+{
+	int32_t pid = __atomic_load_n(&ctl->recorder_pid, __ATOMIC_ACQUIRE);
+	return pid <= 0 || (kill(pid, 0) && errno == ESRCH);
+}
+
+/* record is gone or stuck: map chunks from the file from now on, and copy
+ * out the finished slots that nobody will drain */
+static void give_up(void)
+{
+	if (__atomic_exchange_n(&ctl->given_up, 1, __ATOMIC_ACQ_REL))
+		return;
+	__atomic_store_n(&slots, NULL, __ATOMIC_RELEASE);
+	if (!recorder_gone())
+		return;                 /* stuck, not gone: it may still copy them */
+	for (uint32_t i = 0; i < n_slots; i++)
+		if (__atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE) == FNT_SLOT_FULL &&
+		    ctl->slot[i].image == my_image)
+			write_slot(i, 1);
+}
+
+/* A zeroed slot for the event chunk at file offset `off`, or NULL: map the
+ * chunk from the file. */
+uint8_t *fnt_drain_take(uint64_t off)
+{
+	uint8_t *s = __atomic_load_n(&slots, __ATOMIC_ACQUIRE);
+	uint64_t waited_since = 0;
+
+	if (!s && __atomic_load_n(&ring_fd, __ATOMIC_RELAXED) >= 0) {
+		claim();
+		s = __atomic_load_n(&slots, __ATOMIC_ACQUIRE);
+	}
+	if (!s)
+		return NULL;
+	if (!__atomic_load_n(&ctl->recorder_pid, __ATOMIC_RELAXED)) {   /* record has left */
+		give_up();
+		return NULL;
+	}
+	for (;;) {
+		uint32_t h = __atomic_load_n(&hint, __ATOMIC_RELAXED);
+		for (uint32_t k = 0; k < n_slots; k++) {
+			uint32_t i = (h + k) % n_slots, free_ = FNT_SLOT_FREE;
+			struct fnt_drain_slot *sl = &ctl->slot[i];
+			if (__atomic_load_n(&sl->state, __ATOMIC_RELAXED) != FNT_SLOT_FREE ||
+			    !__atomic_compare_exchange_n(&sl->state, &free_, FNT_SLOT_WRITING, 0, __ATOMIC_ACQUIRE,
+							 __ATOMIC_RELAXED))
+				continue;
+			sl->off = off;
+			sl->image = my_image;
+			__atomic_store_n(&hint, i + 1, __ATOMIC_RELAXED);
+			return s + (size_t)i * slot_size;
+		}
+		/* every slot is taken: record is behind, or gone */
+		uint64_t now = fnt_mono_ns();
+		if (!waited_since) {
+			waited_since = now;
+			__atomic_add_fetch(&ctl->waits, 1, __ATOMIC_RELAXED);
+		}
+		if ((kill(ctl->recorder_pid, 0) && errno == ESRCH) || now - waited_since > 2000000000ull) {
+			give_up();
+			return NULL;
+		}
+		struct timespec ts = { 0, 20000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* the chunk in slot m is finished: record may copy it out */
+void fnt_drain_release(uint8_t *m)
+{
+	size_t i = (size_t)(m - (uint8_t *)ctl - FNT_DRAIN_HDR) / slot_size;
+	__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_FULL, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && recorder_gone())
+		write_slot((uint32_t)i, 1);
+}
+
+/* at exit: if record is gone, the slots still being written are copied out
+ * here (they would be lost with the process) */
+void fnt_drain_exit(void)
+{
+	if (!ctl || !recorder_gone())
+		return;
+	__atomic_store_n(&ctl->given_up, 1, __ATOMIC_RELEASE);
+	for (uint32_t i = 0; i < n_slots; i++)
+		if (__atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE) != FNT_SLOT_FREE &&
+		    ctl->slot[i].image == my_image)
+			write_slot(i, 0);
+}
+
+/* is m a slot of the ring (rather than a mapping of the file)? */
+int fnt_drain_owns(const uint8_t *m)
+{
+	const uint8_t *base = (const uint8_t *)ctl;
+	return ctl && m >= base + FNT_DRAIN_HDR && m < base + ring_len;
+}
+
+/* the slots this image has taken, for a snapshot: call fn(slot, file offset) */
+void fnt_drain_each(void (*fn)(const uint8_t *slot, uint64_t off, uint32_t len))
+{
+	if (!ctl)
+		return;
+	for (uint32_t i = 0; i < n_slots; i++) {
+		const uint8_t *m = (const uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
+		uint32_t st = __atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE);
+		/* the chunk's magic is stored (release) after its slot's offset */
+		if (st == FNT_SLOT_FREE || ctl->slot[i].image != my_image ||
+		    !__atomic_load_n((const uint32_t *)m, __ATOMIC_ACQUIRE))
+			continue;
+		fn(m, ctl->slot[i].off, slot_size);
+	}
+}
+
+/* In a forked child: a ring the parent claimed, and the chunks in it, are
+ * the parent's. */
+void fnt_drain_fork_child(void)
+{
+	if (ctl) {
+		munmap(ctl, ring_len);
+		close(ring_fd);
+		ring_fd = -1;
+	}
+	/* a ring nobody has claimed yet stays on offer: the child (or the
+	 * program it execs: record -- sh -c prog) may be the one that records */
+	ctl = NULL;
+	slots = NULL;
+	claim_lock = 0;
+}

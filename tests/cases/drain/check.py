@@ -1,0 +1,67 @@
+"""The drained ring (doc/perf-floor.md): under `fntrace record` the program
+writes its event chunks into a ring that record copies into the trace file.
+Every event arrives, whatever happens to the program:
+- 4 threads of 3,000,000 calls (24 M events, 3 times the ring): exact counts,
+  the same as with --no-drain, and the ring was mapped in the program (not
+  with --no-drain);
+- SIGKILL after 500,000 calls: all of them are in the trace;
+- exec: the first image's calls and the second's;
+- a process that outlives the one record started (sh -c 'prog &') copies
+  its slots itself when record is gone."""
+import os
+import subprocess
+import time
+
+
+def PROG(ctx):
+    return os.path.join(ctx.builddir, "prog")
+
+
+def alive(pid):
+    """running (a zombie that nobody reaps has ended)"""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def counts(ctx, d):
+    return {r["function"]: int(r["calls"]) for r in ctx.csv("-d", d)}
+
+
+def check(ctx):
+    assert ctx.record.stdout == "ring 1\n", ctx.record.stdout
+    got = counts(ctx, ctx.data)
+    assert got["work"] == 12000000 and got["thread_main"] == 4, got
+
+    nd = os.path.join(ctx.work, "nodrain.data")
+    p = ctx.run("record", "-q", "--no-drain", "-d", nd, "--", PROG(ctx), "threads", "3000000", data=False, check=True)
+    assert p.stdout == "ring 0\n", p.stdout
+    assert counts(ctx, nd) == got
+
+    k = os.path.join(ctx.work, "kill.data")
+    p = subprocess.run([ctx.fntrace, "record", "-q", "-d", k, "--", PROG(ctx), "kill", "500000"],
+                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
+    assert p.returncode == 137 and p.stdout == "ring 1\n", p
+    got = counts(ctx, k)
+    assert got["work"] == 500000 and got["thread_main"] == 1, got
+
+    e = os.path.join(ctx.work, "exec.data")
+    ctx.run("record", "-q", "-d", e, "--", PROG(ctx), "exec", "700000", data=False, check=True)
+    got = counts(ctx, e)
+    assert got["work"] == 700000 + 4 * 1000 and got["thread_main"] == 1 + 4, got
+
+    b = os.path.join(ctx.work, "bg.data")
+    pidfile = os.path.join(ctx.work, "bg.pid")
+    # the shell exits once the program has made its first calls
+    ctx.run("record", "-q", "-d", b, "--", "/bin/sh", "-c",
+            "'%s' bg 900000 '%s' & while [ ! -s '%s' ]; do sleep 0.01; done" % (PROG(ctx), pidfile, pidfile),
+            data=False, check=True)
+    deadline = time.time() + 60
+    pid = int(open(pidfile).read())
+    while alive(pid) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid), "the background program did not end"
+    got = counts(ctx, b)
+    assert got["work"] == 900000 + 10 and got["thread_main"] == 1, got

@@ -1,0 +1,92 @@
+/* drain: the program's event chunks go through the ring that fntrace record
+ * drains (doc/perf-floor.md).  Modes:
+ *   threads N  - 4 threads, N calls of work() each, far more events than the
+ *                ring holds; prints whether the ring is mapped here
+ *   kill N     - N calls of work(), then SIGKILL: the slots being written
+ *                are copied out by record after the death
+ *   exec N     - N calls, then exec itself in "threads 1000" mode: the
+ *                first image's slot is final once the second one starts
+ *   bg N FILE  - N calls in a process that outlives the one record started
+ *                (sh -c 'prog bg ... &'), then 10 once record has left: it
+ *                writes the slot those are in itself
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+__attribute__((noinline)) long work(long x)
+{
+	__asm__ volatile("");
+	return x * 3 + 1;
+}
+
+static long calls;
+
+static void *thread_main(void *arg)
+{
+	long s = 0;
+	for (long i = 0; i < calls; i++)
+		s += work(i);
+	return (void *)s;
+}
+
+static int ring_mapped(void)
+{
+	char line[512];
+	int n = 0;
+	FILE *m = fopen("/proc/self/maps", "r");
+	if (!m)
+		return -1;
+	while (fgets(line, sizeof line, m))
+		n += strstr(line, "memfd:fntrace-ring") != NULL;
+	fclose(m);
+	return n > 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		return 2;
+	calls = atol(argv[2]);
+	if (!strcmp(argv[1], "threads")) {
+		pthread_t t[4];
+		for (int i = 0; i < 4; i++)
+			pthread_create(&t[i], NULL, thread_main, NULL);
+		for (int i = 0; i < 4; i++)
+			pthread_join(t[i], NULL);
+		printf("ring %d\n", ring_mapped());
+		return 0;
+	}
+	if (!strcmp(argv[1], "kill")) {
+		thread_main(NULL);
+		printf("ring %d\n", ring_mapped());
+		fflush(stdout);
+		raise(SIGKILL);
+	}
+	if (!strcmp(argv[1], "exec")) {
+		thread_main(NULL);
+		execl("/proc/self/exe", argv[0], "threads", "1000", (char *)NULL);
+		return 3;
+	}
+	if (!strcmp(argv[1], "bg") && argc > 3) {
+		/* N calls into the ring, then tell the shell to exit (it is the
+		 * process record started: record leaves), wait until it has,
+		 * then 10 calls more: the slot they are in is copied out by this
+		 * process at its exit */
+		pid_t parent = getppid();
+		thread_main(NULL);
+		FILE *f = fopen(argv[3], "w");
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+		for (int i = 0; i < 3000 && getppid() == parent; i++)
+			usleep(10000);
+		usleep(100000);         /* record has seen its child go (not relied on for the count) */
+		for (int i = 0; i < 10; i++)
+			work(i);
+		return 0;
+	}
+	return 2;
+}

@@ -1,0 +1,216 @@
+/*
+ * record-drain.c - the `fntrace record` side of the drained ring
+ * (format/drain.h, runtime/drain.c, doc/perf-floor.md).
+ *
+ * record creates the ring (a memfd), hands it to the program and, while
+ * waiting for the program, copies every full slot into the trace file at
+ * the slot's chunk offset, zeroes what it copied and frees the slot.  When
+ * the program is gone (exited, killed, crashed), or a new image of it has
+ * let go of the ring (exec), the slots still being written are copied too:
+ * their unused tails are zeros, so the file holds exactly what the program
+ * stored, as it would have through a mapping of the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "format/drain.h"
+#include "tool/tool.h"
+#include "tool/record-drain.h"
+
+int drain_create(struct drain *d, uint32_t chunk_size, uint32_t n_slots)
+{
+	size_t len = FNT_DRAIN_HDR + (size_t)n_slots * chunk_size;
+	memset(d, 0, sizeof(*d));
+	d->fd = d->file_fd = -1;
+	d->fd = memfd_create("fntrace-ring", MFD_CLOEXEC);
+	if (d->fd < 0)
+		return -1;
+	if (ftruncate(d->fd, (off_t)len))
+		goto fail;
+	d->ctl = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd, 0);
+	if (d->ctl == MAP_FAILED)
+		goto fail;
+	d->len = len;
+	d->chunk_size = chunk_size;
+	d->ctl->n_slots = n_slots;
+	d->ctl->chunk_size = chunk_size;
+	d->ctl->recorder_pid = (int32_t)getpid();
+	__atomic_store_n(&d->ctl->magic, FNT_DRAIN_MAGIC, __ATOMIC_RELEASE);
+	return 0;
+fail:
+	close(d->fd);
+	d->fd = -1;
+	d->ctl = NULL;
+	return -1;
+}
+
+/* In the child, before exec: the ring under a number out of the program's
+ * way, open across exec, named in the environment. */
+void drain_child(struct drain *d)
+{
+	char buf[16];
+	int fd;
+	if (!d->ctl)
+		return;
+	fd = fcntl(d->fd, F_DUPFD, 900);       /* without FD_CLOEXEC */
+	if (fd < 0)
+		return;
+	snprintf(buf, sizeof(buf), "%d", fd);
+	setenv(FNTRACE_ENV_DRAIN_FD, buf, 1);
+}
+
+/* the bytes of a slot up to its last non-zero 8 bytes (0: empty) */
+static size_t used_len(const uint8_t *s, size_t len)
+{
+	const uint64_t *w = (const uint64_t *)s;
+	size_t n = len / 8;
+	while (n && !w[n - 1])
+		n--;
+	return n * 8;
+}
+
+/* the owner's trace file, once its runtime has said which it is */
+static int open_file(struct drain *d, const char *dir)
+{
+	struct stat st;
+	char path[8192];
+	if (d->file_fd >= 0)
+		return 0;
+	if (!__atomic_load_n(&d->ctl->file_set, __ATOMIC_ACQUIRE))
+		return -1;
+	char name[sizeof(d->ctl->file_name) + 1];
+	memcpy(name, d->ctl->file_name, sizeof(d->ctl->file_name));
+	name[sizeof(d->ctl->file_name)] = 0;
+	if (!name[0] || strchr(name, '/') || !strcmp(name, ".."))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || (uint64_t)st.st_ino != d->ctl->file_ino || (uint64_t)st.st_dev != d->ctl->file_dev) {
+		close(fd);
+		return -1;
+	}
+	d->file_fd = fd;
+	return 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Every 50 ms, what the program has added to the slots it is writing goes
+ * to the file as well, so that `replay --follow` sees the calls of a
+ * running program within a fraction of a second.  Such a copy may catch a
+ * later page before an earlier one is complete; the copy made when the slot
+ * is done rewrites all of it. */
+static void copy_partial(struct drain *d, const char *dir, uint32_t image)
+{
+	struct fnt_drain_ctl *c = d->ctl;
+	uint64_t now = mono_ns();
+	if (now - d->last_partial_ns < 50000000ull)
+		return;
+	d->last_partial_ns = now;
+	for (uint32_t i = 0; i < c->n_slots; i++) {
+		struct fnt_drain_slot *sl = &c->slot[i];
+		if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != FNT_SLOT_WRITING || sl->image != image)
+			continue;
+		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
+		size_t n = used_len(m, d->chunk_size);
+		if (n > d->copied[i] &&
+		    pwrite(d->file_fd, m + d->copied[i], n - d->copied[i], (off_t)sl->off + d->copied[i]) ==
+			    (ssize_t)(n - d->copied[i]))
+			d->copied[i] = (uint32_t)n;
+	}
+	(void)dir;
+}
+
+int drain_poll(struct drain *d, const char *dir, int final)
+{
+	struct fnt_drain_ctl *c = d->ctl;
+	int copied = 0;
+	if (!c || open_file(d, dir))
+		return 0;
+	uint32_t image = __atomic_load_n(&c->image, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < c->n_slots; i++) {
+		struct fnt_drain_slot *sl = &c->slot[i];
+		uint32_t st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE);
+		if (st == FNT_SLOT_FREE || (st == FNT_SLOT_WRITING && !final && sl->image == image))
+			continue;
+		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
+		size_t n = used_len(m, d->chunk_size);
+		d->copied[i] = 0;
+		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n) {
+			if (!d->write_error)
+				error_msg("cannot write the trace file in '%s': %s (the events of a full buffer are lost)",
+					  dir, strerror(errno));
+			d->write_error = 1;
+		}
+		memset(m, 0, n);
+		d->chunks++;
+		copied++;
+		__atomic_store_n(&sl->state, FNT_SLOT_FREE, __ATOMIC_RELEASE);
+	}
+	if (!final)
+		copy_partial(d, dir, image);
+	return copied;
+}
+
+int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
+{
+	long idle_ns = 100000;
+	for (;;) {
+		pid_t r = waitpid(child, status, WNOHANG);
+		if (r == child)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (drain_poll(d, dir, 0)) {
+			idle_ns = 100000;
+			continue;
+		}
+		struct timespec ts = { 0, idle_ns };
+		nanosleep(&ts, NULL);
+		if (idle_ns < 1000000)
+			idle_ns *= 2;
+	}
+	/* the program is gone: what it was writing is final.  A process of
+	 * the program that holds the ring and outlives the one started here
+	 * (sh -c 'prog &') finds record gone and writes its slots itself */
+	int32_t owner = __atomic_load_n(&d->ctl->owner_pid, __ATOMIC_ACQUIRE);
+	if (owner && owner != child && !kill(owner, 0)) {
+		drain_poll(d, dir, 0);
+		__atomic_store_n(&d->ctl->recorder_pid, 0, __ATOMIC_RELEASE);
+	} else {
+		drain_poll(d, dir, 1);
+	}
+	return 0;
+}
+
+void drain_close(struct drain *d)
+{
+	if (d->ctl && getenv("FNTRACE_DRAIN_DEBUG"))
+		fprintf(stderr, "fntrace: drain: %llu chunks copied, writers waited %llu times, given up %llu\n",
+			(unsigned long long)d->chunks, (unsigned long long)d->ctl->waits,
+			(unsigned long long)d->ctl->given_up);
+	if (d->ctl)
+		munmap(d->ctl, d->len);
+	if (d->fd >= 0)
+		close(d->fd);
+	if (d->file_fd >= 0)
+		close(d->file_fd);
+	d->ctl = NULL;
+	d->fd = d->file_fd = -1;
+}

@@ -56,6 +56,7 @@ BIG_FIB = 37  # 2 * (2*F(38) - 1) = 156 million events
 # ones that do not (not measured); anything else in --help is reported
 FNTRACE_MODES = [
     ("default", [], None),
+    ("no-drain", ["--no-drain"], "--no-drain"),   # the program maps its file itself (before the drained ring)
     ("callsite", ["--callsite"], "--callsite"),
     ("monotonic", ["--clock", "monotonic"], "monotonic"),
     ("ring", ["--ring", "4M"], "--ring"),   # flight recorder: same events, fixed 4M per thread
@@ -1031,7 +1032,7 @@ def main():
         # decode the fntrace traces
         for row in rows:
             if row.get("status") == "ok" and row["method"].startswith("fntrace") and row["method"] not in FILTER_MODES \
-                    and row["method"] not in LIBCALL_METHODS:
+                    and row["method"] not in LIBCALL_METHODS and row["method"] != "fntrace-no-drain":
                 log("  decoding %s %s" % (w, row["method"]))
                 R["decode"] += measure_decode(w, row["method"][len("fntrace-"):], row["trace_dir"],
                                               row.get("own_calls", calls), exports, dec_runs)

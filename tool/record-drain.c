@@ -41,6 +41,7 @@ int drain_create(struct drain *d, uint32_t chunk_size, uint32_t n_slots)
 		goto fail;
 	d->len = len;
 	d->chunk_size = chunk_size;
+	d->buf = xmalloc(chunk_size);
 	d->ctl->n_slots = n_slots;
 	d->ctl->chunk_size = chunk_size;
 	d->ctl->recorder_pid = (int32_t)getpid();
@@ -129,10 +130,22 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 			continue;
 		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
 		size_t n = used_len(m, d->chunk_size);
-		if (n > d->copied[i] &&
-		    pwrite(d->file_fd, m + d->copied[i], n - d->copied[i], (off_t)sl->off + d->copied[i]) ==
-			    (ssize_t)(n - d->copied[i]))
-			d->copied[i] = (uint32_t)n;
+		/* the last 16 bytes go again next time: the writer stores 8 bytes
+		 * at a time from its position, so zeros at the end of what was
+		 * copied may belong to an event that the next store completes */
+		if (n <= d->copied[i])
+			continue;
+		/* read from the end backwards (8-byte aligned, n and copied
+		 * are multiples of 8): every byte read was stored before the
+		 * bytes read ahead of it, so the copy is a prefix of the
+		 * events, never a gap followed by later ones */
+		size_t from = d->copied[i];
+		for (size_t k = n; k > from; k -= 8) {
+			uint64_t v = __atomic_load_n((const uint64_t *)(m + k - 8), __ATOMIC_RELAXED);
+			memcpy(d->buf + k - 8, &v, 8);
+		}
+		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from))
+			d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
 	}
 	(void)dir;
 }
@@ -211,6 +224,8 @@ void drain_close(struct drain *d)
 		close(d->fd);
 	if (d->file_fd >= 0)
 		close(d->file_fd);
+	free(d->buf);
+	d->buf = NULL;
 	d->ctl = NULL;
 	d->fd = d->file_fd = -1;
 }

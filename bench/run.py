@@ -367,7 +367,7 @@ def methods_for(w, args, fnt, uft):
         ms.append(("prefault-on", "fntrace record, FNTRACE_PREFAULT=1", "trace", prefault_on))
     if fnt["ok"]:
         ms.append(("fntrace-libcall", "fntrace record --libcall (library calls)", "trace",
-                   lambda d: ([fexe, "record", "-d", d, "--libcall", "--"] + inst, None)))
+                   lambda d: ([fexe, "record", "-q", "-d", d, "--libcall", "--"] + inst, None)))
     if uft["exe"]:
         ms.append(("uftrace-libcall", "uftrace record, library calls on", "trace",
                    lambda d: ([uft["exe"], "record", "-d", d] + [f for f in UFTRACE_FLAGS if f != "--no-libcall"]

@@ -18,16 +18,16 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "tool/framestack.h"
 #include "tool/tool.h"
 
 struct tstack {
-	struct frame *f;
-	size_t n, cap;
+	struct fstack fs;    /* open frames (framestack.c: bounded memory at any depth) */
 	int base;            /* depth of the frames entered before this stream began */
 	int reached;         /* the thread's events have reached --since */
 	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
 	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
-	struct tstack *parked;   /* the frames of the other machine stacks (f, n, cap, base, decided, stack) */
+	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack) */
 	size_t n_parked;
 };
 
@@ -46,6 +46,7 @@ static struct tstack *stack_of(struct trace_thread *th)
 	struct tstack *s = th->view_data;
 	if (!s) {
 		s = xcalloc(1, sizeof(*s));
+		fs_init(&s->fs);
 		s->base = th->start_depth > 0 ? th->start_depth : 0;
 		th->view_data = s;
 	}
@@ -59,7 +60,8 @@ static void switch_stack(struct tstack *s, uint64_t id)
 {
 	if (id == s->stack)
 		return;
-	int depth = s->n ? s->f[s->n - 1].depth + (s->f[s->n - 1].shown ? 1 : 0) : s->base;
+	struct frame *top = fs_top(&s->fs);
+	int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
 	struct tstack *slot = NULL;
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].stack == id)
@@ -68,19 +70,16 @@ static void switch_stack(struct tstack *s, uint64_t id)
 		s->parked = xrealloc(s->parked, (s->n_parked + 1) * sizeof(*s->parked));
 		slot = &s->parked[s->n_parked++];
 		memset(slot, 0, sizeof(*slot));
+		fs_init(&slot->fs);
 		slot->stack = id;
 		slot->base = depth;
 	}
 	struct tstack cur = *s;
-	s->f = slot->f;
-	s->n = slot->n;
-	s->cap = slot->cap;
+	s->fs = slot->fs;
 	s->base = slot->base;
 	s->decided = slot->decided;
 	s->stack = id;
-	slot->f = cur.f;
-	slot->n = cur.n;
-	slot->cap = cur.cap;
+	slot->fs = cur.fs;
 	slot->base = cur.base;
 	slot->decided = cur.decided;
 	slot->stack = cur.stack;
@@ -92,7 +91,7 @@ static void switch_stack(struct tstack *s, uint64_t id)
 static int find_parked(struct tstack *s, uint64_t addr)
 {
 	for (size_t i = 0; i < s->n_parked; i++)
-		if (s->parked[i].n && s->parked[i].f[s->parked[i].n - 1].addr == addr) {
+		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr) {
 			switch_stack(s, s->parked[i].stack);
 			return 1;
 		}
@@ -101,14 +100,15 @@ static int find_parked(struct tstack *s, uint64_t addr)
 
 static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t ns, enum call_end how)
 {
-	struct frame *f = &s->f[--s->n];
+	struct frame *f = fs_top(&s->fs);
+	fs_pop(&s->fs);          /* f stays valid until the next push */
 	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
-	if (s->decided > s->n)
-		s->decided = s->n;
+	if (s->decided > s->fs.n)
+		s->decided = s->fs.n;
 	if (f->wait_t)           /* -t: too short; its time stays its caller's own */
 		return;
-	if (s->n)
-		s->f[s->n - 1].child_ns += dur;
+	if (s->fs.n)
+		fs_top(&s->fs)->child_ns += dur;
 	if (f->begun && w->ops->end)
 		w->ops->end(w->ctx, th, f, ns, how);
 }
@@ -117,8 +117,8 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *s)
 {
 	s->reached = 1;
-	for (size_t i = 0; i < s->n; i++) {
-		struct frame *f = &s->f[i];
+	for (size_t i = 0; i < s->fs.n; i++) {
+		struct frame *f = fs_at(&s->fs, i);
 		if (!f->begun && !f->wait_t && (f->shown || w->all) && f->start_ns <= w->until) {
 			f->begun = 1;
 			if (w->ops->begin)
@@ -131,8 +131,8 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
  * first (a frame starts no earlier than its caller) */
 static void promote(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t now)
 {
-	while (s->decided < s->n) {
-		struct frame *f = &s->f[s->decided];
+	while (s->decided < s->fs.n) {
+		struct frame *f = fs_at(&s->fs, s->decided);
 		if (f->wait_t) {
 			if (now - f->start_ns < w->min || now < f->start_ns)
 				return;
@@ -154,12 +154,12 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 		promote(w, th, s, ns);
 	if (!s->reached && ns >= w->since)
 		reach(w, th, s);
-	while (s->n)
+	while (s->fs.n)
 		pop(w, th, s, ns, CALL_TRUNCATED);
 	for (size_t i = 0; i < s->n_parked; i++)
-		if (s->parked[i].n) {           /* suspended coroutines, never resumed */
+		if (s->parked[i].fs.n) {        /* suspended coroutines, never resumed */
 			switch_stack(s, s->parked[i].stack);
-			while (s->n)
+			while (s->fs.n)
 				pop(w, th, s, ns, CALL_TRUNCATED);
 		}
 }
@@ -171,17 +171,13 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 
 	if (!s->reached && ev->ns >= w->since)
 		reach(w, th, s);
-	if (w->min && s->decided < s->n)
+	if (w->min && s->decided < s->fs.n)
 		promote(w, th, s, ev->ns);
 	switch (ev->kind) {
 	case TRACE_ENTRY: {
-		struct frame *parent = s->n ? &s->f[s->n - 1] : NULL, *f;
-		if (s->n == s->cap) {
-			s->cap = s->cap ? s->cap * 2 : 64;
-			s->f = xrealloc(s->f, s->cap * sizeof(*s->f));
-			parent = s->n ? &s->f[s->n - 1] : NULL;
-		}
-		f = &s->f[s->n++];
+		struct frame *parent, *f;
+		f = fs_push(&s->fs);
+		parent = s->fs.n > 1 ? fs_at(&s->fs, s->fs.n - 2) : NULL;   /* resident: near the top */
 		f->func = ev->func;
 		f->addr = ev->addr;
 		f->start_ns = ev->ns;
@@ -220,13 +216,13 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		break;
 	}
 	case TRACE_EXIT: {
-		size_t i = s->n;
-		while (i > 0 && s->f[i - 1].addr != ev->addr)
+		size_t i = s->fs.n;
+		while (i > 0 && fs_at(&s->fs, i - 1)->addr != ev->addr)
 			i--;
 		if (!i && s->n_parked && find_parked(s, ev->addr))
-			i = s->n;
+			i = s->fs.n;
 		if (!i) {
-			if (s->n == 0) {
+			if (s->fs.n == 0) {
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
@@ -234,10 +230,11 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			}
 			break;
 		}
-		while (s->n > i)
+		while (s->fs.n > i)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
-		s->f[s->n - 1].ret = (th->proc->hdr.flags & FNT_FLAG_ARGS) ? ev->payload : NULL;
-		s->f[s->n - 1].ret_len = s->f[s->n - 1].ret ? ev->payload_len : 0;
+		struct frame *done = fs_top(&s->fs);
+		done->ret = (th->proc->hdr.flags & FNT_FLAG_ARGS) ? ev->payload : NULL;
+		done->ret_len = done->ret ? ev->payload_len : 0;
 		pop(w, th, s, ev->ns, CALL_RETURN);
 		break;
 	}
@@ -249,12 +246,13 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		switch_stack(s, ev->count);
 		break;
 	case TRACE_UNWIND:
-		for (uint64_t k = 0; k < ev->count && s->n; k++)
+		for (uint64_t k = 0; k < ev->count && s->fs.n; k++)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		break;
 	case TRACE_MARK:
 		if (w->ops->mark && in_range && s->reached) {
-			int depth = s->n ? s->f[s->n - 1].depth + (s->f[s->n - 1].shown ? 1 : 0) : s->base;
+			struct frame *top = fs_top(&s->fs);
+			int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
 			w->ops->mark(w->ctx, th, ev->body->text, ev->body->text_len, ev->ns, depth);
 		}
 		break;
@@ -309,9 +307,9 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 			if (th->view_data) {
 				struct tstack *s = th->view_data;
 				for (size_t j = 0; j < s->n_parked; j++)
-					free(s->parked[j].f);
+					fs_free(&s->parked[j].fs);
 				free(s->parked);
-				free(s->f);
+				fs_free(&s->fs);
 				free(th->view_data);
 				th->view_data = NULL;
 			}

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool/calltree.h"
+#include "tool/framestack.h"
 
 void calltree_init(struct calltree *t)
 {
@@ -142,15 +143,17 @@ static uint32_t child_of(struct calltree_build *b, uint32_t parent, uint32_t fun
 }
 
 struct ct_thread {
-	struct ct_entry *e;
-	size_t n, cap;
+	struct pstack e;         /* struct ct_entry per open frame (bounded memory: framestack.c) */
 	void *user;              /* the next ops' per-thread state */
 };
 
 static struct ct_thread *thread_of(struct trace_thread *th)
 {
-	if (!th->view_aux)
-		th->view_aux = xcalloc(1, sizeof(struct ct_thread));
+	if (!th->view_aux) {
+		struct ct_thread *s = xcalloc(1, sizeof(*s));
+		ps_init(&s->e, sizeof(struct ct_entry));
+		th->view_aux = s;
+	}
 	return th->view_aux;
 }
 
@@ -167,17 +170,16 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	uint32_t node = CT_NONE;
 	uint8_t anchor = 0, folded = 0;
 
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->e = xrealloc(s->e, s->cap * sizeof(*s->e));
-	}
+	struct ct_entry *top = ps_top(&s->e);
+	uint32_t top_node = top ? top->node : CT_NONE, top_func = top ? top->func : CT_NONE;
+	uint32_t top_run = top ? top->run : 0;
 	switch (b->mode) {
 	case CT_ALL:
-		node = child_of(b, s->n ? s->e[s->n - 1].node : 0, f->func, &folded);
+		node = child_of(b, top ? top_node : 0, f->func, &folded);
 		break;
 	case CT_UNDER:
-		if (s->n && s->e[s->n - 1].node != CT_NONE)
-			node = child_of(b, s->e[s->n - 1].node, f->func, &folded);
+		if (top && top_node != CT_NONE)
+			node = child_of(b, top_node, f->func, &folded);
 		else if (b->anchor(b->anchor_ctx, f->func)) {
 			node = calltree_child(b->tree, 0, f->func);
 			b->anchored++;
@@ -187,13 +189,13 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 		if (b->anchor(b->anchor_ctx, f->func)) {
 			/* up the callers; a run of frames of one function is one
 			 * step when collapsing (and the anchor's own run too) */
-			size_t i = s->n;
-			if (!b->no_collapse && i && s->e[i - 1].func == f->func)
-				i = s->e[i - 1].run;
+			size_t i = s->e.n;
+			if (!b->no_collapse && top && top_func == f->func)
+				i = top_run;
 			node = calltree_child(b->tree, 0, f->func);
 			b->tree->n[node].open++;
 			while (i > 0) {
-				struct ct_entry *up = &s->e[i - 1];
+				struct ct_entry *up = ps_at(&s->e, i - 1);
 				if (b->tree->n[node].depth + 2 >= CT_MAX_DEPTH) {
 					node = calltree_child(b->tree, node, CT_DEEP);
 					b->tree->n[node].open++;
@@ -208,9 +210,9 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 		}
 		break;
 	}
-	e = &s->e[s->n];
-	e->run = s->n && s->e[s->n - 1].func == f->func ? s->e[s->n - 1].run : (uint32_t)s->n;
-	s->n++;
+	uint32_t run = top && top_func == f->func ? top_run : (uint32_t)s->e.n;
+	e = ps_push(&s->e);
+	e->run = run;
 	e->func = f->func;
 	e->node = node;
 	e->anchor = anchor;
@@ -226,8 +228,9 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
 	uint64_t self = dur > f->child_ns ? dur - f->child_ns : 0;
 
-	if (s->n) {
-		struct ct_entry *e = &s->e[--s->n];
+	if (s->e.n) {
+		struct ct_entry *e = ps_top(&s->e);
+		ps_pop(&s->e);       /* e stays valid until the next push */
 		if (b->mode != CT_CALLERS) {
 			if (e->node != CT_NONE) {
 				struct ct_node *n = &b->tree->n[e->node];
@@ -272,7 +275,7 @@ int calltree_build(struct view *v, struct calltree_build *b)
 			struct ct_thread *s = t->procs[i].threads[k].view_aux;
 			if (!s)
 				continue;
-			free(s->e);
+			ps_free(&s->e);
 			free(s);
 			t->procs[i].threads[k].view_aux = NULL;
 		}

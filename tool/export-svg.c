@@ -70,7 +70,8 @@ static const char flame_js[] =
 "(function(){\n"
 "var svg=document.currentScript.ownerSVGElement||document.currentScript.parentNode;\n"
 "var W=+svg.getAttribute('data-fw'),P=+svg.getAttribute('data-pad');\n"
-"var det=svg.querySelector('.fnt-details'),rst=svg.querySelector('.fnt-reset');\n"
+"var det=svg.querySelector('.fnt-details'),rst=svg.querySelector('.fnt-reset'),ttl=svg.querySelector('.fnt-title');\n"
+"var srch=svg.querySelector('.fnt-search'),mt=svg.querySelector('.fnt-matched'),searched=false;\n"
 "var fs=[].slice.call(svg.querySelectorAll('g.fnt-f')),zoomed=null;\n"
 "fs.forEach(function(g){g.x0=+g.getAttribute('data-x');g.w0=+g.getAttribute('data-w');\n"
 " g.d=+g.getAttribute('data-d');g.r=g.firstElementChild.nextElementSibling;g.t=g.lastElementChild;\n"
@@ -91,8 +92,25 @@ static const char flame_js[] =
 " rst.style.display='none';svg.removeAttribute('data-zoomed');}\n"
 "rst.addEventListener('click',function(e){unzoom();e.stopPropagation();});\n"
 /* search hook: a RegExp or null; returns the matching frames' share of the width */
-"svg.fntSearch=function(re){var cover=0,end=-1;fs.forEach(function(g){var m=re&&re.test(g.nm);\n"
-" g.classList.toggle('fnt-match',!!m);if(m&&g.x0>=end){cover+=g.w0;end=g.x0+g.w0;}});return cover;};\n"
+"svg.fntSearch=function(re){var iv=[],cover=0,end=-1;fs.forEach(function(g){var m=!!(re&&re.test(g.nm));\n"
+" g.classList.toggle('fnt-match',m);if(m)iv.push([g.x0,g.x0+g.w0]);});\n"
+" iv.sort(function(a,b){return a[0]-b[0];});iv.forEach(function(a){if(a[1]>end){cover+=a[1]-Math.max(a[0],end);end=a[1];}});\n"
+" mt.textContent=re?'Matched: '+(100*cover).toFixed(1)+'%':' ';srch.textContent=re?'Reset search':'Search';\n"
+" if(re)svg.setAttribute('data-matched',(100*cover).toFixed(2));else svg.removeAttribute('data-matched');\n"
+" searched=!!re;return cover;};\n"
+/* the search box: a regular expression, or plain text when it is not a valid one */
+"function toRe(q){try{return new RegExp(q);}catch(e){return new RegExp(q.replace(/[.*+?^${}()|[\\]\\\\]/g,'\\\\$&'));}}\n"
+"svg.fntSearchText=function(q){return svg.fntSearch(q?toRe(q):null);};\n"
+"function ask(){var q=window.prompt('Search (regular expression or text):','');if(q)svg.fntSearchText(q);}\n"
+"srch.addEventListener('click',function(e){if(searched)svg.fntSearch(null);else ask();e.stopPropagation();});\n"
+"if(svg.getAttribute('data-standalone'))window.addEventListener('keydown',function(e){\n"
+" if((e.ctrlKey&&e.key==='f')||e.key==='/'){e.preventDefault();ask();}});\n"
+/* the width follows the window: one user unit is one pixel, frames are re-laid out and labels trimmed again */
+"function fit(){var cw=Math.round(svg.getBoundingClientRect().width);if(!(cw>2*P+50))return;\n"
+" W=cw-2*P;svg.setAttribute('viewBox','0 0 '+cw+' '+svg.getAttribute('height'));svg.setAttribute('data-fw',W);\n"
+" ttl.setAttribute('x',cw/2);srch.setAttribute('x',cw-P);mt.setAttribute('x',cw-P);\n"
+" if(zoomed)zoom(zoomed);else fs.forEach(function(g){place(g,g.x0*W,g.w0*W);});}\n"
+"window.addEventListener('resize',fit);fit();\n"
 "svg.fntZoom=function(name){for(var i=0;i<fs.length;i++)if(fs[i].nm===name){zoom(fs[i]);return true;}return false;};\n"
 "svg.fntReset=unzoom;\n"
 "})();\n";
@@ -146,20 +164,24 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 	height = TOP + (int)(max_depth + 1) * FRAME_H + BOTTOM;
 	if (fo->standalone)
 		fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n", out);
-	fprintf(out, "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"xmlns=\"http://www.w3.org/2000/svg\" class=\"fnt-flame\" data-fw=\"%.0f\" data-pad=\"%d\">\n",
-		fo->width, height, fo->width, height, W, PAD);
+	/* width 100%: the script lays the frames out again for the window's width */
+	fprintf(out, "<svg version=\"1.1\" width=\"100%%\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" class=\"fnt-flame\" data-fw=\"%.0f\" data-pad=\"%d\"%s>\n",
+		height, fo->width, height, W, PAD, fo->standalone ? " data-standalone=\"1\"" : "");
 	fputs("<style>.fnt-flame text{font-family:monospace;font-size:12px}"
 	      ".fnt-f{cursor:pointer}.fnt-f text{pointer-events:none;fill:#000}"
 	      ".fnt-f:hover rect{stroke:#000;stroke-width:0.5}.fnt-anc{opacity:0.6}"
-	      ".fnt-match rect{fill:rgb(230,0,230)!important}.fnt-reset{cursor:pointer;fill:#06c}"
+	      ".fnt-match rect{fill:rgb(230,0,230)!important}.fnt-reset,.fnt-search{cursor:pointer;fill:#06c}"
+	      ".fnt-search,.fnt-matched{text-anchor:end}"
 	      ".fnt-title{font-size:16px!important;text-anchor:middle}</style>\n", out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f4\"/>\n");
 	fprintf(out, "<text class=\"fnt-title\" x=\"%d\" y=\"22\">", fo->width / 2);
 	flame_xml_str(out, fo->title);
 	fprintf(out, "</text>\n<text class=\"fnt-reset\" x=\"%d\" y=\"22\" style=\"display:none\">Reset zoom</text>\n",
 		PAD);
+	fprintf(out, "<text class=\"fnt-search\" x=\"%d\" y=\"22\">Search</text>\n", fo->width - PAD);
 	fprintf(out, "<text class=\"fnt-details\" x=\"%d\" y=\"%d\"> </text>\n", PAD, height - 8);
+	fprintf(out, "<text class=\"fnt-matched\" x=\"%d\" y=\"%d\"> </text>\n", fo->width - PAD, height - 8);
 	for (uint32_t i = 1; i < t->len; i++) {
 		struct ct_node *n = &t->n[i];
 		if (!drawn[i])

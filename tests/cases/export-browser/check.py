@@ -94,6 +94,75 @@ def check(ctx):
         assert d.execute_script("return [].every.call(document.querySelectorAll('g.fnt-f'), g => g.style.display!=='none')")
         assert browser.console_errors(d) == []
 
+        # --- the svg's search box (flamegraph.pl's): a regex, matching frames
+        # highlighted, their share of the total at the bottom right
+        def search(q):
+            # clicking 'Search' asks for the text (window.prompt); headless
+            # Chromium does not take typed prompt text, so the answer goes
+            # to the function the prompt hands it to
+            d.find_element("css selector", ".fnt-search").click()
+            al = d.switch_to.alert
+            assert al.text == "Search (regular expression or text):", al.text
+            al.dismiss()
+            d.execute_script("document.querySelector('svg').fntSearchText(arguments[0])", q)
+            return d.execute_script("""var s=document.querySelector('svg');return [s.getAttribute('data-matched'),
+                document.querySelector('.fnt-matched').textContent, document.querySelector('.fnt-search').textContent,
+                [].map.call(document.querySelectorAll('g.fnt-match'), g => g.getAttribute('data-n'))]""")
+        ncalls = {r["function"]: int(r["calls"]) for r in ctx.csv()}
+        st = search("^(leaf|twice)")
+        share = 100.0 * (ncalls["leaf"] + ncalls["twice<int>"]) / 29   # both are always leaves: their own calls
+        assert abs(float(st[0]) - share) < 0.01 and st[1] == "Matched: %.1f%%" % share, (st, share)
+        assert set(st[3]) == {"leaf", "twice<int>"} and st[2] == "Reset search", st
+        browser.screenshot(d, ctx, "svg-search")
+        d.find_element("css selector", ".fnt-search").click()      # 'Reset search'
+        assert d.execute_script("return [document.querySelectorAll('g.fnt-match').length, "
+                                "document.querySelector('.fnt-search').textContent]") == [0, "Search"]
+        # nested matches count once: a leaf under a matching fact is inside
+        # its frame; the expected share is that of the folded stacks with a
+        # matching frame anywhere
+        import re as re_
+        _, folded = export(ctx, "folded", "calls.folded", "--value", "calls")
+        stacks = [l.rsplit(" ", 1) for l in folded.splitlines()]
+        def share_of(rx):
+            hit = sum(int(v) for st_, v in stacks if any(re_.search(rx, f) for f in st_.split(";")))
+            return 100.0 * hit / sum(int(v) for _, v in stacks)
+        st = search("fact|leaf")
+        want = share_of("fact|leaf")
+        assert set(st[3]) == {"fact", "leaf"} and abs(float(st[0]) - want) < 0.01, (st, want)
+        assert st[1] == "Matched: %.1f%%" % want, (st, want)
+        d.find_element("css selector", ".fnt-search").click()
+        # not a valid regular expression: taken as text
+        st = search("twice<int")
+        assert set(st[3]) == {"twice<int>"} and abs(float(st[0]) - share_of("twice<int")) < 0.01, st
+        d.find_element("css selector", ".fnt-search").click()
+        st = search("fact(")
+        assert st[3] == [] and st[1] == "Matched: 0.0%", st
+        d.execute_script("document.querySelector('svg').fntSearchText('work(|x')")   # text: nothing, no error
+        assert browser.console_errors(d) == []
+        d.find_element("css selector", ".fnt-search").click()
+
+        # --- the svg's width follows the window: frames scale, labels fit their frames
+        def layout():
+            return d.execute_script("""var s=document.querySelector('svg'),r=s.getBoundingClientRect();
+                var w=n=>+document.querySelector('g.fnt-f[data-n="'+n+'"] rect').getAttribute('width');
+                var over=[].filter.call(document.querySelectorAll('g.fnt-f'), g => g.lastElementChild.textContent &&
+                    g.lastElementChild.getComputedTextLength() > +g.children[1].getAttribute('width')).length;
+                var cut=[].filter.call(document.querySelectorAll('g.fnt-f text'), t => t.textContent.endsWith('..')).length;
+                return [r.width, window.innerWidth, w('main'), w('work'), over, cut, s.getAttribute('viewBox'),
+                        w('worker')]""")
+        wide = layout()
+        d.set_window_size(600, 1300)
+        narrow = layout()
+        for lay in (wide, narrow):
+            assert abs(lay[0] - lay[1]) <= 20 and lay[4] == 0, lay          # the whole window, no label overflows
+            assert lay[6].split()[2] == str(round(lay[0])), lay              # one user unit is one pixel
+            assert abs(lay[2] + lay[7] - (lay[0] - 20 - 1)) < 1, lay         # the two threads' roots span the width
+        assert narrow[0] < wide[0] * 0.6, (wide, narrow)
+        assert abs(narrow[3] / wide[3] - (narrow[0] - 20) / (wide[0] - 20)) < 0.01, (wide, narrow)  # work: 15/29 at both
+        assert narrow[5] > wide[5], (wide, narrow)                          # more labels trimmed when narrow
+        browser.screenshot(d, ctx, "svg-narrow")
+        d.set_window_size(1300, 1300)
+
         # --- the icicle: roots at the top, the title escaped
         browser.load(d, inv_path)
         assert browser.console_errors(d) == []

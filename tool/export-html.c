@@ -6,14 +6,18 @@
  * highlights matching functions in all three.
  *
  * Big traces: the page must stay usable for millions of events, so the
- * timeline embeds at most SPAN_BUDGET calls.  The walk keeps every call at
- * least `threshold` long; when the budget is full the threshold doubles and
- * the calls now below it are dropped.  Every call that is not embedded is
- * added instead to a per-thread, per-depth histogram of busy time over
- * N_BUCKETS time buckets (whose width doubles as the trace grows), which
- * the page draws as grey density.  The page says how many calls were left
- * out and below which duration.  Memory: the budget, the histograms and
- * the call tree, never the events.
+ * timeline embeds at most SPAN_BUDGET calls, shared out over time: the run
+ * is cut into N_SLICES slices of equal length (their length doubles as the
+ * trace grows, merging pairs), and each slice keeps the SLICE_KEEP longest
+ * calls that start in it (a min-heap by duration).  So a zoomed window
+ * anywhere shows the calls of its slices down to their own thresholds:
+ * every call where calls are sparse, the longest where they are dense.  (A
+ * single threshold for the whole run, as before, dropped the short calls
+ * of quiet stretches because of a busy one elsewhere.)  Every call that is
+ * not embedded is added instead to a per-thread, per-depth histogram of
+ * busy time over N_BUCKETS time buckets, which the page draws as grey
+ * density; the page has each slice's threshold for its tooltips.  Memory:
+ * the budget, the histograms and the call tree, never the events.
  *
  * Data goes in a <script type="application/json"> block; '<', '>' and '&'
  * in strings are written as \u escapes so no "</script>" can end it early.
@@ -25,7 +29,9 @@
 #include "tool/flame.h"
 #include "tool/outbuf.h"
 
-#define SPAN_BUDGET 200000
+#define N_SLICES 512
+#define SLICE_KEEP 512           /* calls embedded per slice */
+#define SPAN_BUDGET (N_SLICES * SLICE_KEEP)
 #define N_BUCKETS 4096
 #define AGG_DEPTHS 64            /* timeline rows per thread (deeper calls are counted, not drawn) */
 
@@ -50,9 +56,11 @@ struct hthread {
 
 struct html {
 	struct view *v;
-	struct span *spans;
+	struct span *spans;          /* N_SLICES heaps of SLICE_KEEP, then (at the end) packed */
+	uint32_t heap_n[N_SLICES];   /* calls in each slice's heap */
+	unsigned slice_shift;        /* a slice is 1 << slice_shift ns */
 	size_t n_spans;
-	uint64_t threshold;          /* embedded calls are at least this long */
+	uint64_t threshold;          /* the longest call left out of a full slice (the page's note) */
 	uint64_t calls, dropped;
 	uint64_t first_ns, last_ns;      /* the calls' time range */
 	uint64_t bucket_ns;          /* 1 << bucket_shift */
@@ -133,22 +141,82 @@ static void aggregate(struct html *h, struct hthread *t, uint32_t depth, uint64_
 	}
 }
 
-/* the budget is full: raise the threshold until a quarter is free */
-static void shed(struct html *h)
+/* the slice heaps: min-heaps by duration, so the shortest kept call of a
+ * full slice is the one to drop for a longer one */
+static void heap_down(struct span *a, uint32_t n, uint32_t i)
 {
-	while (h->n_spans > SPAN_BUDGET * 3 / 4) {
-		size_t k = 0;
-		h->threshold = h->threshold ? h->threshold * 2 : 1;
-		for (size_t i = 0; i < h->n_spans; i++) {
-			struct span *s = &h->spans[i];
-			if (s->dur >= h->threshold) {
-				h->spans[k++] = *s;
-			} else {
-				aggregate(h, h->threads[s->thread], s->depth, s->start, s->dur);
-				h->dropped++;
-			}
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		if (l < n && a[l].dur < a[m].dur)
+			m = l;
+		if (l + 1 < n && a[l + 1].dur < a[m].dur)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct span t = a[i];
+		a[i] = a[m];
+		a[m] = t;
+		i = m;
+	}
+}
+
+static void heap_up(struct span *a, uint32_t i)
+{
+	while (i) {
+		uint32_t p = (i - 1) / 2;
+		if (a[p].dur <= a[i].dur)
+			return;
+		struct span t = a[i];
+		a[i] = a[p];
+		a[p] = t;
+		i = p;
+	}
+}
+
+static void drop(struct html *h, const struct span *sp)
+{
+	aggregate(h, h->threads[sp->thread], sp->depth, sp->start, sp->dur);
+	h->dropped++;
+	if (sp->dur > h->threshold)
+		h->threshold = sp->dur;
+}
+
+/* into slice k's heap, or to the density histogram if shorter than all kept */
+static void keep(struct html *h, uint32_t k, const struct span *sp)
+{
+	struct span *a = h->spans + (size_t)k * SLICE_KEEP;
+	if (h->heap_n[k] < SLICE_KEEP) {
+		a[h->heap_n[k]] = *sp;
+		heap_up(a, h->heap_n[k]++);
+	} else if (sp->dur > a[0].dur) {
+		drop(h, &a[0]);
+		a[0] = *sp;
+		heap_down(a, SLICE_KEEP, 0);
+	} else {
+		drop(h, sp);
+	}
+}
+
+/* the slices must reach `start`: double their length, merging pairs (new
+ * slice k is old 2k and 2k+1; slot k's old slice went into slot k/2 at an
+ * earlier step, so nothing is overwritten before it is read) */
+static void widen(struct html *h, uint64_t start)
+{
+	while ((start >> h->slice_shift) >= N_SLICES) {
+		static struct span tmp[SLICE_KEEP];
+		for (uint32_t k = 0; k < N_SLICES / 2; k++) {
+			uint32_t a = 2 * k, b = 2 * k + 1, na = h->heap_n[a], nb = h->heap_n[b];
+			memcpy(tmp, h->spans + (size_t)b * SLICE_KEEP, nb * sizeof(*tmp));
+			if (a != k)
+				memcpy(h->spans + (size_t)k * SLICE_KEEP, h->spans + (size_t)a * SLICE_KEEP,
+				       na * sizeof(*tmp));
+			h->heap_n[k] = na;
+			for (uint32_t i = 0; i < nb; i++)
+				keep(h, k, &tmp[i]);
 		}
-		h->n_spans = k;
+		for (uint32_t k = N_SLICES / 2; k < N_SLICES; k++)
+			h->heap_n[k] = 0;
+		h->slice_shift++;
 	}
 }
 
@@ -191,15 +259,11 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	t->calls++;
 	if (depth > t->max_depth)
 		t->max_depth = depth;
-	if (dur >= h->threshold && depth < AGG_DEPTHS) {
-		struct span *sp = &h->spans[h->n_spans++];
-		sp->start = f->start_ns;
-		sp->dur = dur;
-		sp->func = f->func;
-		sp->depth = depth;
-		sp->thread = t->index;
-		if (h->n_spans == SPAN_BUDGET)
-			shed(h);
+	if (depth < AGG_DEPTHS) {
+		struct span sp = { f->start_ns, dur, f->func, depth, t->index };
+		if ((f->start_ns >> h->slice_shift) >= N_SLICES)
+			widen(h, f->start_ns);
+		keep(h, (uint32_t)(f->start_ns >> h->slice_shift), &sp);
 	} else {
 		aggregate(h, t, depth, f->start_ns, dur);
 		h->dropped++;
@@ -256,10 +320,19 @@ static const char html_js[] =
 "var match=new Uint8Array(names.length),searching=false;\n"
 /* timeline */
 "var cv=document.getElementById('tl'),g=cv.getContext('2d'),wrap=document.getElementById('tl-wrap'),tip=document.getElementById('tip');\n"
-"var ROW=14,HEAD=18,lay=[],H=0;\n"
+"var ROW=14,HEAD=18,AX=22,lay=[],H=AX,ticks=[];\n"
 "D.threads.forEach(function(t){var rows=Math.min(t.max_depth+1,D.rows);lay.push({t:t,y:H,rows:rows});H+=HEAD+rows*ROW+6;});\n"
 "H=Math.max(H,30);var BEG=D.start_ns,END=Math.max(D.end_ns,BEG+1),v0=BEG,v1=END,drawn=0;\n"
+/* the time axis: ticks every 1, 2 or 5 x 10^k ns, about 100 px apart, labelled
+ * from the start of the trace in the unit of the step */
+"function step(span,W){var t=span*100/W,p=Math.pow(10,Math.floor(Math.log10(t))),m=t/p;return (m<=1?1:m<=2?2:m<=5?5:10)*p;}\n"
+"function label(t,st){var u=st>=1e9?[1e9,' s']:st>=1e6?[1e6,' ms']:st>=1e3?[1e3,' us']:[1,' ns'];\n"
+" var dec=Math.max(0,Math.min(3,-Math.floor(Math.log10(st/u[0])+1e-9)));return (t/u[0]).toFixed(dec)+u[1];}\n"
+"function axis(W,sc){var st=step(v1-v0,W),t=Math.ceil((v0-BEG)/st)*st;ticks=[];g.fillStyle='#234';\n"
+" g.fillRect(0,AX-2,W,1);for(;BEG+t<=v1&&ticks.length<200;t+=st){var x=Math.round((BEG+t-v0)*sc);\n"
+"  g.fillRect(x,AX-7,1,6);var s=label(t,st);ticks.push(s);g.fillText(s,x+3,AX/2-2);}}\n"
 "function draw(){var W=cv.width,sc=W/(v1-v0);g.clearRect(0,0,W,H);g.font='11px monospace';g.textBaseline='middle';drawn=0;\n"
+" axis(W,sc);\n"
 " lay.forEach(function(L){var t=L.t,bw=D.bucket_ns;g.fillStyle='#234';\n"
 "  g.fillText('thread '+t.tid+' '+t.name+' (pid '+t.pid+'), '+t.calls+' calls',4,L.y+HEAD/2);\n"
 "  t.agg.forEach(function(a){var d=a[0],b=a[1],ry=L.y+HEAD+d*ROW;if(d>=L.rows)return;\n"
@@ -283,7 +356,8 @@ static const char html_js[] =
 "  var t=v0+(v1-v0)*mx/cv.width,s=L.t.spans,best=-1;for(var k=0;k<s.length;k+=4)if(s[k+2]===d&&s[k]<=t&&s[k]+s[k+1]>=t)best=k;\n"
 "  if(best>=0)return names[s[best+3]]+'\\n'+fmt(s[best+1])+' at '+fmt(s[best])+' (thread '+L.t.tid+', depth '+d+')';\n"
 "  var a=L.t.agg.filter(function(a){return a[0]===d;})[0],bi=Math.floor(t/D.bucket_ns);\n"
-"  if(a&&a[1][bi])return 'calls shorter than '+fmt(D.threshold_ns)+': '+(100*a[1][bi]/D.bucket_ns).toFixed(1)+'% busy';}return null;}\n"
+"  var th=D.thresholds[Math.min(D.thresholds.length-1,Math.floor(t/D.slice_ns))]||D.threshold_ns;\n"
+"  if(a&&a[1][bi])return 'calls shorter than '+fmt(th)+': '+(100*a[1][bi]/D.bucket_ns).toFixed(1)+'% busy';}return null;}\n"
 "cv.addEventListener('mousemove',function(e){var r=cv.getBoundingClientRect(),mx=e.clientX-r.left,my=e.clientY-r.top;\n"
 " if(drag){var dt=(drag.x-e.clientX)*(drag.b-drag.a)/cv.width;v0=Math.max(BEG,Math.min(END-(drag.b-drag.a),drag.a+dt));v1=v0+(drag.b-drag.a);draw();return;}\n"
 " var s=hit(mx,my);if(!s){tip.style.display='none';return;}tip.textContent=s;tip.style.display='block';\n"
@@ -314,7 +388,9 @@ static const char html_js[] =
 " var cover=flame&&flame.fntSearch?flame.fntSearch(searching?{test:function(s){return s.toLowerCase().indexOf(q)>=0;}}:null):0;\n"
 " document.getElementById('matchinfo').textContent=searching?n+' function'+(n===1?'':'s')+' match, '+(100*cover).toFixed(1)+'% of the flame graph':'';\n"
 " draw();table();});\n"
-"window.fntTimeline={zoom:function(a,b){v0=a;v1=b;draw();},state:function(){return {v0:v0,v1:v1,drawn:drawn,start:BEG,end:END};}};\n"
+"window.fntTimeline={zoom:function(a,b){v0=a;v1=b;draw();},state:function(){return {v0:v0,v1:v1,drawn:drawn,start:BEG,end:END};},\n"
+" axis:function(){return ticks.slice();},tip:function(x,y){return hit(x,y);},rowY:function(thread,depth){\n"
+"  var L=lay[thread];return L.y+HEAD+depth*ROW+ROW/2;}};\n"
 "resize();table();window.fntReady=performance.now();\n"
 "})();\n";
 
@@ -339,6 +415,14 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 		return -1;
 	}
 	fo.title = o->title ? o->title : flame_default_title(v, buf, sizeof(buf));
+	/* each full slice's threshold (its shortest kept call), then the heaps
+	 * packed into one array in time order */
+	static uint64_t thr[N_SLICES];
+	for (uint32_t s = 0; s < N_SLICES; s++) {
+		thr[s] = h.heap_n[s] == SLICE_KEEP ? h.spans[(size_t)s * SLICE_KEEP].dur : 0;
+		memmove(h.spans + h.n_spans, h.spans + (size_t)s * SLICE_KEEP, h.heap_n[s] * sizeof(*h.spans));
+		h.n_spans += h.heap_n[s];
+	}
 	qsort(h.spans, h.n_spans, sizeof(*h.spans), cmp_span);
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
@@ -351,9 +435,10 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 		"Wheel to zoom, drag to pan, double-click a call to fit it, hover for details.", h.calls, h.n_threads, h.n_threads == 1 ? "" : "s");
 	if (h.dropped) {
 		format_duration(d1, sizeof(d1), h.threshold);
-		fprintf(out, " To stay fast, %" PRIu64 " calls shorter than %s are not drawn one by one: "
-			"their busy time is shown as grey density per %" PRIu64 " ns.", h.dropped, d1 + strspn(d1, " "),
-			h.bucket_ns);
+		fprintf(out, " To stay fast, each of the %d equal time slices draws its %d longest calls one by one; "
+			"the other %" PRIu64 " calls (none longer than %s) are shown as grey density per %" PRIu64
+			" ns. Zoom in on a quiet stretch to see every call of it.", N_SLICES, SLICE_KEEP, h.dropped,
+			d1 + strspn(d1, " "), h.bucket_ns);
 	}
 	for (size_t i = 0; i < h.n_threads; i++)
 		if (h.threads[i]->max_depth >= AGG_DEPTHS) {
@@ -380,8 +465,13 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 	fputs("<script type=\"application/json\" id=\"fnt-data\">{\"title\":", out);
 	json_fput(out, fo.title, JSON_HTML);
 	fprintf(out, ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"threshold_ns\":%" PRIu64 ",\"bucket_ns\":%" PRIu64
-		",\"calls\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"rows\":%d,\n\"names\":[",
-		h.first_ns, h.last_ns, h.threshold, h.bucket_ns, h.calls, h.dropped, AGG_DEPTHS);
+		",\"calls\":%" PRIu64 ",\"dropped\":%" PRIu64 ",\"rows\":%d,\"slice_ns\":%" PRIu64 ",\"slice_keep\":%d,"
+		"\n\"thresholds\":[",
+		h.first_ns, h.last_ns, h.threshold, h.bucket_ns, h.calls, h.dropped, AGG_DEPTHS,
+		(uint64_t)1 << h.slice_shift, SLICE_KEEP);
+	for (uint32_t s = 0; s < N_SLICES; s++)
+		fprintf(out, "%s%" PRIu64, s ? "," : "", thr[s]);
+	fputs("],\n\"names\":[", out);
 	for (size_t i = 0; i < h.n_stats; i++) {
 		if (i)
 			fputc(',', out);

@@ -42,7 +42,8 @@ static const struct export_format {
  * FNTRACE_EXPORT_WARN bytes otherwise), and what to do instead.  The events
  * are estimated from the trace files' sizes at 2 bytes an event, the
  * recording's usual density, so the estimate costs no pass over the trace. */
-static void warn_if_huge(const struct trace *t, const struct export_format *fmt, const char *output)
+static void warn_if_huge(const struct trace *t, const struct view_opts *vo, const struct export_format *fmt,
+			 const char *output)
 {
 	const char *env = getenv("FNTRACE_EXPORT_WARN");
 	uint64_t limit = env && *env ? strtoull(env, NULL, 10) : 1000000000ull, bytes = 0;
@@ -52,6 +53,19 @@ static void warn_if_huge(const struct trace *t, const struct export_format *fmt,
 	for (size_t i = 0; i < t->n_procs; i++)
 		bytes += t->procs[i].size > FNT_HEADER_SIZE ? t->procs[i].size - FNT_HEADER_SIZE : 0;
 	uint64_t estimate = bytes / 2 * fmt->bytes_per_event;
+	/* --since/--until: the window's share of the run (calls overlapping it
+	 * are exported whole, so this is a floor); no warning when the run's
+	 * length is not known (it crashed) rather than a wrong one */
+	if (vo->since_ns || vo->has_until) {
+		uint64_t dur = 0;
+		for (size_t i = 0; i < t->n_procs; i++)
+			if (t->procs[i].hdr.end_mono > t->t0_mono && t->procs[i].hdr.end_mono - t->t0_mono > dur)
+				dur = t->procs[i].hdr.end_mono - t->t0_mono;
+		uint64_t hi = vo->has_until && vo->until_ns < dur ? vo->until_ns : dur;
+		if (!dur || hi <= vo->since_ns)
+			return;
+		estimate = (uint64_t)((double)estimate * (double)(hi - vo->since_ns) / (double)dur);
+	}
 	if (estimate < limit)
 		return;
 	human_bytes(size, sizeof(size), estimate);
@@ -185,7 +199,7 @@ int cmd_export(int argc, char **argv)
 	}
 
 	view_open(&v, &vo);
-	warn_if_huge(v.trace, fmt, o.output);
+	warn_if_huge(v.trace, &vo, fmt, o.output);
 	struct stat target;
 	int exists = strcmp(o.output, "-") && !lstat(o.output, &target);
 	if (!strcmp(o.output, "-")) {

@@ -41,3 +41,12 @@ def check(ctx):
     assert "warning" not in p.stderr, p.stderr
     p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", out, "-q", check=True)
     assert p.stderr == "", p.stderr
+    # --since/--until: the estimate is the window's share of the run (it
+    # warned about the whole trace's size for a 1 % window before)
+    info = ctx.run("info", check=True).stdout
+    dur_ms = float(re.search(r"^duration: ([\d.]+) ms", info, re.M).group(1))
+    p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", out, "--since", "%.3fms" % (dur_ms / 2),
+                "--until", "%.3fms" % (dur_ms / 2 + dur_ms / 100), env=env, check=True)
+    assert "warning" not in p.stderr, p.stderr
+    p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", out, "--since", "0ns", env=env, check=True)
+    assert p.stderr.startswith("fntrace: warning: '%s' will be about" % out), p.stderr

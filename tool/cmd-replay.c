@@ -28,6 +28,12 @@ static const char replay_usage[] =
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
 	"      --time             print the wall-clock time of each line\n"
+	"      --fields LIST      the columns before each call, in order: duration,\n"
+	"                         tid, time (wall clock), elapsed (since the start of\n"
+	"                         the recording), delta (since the line before),\n"
+	"                         self (self time), module, addr (the function's\n"
+	"                         address), srcline (file:line), or none (default:\n"
+	"                         duration,tid)\n"
 	"      --srcline          print file:line of each function (and of the call\n"
 	"                         site when recorded with 'record --callsite')\n"
 	"      --debug-dir DIR    also look for debug files under DIR (repeatable)\n"
@@ -42,10 +48,24 @@ static const char replay_usage[] =
 	PAGER_HELP
 	"  -h, --help             this help\n";
 
+/* --fields: the columns before "| FUNCTION" */
+enum field { F_DURATION, F_TID, F_TIME, F_ELAPSED, F_DELTA, F_SELF, F_MODULE, F_ADDR, F_SRCLINE, F_NONE };
+static const char *const field_names[] = {
+	"duration", "tid", "time", "elapsed", "delta", "self", "module", "addr", "srcline", "none",
+};
+static const char *const field_heads[] = {
+	" DURATION  ", "    TID   ", "  TIME             ", "  ELAPSED  ", "   DELTA   ", "   SELF    ",
+	"MODULE           ", "ADDRESS            ", "SRCLINE                  ", "",
+};
+#define MAX_FIELDS 9
+
 struct replay {
 	struct view *v;
 	FILE *out;
 	int time, srcline;
+	uint8_t fields[MAX_FIELDS];   /* --fields, in order */
+	int n_fields;                 /* 0: the default columns (duration, tid), on the fast path */
+	uint64_t last_ns;             /* delta: the previous line's time */
 	char *buf;               /* output, written with fwrite when full */
 	size_t len;
 	struct trace_thread *pending_th[64];   /* threads holding a look-ahead entry */
@@ -137,18 +157,22 @@ static void put_str(struct replay *r, const char *s)
 }
 
 static void srcline(struct replay *r, const struct frame *f);
+static char *fields_prefix(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
+			   size_t extra, const struct frame *f);
 
 /* "<duration>  [  tid] | <indent>": written at the end of the output,
  * with room after it for `extra` more bytes and 16 of slack; returns where
  * the line goes on.  The caller ends the line with line_done(). */
 static char *prefix(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
-		    size_t extra)
+		    size_t extra, const struct frame *f)
 {
 	char *p;
 	if (depth < 0)
 		depth = 0;
 	if (depth > 4096)
 		depth = 4096;
+	if (__builtin_expect(r->n_fields != 0, 0))
+		return fields_prefix(r, th, dur, ns, depth, extra, f);
 	if (r->time) {
 		uint64_t real = trace_ns_to_real(r->v->trace, ns);
 		time_t sec = (time_t)(real / 1000000000ull);
@@ -184,6 +208,128 @@ static inline void line_done(struct replay *r, char *p)
 	r->len = (size_t)(p - r->buf);
 }
 
+/* a duration column (11 wide, blank when unknown) */
+static void put_dur_field(struct replay *r, const uint64_t *ns)
+{
+	char *p = room(r, 32);
+	if (ns) {
+		*p++ = ' ';
+		p = put_duration_color(p, *ns);
+	} else {
+		memset(p, ' ', 11);
+		p += 11;
+	}
+	*p++ = ' ';
+	line_done(r, p);
+}
+
+/* --fields: the chosen columns, then " | " and the indentation */
+static char *fields_prefix(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
+			   size_t extra, const struct frame *f)
+{
+	char buf[4200];
+	for (int i = 0; i < r->n_fields; i++) {
+		switch (r->fields[i]) {
+		case F_DURATION:
+			put_dur_field(r, dur);
+			break;
+		case F_TID:
+			snprintf(buf, sizeof(buf), "[%6u] ", th->tid);
+			put_str(r, buf);
+			break;
+		case F_TIME: {
+			uint64_t real = trace_ns_to_real(r->v->trace, ns);
+			time_t sec = (time_t)(real / 1000000000ull);
+			struct tm tm;
+			localtime_r(&sec, &tm);
+			size_t n = strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+			snprintf(buf + n, sizeof(buf) - n, ".%09u ", (unsigned)(real % 1000000000ull));
+			put_str(r, buf);
+			break;
+		}
+		case F_ELAPSED:
+			put_dur_field(r, &ns);
+			break;
+		case F_DELTA: {
+			uint64_t d = ns > r->last_ns ? ns - r->last_ns : 0;
+			put_dur_field(r, &d);
+			break;
+		}
+		case F_SELF: {
+			uint64_t self = dur && f ? (*dur > f->child_ns ? *dur - f->child_ns : 0) : 0;
+			put_dur_field(r, dur && f ? &self : NULL);
+			break;
+		}
+		case F_MODULE: {
+			const char *m = "";
+			if (f && f->func < r->v->trace->n_funcs && r->v->trace->funcs[f->func].file != TRACE_NO_FILE) {
+				m = r->v->trace->files[r->v->trace->funcs[f->func].file].path;
+				const char *b = strrchr(m, '/');
+				m = b ? b + 1 : m;
+			}
+			snprintf(buf, sizeof(buf), "%-16s ", m);
+			put_str(r, buf);
+			break;
+		}
+		case F_ADDR:
+			if (f)
+				snprintf(buf, sizeof(buf), "0x%016" PRIx64 " ", f->addr);
+			else
+				snprintf(buf, sizeof(buf), "%19s", "");
+			put_str(r, buf);
+			break;
+		case F_SRCLINE: {
+			const char *file;
+			int line;
+			buf[0] = 0;
+			if (f && !view_srcline(r->v, f->func, &file, &line)) {
+				const char *b = strrchr(file, '/');
+				snprintf(buf, sizeof(buf), "%s:%d", b ? b + 1 : file, line);
+			}
+			put_str(r, buf);
+			put_str(r, strlen(buf) < 24 ? "                         " + strlen(buf) : " ");
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	r->last_ns = ns;
+	char *p = room(r, 64 + 2 * (size_t)depth + extra);
+	memcpy(p, "| ", 2);
+	p += 2;
+	for (int i = 0; i < 2 * depth; i += 16)
+		memcpy(p + i, "                ", 16);
+	return p + 2 * depth;
+}
+
+/* "duration,tid,self": into r->fields; the usage error names the bad one */
+static void parse_fields(struct replay *r, const char *arg)
+{
+	char *copy = xmalloc(strlen(arg) + 1), *save = NULL;
+	strcpy(copy, arg);
+	r->n_fields = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int k = -1;
+		for (int i = 0; i <= F_NONE; i++)
+			if (!strcmp(t, field_names[i]))
+				k = i;
+		if (k < 0)
+			die_usage("option '--fields': unknown field '%s' (duration, tid, time, elapsed, delta, self, "
+				  "module, addr, srcline, none)", t);
+		if (k == F_NONE)
+			continue;
+		if (r->n_fields == MAX_FIELDS)
+			die_usage("option '--fields': at most %d fields", MAX_FIELDS);
+		r->fields[r->n_fields++] = (uint8_t)k;
+	}
+	free(copy);
+	if (!r->n_fields)
+		r->n_fields = -1;       /* "none": no columns at all */
+	else if (r->n_fields == 2 && r->fields[0] == F_DURATION && r->fields[1] == F_TID)
+		r->n_fields = 0;        /* the default columns, on the fast path */
+}
+
 /* a line: prefix, `pre`, the function's name, `post` (literals of at most
  * 16 bytes, or post_pad: 32 readable bytes), then the source lines with
  * --srcline, then a newline */
@@ -191,18 +337,18 @@ static inline __attribute__((always_inline)) void name_line(struct replay *r, st
 							    const uint64_t *dur, uint64_t ns, int depth,
 							    const char *pre, size_t pre_len, uint32_t func,
 							    const char *post, size_t post_len,
-							    const struct frame *src)
+							    const struct frame *src, const struct frame *fr)
 {
 	const struct name_ref *nr = name_of(r, func);
 	char *p;
 	if (nr->len > NAME_FAST) {
-		line_done(r, prefix(r, th, dur, ns, depth, 0));
+		line_done(r, prefix(r, th, dur, ns, depth, 0, fr));
 		put_mem(r, pre, pre_len);
 		put_mem(r, nr->s, nr->len);
 		put_mem(r, post, post_len);
 		p = room(r, 1);
 	} else {
-		p = prefix(r, th, dur, ns, depth, pre_len + nr->len + 32 + 1);
+		p = prefix(r, th, dur, ns, depth, pre_len + nr->len + 32 + 1, fr);
 		memcpy(p, pre, pre_len);
 		p = copy_name(p + pre_len, nr);
 		if (post_len <= 16) {
@@ -281,7 +427,7 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 {
 	if (!th->proc->n_argspecs || !trace_argspec(th->proc, f->addr))
 		return 0;
-	line_done(r, prefix(r, th, dur, ns, depth, 0));
+	line_done(r, prefix(r, th, dur, ns, depth, 0, f));
 	if (kind == 2) {
 		put_mem(r, "}", 1);
 		if (how == CALL_RETURN)
@@ -330,7 +476,7 @@ static void flush_pending(struct replay *r, struct trace_thread *th, struct pend
 			break;
 		}
 	if (!values_line(r, th, NULL, p->f.start_ns, p->f.depth, &p->f, 0, CALL_RETURN, NULL, 0))
-		name_line(r, th, NULL, p->f.start_ns, p->f.depth, "", 0, p->f.func, "() {", 4, &p->f);
+		name_line(r, th, NULL, p->f.start_ns, p->f.depth, "", 0, p->f.func, "() {", 4, &p->f, &p->f);
 	p->has = 0;
 }
 
@@ -395,14 +541,14 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 			}
 		p->has = 0;
 		if (!values_line(r, th, &dur, end_ns, f->depth, f, 1, how, NULL, 0))
-			name_line(r, th, &dur, end_ns, f->depth, "", 0, f->func, "();", 3, f);
+			name_line(r, th, &dur, end_ns, f->depth, "", 0, f->func, "();", 3, f, f);
 		return;
 	}
 	flush_pending(r, th, p);
 	if (!values_line(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth, f, 2, how, why_text[why],
 			 why_len[why]))
 		name_line(r, th, how == CALL_RETURN ? &dur : NULL, end_ns, f->depth, "} /* ", 5, f->func,
-			  why_text[why], why_len[why], NULL);
+			  why_text[why], why_len[why], NULL, f);
 }
 
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
@@ -410,7 +556,7 @@ static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_
 	struct replay *r = ctx;
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	line_done(r, prefix(r, th, NULL, ns, depth, 0));
+	line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
 	put_mem(r, "} /* ", 5);
 	put_name(r, func);
 	put_str(r, th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
@@ -423,7 +569,7 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 	struct replay *r = ctx;
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	line_done(r, prefix(r, th, NULL, ns, depth, 0));
+	line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
 	put_mem(r, "/* mark: ", 9);
 	put_mem(r, text, len);
 	put_mem(r, " */", 3);
@@ -436,7 +582,7 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 	char buf[64];
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	line_done(r, prefix(r, th, NULL, ns, 0, 0));
+	line_done(r, prefix(r, th, NULL, ns, 0, 0, NULL));
 	snprintf(buf, sizeof(buf), "/* %" PRIu64 " events lost here */", count);
 	put_str(r, buf);
 	newline(r);
@@ -705,6 +851,7 @@ int cmd_replay(int argc, char **argv)
 		{ "time", no_argument, NULL, 0x300 },
 		{ "srcline", no_argument, NULL, 0x301 },
 		{ "follow", no_argument, NULL, 0x303 },
+		{ "fields", required_argument, NULL, 0x310 },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -725,6 +872,7 @@ int cmd_replay(int argc, char **argv)
 		case 0x303: follow = 1; break;
 		case 0x300: r.time = 1; break;
 		case 0x301: r.srcline = 1; break;
+		case 0x310: parse_fields(&r, optarg); break;
 		case 'f':
 			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
 				die_usage("option '--format' takes 'text' or 'json', not '%s'", optarg);
@@ -752,7 +900,14 @@ int cmd_replay(int argc, char **argv)
 	if (json)
 		calls_walk(&v, 1, &json_ops, &r, 0);
 	else {
-		put_str(&r, "# DURATION     TID     FUNCTION\n");
+		if (r.n_fields) {
+			put_str(&r, "#");
+			for (int i = 0; i < r.n_fields; i++)
+				put_str(&r, field_heads[r.fields[i]]);
+			put_str(&r, "| FUNCTION\n");
+		} else {
+			put_str(&r, "# DURATION     TID     FUNCTION\n");
+		}
 		calls_walk(&v, 1, &ops, &r, 0);
 	}
 	progress_end();

@@ -43,6 +43,12 @@ static const char replay_usage[] =
 	"      --follow           the trace is being written: print calls as they\n"
 	"                         become final (within a second) until the recording\n"
 	"                         ends or Ctrl-C\n"
+	"  -r, --time-range START~END  only the lines in the window: calls open at START\n"
+	"                         are shown as opening lines, and those open at END\n"
+	"                         are left open; START and END are times since the\n"
+	"                         start of the recording (10ms~25ms) or wall-clock\n"
+	"                         times as --fields time prints them; either may be\n"
+	"                         left out (10ms~)\n"
 	"  -f, --format json      one JSON object per call, in the order calls end\n"
 	"                         (doc/args.md): name, tid, times, depth, args, retval\n"
 	PAGER_HELP
@@ -66,6 +72,8 @@ struct replay {
 	uint8_t fields[MAX_FIELDS];   /* --fields, in order */
 	int n_fields;                 /* 0: the default columns (duration, tid), on the fast path */
 	uint64_t last_ns;             /* delta: the previous line's time */
+	int cut;                      /* -r: lines after cut_end are not printed */
+	uint64_t cut_end;
 	char *buf;               /* output, written with fwrite when full */
 	size_t len;
 	struct trace_thread *pending_th[64];   /* threads holding a look-ahead entry */
@@ -532,6 +540,12 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 
 	if (others_pending(r, th))
 		flush_others(r, th);
+	if (r->cut && end_ns > r->cut_end) {
+		/* -r: the call is still open at the end of the window: an opening
+		 * line if it was waiting to be folded into one, no closing line */
+		flush_pending(r, th, p);
+		return;
+	}
 	if (p->has && p->f.start_ns == f->start_ns && p->f.addr == f->addr && p->f.depth == f->depth &&
 	    how == CALL_RETURN) {
 		for (size_t i = 0; i < r->n_pending; i++)
@@ -844,6 +858,66 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 	put_str(r, "}\n");
 }
 
+/* one end of -r START~END: a time since the start of the recording with
+ * its unit (10ms), or a wall-clock time as --fields time prints it
+ * (13:04:05.123456789) on the recording's first day, or the next one when
+ * earlier than its start */
+static uint64_t range_end(const struct trace *t, const char *arg, const char *full)
+{
+	unsigned h, m, sec;
+	char frac[16] = "";
+	int n = 0;
+	if (sscanf(arg, "%2u:%2u:%2u%n", &h, &m, &sec, &n) == 3 && h < 24 && m < 60 && sec < 61) {
+		const char *p = arg + n;
+		uint64_t ns = 0, scale = 100000000;
+		if (*p == '.') {
+			for (p++; *p >= '0' && *p <= '9' && scale; p++, scale /= 10)
+				ns += (uint64_t)(*p - '0') * scale;
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+		if (!*p) {
+			time_t t0 = (time_t)(t->t0_real / 1000000000ull);
+			struct tm tm;
+			localtime_r(&t0, &tm);
+			tm.tm_hour = (int)h;
+			tm.tm_min = (int)m;
+			tm.tm_sec = (int)sec;
+			uint64_t real = (uint64_t)mktime(&tm) * 1000000000ull + ns;
+			if (real < t->t0_real)
+				real += 86400ull * 1000000000ull;
+			return real - t->t0_real;
+		}
+	}
+	(void)frac;
+	return parse_time_unit("-r/--time-range", arg, full);
+}
+
+/* -r START~END: the window the replay is cut to (either side may be empty) */
+static void time_range(struct replay *r, struct view_opts *o, const struct trace *t, const char *arg)
+{
+	const char *tilde = strchr(arg, '~');
+	static const char what[] = "START~END, each a time since the start of the recording (10ms~25ms) or a "
+				   "wall-clock time as --fields time prints it";
+	if (!tilde)
+		die_usage("option '-r/--time-range' takes %s, not '%s'", what, arg);
+	char start[64] = "", end[64] = "";
+	if ((size_t)(tilde - arg) >= sizeof(start) || strlen(tilde + 1) >= sizeof(end))
+		die_usage("option '-r/--time-range' takes %s, not '%s'", what, arg);
+	memcpy(start, arg, (size_t)(tilde - arg));
+	strcpy(end, tilde + 1);
+	if (start[0])
+		o->since_ns = range_end(t, start, what);
+	if (end[0]) {
+		o->until_ns = range_end(t, end, what);
+		o->has_until = 1;
+		r->cut = 1;
+		r->cut_end = o->until_ns;
+	}
+	if (o->has_until && o->until_ns < o->since_ns)
+		die_usage("option '-r/--time-range': END is before START in '%s'", arg);
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -852,6 +926,7 @@ int cmd_replay(int argc, char **argv)
 		{ "srcline", no_argument, NULL, 0x301 },
 		{ "follow", no_argument, NULL, 0x303 },
 		{ "fields", required_argument, NULL, 0x310 },
+		{ "time-range", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -862,13 +937,15 @@ int cmd_replay(int argc, char **argv)
 	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL };
 	struct replay r = { .v = &v, .out = stdout };
 	int opt, json = 0;
+	const char *range = NULL;
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:f:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:f:r:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {
+		case 'r': range = optarg; break;
 		case 0x303: follow = 1; break;
 		case 0x300: r.time = 1; break;
 		case 0x301: r.srcline = 1; break;
@@ -888,11 +965,15 @@ int cmd_replay(int argc, char **argv)
 	if (follow) {
 		if (json)
 			die_usage("--format json cannot be used with --follow (use it on the finished trace)");
-		if (o.since_ns || o.has_until)
-			die_usage("--since/--until cannot be used with --follow");
+		if (o.since_ns || o.has_until || range)
+			die_usage("--since/--until and -r cannot be used with --follow");
 		return replay_follow(&o, r.time, r.srcline, 0, NULL, 0);
 	}
+	if (range && (o.since_ns || o.has_until))
+		die_usage("-r/--time-range cuts the calls at both ends; --since/--until keep whole calls: use one or the other");
 	view_open(&v, &o);
+	if (range)
+		time_range(&r, &o, v.trace, range);
 	int out_tty = isatty(STDOUT_FILENO);   /* the replay goes to the terminal (or its pager) */
 	pager_start(&o);
 	progress_begin(v.trace, "replaying", out_tty);

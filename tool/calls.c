@@ -198,7 +198,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			f->in_filter = !w->v->opts->filter.n || (parent && parent->in_filter) || (m & 1);
 			if (w->v->opts->filter.n && f->in_filter && !(parent && parent->in_filter))
 				f->depth = 0;
-			f->shown = f->in_filter && !f->hidden &&
+			f->shown = f->in_filter && !f->hidden && !(m & 4) &&    /* -H: its callees one level up */
 				   (!w->v->opts->max_depth || f->depth < w->v->opts->max_depth);
 		} else {
 			f->hidden = 0;
@@ -291,7 +291,7 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 {
 	struct calls_walk w = {
 		.v = v, .ops = ops, .ctx = ctx, .all = all_frames,
-		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->max_depth,
+		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->hide.n || v->opts->max_depth,
 		.since = v->opts->since_ns,
 		.until = v->opts->has_until ? v->opts->until_ns : UINT64_MAX,
 		.min = v->opts->min_ns,

@@ -96,6 +96,7 @@ static const char export_usage[] =
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
+	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -D, --depth N          only the first N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
@@ -156,7 +157,7 @@ int cmd_export(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:f:o:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:D:t:f:o:qh", longopts, NULL)) != -1) {
 		if (view_opt(&vo, opt, optarg))
 			continue;
 		switch (opt) {

@@ -24,6 +24,7 @@ static const char replay_usage[] =
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only the calls under FUNC (a glob, repeatable)\n"
 	"  -N, --notrace FUNC     hide FUNC and everything it calls (a glob, repeatable)\n"
+	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -D, --depth N          show at most N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
@@ -941,7 +942,7 @@ int cmd_replay(int argc, char **argv)
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:D:t:f:r:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:D:t:f:r:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

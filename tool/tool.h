@@ -86,6 +86,7 @@ struct view_opts {
 	uint32_t *tids;
 	size_t n_tids;
 	struct strlist filter, notrace;   /* -F, -N globs */
+	struct strlist hide;              /* -H globs: not shown, their callees one level up */
 	int max_depth;                    /* -D, 0 = unlimited */
 	uint64_t min_ns;                  /* -t: only calls that lasted at least this */
 	/* --since/--until: only calls overlapping [since_ns, until_ns] of the
@@ -121,6 +122,7 @@ struct view_opts {
 	{ "tid", required_argument, NULL, 0x110 }, \
 	{ "filter", required_argument, NULL, 'F' }, \
 	{ "notrace", required_argument, NULL, 'N' }, \
+	{ "hide", required_argument, NULL, 'H' }, \
 	{ "depth", required_argument, NULL, 'D' }, \
 	{ "time-filter", required_argument, NULL, 't' }, \
 	{ "since", required_argument, NULL, 0x111 }, \
@@ -168,7 +170,7 @@ void view_no_events_hint(struct view *v);
 /* ring traces: "history starts at ..." (a note on stderr), once per thread whose
  * oldest events were overwritten (view_report_problems prints them too) */
 void view_history_notes(struct view *v);
-/* -F/-N matches of a function: bit 0 -F, bit 1 -N (cached per function) */
+/* -F/-N/-H matches of a function: bit 0 -F, bit 1 -N, bit 2 -H (cached per function) */
 int view_filter_match(struct view *v, uint32_t func);
 
 /* ---- calls.c: matched calls over the time-ordered (or per-thread) walk ---- */

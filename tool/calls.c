@@ -26,6 +26,7 @@ struct tstack {
 	int base;            /* depth of the frames entered before this stream began */
 	int reached;         /* the thread's events have reached --since */
 	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
+	size_t c_done;       /* -C: no frame below this index waits to learn whether it leads to a -C function */
 	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
 	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack) */
 	size_t n_parked;
@@ -36,7 +37,8 @@ struct calls_walk {
 	const struct calls_ops *ops;
 	void *ctx;
 	int all;
-	int filtering;       /* -F, -N or -D given */
+	int filtering;       /* -F, -N, -H, -C or -D given */
+	int callers;         /* -C given */
 	uint64_t since, until;
 	uint64_t min;        /* -t */
 };
@@ -105,6 +107,8 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
 	if (s->decided > s->fs.n)
 		s->decided = s->fs.n;
+	if (s->c_done > s->fs.n)
+		s->c_done = s->fs.n;
 	if (f->wait_t)           /* -t: too short; its time stays its caller's own */
 		return;
 	if (s->fs.n)
@@ -119,7 +123,7 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
 	s->reached = 1;
 	for (size_t i = 0; i < s->fs.n; i++) {
 		struct frame *f = fs_at(&s->fs, i);
-		if (!f->begun && !f->wait_t && (f->shown || w->all) && f->start_ns <= w->until) {
+		if (!f->begun && !f->wait_t && !f->wait_c && (f->shown || w->all) && f->start_ns <= w->until) {
 			f->begun = 1;
 			if (w->ops->begin)
 				w->ops->begin(w->ctx, th, f);
@@ -162,6 +166,40 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 			while (s->fs.n)
 				pop(w, th, s, ns, CALL_TRUNCATED);
 		}
+}
+
+/* -C: a call is shown only if it is a -C function or leads to one.  Calls
+ * wait (wait_c) until a -C function is entered below them, which begins the
+ * waiting callers, outermost first; the callees of a -C function are not
+ * shown; calls that never lead to one end unseen. */
+static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct tstack *s, struct frame *f,
+			  const struct frame *parent)
+{
+	if (parent && parent->in_c) {
+		f->in_c = 1;
+		f->shown = f->begun = f->wait_t = 0;
+		return;
+	}
+	if (!(view_filter_match(w->v, f->func) & 16)) {
+		if (f->shown && (f->begun || f->wait_t || !s->reached)) {
+			f->wait_c = 1;
+			f->begun = 0;
+		}
+		return;
+	}
+	f->in_c = 1;
+	for (size_t i = s->c_done; i + 1 < s->fs.n; i++) {
+		struct frame *a = fs_at(&s->fs, i);
+		if (!a->wait_c)
+			continue;
+		a->wait_c = 0;
+		if (s->reached && !a->wait_t && a->start_ns <= w->until) {
+			a->begun = 1;
+			if (w->ops->begin)
+				w->ops->begin(w->ctx, th, a);
+		}
+	}
+	s->c_done = s->fs.n;
 }
 
 static inline void on_event(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
@@ -211,6 +249,9 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			f->begun = 0;
 			f->wait_t = 1;
 		}
+		f->wait_c = f->in_c = 0;
+		if (w->callers)
+			caller_filter(w, th, s, f, parent);
 		if (f->begun && w->ops->begin)
 			w->ops->begin(w->ctx, th, f);
 		break;
@@ -291,7 +332,9 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 {
 	struct calls_walk w = {
 		.v = v, .ops = ops, .ctx = ctx, .all = all_frames,
-		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->hide.n || v->opts->max_depth,
+		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->hide.n || v->opts->callers.n ||
+			     v->opts->max_depth,
+		.callers = v->opts->callers.n > 0,
 		.since = v->opts->since_ns,
 		.until = v->opts->has_until ? v->opts->until_ns : UINT64_MAX,
 		.min = v->opts->min_ns,

@@ -25,6 +25,8 @@ static const char replay_usage[] =
 	"  -F, --filter FUNC      only the calls under FUNC (a glob, repeatable)\n"
 	"  -N, --notrace FUNC     hide FUNC and everything it calls (a glob, repeatable)\n"
 	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
+	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
+	"                         callers, up to the thread's first frame)\n"
 	"  -D, --depth N          show at most N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
@@ -942,7 +944,7 @@ int cmd_replay(int argc, char **argv)
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:D:t:f:r:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:f:r:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

@@ -87,6 +87,7 @@ struct view_opts {
 	size_t n_tids;
 	struct strlist filter, notrace;   /* -F, -N globs */
 	struct strlist hide;              /* -H globs: not shown, their callees one level up */
+	struct strlist callers;           /* -C globs: only these and the calls that lead to them */
 	int max_depth;                    /* -D, 0 = unlimited */
 	uint64_t min_ns;                  /* -t: only calls that lasted at least this */
 	/* --since/--until: only calls overlapping [since_ns, until_ns] of the
@@ -123,6 +124,7 @@ struct view_opts {
 	{ "filter", required_argument, NULL, 'F' }, \
 	{ "notrace", required_argument, NULL, 'N' }, \
 	{ "hide", required_argument, NULL, 'H' }, \
+	{ "caller-filter", required_argument, NULL, 'C' }, \
 	{ "depth", required_argument, NULL, 'D' }, \
 	{ "time-filter", required_argument, NULL, 't' }, \
 	{ "since", required_argument, NULL, 0x111 }, \
@@ -170,7 +172,7 @@ void view_no_events_hint(struct view *v);
 /* ring traces: "history starts at ..." (a note on stderr), once per thread whose
  * oldest events were overwritten (view_report_problems prints them too) */
 void view_history_notes(struct view *v);
-/* -F/-N/-H matches of a function: bit 0 -F, bit 1 -N, bit 2 -H (cached per function) */
+/* -F/-N/-H/-C matches of a function: bit 0 -F, bit 1 -N, bit 2 -H, bit 4 -C (cached per function) */
 int view_filter_match(struct view *v, uint32_t func);
 
 /* ---- calls.c: matched calls over the time-ordered (or per-thread) walk ---- */
@@ -188,6 +190,8 @@ struct frame {
 	int hidden;              /* inside a -N subtree */
 	int begun;               /* begin was handed to the view (so end will be) */
 	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
+	int wait_c;              /* -C: shown once it turns out to lead to a -C function */
+	int in_c;                /* -C: a -C function or inside one (its callees are not shown) */
 	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */

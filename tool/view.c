@@ -103,6 +103,7 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 	case 'F': strlist_add(&o->filter, arg); return 1;
 	case 'N': strlist_add(&o->notrace, arg); return 1;
 	case 'H': strlist_add(&o->hide, arg); return 1;
+	case 'C': strlist_add(&o->callers, arg); return 1;
 	case 'D': o->max_depth = (int)parse_uint("-D/--depth", arg, 1u << 30); return 1;
 	case 't': o->min_ns = parse_time_unit("-t/--time-filter", arg, "a duration"); return 1;
 	case 0x111: o->since_ns = parse_time("--since", arg); return 1;
@@ -456,7 +457,9 @@ int view_filter_match(struct view *v, uint32_t func)
 			m |= 2;
 		if (glob_any(&v->opts->hide, name) || glob_any(&v->opts->hide, view_full_name(v, func)))
 			m |= 4;
+		if (glob_any(&v->opts->callers, name) || glob_any(&v->opts->callers, view_full_name(v, func)))
+			m |= 16;
 		v->filter_match[func] = (uint8_t)m;
 	}
-	return v->filter_match[func] & 7;
+	return v->filter_match[func] & 23;
 }

@@ -1,0 +1,1 @@
+../graph-folded/prog.c

@@ -81,7 +81,10 @@ static void put_float(struct sbuf *b, float f)
 }
 
 /* an enum value by name, from the item's text "...{A=0|B=5}" */
-static int put_enum(struct sbuf *b, const char *text, size_t len, int64_t v)
+/* the enumerator whose constant has the value's bits: compilers write an
+ * unsigned 2-byte enum's 0xffff as 65535 or as -1, and the value is read as
+ * its `mask` low bits, so both sides are compared masked */
+static int put_enum(struct sbuf *b, const char *text, size_t len, uint64_t v, uint64_t mask)
 {
 	const char *brace = memchr(text, '{', len), *end = text + len - 1;
 	if (!brace)
@@ -89,7 +92,8 @@ static int put_enum(struct sbuf *b, const char *text, size_t len, int64_t v)
 	for (const char *p = brace + 1; p < end;) {
 		const char *bar = memchr(p, '|', (size_t)(end - p)), *e = bar ? bar : end;
 		const char *eq = memchr(p, '=', (size_t)(e - p));
-		if (eq && strtoll(eq + 1, NULL, 10) == v) {
+		if (eq && ((eq[1] == '-' ? (uint64_t)strtoll(eq + 1, NULL, 10) : strtoull(eq + 1, NULL, 10)) & mask) ==
+			  (v & mask)) {
 			sb_put(b, p, (size_t)(eq - p));
 			return 0;
 		}
@@ -145,7 +149,7 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 	case FNT_FMT_INT:
 	case FNT_FMT_ENUM: {
 		int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
-		if (it->fmt != FNT_FMT_ENUM || put_enum(b, text, tlen, sv))
+		if (it->fmt != FNT_FMT_ENUM || put_enum(b, text, tlen, v, mask))
 			sb_printf(b, "%" PRId64, sv);
 		break;
 	}

@@ -40,12 +40,18 @@ static void put(struct autoargs *a, const char *s, size_t n)
 	a->text[a->len] = 0;
 }
 
+/* the last type_of went through a typedef: a byte type named by a typedef
+ * (uint8_t, Lua's lu_byte) is a small integer, plain char a character */
+static int peeled_typedef;
+
 /* strip typedefs and cv-qualifiers */
 static int peel(Dwarf_Die *type)
 {
 	Dwarf_Attribute at;
 	for (int i = 0; i < 64; i++) {
 		int tag = dwarf_tag(type);
+		if (tag == DW_TAG_typedef)
+			peeled_typedef = 1;
 		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
 		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
 			return tag;
@@ -58,6 +64,7 @@ static int peel(Dwarf_Die *type)
 static int type_of(Dwarf_Die *die, Dwarf_Die *type)
 {
 	Dwarf_Attribute at;
+	peeled_typedef = 0;
 	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, type))
 		return 0;       /* void */
 	return peel(type);
@@ -121,7 +128,12 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 		switch (enc) {
 		case DW_ATE_boolean: snprintf(fmt, fmtlen, "/b"); return C_INT;
 		case DW_ATE_signed_char:
-		case DW_ATE_unsigned_char: snprintf(fmt, fmtlen, "/c"); return C_INT;
+		case DW_ATE_unsigned_char:
+			if (peeled_typedef)
+				snprintf(fmt, fmtlen, "/%c8", enc == DW_ATE_signed_char ? 'i' : 'u');
+			else
+				snprintf(fmt, fmtlen, "/c");
+			return C_INT;
 		case DW_ATE_signed:
 		case DW_ATE_unsigned:
 			if (size != 1 && size != 2 && size != 4 && size != 8)

@@ -12,6 +12,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 #include "runtime/runtime.h"
@@ -100,6 +101,12 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 		return 0;
 	struct module_seen *m = &modules[n_modules];
 	memset(m, 0, sizeof(*m));
+	/* dlopen("./libplugin.so") leaves a relative name in the link map: the
+	 * trace gets the absolute path, resolved now (right after the dlopen,
+	 * in its cwd), so a trace read from another directory still finds it */
+	char abs_path[PATH_MAX];
+	if (name[0] != '/' && strchr(name, '/') && realpath(name, abs_path))
+		name = abs_path;
 	m->path = strdup(name);
 	if (!m->path)
 		return 0;

@@ -205,6 +205,8 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 	struct fnt_thread *t = &fnt_self;
 	const struct fnt_argspec *spec = NULL;
 	int32_t depth;
+	/* record --callsite: the call site is the return address, in the caller */
+	uintptr_t site = unlikely(fnt_flags & FNT_FLAG_CALLSITE) ? *slot : 0;
 
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy) {
@@ -237,9 +239,9 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 			if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
 				uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
 				size_t len = args_payload(buf, spec, r, slot);
-				fnt_event_ext(t, fn, 0, FNT_EXT_ARGS, buf, len);
+				fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
 			} else {
-				fnt_event_write(t, fn, 0, 0);   /* releases the guard */
+				fnt_event_write(t, fn, site, 0);   /* releases the guard */
 				t->busy = 1;
 				barrier();
 			}
@@ -268,14 +270,14 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		len = args_payload(buf, spec, r, slot);
 		t->busy = 1;
 		__asm__ volatile("" ::: "memory");
-		int rc = fnt_event_ext(t, fn, 0, FNT_EXT_ARGS, buf, len);
+		int rc = fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
 		__asm__ volatile("" ::: "memory");
 		t->busy = 0;
 		if (rc)
 			return;
 	} else {
 		depth = t->depth;
-		fnt_event(fn, 0, 0);
+		fnt_event(fn, site, 0);
 		if (t->depth == depth) {     /* not recorded: leave the call alone */
 			if (t->busy)             /* inside a signal handler: its exit will be missing too */
 				fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
@@ -405,7 +407,7 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			uint8_t buf[2 + FNT_ARG_STR_MAX + 16];
 			size_t len = ret_payload(buf, e.spec, r);
 			if (len) {
-				fnt_event_ext(t, e.fn, 1, FNT_EXT_RETVAL, buf, len);
+				fnt_event_ext(t, e.fn, 0, 1, FNT_EXT_RETVAL, buf, len);
 				barrier();
 				t->busy = 0;
 				return e.ret;
@@ -420,7 +422,7 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 		if (len) {
 			t->busy = 1;
 			__asm__ volatile("" ::: "memory");
-			fnt_event_ext(t, e.fn, 1, FNT_EXT_RETVAL, buf, len);
+			fnt_event_ext(t, e.fn, 0, 1, FNT_EXT_RETVAL, buf, len);
 			__asm__ volatile("" ::: "memory");
 			t->busy = 0;
 			return e.ret;

@@ -592,7 +592,8 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t 
 	return 0;
 }
 
-int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext, const uint8_t *body, size_t len)
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, const uint8_t *body,
+		  size_t len)
 {
 	int32_t depth = t->depth;
 	/* room for the event (at most 9 + 9 + 16 bytes) and the record, in
@@ -606,9 +607,9 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext,
 		}
 	}
 	if (t->pos && t->pos < t->limit && state == 1 && t->state == FNT_T_ACTIVE && t->pid == my_pid) {
-		finish_event(t, fnt_now(), fn, 0, is_exit);
+		finish_event(t, fnt_now(), fn, site, is_exit);
 	} else {
-		fnt_slow_event(t, fn, 0, is_exit);   /* releases the guard */
+		fnt_slow_event(t, fn, site, is_exit);   /* releases the guard */
 		t->busy = 1;
 	}
 	if (t->depth == depth)

@@ -223,7 +223,8 @@ void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
 /* with t->busy held: write an entry or exit event followed by an ARGS or
  * RETVAL record (body of len bytes); starts a chunk when needed.  Returns 0,
  * or -1 when nothing was written. */
-int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, int is_exit, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, const uint8_t *body,
+		  size_t len) FNT_HIDDEN;
 /* with t->busy held: an ARGS/RETVAL record right after the event just
  * written, if it fits the chunk (dropped otherwise) */
 int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;

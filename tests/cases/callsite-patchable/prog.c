@@ -1,0 +1,1 @@
+../srcline/prog.c

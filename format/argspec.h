@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define FNT_ARGS_MAX     8     /* items per function */
+#define FNT_ARGS_MAX     16    /* items per function (all the -A/-R specs that name it) */
 #define FNT_ARG_STR_MAX  64    /* bytes of a string copied at record time */
 #define FNT_ARG_STACK_MAX 16   /* argN up to this position */
 

@@ -265,14 +265,21 @@ static void add_function(const char *name, uintptr_t addr)
 			continue;
 		if (!spec && !(spec = calloc(1, sizeof(*spec))))
 			break;
-		for (unsigned k = 0; k < rules[i].spec.n && spec->n < FNT_ARGS_MAX; k++)
+		/* every rule that names it adds its items, up to FNT_ARGS_MAX:
+		 * the items past it are left out (their text too, so that the
+		 * text describes exactly the items kept) */
+		const char *it = rules[i].items;
+		for (unsigned k = 0; k < rules[i].spec.n && spec->n < FNT_ARGS_MAX; k++) {
+			const char *comma = strchr(it, ',');
+			size_t il = comma ? (size_t)(comma - it) : strlen(it);
+			if (tl + il + 2 >= sizeof(text))
+				break;
 			spec->item[spec->n++] = rules[i].spec.item[k];
-		size_t il = strlen(rules[i].items);
-		if (tl + il + 2 < sizeof(text)) {
 			if (tl)
 				text[tl++] = ',';
-			memcpy(text + tl, rules[i].items, il);
+			memcpy(text + tl, it, il);
 			tl += il;
+			it = comma ? comma + 1 : it + il;
 		}
 	}
 	names_release(&ns);

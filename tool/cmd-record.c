@@ -300,6 +300,9 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 	if (strchr(val, ';'))
 		die_usage("option '%s': '%s' contains ';'", opt, val);
 	bad = fnt_argspec_parse(at + 1, strlen(at + 1), &spec);
+	if (bad && spec.n == FNT_ARGS_MAX)
+		die_usage("option '%s': '%s' has more than %d items, the most one function can have (its -A and -R "
+			  "specs together)", opt, val, FNT_ARGS_MAX);
 	if (bad)
 		die_usage("option '%s': item %d of '%s' is not valid (argN[/fmt], fpargN[/f32|/f64], retval[/fmt]; "
 			  "fmt: i8..i64, u8..u64, x, p, s, c, b, S; see doc/args.md)", opt, bad, at + 1);

@@ -21,12 +21,15 @@
  *    records nothing more, and counts it.
  *  - memory and TLS of its own (CLONE_VM|CLONE_SETTLS, how threads are
  *    made): traced as a thread, as before; nothing to do.
- * A raw syscall(SYS_clone) passes by all of this and is not supported.
+ * A raw syscall(SYS_clone) or syscall(SYS_clone3) through libc's syscall()
+ * is handled as the same clone would be (see syscall() below); one made by
+ * hand-written assembly passes by all of this and is not supported.
  */
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include "runtime/runtime.h"
 
@@ -160,6 +163,68 @@ FNT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 		ret = f(clone_child, s, flags, s, ptid, tls, ctid);
 	}
 	if (ret < 0 || (flags & CLONE_VFORK))
+		fnt_tls_unshare();
+	return ret;
+}
+
+/* syscall(SYS_clone, ...) and syscall(SYS_clone3, ...) through libc's
+ * syscall(): the child returns from it on the stack it was called from, so
+ * only a child without memory of its own that keeps that stack is possible
+ * this way (the fork-like clone(SIGCHLD), clone3 with no stack).  It gets
+ * the fork treatment, as clone() gives it.  A vfork-like one (CLONE_VM |
+ * CLONE_VFORK, same stack) runs on its parent's TLS: the guard is held for
+ * it until the parent resumes.  Any other call passes through untouched. */
+typedef long syscall_func(long, ...);
+
+struct fnt_clone_args {          /* struct clone_args, the fields read here */
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
+FNT_EXPORT long syscall(long n, ...)
+{
+	static syscall_func *real;
+	syscall_func *f = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	long a[6];
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (!f) {
+		f = (syscall_func *)dlsym(RTLD_NEXT, "syscall");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	if (!f)
+		return -1;
+	uint64_t flags = 0;
+	int stack = 1;
+	if (n == SYS_clone) {
+		flags = (uint64_t)a[0];
+		stack = a[1] != 0;
+	} else if (n == SYS_clone3 && a[0] && (unsigned long)a[1] >= sizeof(struct fnt_clone_args)) {
+		const struct fnt_clone_args *ca = (const struct fnt_clone_args *)a[0];
+		flags = ca->flags;
+		stack = ca->stack != 0;
+	} else {
+		return f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	}
+	if (stack || (flags & (CLONE_SETTLS | CLONE_THREAD)))
+		return f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (!(flags & CLONE_VM)) {
+		fnt_fork_prepare();
+		long ret = f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (ret == 0)
+			fnt_fork_child();
+		else
+			fnt_fork_parent();
+		return ret;
+	}
+	if (!(flags & CLONE_VFORK))
+		return f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	fnt_tls_share();
+	long ret = f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (ret != 0)                   /* the parent, resumed (or the call failed) */
 		fnt_tls_unshare();
 	return ret;
 }

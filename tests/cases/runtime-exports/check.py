@@ -6,7 +6,7 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
            "pthread_setname_np", "prctl",
            # children that share the parent's TLS or skip pthread_atfork (runtime/clone.c)
-           "vfork", "clone",
+           "vfork", "clone", "syscall",
            # children started with an environment of their own stay traced (exec.c)
            "execve", "execle", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "fork",
            # coroutines: one shadow stack per machine stack (runtime/coro.c)

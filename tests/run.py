@@ -153,8 +153,7 @@ def compile_case(case, cfg, build, builddir):
     for out, spec in cfg.get("libs", {}).items():
         lflags = flags
         if isinstance(spec, dict):
-            if not spec.get("instrument", True):
-                lflags = [f for f in flags if f != "-finstrument-functions"]
+            lflags = instrument_flags(flags, spec.get("instrument", True))   # false, "fentry", "patchable"
             spec = spec["sources"]
         cmd = [compiler, *lflags, "-shared", "-fPIC", "-o", os.path.join(builddir, out)]
         cmd += [os.path.join(srcdir, s) for s in spec]

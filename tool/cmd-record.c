@@ -566,6 +566,17 @@ int cmd_record(int argc, char **argv)
 			warning("'%s' has no patchable function entries: -P/--patch patches only the pads of "
 				"-fpatchable-function-entry builds (code without them is not patched yet); "
 				"rebuild it with -fpatchable-function-entry=5", prog);
+		/* a library the program links against may be the one built with
+		 * -pg -mfentry (or patchable entries): the specs may be for it */
+		if ((args_env || auto_args) && !(kinds & 10)) {
+			char **libs;
+			size_t n = needed_libs(prog, &libs);
+			for (size_t i = 0; i < n; i++) {
+				kinds |= instrumentation_of(libs[i]) & 10;
+				free(libs[i]);
+			}
+			free(libs);
+		}
 		/* with library calls on, the specs may name library functions */
 		char *own = NULL;
 		if ((args_env || auto_args) && !(kinds & 10) &&
@@ -590,6 +601,24 @@ int cmd_record(int argc, char **argv)
 		size_t n = 0;
 		/* a -finstrument-functions build: only its library calls can show arguments */
 		char *specs = (instrumentation_of(prog) & 10) ? autoargs_specs(prog, &n) : NULL;
+		/* and those of the libraries it links against that can show them */
+		char **libs;
+		size_t n_libs = needed_libs(prog, &libs);
+		for (size_t i = 0; i < n_libs; i++) {
+			size_t k = 0;
+			char *more = (instrumentation_of(libs[i]) & 10) ? autoargs_specs(libs[i], &k) : NULL;
+			if (more && k) {
+				size_t a = specs ? strlen(specs) : 0, b = strlen(more);
+				specs = xrealloc(specs, a + b + 2);
+				if (a && specs[a - 1] != ';')
+					specs[a++] = ';';
+				memcpy(specs + a, more, b + 1);
+				n += k;
+			}
+			free(more);
+			free(libs[i]);
+		}
+		free(libs);
 		FILE *f;
 		int fd;
 		if ((!specs || !n) && !libcall)

@@ -25,6 +25,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* needed.c: the shared libraries prog links against, as paths (NULL-ended
+ * array in *out, the caller frees); returns how many were found */
+size_t needed_libs(const char *prog, char ***out);
 uint64_t parse_uint(const char *opt, const char *arg, uint64_t max);
 uint64_t parse_size(const char *opt, const char *arg);
 void format_duration(char *buf, size_t len, uint64_t ns);   /* "  1.234 us" (10 chars) */

@@ -354,8 +354,8 @@ static int instrumentation_of(const char *path)
 				continue;
 			if (!strcmp(n, "__cyg_profile_func_enter"))
 				kinds |= 1;
-			else if (!strcmp(n, "__fentry__"))
-				kinds |= 2;
+			else if (!strcmp(n, "__fentry__") && sym.st_shndx == SHN_UNDEF)
+				kinds |= 2;     /* a call of it (libc, which defines it, is not built with it) */
 			else if (!strcmp(n, "mcount") || !strcmp(n, "_mcount"))
 				kinds |= 4;
 		}

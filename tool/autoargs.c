@@ -70,7 +70,29 @@ static int type_of(Dwarf_Die *die, Dwarf_Die *type)
 	return peel(type);
 }
 
-enum cls { C_NONE, C_INT, C_FP, C_STRUCT_REGS, C_STRUCT_MEM, C_UNSURE };
+/* C_EMPTY: an empty struct or class by value takes no register and no
+ * stack slot (x86-64 SysV: size 0 in C, a class of no data in C++) */
+enum cls { C_NONE, C_INT, C_FP, C_STRUCT_REGS, C_STRUCT_MEM, C_UNSURE, C_EMPTY };
+
+/* A C++ class passed by hidden reference: DW_AT_calling_convention says so
+ * (DWARF 5), or, where a compiler leaves it out, a destructor of its own
+ * (std::string's): a class with one is not trivially copyable. */
+static int by_reference(Dwarf_Die *type)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word cc = 0;
+	Dwarf_Die child;
+	if (dwarf_formudata(dwarf_attr(type, DW_AT_calling_convention, &at), &cc) == 0)
+		return cc == DW_CC_pass_by_reference;
+	if (dwarf_child(type, &child) == 0)
+		do {
+			const char *n = dwarf_diename(&child);
+			if (dwarf_tag(&child) == DW_TAG_subprogram && n && n[0] == '~' &&
+			    !dwarf_hasattr(&child, DW_AT_artificial) && !dwarf_hasattr(&child, DW_AT_defaulted))
+				return 1;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
 
 /* Classify a type; fmt gets the item's "/fmt" text, *regs the integer
  * registers a by-value struct takes. */
@@ -152,17 +174,36 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 	case DW_TAG_class_type:
 	case DW_TAG_union_type: {
 		snprintf(fmt, fmtlen, "/S");
+		/* a C++ class with a non-trivial copy constructor or destructor
+		 * (std::string) is passed by hidden reference: a pointer */
+		if (by_reference(type)) {
+			snprintf(fmt, fmtlen, "/p");
+			return C_INT;
+		}
+		if (dwarf_hasattr(type, DW_AT_declaration))
+			return C_UNSURE;        /* its definition is not here: cannot place it */
 		if (size > 16)
 			return C_STRUCT_MEM;
-		/* at most 16 bytes: integer registers only if no member is a float */
+		/* at most 16 bytes: integer registers only if no member is a float;
+		 * a member that is not at a multiple of its size (packed) puts the
+		 * whole struct in memory; no data member at all: nothing passed */
 		Dwarf_Die child;
+		int members = 0;
 		if (dwarf_child(type, &child) == 0) {
 			do {
 				Dwarf_Die mt;
 				int mtag;
-				if (dwarf_tag(&child) != DW_TAG_member)
-					continue;
+				Dwarf_Word off = 0, msize = 0;
+				if (dwarf_tag(&child) == DW_TAG_inheritance)
+					return C_UNSURE;        /* a base class's data: not followed */
+				if (dwarf_tag(&child) != DW_TAG_member || dwarf_hasattr(&child, DW_AT_external))
+					continue;       /* a static member is not in the object */
+				members++;
 				mtag = type_of(&child, &mt);
+				if (mtag > 0 && dwarf_aggregate_size(&mt, &msize) == 0 && msize &&
+				    dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &at), &off) == 0 &&
+				    off % msize && msize <= 8)
+					return C_STRUCT_MEM;
 				if (mtag != DW_TAG_base_type && mtag != DW_TAG_pointer_type && mtag != DW_TAG_enumeration_type)
 					return C_UNSURE;
 				if (mtag == DW_TAG_base_type && dwarf_formudata(dwarf_attr(&mt, DW_AT_encoding, &at), &enc) == 0 &&
@@ -170,6 +211,8 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 					return C_UNSURE;
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
+		if (!members)
+			return C_EMPTY;
 		*regs = size > 8 ? 2 : 1;
 		return C_STRUCT_REGS;
 	}
@@ -224,7 +267,9 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 				snprintf(nm, sizeof(nm), "%s=", pname);
 			if (c == C_UNSURE || c == C_NONE)
 				break;
-			if (c == C_STRUCT_MEM) {
+			if (c == C_EMPTY) {
+				snprintf(item, sizeof(item), "%sarg1/S", nm);   /* {...}, nothing read */
+			} else if (c == C_STRUCT_MEM) {
 				snprintf(item, sizeof(item), "%sarg1/S", nm);   /* position unused: not captured */
 			} else if (c == C_STRUCT_REGS) {
 				if (n_int + regs > 6)

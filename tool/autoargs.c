@@ -17,6 +17,7 @@
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,7 +28,64 @@ struct autoargs {
 	char *text;             /* "name@items;name@items..." */
 	size_t len, cap;
 	size_t functions;
+	struct fsym { Dwarf_Addr addr; const char *name; } *syms;   /* STT_FUNC by address: a gcc */
+	size_t n_syms;                                              /* clone (f.isra.0) is not f */
+	char **done;            /* names already given a spec: one each */
+	size_t n_done, cap_done;
 };
+
+static int cmp_fsym(const void *x, const void *y)
+{
+	const struct fsym *a = x, *b = y;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* the function symbols of the file, sorted by address */
+static void load_syms(struct autoargs *a, Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+	while (e && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || !(n = elf_strptr(e, sh.sh_link, sym.st_name)))
+				continue;
+			if (a->n_syms == cap) {
+				cap = cap ? 2 * cap : 1024;
+				a->syms = xrealloc(a->syms, cap * sizeof(*a->syms));
+			}
+			a->syms[a->n_syms++] = (struct fsym){ sym.st_value, n };
+		}
+	}
+	qsort(a->syms, a->n_syms, sizeof(*a->syms), cmp_fsym);
+}
+
+/* the function symbol defined at addr, or NULL */
+static const char *symbol_at(const struct autoargs *a, Dwarf_Addr addr)
+{
+	struct fsym key = { addr, NULL };
+	const struct fsym *f = a->n_syms ? bsearch(&key, a->syms, a->n_syms, sizeof(key), cmp_fsym) : NULL;
+	return f ? f->name : NULL;
+}
+
+static int seen_name(struct autoargs *a, const char *name)
+{
+	for (size_t i = 0; i < a->n_done; i++)
+		if (!strcmp(a->done[i], name))
+			return 1;
+	if (a->n_done == a->cap_done) {
+		a->cap_done = a->cap_done ? 2 * a->cap_done : 64;
+		a->done = xrealloc(a->done, a->cap_done * sizeof(*a->done));
+	}
+	a->done[a->n_done++] = xstrdup(name);
+	return 0;
+}
 
 static void put(struct autoargs *a, const char *s, size_t n)
 {
@@ -231,13 +289,29 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 	int n_int = 0, n_fp = 0, n_items = 0, regs;
 	Dwarf_Addr lo;
 
-	if (dwarf_lowpc(fn, &lo) && dwarf_entrypc(fn, &lo))
-		return;
+	/* code of its own: low_pc, an entry pc, or ranges (gcc -O2 splits a
+	 * function into hot and cold parts, described by DW_AT_ranges) */
+	if (dwarf_lowpc(fn, &lo) && dwarf_entrypc(fn, &lo)) {
+		Dwarf_Addr base, end;
+		if (dwarf_ranges(fn, 0, &base, &lo, &end) <= 0)
+			return;
+	}
 	if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &at) || dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &at))
 		name = dwarf_formstring(&at);
 	if (!name)
 		name = dwarf_diename(fn);
 	if (!name || strpbrk(name, "*?[;@"))
+		return;
+	/* a gcc clone (f.isra.0, f.part.0, f.constprop.0) is described by f's
+	 * DWARF (its abstract origin) with f's parameters, which a clone whose
+	 * signature changed does not take: no spec from it, and one spec per
+	 * name (f's own) */
+	if (dwarf_hasattr(fn, DW_AT_abstract_origin)) {
+		const char *sym = symbol_at(a, lo);
+		if (sym && strcmp(sym, name) && strchr(sym, '.'))
+			return;
+	}
+	if (seen_name(a, name))
 		return;
 	items[0] = 0;
 	/* the return value first: a struct in memory moves the arguments */
@@ -347,12 +421,17 @@ char *autoargs_specs(const char *path, size_t *count)
 		close(fd);
 		return NULL;
 	}
+	load_syms(&a, dwarf_getelf(dw));
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 		if (dwarf_offdie(dw, off + hsize, &cu))
 			walk(&a, &cu, 0);
 		off = next;
 	}
+	for (size_t i = 0; i < a.n_done; i++)
+		free(a.done[i]);
+	free(a.done);
+	free(a.syms);
 	dwarf_end(dw);
 	close(fd);
 	*count = a.functions;

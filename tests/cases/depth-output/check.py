@@ -4,7 +4,7 @@ number of calls it made to itself), and the 20,000-deep mutual recursion
 even/odd is cut at 4096 frames by a "[deeper than 4096 frames]" node, so
 no view writes more than a few MB for a trace of 4 M events (before: graph
 wrote 600 MB for a 20,000-deep recursion, and 76 GB for 2 M), and every
-view but report runs in 64 MB of address space (they needed 220-255 MB)."""
+view runs in 64 MB of address space (they needed 96-255 MB)."""
 import os
 import resource
 import subprocess
@@ -62,10 +62,10 @@ def check(ctx):
     # memory: the views keep the open frames on a bounded stack
     # (tool/framestack.c), 2,000,000 of them open at once here: each view
     # runs in 64 MB of address space (ulimit -v; before, they needed 220-255
-    # MB); report keeps its own 32-byte open calls and needs 96 MB (not
-    # bounded yet).  Not under the sanitizers, which reserve terabytes.
+    # MB; report keeps its own open calls, 24 bytes each now, 32 before).
+    # Not under the sanitizers, which reserve terabytes.
     if "san" not in os.path.basename(os.path.dirname(ctx.fntrace)):
-        for args, mb in ((["replay", "-D", "3"], 64), (["graph"], 64), (["report"], 96),
+        for args, mb in ((["replay", "-D", "3"], 64), (["graph"], 64), (["report"], 64),
                          (["export", "-q", "-f", "folded", "-o", "-"], 64),
                          (["export", "-q", "-f", "svg", "-o", "-"], 64),
                          (["export", "-q", "-f", "html", "-o", "-"], 64),

@@ -197,11 +197,15 @@ void view_close(struct view *v)
 	free(v->opts->prefix_map.v);
 	free(v->opts->filter.v);
 	free(v->opts->notrace.v);
+	free(v->opts->hide.v);
+	free(v->opts->callers.v);
 	free(v->opts->tids);
 	memset(&v->opts->debug_dirs, 0, sizeof(v->opts->debug_dirs));
 	memset(&v->opts->prefix_map, 0, sizeof(v->opts->prefix_map));
 	memset(&v->opts->filter, 0, sizeof(v->opts->filter));
 	memset(&v->opts->notrace, 0, sizeof(v->opts->notrace));
+	memset(&v->opts->hide, 0, sizeof(v->opts->hide));
+	memset(&v->opts->callers, 0, sizeof(v->opts->callers));
 	v->opts->tids = NULL;
 	v->opts->n_tids = 0;
 }

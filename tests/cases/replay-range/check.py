@@ -21,7 +21,13 @@ def check(ctx):
     body = [l[2:] for l in out[1:]]
     # open at START: main, outer, step 100 (and its leaf, if START falls in one): opening lines, in order
     open_at_start = sorted((c for c in calls if c["start_ns"] < s0 < c["end_ns"]), key=lambda c: c["start_ns"])
-    assert [l.strip() for l in body[:len(open_at_start)]] == ["%s() {" % c["name"] for c in open_at_start], body[:5]
+    # (the innermost one is a one-line "leaf();" when START falls inside a
+    # leaf call, which ends inside the window with nothing under it)
+    want = ["%s() {" % c["name"] for c in open_at_start]
+    got = [l.strip() for l in body[:len(open_at_start)]]
+    if open_at_start and open_at_start[-1]["end_ns"] <= s1 and got[-1:] == ["%s();" % open_at_start[-1]["name"]]:
+        want[-1] = got[-1]
+    assert got == want, body[:5]
     # inside: every call that starts and ends in the window, one line each for leaves
     inside = [c for c in calls if s0 <= c["start_ns"] and c["end_ns"] <= s1]
     assert sum(1 for l in body if l.strip() == "leaf();") == sum(1 for c in inside if c["name"] == "leaf")

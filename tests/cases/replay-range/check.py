@@ -28,11 +28,12 @@ def check(ctx):
     if open_at_start and open_at_start[-1]["end_ns"] <= s1 and got[-1:] == ["%s();" % open_at_start[-1]["name"]]:
         want[-1] = got[-1]
     assert got == want, body[:5]
-    # inside: every call that starts and ends in the window, one line each for leaves
-    inside = [c for c in calls if s0 <= c["start_ns"] and c["end_ns"] <= s1]
-    assert sum(1 for l in body if l.strip() == "leaf();") == sum(1 for c in inside if c["name"] == "leaf")
-    assert sum(1 for l in body if l.strip() == "} /* step */") == \
-        sum(1 for c in calls if c["name"] == "step" and s0 < c["end_ns"] <= s1)
+    # every call that ends in the window: a leaf line for each leaf, a closing line for each step
+    ended = lambda name: sum(1 for c in calls if c["name"] == name and s0 <= c["end_ns"] <= s1)
+    n = sum(1 for l in body if l.strip() == "leaf();")
+    assert n == ended("leaf"), (n, ended("leaf"))
+    n = sum(1 for l in body if l.strip() == "} /* step */")
+    assert n == ended("step"), (n, ended("step"))
     # nothing closes after END: outer and main stay open, step 200 too
     assert not any("/* outer */" in l or "/* main */" in l for l in body), body[-3:]
     last = body[-1].strip()

@@ -26,6 +26,8 @@
 #define FNTRACE_ENV_LIBCALL    "FNTRACE_LIBCALL"    /* library calls: 1 (default) traced, 0 not, nest: also between libraries */
 #define FNTRACE_ENV_PREFAULT   "FNTRACE_PREFAULT"   /* 1: a helper thread prepares chunks ahead (default off) */
 #define FNTRACE_ENV_DRAIN_FD   "FNTRACE_DRAIN_FD"   /* set by fntrace record: the ring it drains (format/drain.h) */
+#define FNTRACE_ENV_TRACE_OFF  "FNTRACE_TRACE_OFF"  /* 1: start with recording off (fnt_enable() or a signal turns it on) */
+#define FNTRACE_ENV_SIGNALS    "FNTRACE_SIGNALS"    /* "SIG:on|off|snapshot;...": what each signal does */
 /* record-time filters, one "KEY VALUE" per line (fntrace record -F/-N/-D/-t/
  * --module/--no-thread write it): F GLOB, N GLOB, D DEPTH, t NANOSECONDS,
  * m MODULE-GLOB, T THREAD-NAME-GLOB.  See doc/filters-and-live.md. */

@@ -1263,6 +1263,7 @@ static void runtime_init(void)
 	fnt_filter_write_meta();
 	fnt_modules_scan();
 	fnt_snapshot_signal_init();
+	fnt_trace_signals_init();
 	fnt_exec_init(trace_dir);
 }
 

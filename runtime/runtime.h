@@ -146,7 +146,10 @@ int fnt_drain_active(void) FNT_HIDDEN;
 int fnt_drain_wanted(void) FNT_HIDDEN;         /* active, or a ring handed over, not claimed yet */
 void fnt_drain_each(void (*fn)(const uint8_t *slot, uint64_t off, uint32_t len)) FNT_HIDDEN;
 void fnt_drain_fork_child(void) FNT_HIDDEN;
-void fnt_drain_exit(void) FNT_HIDDEN;            /* at exit: copy out the slots if record is gone */
+void fnt_drain_exit(void) FNT_HIDDEN;
+
+/* trace-signals.c: record --trace=off and --signal SIG@ACTION */
+void fnt_trace_signals_init(void) FNT_HIDDEN;            /* at exit: copy out the slots if record is gone */
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
 /* exec.c: keep the settings children need (exec/spawn with an environment) */
 void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;

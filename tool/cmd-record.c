@@ -77,6 +77,11 @@ static const char record_usage[] =
 	"                       thread's first call and after each rename)\n"
 	"  -q, --quiet          no summary line (where the trace went, events, size,\n"
 	"                       losses) on stderr when the program ends\n"
+	"      --trace=off      start with recording off: fnt_enable() in the program or\n"
+	"                       a --signal turns it on\n"
+	"      --signal SIG@ACTION  on signal SIG (USR1, 10...): trace_on, trace_off,\n"
+	"                       finish (the same as trace_off) or snapshot (repeatable;\n"
+	"                       the program must not handle SIG itself)\n"
 	"      --no-drain       let the program map its trace file itself, instead of\n"
 	"                       writing into a ring of buffers that record copies out\n"
 	"                       (about 2 ns more per call; see doc/perf-floor.md)\n"
@@ -365,6 +370,40 @@ static int instrumentation_of(const char *path)
 	return kinds;
 }
 
+/* --signal SIG@ACTION: "SIG:on|off|snapshot;" appended to *env */
+static void add_signal_action(char **env, const char *arg)
+{
+	const char *at = strchr(arg, '@');
+	static const struct { const char *name, *code; } acts[] = {
+		{ "trace_on", "on" }, { "trace_off", "off" }, { "finish", "off" }, { "snapshot", "snapshot" },
+	};
+	const char *code = NULL;
+	char sig_name[32];
+	if (!at || at == arg || (size_t)(at - arg) >= sizeof(sig_name))
+		die_usage("option '--signal' takes SIG@ACTION (like USR1@trace_on), not '%s'", arg);
+	memcpy(sig_name, arg, (size_t)(at - arg));
+	sig_name[at - arg] = 0;
+	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
+		if (!strcmp(at + 1, acts[i].name))
+			code = acts[i].code;
+	if (!code)
+		die_usage("option '--signal': unknown action '%s' (trace_on, trace_off, finish or snapshot)", at + 1);
+	static const int refused[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGKILL, SIGSTOP };
+	const char *bare = strncasecmp(sig_name, "SIG", 3) ? sig_name : sig_name + 3;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (!strcasecmp(bare, sigabbrev_np(refused[i])) || atoi(sig_name) == refused[i])
+			die_usage("option '--signal' cannot use %s (SEGV, BUS, ILL and FPE come back at once from a "
+				  "fault, KILL and STOP cannot be caught); pick e.g. SIGUSR1", sig_name);
+	int sig = parse_signal(sig_name);
+	if (sig <= 0)
+		die_usage("option '--signal': unknown signal '%s' (e.g. USR1 or 10)", sig_name);
+	char item[64];
+	snprintf(item, sizeof(item), "%d:%s;", sig, code);
+	size_t old = *env ? strlen(*env) : 0;
+	*env = xrealloc(*env, old + strlen(item) + 1);
+	strcpy(*env + old, item);
+}
+
 static pid_t child_pid;
 
 static void forward_signal(int sig)
@@ -412,6 +451,8 @@ int cmd_record(int argc, char **argv)
 		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "no-drain", no_argument, NULL, 0x280 },
+		{ "trace", required_argument, NULL, 0x270 },
+		{ "signal", required_argument, NULL, 0x271 },
 		{ "mode", required_argument, NULL, 0x240 },
 		{ "no-libcall", no_argument, NULL, 0x210 },
 		{ "libcall", no_argument, NULL, 0x211 },
@@ -421,7 +462,8 @@ int cmd_record(int argc, char **argv)
 	};
 	struct filter_text ft = { 0 };
 	const char *dir = "fntrace.data", *clock_name = NULL;
-	int callsite = 0, report = 0, auto_args = 0, quiet = 0, no_drain = 0, opt, pipefd[2], status = 0;
+	int callsite = 0, report = 0, auto_args = 0, quiet = 0, no_drain = 0, trace_off = 0, opt, pipefd[2], status = 0;
+	char *signals_env = NULL;
 	struct drain drain = { .fd = -1, .file_fd = -1 };
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
 	int snap_sig = 0;
@@ -505,6 +547,12 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 0x280: no_drain = 1; break;
+		case 0x270:
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				die_usage("option '--trace' takes on or off, not '%s'", optarg);
+			trace_off = !strcmp(optarg, "off");
+			break;
+		case 0x271: add_signal_action(&signals_env, optarg); break;
 		case 0x240: mode = optarg; break;
 		case 'h': fputs(record_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
@@ -722,6 +770,14 @@ int cmd_record(int argc, char **argv)
 		else
 			unsetenv(FNTRACE_ENV_ARGS_FILE);
 		drain_child(&drain);
+		if (trace_off)
+			setenv(FNTRACE_ENV_TRACE_OFF, "1", 1);
+		else
+			unsetenv(FNTRACE_ENV_TRACE_OFF);
+		if (signals_env)
+			setenv(FNTRACE_ENV_SIGNALS, signals_env, 1);
+		else
+			unsetenv(FNTRACE_ENV_SIGNALS);
 		execv(prog, argv + optind);
 		err = errno;
 		(void)!write(pipefd[1], &err, sizeof(err));

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fntrace.h"
+#include "format/drain.h"
 #include "runtime/runtime.h"
 
 static int snap_lock;
@@ -152,10 +153,14 @@ static void plan_sort(struct chunk_plan *p, size_t n)
 /* a chunk still in the drained ring (drain.c), to the snapshot at its
  * offset: as copy_chunk, from the slot instead of the file */
 static int snap_out = -1, snap_bad;
+static uint64_t slot_offs[FNT_DRAIN_MAX_SLOTS];   /* the chunks copied from slots */
+static unsigned n_slot_offs;
 
 static void copy_slot(const uint8_t *m, uint64_t off, uint32_t len)
 {
 	struct fnt_chunk_header was, now;
+	if (n_slot_offs < sizeof(slot_offs) / sizeof(slot_offs[0]))
+		slot_offs[n_slot_offs++] = off;
 	memcpy(&was, m, sizeof(was));
 	if (snap_bad || was.magic != FNT_CHUNK_MAGIC)
 		return;
@@ -231,6 +236,7 @@ int fnt_snapshot_write(const char *name)
 	 * newest of each thread (see plan_sort) */
 	snap_out = fd;
 	snap_bad = 0;
+	n_slot_offs = 0;
 	fnt_drain_each(copy_slot);
 	if (snap_bad)
 		goto close;
@@ -255,6 +261,13 @@ int fnt_snapshot_write(const char *name)
 		}
 		plan_sort(plan, n);
 		for (size_t i = 0; i < n && !bad; i++) {
+			/* a chunk copied from its slot: the file holds an older
+			 * part of it (record's copies), which must not overwrite it */
+			int in_slot = 0;
+			for (unsigned k = 0; k < n_slot_offs; k++)
+				in_slot |= slot_offs[k] == (uint64_t)plan[i].off;
+			if (in_slot)
+				continue;
 			off_t len = st.st_size - plan[i].off;
 			if (len > (off_t)h->chunk_size)
 				len = h->chunk_size;

@@ -43,7 +43,10 @@ int main(void)
 	memset(&bad, 0, sizeof(bad));
 	CHECK(fnt_argspec_parse("a,b,c,d,e,f,g,h,i", strlen("a,b,c,d,e,f,g,h,i"), &bad) == 1, "not an item");
 	memset(&bad, 0, sizeof(bad));
-	CHECK(fnt_argspec_parse("arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1", strlen("arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1"), &bad) == 9, "9 items");
+	{
+		const char *many = "arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1,arg1";
+		CHECK(fnt_argspec_parse(many, strlen(many), &bad) == FNT_ARGS_MAX + 1, "17 items: one past the limit");
+	}
 	memset(&bad, 0, sizeof(bad));
 	CHECK(fnt_argspec_parse("c=arg1/e32{RED=0|GREEN=5},retval/e32{RED=0}", strlen("c=arg1/e32{RED=0|GREEN=5},retval/e32{RED=0}"), &bad) == 0 && bad.n == 2,
 	      "enums with '=' inside braces");

@@ -6,6 +6,8 @@ Every event arrives, whatever happens to the program:
   with --no-drain);
 - SIGKILL after 500,000 calls: all of them are in the trace;
 - exec: the first image's calls and the second's;
+- fnt_snapshot() after record copied part of the slot into the file: the
+  snapshot has every call (it had the file's older copy);
 - a process that outlives the one record started (sh -c 'prog &') copies
   its slots itself when record is gone."""
 import os
@@ -51,6 +53,12 @@ def check(ctx):
     ctx.run("record", "-q", "-d", e, "--", PROG(ctx), "exec", "700000", data=False, check=True)
     got = counts(ctx, e)
     assert got["work"] == 700000 + 4 * 1000 and got["thread_main"] == 1 + 4, got
+
+    # a snapshot holds the slot as it is, not the older copy record made of it
+    sn = os.path.join(ctx.work, "snap.data")
+    ctx.run("record", "-q", "-d", sn, "--", PROG(ctx), "snap", "20000", data=False, check=True)
+    got = counts(ctx, os.path.join(sn, "snapshot-mid"))
+    assert got["work"] == 40000 and got["thread_main"] == 2, got
 
     b = os.path.join(ctx.work, "bg.data")
     pidfile = os.path.join(ctx.work, "bg.pid")

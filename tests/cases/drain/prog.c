@@ -6,6 +6,7 @@
  *                are copied out by record after the death
  *   exec N     - N calls, then exec itself in "threads 1000" mode: the
  *                first image's slot is final once the second one starts
+ *   snap N     - N calls, a pause, N calls, fnt_snapshot("mid")
  *   bg N FILE  - N calls in a process that outlives the one record started
  *                (sh -c 'prog bg ... &'), then 10 once record has left: it
  *                writes the slot those are in itself
@@ -15,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#define FNT_WEAK
+#include "fntrace.h"
 
 __attribute__((noinline)) long work(long x)
 {
@@ -70,6 +74,16 @@ int main(int argc, char **argv)
 		thread_main(NULL);
 		execl("/proc/self/exe", argv[0], "threads", "1000", (char *)NULL);
 		return 3;
+	}
+	if (!strcmp(argv[1], "snap")) {
+		/* N calls, a pause long enough for record to copy the slot being
+		 * written into the file (it does every 50 ms), N more, then a
+		 * snapshot: it must hold all 2N, not the file's older copy */
+		struct timespec ts = { 0, 300000000 };
+		thread_main(NULL);
+		nanosleep(&ts, NULL);
+		thread_main(NULL);
+		return fnt_snapshot("mid") == 0 ? 0 : 3;
 	}
 	if (!strcmp(argv[1], "bg") && argc > 3) {
 		/* N calls into the ring, then tell the shell to exit (it is the

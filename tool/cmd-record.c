@@ -784,6 +784,7 @@ int cmd_record(int argc, char **argv)
 		_exit(127);
 	}
 	free(args_env);         /* the child has them in its environment */
+	free(signals_env);
 	free(patch_env);
 	close(pipefd[1]);
 	{

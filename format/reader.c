@@ -427,6 +427,20 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				memcpy(u->path, r + sizeof(mu), pl);
 				u->path[pl] = 0;
 			}
+		} else if (type == FNT_META_PATCH && rlen > sizeof(struct fnt_meta_patch)) {
+			struct fnt_meta_patch mp;
+			memcpy(&mp, r, sizeof(mp));
+			size_t nl = strnlen((const char *)r + sizeof(mp), rlen - sizeof(mp));
+			if (p->n_patches < 1000000) {
+				p->patches = grow_(p->patches, p->n_patches, sizeof(*p->patches));
+				struct trace_patch *tp = &p->patches[p->n_patches++];
+				tp->addr = mp.addr;
+				tp->what = mp.what;
+				tp->count = mp.count;
+				tp->name = xrealloc_(NULL, nl + 1);
+				memcpy(tp->name, r + sizeof(mp), nl);
+				tp->name[nl] = 0;
+			}
 		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
 			struct fnt_meta_argspec ma;
 			memcpy(&ma, r, sizeof(ma));
@@ -994,6 +1008,9 @@ void trace_close(struct trace *t)
 		for (size_t k = 0; k < p->n_untraced; k++)
 			free(p->untraced[k].path);
 		free(p->untraced);
+		for (size_t k = 0; k < p->n_patches; k++)
+			free(p->patches[k].name);
+		free(p->patches);
 		for (size_t k = 0; k < p->n_argspecs; k++)
 			free(p->argspecs[k].text);
 		free(p->argspecs);

@@ -100,10 +100,19 @@ struct trace_process {
 	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
 	struct trace_untraced *untraced;  /* UNTRACED meta records: children not traced */
 	size_t n_untraced;
+	struct trace_patch *patches;      /* PATCH meta records: what -P did, in record order */
+	size_t n_patches;
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */
 	size_t n_argspecs;
+};
+
+struct trace_patch {                /* FNT_META_PATCH */
+	uint64_t addr;              /* FNT_PATCH_DONE/NO_DISASM: the module's bias; else the function */
+	uint32_t what;              /* FNT_PATCH_* */
+	uint32_t count;             /* FNT_PATCH_DONE: functions patched */
+	char *name;                 /* the module's path, or the function's symbol */
 };
 
 struct trace_untraced {             /* FNT_META_UNTRACED */

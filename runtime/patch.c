@@ -36,6 +36,8 @@
 
 void __fentry__(void);
 
+#include "symbols/cxxname.h"
+
 static int is_pad(const uint8_t *p)
 {
 	static const uint8_t nops[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
@@ -48,44 +50,72 @@ static int cmp_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* a page for the stub within rel32 reach of [lo, hi) */
-static uint8_t *stub_near(uintptr_t lo, uintptr_t hi)
+/* size bytes, read-write, within rel32 reach of [lo, hi); fnt_near_seal
+ * makes them read-execute once written */
+uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size)
 {
 	long pg = sysconf(_SC_PAGESIZE);
+	size = (size + (size_t)pg - 1) & ~(size_t)(pg - 1);
 	for (uintptr_t k = 1; k < 4096; k++) {
-		uintptr_t want = ((lo & ~(uintptr_t)(pg - 1)) - k * 0x100000u);
+		uintptr_t want = ((lo & ~(uintptr_t)(pg - 1)) - k * 0x100000u - size);
 		if (want > lo || hi - want > 0x7fff0000u)
 			break;
-		void *m = mmap((void *)want, (size_t)pg, PROT_READ | PROT_WRITE,
+		void *m = mmap((void *)want, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (m == MAP_FAILED)
 			continue;
 		if ((uintptr_t)m != want) {
-			munmap(m, (size_t)pg);
+			munmap(m, size);
 			continue;
 		}
-		uint8_t *s = m;
-		uintptr_t target = (uintptr_t)__fentry__;
-		s[0] = 0xff;    /* jmp *0(%rip) */
-		s[1] = 0x25;
-		memset(s + 2, 0, 4);
-		memcpy(s + 6, &target, 8);
-		if (mprotect(m, (size_t)pg, PROT_READ | PROT_EXEC)) {
-			munmap(m, (size_t)pg);
-			return NULL;
-		}
-		return s;
+		return m;
 	}
 	return NULL;
 }
 
-static int wanted(const char *name, char **globs, int n_globs)
+int fnt_near_seal(void *p, size_t size)
 {
+	long pg = sysconf(_SC_PAGESIZE);
+	size = (size + (size_t)pg - 1) & ~(size_t)(pg - 1);
+	if (!mprotect(p, size, PROT_READ | PROT_EXEC))
+		return 0;
+	munmap(p, size);
+	return -1;
+}
+
+/* a page for the stub (jmp *__fentry__) within rel32 reach of [lo, hi) */
+static uint8_t *stub_near(uintptr_t lo, uintptr_t hi)
+{
+	uint8_t *s = fnt_near_alloc(lo, hi, 14);
+	if (!s)
+		return NULL;
+	uintptr_t target = (uintptr_t)__fentry__;
+	s[0] = 0xff;    /* jmp *0(%rip) */
+	s[1] = 0x25;
+	memset(s + 2, 0, 4);
+	memcpy(s + 6, &target, 8);
+	return fnt_near_seal(s, 14) ? NULL : s;
+}
+
+/* FUNC globs of -P: no glob selects everything; a C++ name matches in
+ * every form the tool shows (as the record-time filters do) */
+int fnt_patch_glob_match(const char *name, char **globs, int n_globs)
+{
+	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_FULL, CXXNAME_SIMPLE };
 	if (!n_globs)
 		return 1;
 	for (int i = 0; i < n_globs; i++)
 		if (!fnmatch(globs[i], name, 0))
 			return 1;
+	for (size_t k = 0; k < sizeof(styles) / sizeof(*styles) && name[0] == '_' && name[1] == 'Z'; k++) {
+		char *d = cxxname_demangle(name, styles[k]);
+		int hit = 0;
+		for (int i = 0; d && i < n_globs && !hit; i++)
+			hit = !fnmatch(globs[i], d, 0) || !strcmp(globs[i], d);
+		free(d);
+		if (hit)
+			return 1;
+	}
 	return 0;
 }
 
@@ -111,10 +141,7 @@ static int wanted(const char *name, char **globs, int n_globs)
  * in `want_on` for the holder to carry out) and by spinning elsewhere; it
  * uses only system calls (mprotect, membarrier, tgkill, getdents64).
  */
-struct site {
-	uintptr_t at;
-	uint8_t orig[5], call[5];
-};
+#define site fnt_patch_site     /* runtime.h: a pad, or a moved prologue (prologue.c) */
 struct site_set {
 	size_t n;
 	struct site s[];
@@ -156,9 +183,21 @@ static const struct site *site_at(uintptr_t addr)
 		else
 			hi = mid;
 	}
-	if (!lo || addr - set->s[lo - 1].at >= 5)
+	if (!lo || addr - set->s[lo - 1].at >= set->s[lo - 1].len)
 		return NULL;
 	return &set->s[lo - 1];
+}
+
+/* where a thread stopped at ip inside site s (past its first byte) goes on:
+ * past a pad's NOPs; to the same instruction among a prologue's moved ones */
+static uintptr_t site_interior(const struct site *s, uintptr_t ip)
+{
+	if (!s->nb)
+		return s->resume;
+	for (unsigned i = 0; i < s->nb; i++)
+		if (s->at + s->from[i] == ip)
+			return s->resume + s->to[i];
+	return ip;
 }
 
 /* make every core that runs one of our threads see the new code */
@@ -195,7 +234,7 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 		/* a switch stops this thread: never leave it inside a pad (a
 		 * late one, after its switch, finds NOPs or a call: harmless) */
 		if ((s = site_at(ip)) && ip != s->at)
-			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
 		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
 			park_ack();
 		return;
@@ -204,7 +243,7 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 		/* the int3 a switch put at a pad: skip the pad.  A park request
 		 * sent meanwhile may have merged with this SIGTRAP: it is met
 		 * too, the thread leaves no pad interior */
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)s->resume;
 		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
 			park_ack();
 		return;
@@ -395,7 +434,7 @@ static int patch_switch(int on, ucontext_t *self_uc)
 	write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
 	for (size_t i = 0; i < set->n; i++) {
 		__atomic_store_n((uint8_t *)set->s[i].at, 0xcc, __ATOMIC_RELEASE);
-		multi |= set->s[i].orig[0] == 0x90;
+		multi |= set->s[i].orig[0] == 0x90 || set->s[i].nb;
 	}
 	sync_cores();
 	if (on && multi) {
@@ -404,7 +443,7 @@ static int patch_switch(int on, ucontext_t *self_uc)
 			uintptr_t ip = (uintptr_t)self_uc->uc_mcontext.gregs[REG_RIP];
 			const struct site *s = site_at(ip);
 			if (s && ip != s->at)
-				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
 		}
 		if (park_threads()) {
 			/* give up: only byte 0 changed, put it back */
@@ -551,7 +590,7 @@ static void patch_init(void)
 
 /* a module's selected pads join the table; patched now if patching is on
  * (the module is new: nobody runs it yet) */
-static void sites_add(const struct site *add, size_t n)
+void fnt_patch_sites_add(const struct site *add, size_t n)
 {
 	if (lock_busy())
 		return;        /* the module's pads stay NOPs: not traced */
@@ -606,7 +645,8 @@ static void pad_function(void *ctx, const char *name, uint64_t vaddr)
 			return;
 	}
 	if (!is_pad((const uint8_t *)a) ||
-	    (!wanted(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) && !fnt_argspec_find(a - 4)))
+	    (!fnt_patch_glob_match(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) &&
+	     !fnt_argspec_find(a - 4)))
 		return;
 	int64_t rel = (int64_t)((uintptr_t)ps->stub - (a + 5));
 	if (rel != (int32_t)rel)
@@ -617,7 +657,10 @@ static void pad_function(void *ctx, const char *name, uint64_t vaddr)
 	ps->news = ns;
 	struct site *st_ = &ps->news[ps->n_news++];
 	int32_t r32 = (int32_t)rel;
+	memset(st_, 0, sizeof(*st_));
 	st_->at = a;
+	st_->len = 5;
+	st_->resume = a + 5;
 	memcpy(st_->orig, (const void *)a, 5);
 	st_->call[0] = 0xe8;
 	memcpy(st_->call + 1, &r32, 4);
@@ -648,15 +691,19 @@ void fnt_patch_module(const char *path, uint64_t bias)
 		memcpy(pads + n_pads, entries, k * 8);
 		n_pads += k;
 	}
-	if (!n_pads)
-		goto out;
-	qsort(pads, n_pads, sizeof(*pads), cmp_addr);
 	const char *env = getenv(FNTRACE_ENV_PATCH);
 	if (env && *env && (globs_text = strdup(env))) {
 		char *save = NULL;
 		for (char *tok = strtok_r(globs_text, ";", &save); tok && n_globs < 64; tok = strtok_r(NULL, ";", &save))
 			globs[n_globs++] = tok;
 	}
+	if (!n_pads) {
+		/* no pads: built without any instrumentation, -P moves prologues */
+		if (n_globs && fnt_prologue_wanted(&e, path))
+			fnt_prologue_module(&e, path, bias, globs, n_globs);
+		goto out;
+	}
+	qsort(pads, n_pads, sizeof(*pads), cmp_addr);
 	ps.stub = stub_near(pads[0], pads[n_pads - 1] + 5);
 	if (!ps.stub)
 		goto out;
@@ -666,7 +713,7 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	ps.n_globs = n_globs;
 	fnt_elf_functions(&e, pad_function, &ps);
 	if (ps.n_news)
-		sites_add(ps.news, ps.n_news);
+		fnt_patch_sites_add(ps.news, ps.n_news);
 out:
 	free(ps.news);
 	free(globs_text);

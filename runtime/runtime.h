@@ -246,8 +246,25 @@ void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
 const struct fnt_argspec *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
 void fnt_argspec_fork_child(void) FNT_HIDDEN;
 
-/* -fpatchable-function-entry: patch the module's pads (runtime/patch.c) */
+/* -fpatchable-function-entry: patch the module's pads (runtime/patch.c);
+ * -P on code without instrumentation: move its prologues (prologue.c) */
 void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
+struct fnt_patch_site {
+	uintptr_t at;            /* the 5 bytes switched */
+	uintptr_t resume;        /* where a thread that meets the int3 of a switch at `at` goes on */
+	uint8_t orig[5], call[5];
+	uint8_t len;             /* bytes of the site (5; a prologue's moved instructions, more) */
+	uint8_t nb;              /* moved instructions after the first: a thread stopped at */
+	uint8_t from[7], to[7];  /* at + from[i] goes on at resume + to[i] */
+};
+void fnt_patch_sites_add(const struct fnt_patch_site *add, size_t n) FNT_HIDDEN;
+int fnt_patch_glob_match(const char *name, char **globs, int n_globs) FNT_HIDDEN;
+uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size) FNT_HIDDEN;
+int fnt_near_seal(void *p, size_t size) FNT_HIDDEN;
+struct fnt_elf;
+int fnt_prologue_wanted(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
+void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bias, char **globs,
+			 int n_globs) FNT_HIDDEN;
 
 /* elf.c: a module's file, mapped read-only, every offset checked */
 struct fnt_elf {
@@ -260,6 +277,11 @@ int fnt_elf_open(struct fnt_elf *e, const char *path) FNT_HIDDEN;
 void fnt_elf_close(struct fnt_elf *e) FNT_HIDDEN;
 /* the first section called name after `after` (NULL: from the start) */
 const Elf64_Shdr *fnt_elf_section(const struct fnt_elf *e, const char *name, const Elf64_Shdr *after) FNT_HIDDEN;
+/* every defined symbol of type `type` (STT_FUNC...) of .symtab (else .dynsym) */
+void fnt_elf_symbols(const struct fnt_elf *e, unsigned type,
+		     void (*fn)(void *ctx, const Elf64_Sym *sym, const char *name), void *ctx) FNT_HIDDEN;
+/* the file vaddr range of its PT_LOAD segments; 0, or -1 without any */
+int fnt_elf_load_range(const struct fnt_elf *e, uint64_t *lo, uint64_t *hi) FNT_HIDDEN;
 /* every defined function symbol of .symtab (else .dynsym), file vaddr */
 void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
 		       void *ctx) FNT_HIDDEN;

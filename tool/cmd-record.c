@@ -4,7 +4,9 @@
  * the trace directory, sets the FNTRACE_* variables, reports how the
  * program ended and passes its status on.
  */
+#include <capstone/capstone.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -25,6 +27,10 @@
 #include "tool/tracedir.h"
 #include "tool/record-drain.h"
 #include "format/drain.h"
+
+#define CAPSTONE_SOVERSION2(x) #x
+#define CAPSTONE_SOVERSION1(x) CAPSTONE_SOVERSION2(x)
+#define CAPSTONE_SOVERSION CAPSTONE_SOVERSION1(CS_API_MAJOR)
 
 static const char record_usage[] =
 	"usage: fntrace record [options] [--] program [args...]\n\n"
@@ -610,13 +616,24 @@ int cmd_record(int argc, char **argv)
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
-		if (patch_env && !(kinds & 8))
-			warning("'%s' has no patchable function entries: -P/--patch patches only the pads of "
-				"-fpatchable-function-entry builds (code without them is not patched yet); "
-				"rebuild it with -fpatchable-function-entry=5", prog);
+		if (patch_env && !(kinds & 8) && (kinds & 3))
+			warning("'%s' is built with %s, whose hooks trace every function already: -P/--patch "
+				"selects functions of code built without instrumentation (or with "
+				"-fpatchable-function-entry), so it changes nothing here", prog,
+				(kinds & 1) ? "-finstrument-functions" : "-pg -mfentry");
+		if (patch_env && !(kinds & 15)) {
+			/* -P moves prologues: the runtime decodes them with capstone */
+			void *cs = dlopen("libcapstone.so." CAPSTONE_SOVERSION, RTLD_LAZY | RTLD_LOCAL);
+			if (!cs)
+				die("-P/--patch on '%s', built without instrumentation, needs the capstone "
+				    "disassembler (libcapstone.so." CAPSTONE_SOVERSION "): apt-get install libcapstone4",
+				    prog);
+			dlclose(cs);
+			kinds |= 16;    /* its functions can show arguments, as under -pg -mfentry */
+		}
 		/* a library the program links against may be the one built with
 		 * -pg -mfentry (or patchable entries): the specs may be for it */
-		if ((args_env || auto_args) && !(kinds & 10)) {
+		if ((args_env || auto_args) && !(kinds & 26)) {
 			char **libs;
 			size_t n = needed_libs(prog, &libs);
 			for (size_t i = 0; i < n; i++) {
@@ -627,7 +644,7 @@ int cmd_record(int argc, char **argv)
 		}
 		/* with library calls on, the specs may name library functions */
 		char *own = NULL;
-		if ((args_env || auto_args) && !(kinds & 10) &&
+		if ((args_env || auto_args) && !(kinds & 26) &&
 		    (!libcall || (args_env && (own = libcall_unserved_spec(prog, args_env)))))
 			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
 				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R%s%s%s", prog,
@@ -648,7 +665,8 @@ int cmd_record(int argc, char **argv)
 	if (auto_args) {
 		size_t n = 0;
 		/* a -finstrument-functions build: only its library calls can show arguments */
-		char *specs = (instrumentation_of(prog) & 10) ? autoargs_specs(prog, &n) : NULL;
+		int k = instrumentation_of(prog);
+		char *specs = ((k & 10) || (patch_env && !(k & 15))) ? autoargs_specs(prog, &n) : NULL;
 		/* and those of the libraries it links against that can show them */
 		char **libs;
 		size_t n_libs = needed_libs(prog, &libs);

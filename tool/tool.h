@@ -73,6 +73,13 @@ void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB
 /* record's last line on stderr: "fntrace: wrote 'DIR': N events, SIZE (B/event), N lost";
  * 1 printed, 0 no events, -1 not readable */
 int print_record_summary(const char *shown, const char *dir);
+/* what -P did to code built without instrumentation (FNT_META_PATCH) */
+struct patch_totals {
+	uint64_t modules, patched, skipped, no_disasm;
+};
+void patch_totals(const struct trace *t, struct patch_totals *pt);
+void print_patch_totals(const struct patch_totals *pt);   /* one line on stderr */
+const char *patch_reason(unsigned what);                  /* FNT_PATCH_* in words */
 
 struct strlist {
 	const char **v;

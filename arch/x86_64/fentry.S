@@ -99,6 +99,30 @@ __fentry__:
 	.cfi_endproc
 	.size __fentry__, . - __fentry__
 
+/* -P on code built without instrumentation (runtime/prologue.c): a
+ * function's first instructions were replaced by a jmp to its trampoline,
+ * which calls here with, at 0(%rsp), the address of the trampoline's
+ * `.quad fn` (the function's first byte) and at 8(%rsp) the function's own
+ * return address.  The entry is recorded as in fentry mode; the return
+ * skips the .quad, to the moved instructions. */
+	.globl fnt_prologue_entry
+	.hidden fnt_prologue_entry
+	.type fnt_prologue_entry, @function
+fnt_prologue_entry:
+	.cfi_startproc
+	SAVE_ALL
+	mov %rsp, %rdi              /* struct fnt_regs * */
+	mov 8(%rbp), %rsi
+	mov (%rsi), %rsi            /* the function */
+	lea 16(%rbp), %rdx          /* the function's return-address slot */
+	call fnt_shadow_enter
+	addq $8, 8(%rbp)            /* past the .quad */
+	RESTORE_ALL
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size fnt_prologue_entry, . - fnt_prologue_entry
+
 /* Library calls (runtime/libcall.c): a GOT slot's stub loads its
  * struct libcall_slot into %r11 (call-clobbered, never an argument) and
  * jumps here.  0(%rsp): the caller's return address.  The C side records

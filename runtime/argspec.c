@@ -320,7 +320,8 @@ void fnt_argspec_module(const char *path, uint64_t bias)
 	int lc;
 	if (!n_rules || !table || fnt_elf_open(&e, path))
 		return;
-	if (fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE))
+	/* -pg -mfentry, patchable entries, or prologues that -P moves */
+	if ((fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE)) || fnt_prologue_wanted(&e, path))
 		fnt_elf_functions(&e, add_symbol, &bias);
 	if ((lc = fnt_libcall_traced(&e, path)) != 0)
 		fnt_elf_imports(&e, lc == 2, add_symbol, &bias);   /* library calls: by GOT slot */

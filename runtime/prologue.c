@@ -404,8 +404,11 @@ int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)
 	return !fnt_elf_hooks(e, path);
 }
 
+int fnt_patch_noted;
+
 static void note(unsigned what, uint64_t addr, uint32_t count, const char *name)
 {
+	fnt_patch_noted = 1;
 	struct fnt_meta_patch rec = { addr, what, count };
 	fnt_meta_append(FNT_META_PATCH, &rec, sizeof(rec), name, strnlen(name, 4000) + 1);
 }

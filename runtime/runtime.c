@@ -1094,8 +1094,8 @@ static void at_exit(void)
 	fnt_drain_exit();
 	clock_sample(&hdr->end_ticks, &hdr->end_mono, &hdr->end_real);
 	/* a process image that recorded no thread (a shell, an uninstrumented
-	 * program) leaves no file behind */
-	if (__atomic_load_n(&hdr->next_thread, __ATOMIC_RELAXED) == 0) {
+	 * program) leaves no file behind, unless it says what -P left alone */
+	if (__atomic_load_n(&hdr->next_thread, __ATOMIC_RELAXED) == 0 && !fnt_patch_noted) {
 		unlink(trace_path);
 		return;
 	}

@@ -257,6 +257,7 @@ struct fnt_patch_site {
 	uint8_t nb;              /* moved instructions after the first: a thread stopped at */
 	uint8_t from[7], to[7];  /* at + from[i] goes on at resume + to[i] */
 };
+extern int fnt_patch_noted FNT_HIDDEN;   /* -P wrote what it did: keep the file even without events */
 void fnt_patch_sites_add(const struct fnt_patch_site *add, size_t n) FNT_HIDDEN;
 int fnt_patch_glob_match(const char *name, char **globs, int n_globs) FNT_HIDDEN;
 uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size) FNT_HIDDEN;

@@ -845,7 +845,8 @@ int cmd_record(int argc, char **argv)
 		recorded = print_record_summary(dir, absdir) != 0;
 	if (!recorded)
 		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
-			"-finstrument-functions?\n", argv[optind]);
+			"-finstrument-functions? (without rebuilding, -P FUNC patches the functions "
+			"FUNC names)\n", argv[optind]);
 	else if (report) {
 		char *rargv[] = { "report", "-d", absdir, NULL };
 		fflush(stdout);

@@ -436,7 +436,8 @@ void view_no_events_hint(struct view *v)
 {
 	fprintf(stderr, "fntrace: no function events were recorded in '%s'\n"
 		"hint: build the program with -finstrument-functions (gcc or clang), "
-		"then run 'fntrace record' again\n", v->opts->dir);
+		"then run 'fntrace record' again (or, without rebuilding, 'fntrace record -P FUNC')\n",
+		v->opts->dir);
 }
 
 /* ---- filters ---- */

@@ -149,6 +149,9 @@ struct site_set {
 
 static struct site_set *sites;       /* published with release stores */
 static int busy, want_on = -1, is_on, parking, patch_sig;
+/* the hold protocol (prologue sites): the park generation whose threads wait
+ * in the handler until `released` reaches it */
+static int hold_gen, released;
 #define PARK_MAX 4096
 #define PARK_CODE (-60)           /* si_code of a park request (< 0: sent by us) */
 #define PARK_MAGIC 0x66707472
@@ -231,6 +234,27 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	const struct site *s;
 	if (si->si_code == PARK_CODE && si->si_pid == getpid() && si->si_value.sival_int == PARK_MAGIC) {
+		int hold = __atomic_load_n(&hold_gen, __ATOMIC_ACQUIRE);
+		if (hold && hold == __atomic_load_n(&park_gen, __ATOMIC_ACQUIRE)) {
+			/* stop here while the sites are rewritten (no code of theirs
+			 * runs meanwhile: no int3 needed), then step out of any
+			 * site's interior as the new bytes require */
+			if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
+				park_ack();
+			struct timespec t0, now, nap = { 0, 20000 };
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			/* (a later switch may have stopped this thread again inside
+			 * this wait, SA_NODEFER, and released it: generations grow) */
+			while ((int)(__atomic_load_n(&released, __ATOMIC_ACQUIRE) - hold) < 0) {
+				nanosleep(&nap, NULL);
+				clock_gettime(CLOCK_MONOTONIC, &now);
+				if (now.tv_sec - t0.tv_sec > 10)
+					break;      /* never hang the host (the switcher cannot stall this long) */
+			}
+			if ((s = site_at(ip)) && ip != s->at && *(const uint8_t *)s->at == s->call[0])
+				uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
+			return;
+		}
 		/* a switch stops this thread: never leave it inside a pad (a
 		 * late one, after its switch, finds NOPs or a call: harmless) */
 		if ((s = site_at(ip)) && ip != s->at)
@@ -359,11 +383,12 @@ static int list_threads(void)
 
 /* stop every other thread (list_threads) once through SIGTRAP (see
  * on_trap); 0 when all did */
-static int park_threads(void)
+static int park_threads(int hold)
 {
 	pid_t pid = getpid();
 	int n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE), ok;
 	int gen = __atomic_add_fetch(&park_gen, 1, __ATOMIC_ACQ_REL);
+	__atomic_store_n(&hold_gen, hold ? gen : 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&parking, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < n; i++) {
 		siginfo_t si;
@@ -422,6 +447,34 @@ static void write_range(const struct site_set *set, int prot)
 	}
 }
 
+/* Prologue sites (prologue.c) whose moved bytes hold several instructions
+ * cannot use the int3 protocol below: a thread found just past a 1-byte
+ * first instruction (push %rbp) may have run it, or the int3 that replaced
+ * it (a park request merges with that SIGTRAP), and the two need different
+ * places to go on.  So every other thread is stopped in the handler, the
+ * sites are rewritten while no code runs, and each thread then steps out of
+ * any interior it was stopped in (on_trap).  Write access is open. */
+static int switch_held(const struct site_set *set, int on, ucontext_t *self_uc)
+{
+	int ok = !park_threads(1);
+	if (ok) {
+		for (size_t i = 0; i < set->n; i++)
+			memcpy((void *)set->s[i].at, on ? set->s[i].call : set->s[i].orig, 5);
+		sync_cores();
+		if (on && self_uc) {
+			uintptr_t ip = (uintptr_t)self_uc->uc_mcontext.gregs[REG_RIP];
+			const struct site *s = site_at(ip);
+			if (s && ip != s->at)
+				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
+		}
+	}
+	/* (given up: nothing was written) */
+	__atomic_store_n(&released, __atomic_load_n(&hold_gen, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+	__atomic_store_n(&hold_gen, 0, __ATOMIC_RELEASE);
+	write_range(set, PROT_READ | PROT_EXEC);
+	return ok ? 0 : -1;
+}
+
 /* with busy held: every pad to the call (on) or back to its NOPs */
 static int patch_switch(int on, ucontext_t *self_uc)
 {
@@ -432,6 +485,9 @@ static int patch_switch(int on, ucontext_t *self_uc)
 	if (trap_install() || list_threads())
 		return -1;
 	write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
+	for (size_t i = 0; i < set->n; i++)
+		if (set->s[i].nb)
+			return switch_held(set, on, self_uc);
 	for (size_t i = 0; i < set->n; i++) {
 		__atomic_store_n((uint8_t *)set->s[i].at, 0xcc, __ATOMIC_RELEASE);
 		multi |= set->s[i].orig[0] == 0x90 || set->s[i].nb;
@@ -445,7 +501,7 @@ static int patch_switch(int on, ucontext_t *self_uc)
 			if (s && ip != s->at)
 				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
 		}
-		if (park_threads()) {
+		if (park_threads(0)) {
 			/* give up: only byte 0 changed, put it back */
 			for (size_t i = 0; i < set->n; i++)
 				__atomic_store_n((uint8_t *)set->s[i].at, set->s[i].orig[0], __ATOMIC_RELEASE);

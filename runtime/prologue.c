@@ -430,9 +430,10 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 	if (!ms.n_fns)
 		goto out;
 	qsort(ms.fns, ms.n_fns, sizeof(*ms.fns), fn_cmp);
-	/* selected: any name of the address matches */
+	/* selected: any name of the address matches a -P glob (-A/-R and
+	 * --auto-args describe the functions -P selects, they select none) */
 	for (size_t i = 0; i < ms.n_fns; i++)
-		if (fnt_patch_glob_match(ms.fns[i].name, globs, n_globs) || fnt_argspec_find(ms.fns[i].at)) {
+		if (fnt_patch_glob_match(ms.fns[i].name, globs, n_globs)) {
 			size_t j = i;
 			while (j > 0 && ms.fns[j - 1].at == ms.fns[i].at)
 				j--;

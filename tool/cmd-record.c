@@ -328,6 +328,16 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 	strcpy(*env + old, val);
 }
 
+/* Libraries that -P never patches (runtime/prologue.c says the same) */
+static int system_library(const char *path)
+{
+	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return 1;
+	return 0;
+}
+
 /* How a program was instrumented, from the symbols it imports or defines:
  * bit 0 -finstrument-functions, bit 1 __fentry__, bit 2 mcount, bit 3 a
  * __patchable_function_entries section. */
@@ -665,6 +675,8 @@ int cmd_record(int argc, char **argv)
 	if (auto_args) {
 		size_t n = 0;
 		/* a -finstrument-functions build: only its library calls can show arguments */
+		/* -pg -mfentry and patchable builds, and code built without
+		 * instrumentation whose prologues -P moves */
 		int k = instrumentation_of(prog);
 		char *specs = ((k & 10) || (patch_env && !(k & 15))) ? autoargs_specs(prog, &n) : NULL;
 		/* and those of the libraries it links against that can show them */
@@ -672,7 +684,9 @@ int cmd_record(int argc, char **argv)
 		size_t n_libs = needed_libs(prog, &libs);
 		for (size_t i = 0; i < n_libs; i++) {
 			size_t k = 0;
-			char *more = (instrumentation_of(libs[i]) & 10) ? autoargs_specs(libs[i], &k) : NULL;
+			int lk = instrumentation_of(libs[i]);
+			char *more = ((lk & 10) || (patch_env && !(lk & 15) && !system_library(libs[i]))) ?
+				     autoargs_specs(libs[i], &k) : NULL;
 			if (more && k) {
 				size_t a = specs ? strlen(specs) : 0, b = strlen(more);
 				specs = xrealloc(specs, a + b + 2);

@@ -170,13 +170,14 @@ enum fnt_patch_reason {
 	FNT_PATCH_TOO_SHORT = 1,      /* shorter than the 5-byte jump, or its first bytes end it */
 	FNT_PATCH_BRANCH_INTO = 2,    /* a branch lands inside the first bytes */
 	FNT_PATCH_LOOP_TO_START = 3,  /* it jumps back to its own first instruction */
-	FNT_PATCH_CALL = 4,           /* a call among the first bytes */
+	FNT_PATCH_CALL = 4,           /* an indirect call among the first bytes */
 	FNT_PATCH_CANNOT_MOVE = 5,    /* an instruction that cannot move (loop, jrcxz, out of reach) */
 	FNT_PATCH_NOT_TEXT = 6,       /* not in .text (.init, .plt, .fini), or _start */
 	FNT_PATCH_NO_SIZE = 7,        /* a symbol with no size */
 	FNT_PATCH_UNDECODABLE = 8,    /* the disassembler cannot decode it */
 	FNT_PATCH_NO_ROOM = 9,        /* no memory for its trampoline within reach */
 	FNT_PATCH_NO_DISASM = 10,     /* capstone (libcapstone4) could not be loaded */
+	FNT_PATCH_FRAGMENT = 11,      /* a part of another function (gcc's foo.cold), entered by a jump */
 	FNT_PATCH_N_REASONS
 };
 

@@ -17,11 +17,15 @@
  *     strictly inside the moved bytes, or a jump of the function itself
  *     back to its first instruction (each turn of that loop would look like
  *     a call); every function symbol of the module is decoded for this;
- *   - a call among the moved bytes (its return address would point into the
- *     trampoline), loop/jrcxz/xbegin (no rel32 form), a RIP-relative operand
- *     whose target the trampoline cannot reach;
+ *   - an indirect call among the moved bytes, or a call to the next
+ *     instruction; loop/jrcxz/xbegin (no rel32 form); a RIP-relative operand
+ *     whose target the trampoline cannot reach.  (A direct call moves: the
+ *     trampoline pushes the return address the call had in the function,
+ *     so the callee returns there and unwinders see the function's frame);
  *   - a function outside .text (.init, .plt, .fini), _start, a symbol with
- *     no size, and anything capstone cannot decode.
+ *     no size, gcc's split-off foo.cold parts (entered by a jump, with no
+ *     return address on top of the stack), and anything capstone cannot
+ *     decode.
  * Modules in the system's library directories (libc, libstdc++...) are never
  * patched: their calls are seen as library calls.  Jumps through tables
  * (switch) cannot be followed; compilers never aim them at a function's
@@ -201,7 +205,7 @@ static size_t br_lower(const struct module_scan *ms, uint64_t addr)
 /* ---- one function's plan ---- */
 
 #define MAX_MOVED 8
-enum { MV_PLAIN, MV_RIPREL, MV_JMP, MV_JCC };
+enum { MV_PLAIN, MV_RIPREL, MV_JMP, MV_JCC, MV_CALL };
 
 struct moved {
 	uint8_t off, len, kind, disp_off, cc;
@@ -220,7 +224,7 @@ struct plan {
 
 static size_t emit_size(const struct moved *m)
 {
-	return m->kind == MV_JMP ? 5 : m->kind == MV_JCC ? 6 : m->len;
+	return m->kind == MV_JMP ? 5 : m->kind == MV_JCC ? 6 : m->kind == MV_CALL ? 25 : m->len;
 }
 
 /* 0, or the FNT_PATCH_* reason the function cannot be patched */
@@ -234,6 +238,8 @@ static unsigned plan_function(const struct module_scan *ms, const struct fn_sym 
 		return FNT_PATCH_NO_SIZE;
 	if (!strcmp(f->name, "_start") || !strcmp(f->name, "_init") || !strcmp(f->name, "_fini"))
 		return FNT_PATCH_NOT_TEXT;
+	if (strstr(f->name, ".cold"))
+		return FNT_PATCH_FRAGMENT;     /* gcc's split-off part: its start is no entry */
 	if (f->bad_body)
 		return FNT_PATCH_UNDECODABLE;
 	pl->name = f->name;
@@ -258,9 +264,19 @@ static unsigned plan_function(const struct module_scan *ms, const struct fn_sym 
 		m->len = (uint8_t)in->size;
 		m->kind = MV_PLAIN;
 		pl->len = (uint8_t)(pl->len + in->size);
-		if (in_group(in, CS_GRP_CALL))
-			return FNT_PATCH_CALL;
-		if (in_group(in, CS_GRP_BRANCH_RELATIVE)) {
+		if (in_group(in, CS_GRP_CALL)) {
+			/* a direct call is 5 bytes, so always the last one moved:
+			 * the trampoline pushes the return address it has in the
+			 * function and jumps, so the callee returns there and any
+			 * unwinder sees the function's own frame */
+			uint64_t to = rel_target(in);
+			if (!to || in->size != 5 || in->bytes[0] != 0xe8)
+				return FNT_PATCH_CALL;
+			if (to == in->address + in->size)
+				return FNT_PATCH_CANNOT_MOVE;     /* a call to the next instruction */
+			m->kind = MV_CALL;
+			m->target = to;
+		} else if (in_group(in, CS_GRP_BRANCH_RELATIVE)) {
 			uint64_t to = rel_target(in);
 			if (in->id == X86_INS_JMP && to) {
 				m->kind = MV_JMP;
@@ -355,6 +371,21 @@ static unsigned emit(const struct plan *pl, uint8_t *t, const uint8_t *stub, str
 				return FNT_PATCH_CANNOT_MOVE;
 			put_rel32(q + 1, here + 5, m->target);
 			break;
+		case MV_CALL: {
+			uint64_t ret = pl->at + m->off + m->len;
+			uint32_t lo = (uint32_t)ret, hi = (uint32_t)(ret >> 32);
+			static const uint8_t lea[5] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };   /* lea -8(%rsp),%rsp */
+			memcpy(q, lea, 5);
+			q[5] = 0xc7, q[6] = 0x04, q[7] = 0x24;                          /* movl $lo,(%rsp) */
+			memcpy(q + 8, &lo, 4);
+			q[12] = 0xc7, q[13] = 0x44, q[14] = 0x24, q[15] = 0x04;         /* movl $hi,4(%rsp) */
+			memcpy(q + 16, &hi, 4);
+			q[20] = 0xe9;
+			if (!fits32((int64_t)(m->target - (here + 25))))
+				return FNT_PATCH_CANNOT_MOVE;
+			put_rel32(q + 21, here + 25, m->target);
+			break;
+		}
 		case MV_JCC:
 			q[0] = 0x0f;
 			q[1] = (uint8_t)(0x80 | m->cc);

@@ -87,13 +87,14 @@ const char *patch_reason(unsigned what)
 		[FNT_PATCH_TOO_SHORT] = "too short: its first 5 bytes are not whole instructions of its own",
 		[FNT_PATCH_BRANCH_INTO] = "a branch lands inside its first bytes",
 		[FNT_PATCH_LOOP_TO_START] = "it jumps back to its first instruction (a loop would count as calls)",
-		[FNT_PATCH_CALL] = "a call among its first bytes",
+		[FNT_PATCH_CALL] = "an indirect call among its first bytes",
 		[FNT_PATCH_CANNOT_MOVE] = "an instruction among its first bytes cannot move (loop, jrcxz, "
-					  "a target out of reach)",
+					  "a call to the next instruction, a target out of reach)",
 		[FNT_PATCH_NOT_TEXT] = "not in .text (.init, .plt, .fini, _start)",
 		[FNT_PATCH_NO_SIZE] = "its symbol has no size",
 		[FNT_PATCH_UNDECODABLE] = "the disassembler cannot decode it",
 		[FNT_PATCH_NO_ROOM] = "no memory for its trampoline within 2 GB",
+		[FNT_PATCH_FRAGMENT] = "a part of another function (.cold), entered by a jump, not a call",
 		[FNT_PATCH_NO_DISASM] = "the capstone disassembler (libcapstone4) could not be loaded",
 	};
 	return what < FNT_PATCH_N_REASONS && why[what] ? why[what] : "not patched";

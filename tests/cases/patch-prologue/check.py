@@ -6,33 +6,38 @@ import re
 
 def check(ctx):
     out = ctx.record.stdout
-    assert "tot=2488 a0=0 asm=10,0,4,0\n" in out, out
+    assert "tot=2488 a0=0 asm=10,0,4,0,6,-1,8\n" in out, out
     want = dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", out.splitlines()[1]))
     got = ctx.counts()
     for fn in ("rec", "sw", "tail", "leaf", "cmp", "worker"):
         assert got.get(fn) == want[fn], (fn, got.get(fn), want[fn])
-    # the hand-written function of exactly 5 bytes moves whole; main once
-    assert got.get("tiny") == 1 and got.get("main") == 1, got
+    # the hand-written function of exactly 5 bytes moves whole (called by
+    # call_first, whose first instruction is a direct call, and by
+    # icall_first); main once; hot_part twice, its cold part not at all
+    assert got.get("tiny") == 2 and got.get("main") == 1 and got.get("call_first") == 1, got
+    assert got.get("hot_part") == 2, got
     # library calls of the patched program, as with an instrumented one
     assert got.get("qsort") == 1 and got.get("pthread_create") == 2, got
     # refused, and never in the trace
-    for fn in ("into_first", "loop_to_start", "call_first", "tiny3", "_start"):
+    for fn in ("into_first", "loop_to_start", "icall_first", "tiny3", "_start", "hot_part.cold"):
         assert fn not in got, (fn, got)
     info = ctx.run("info", check=True).stdout
     reasons = {
         "into_first": "a branch lands inside its first bytes",
         "loop_to_start": "it jumps back to its first instruction",
-        "call_first": "a call among its first bytes",
+        "icall_first": "an indirect call among its first bytes",
+        "hot_part.cold": "a part of another function (.cold)",
         "tiny3": "too short",
         "_start": "not in .text (.init, .plt, .fini, _start)",
     }
     for fn, why in reasons.items():
         assert re.search(r"-P skipped %s +0x[0-9a-f]+: %s" % (re.escape(fn), re.escape(why)), info), (fn, info)
     m = re.search(r"patched \(-P\): (\d+) functions, (\d+) skipped", info)
-    assert m and int(m.group(1)) == 8, info          # main worker tail sw rec leaf cmp tiny
-    assert re.search(r"-P: 8 functions patched in '.*/prog'", info), info
+    # main worker tail sw rec leaf cmp tiny call_first hot_part
+    assert m and int(m.group(1)) == 10, info
+    assert re.search(r"-P: 10 functions patched in '.*/prog'", info), info
     # record says it too
-    assert re.search(r"fntrace: -P patched 8 functions, skipped \d+ \('fntrace info' lists them and why\)",
+    assert re.search(r"fntrace: -P patched 10 functions, skipped \d+ \('fntrace info' lists them and why\)",
                      ctx.record.stderr), ctx.record.stderr
     # -P selects: only sw and what matches rec*; nothing else patched
     import os

@@ -71,7 +71,9 @@ NOINLINE void *worker(void *arg)
 /* hand-written functions the patcher must leave alone */
 long into_first(long n);        /* a loop whose head is its 3rd byte */
 long loop_to_start(long n);     /* a loop whose head is its first instruction */
-long call_first(long n);        /* a call in its first bytes */
+long call_first(long n);        /* a direct call in its first bytes: it moves */
+long icall_first(long n, long (*f)(void));   /* an indirect call there: it cannot */
+long hot_part(long n);          /* jumps to its cold part, hot_part.cold, never patched */
 long tiny(void);                /* exactly 5 bytes, ret included: it moves whole */
 long tiny3(void);               /* 3 bytes, shorter than the jump */
 __asm__(".text\n"
@@ -84,6 +86,11 @@ __asm__(".text\n"
 	".size loop_to_start,.-loop_to_start\n"
 	".globl call_first\n.type call_first,@function\ncall_first:\n"
 	"  call tiny\n  add %rdi,%rax\n  ret\n.size call_first,.-call_first\n"
+	".globl icall_first\n.type icall_first,@function\nicall_first:\n"
+	"  call *%rsi\n  add %rdi,%rax\n  ret\n.size icall_first,.-icall_first\n"
+	".globl hot_part\n.type hot_part,@function\nhot_part:\n"
+	"  test %rdi,%rdi\n  jz hot_part.cold\n  mov %rdi,%rax\n  ret\n.size hot_part,.-hot_part\n"
+	".type hot_part.cold,@function\nhot_part.cold:\n  mov $-1,%rax\n  ret\n.size hot_part.cold,.-hot_part.cold\n"
 	".globl tiny\n.type tiny,@function\ntiny:\n  xor %eax,%eax\n  inc %eax\n  ret\n.size tiny,.-tiny\n"
 	".globl tiny3\n.type tiny3,@function\ntiny3:\n  xor %eax,%eax\n  ret\n.size tiny3,.-tiny3\n");
 
@@ -101,8 +108,15 @@ int main(void)
 	int a[6] = { 5, 3, 1, 4, 2, 0 };
 	qsort(a, 6, sizeof(int), cmp);
 	tot += tail(4) + rec(5);
-	printf("tot=%ld a0=%d asm=%ld,%ld,%ld,%ld\n", tot, a[0], into_first(4), loop_to_start(10), call_first(3),
-	       tiny3());
+	long v[7];                      /* one at a time: the order is the program's */
+	v[0] = into_first(4);
+	v[1] = loop_to_start(10);
+	v[2] = call_first(3);
+	v[3] = tiny3();
+	v[4] = icall_first(5, tiny);
+	v[5] = hot_part(0);
+	v[6] = hot_part(8);
+	printf("tot=%ld a0=%d asm=%ld,%ld,%ld,%ld,%ld,%ld,%ld\n", tot, a[0], v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 	printf("rec=%ld sw=%ld tail=%ld leaf=%ld cmp=%ld worker=%ld\n", n_rec, n_sw, n_tail, n_leaf, n_cmp, n_worker);
 	return 0;
 }

@@ -402,6 +402,10 @@ def methods_for(w, args, fnt, uft):
     if fnt["ok"]:
         ms.append(("fntrace-patch", "fntrace record -P '*', no instrumentation", "trace",
                    lambda d: ([fexe, "record", "-q", "-d", d, "-P", "*", "--"] + plain, None)))
+        # nothing selected: what an unselected function costs (the run's
+        # start-up included)
+        ms.append(("fntrace-patch-none", "fntrace record -P no_such_function, no instrumentation", "trace",
+                   lambda d: ([fexe, "record", "-q", "-d", d, "-P", "no_such_function", "--"] + plain, None)))
     if uft["exe"]:
         ms.append(("uftrace-patch", "uftrace record -P ., no instrumentation", "trace",
                    lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + ["-P", "."] + plain, None)))

@@ -546,4 +546,15 @@ out:
 	free(ms.br);
 	free(ms.fns);
 }
+#else
+#include "runtime/runtime.h"
+/* the static archive has no patching */
+int fnt_patch_noted;
+
+int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)
+{
+	(void)e;
+	(void)path;
+	return 0;
+}
 #endif

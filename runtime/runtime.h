@@ -24,6 +24,23 @@
 
 enum fnt_thread_state { FNT_T_NEW = 0, FNT_T_ACTIVE, FNT_T_OFF, FNT_T_ENDED };
 
+/* A trace file and its meta stream: the process's own (runtime.c), or a
+ * vfork child's (vfork.c).  The meta fields are appended under meta_lock
+ * by any thread of the process that writes this file. */
+struct fnt_trace_file {
+	struct fnt_file_header *hdr;   /* mapping of the file header */
+	int fd;
+	ino_t ino;                     /* identity of the file (the fd is checked before use) */
+	dev_t dev;
+	uint32_t pid;                  /* the process it belongs to (fork check) */
+	int meta_lock;
+	uint8_t *meta_chunk, *meta_pos, *meta_end;
+	off_t meta_chunk_off;
+	uint32_t meta_seq;
+	char path[4200];
+};
+struct fnt_vfork;
+
 struct fnt_thread {
 	/* hot: read and written by every hook */
 	uint8_t *pos;            /* next byte to write */
@@ -69,6 +86,10 @@ struct fnt_thread {
 	uint32_t tls_shared, tls_busy;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
 	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
+	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
+	 * process's); in any thread, its save area for the next vfork */
+	struct fnt_trace_file *file;
+	struct fnt_vfork *vfork;
 };
 
 struct fnt_argspec;
@@ -305,6 +326,14 @@ int fnt_secure_exec(void) FNT_HIDDEN;
 
 /* with the guard held for a child: give it back if the child is gone (clone.c) */
 void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;
+/* hold the guard for a child that runs on this thread's TLS, give it back (clone.c) */
+void fnt_tls_share(void) FNT_HIDDEN;
+void fnt_tls_unshare(void) FNT_HIDDEN;
+/* vfork children (vfork.c): before the system call (returns how the child
+ * is handled), in the child, in the parent once the child is gone */
+int fnt_vfork_prepare(void) FNT_HIDDEN;
+void fnt_vfork_child(int how) FNT_HIDDEN;
+void fnt_vfork_resume(int how) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;

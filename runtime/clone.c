@@ -27,12 +27,14 @@
  *    made): traced as a thread, as before; nothing to do.
  * A raw syscall(SYS_clone) or syscall(SYS_clone3) through libc's syscall()
  * is handled as the same clone would be (see syscall() below); one made by
- * hand-written assembly passes by all of this and is not supported.
+ * hand-written assembly is found by its child's first event (below, and
+ * coro.c's fnt_stack_moved).
  */
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include "runtime/runtime.h"
@@ -67,6 +69,34 @@ void fnt_tls_check(struct fnt_thread *t)
 	if (w && !__atomic_load_n(w, __ATOMIC_ACQUIRE) &&
 	    __atomic_compare_exchange_n(&t->tls_word, &w, NULL, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		fnt_tls_unshare();
+}
+
+/* A clone made by a hand-written `syscall` instruction passes by every
+ * wrapper.  Without CLONE_VM its child is a copy of the process whose
+ * chunks are still the parent's file (shared mappings): its first event
+ * must not be written there.  The hooks' stack check ANDs its bound with a
+ * word of a page marked MADV_WIPEONFORK, which the kernel gives the child
+ * as zeros: the child's first event takes the rare path, which gives the
+ * process the fork treatment, then sets the word again.  (A fork() or a
+ * wrapped clone sets it again in fork_child.)  A child with CLONE_VM shares
+ * the page; coro.c finds it by its stack instead. */
+uint64_t fnt_fork_page[512] __attribute__((aligned(4096))) FNT_HIDDEN;
+static int fork_armed;               /* the page is wiped in children */
+
+void fnt_fork_mask_init(void)
+{
+	if (!fork_armed && !madvise(fnt_fork_page, sizeof(fnt_fork_page), MADV_WIPEONFORK))
+		fork_armed = 1;
+	__atomic_store_n(&fnt_fork_mask, ~0ull, __ATOMIC_RELAXED);
+}
+
+int fnt_raw_fork_check(void)
+{
+	if (!fork_armed)
+		return 0;               /* not started yet (or no MADV_WIPEONFORK): nothing to tell */
+	fnt_fork_mask = ~0ull;
+	fnt_raw_fork_child();
+	return 1;
 }
 
 #ifndef FNT_STATIC_ARCHIVE

@@ -1183,16 +1183,20 @@ static void fork_parent(void)
 
 /* In the child: its own file, its own module map, its own thread serials.
  * The forking thread's chunk belongs to the parent's file: drop it unused. */
-static void fork_child(void)
+static void fork_child_common(int raw)
 {
 	struct fnt_trace_file *tf = &main_file;
 	struct fnt_thread *t = &fnt_self;
 	struct fnt_file_header cal;
 	int32_t depth = t->depth;
 
+	fnt_fork_mask_init();           /* (its page reads as zeros in a child) */
 	tf->meta_lock = 0;
 	spare_lock = 0;
-	fnt_modules_unlock();           /* taken by fork_prepare on this same thread */
+	if (raw)
+		fnt_modules_lock_reset();   /* no prepare step: another thread may have held it */
+	else
+		fnt_modules_unlock();   /* taken by fork_prepare on this same thread */
 #ifndef FNT_STATIC_ARCHIVE
 	fnt_patch_fork_child();         /* a pad switch another thread was making */
 #endif
@@ -1233,6 +1237,17 @@ static void fork_child(void)
 	t->busy = busy;
 }
 
+static void fork_child(void)
+{
+	fork_child_common(0);
+}
+
+/* A process cloned by a raw system call, found at its first event (clone.c) */
+void fnt_raw_fork_child(void)
+{
+	fork_child_common(1);
+}
+
 void fnt_fork_prepare(void) { fork_prepare(); }
 void fnt_fork_parent(void) { fork_parent(); }
 void fnt_fork_child(void) { fork_child(); }
@@ -1246,6 +1261,7 @@ static void runtime_init(void)
 	if (state)
 		return;
 	state = 2;
+	fnt_fork_mask_init();
 	if (fnt_secure_exec())          /* setuid & co: the caller's settings are not to be trusted */
 		return;
 	fnt_environ_early();

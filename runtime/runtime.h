@@ -49,6 +49,7 @@ struct fnt_thread {
 	uint64_t prev_new;       /* address of the previous NEW event */
 	int32_t depth;
 	uint32_t busy;           /* re-entrancy guard (signal handlers) */
+	uintptr_t stk_lo, stk_span;   /* the stack pointers the hooks take for this thread's (coro.c) */
 	uintptr_t cache[FNT_CACHE_SLOTS];
 	/* cold */
 	uint8_t *chunk;          /* mapping of the current chunk */
@@ -86,6 +87,7 @@ struct fnt_thread {
 	uint32_t tls_shared, tls_busy;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
 	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
+	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -324,6 +326,26 @@ int fnt_secure_exec(void) FNT_HIDDEN;
 /* every knob is read with secure_getenv (NULL in a secure-execution process) */
 #define getenv(name) secure_getenv(name)
 
+/* Which machine stack, which process (coro.c, clone.c).  The hooks take
+ * an event for this thread when its stack pointer lies in
+ * [stk_lo, stk_lo + stk_span], a window around the stack pointers seen on
+ * the stack in use.  fnt_fork_mask is all ones, but reads as zero in a
+ * process cloned without CLONE_VM by a raw system call, which no wrapper
+ * saw (its page is MADV_WIPEONFORK): then every event takes the rare path,
+ * which gives that process its own file first. */
+extern uint64_t fnt_fork_page[512] FNT_HIDDEN;
+#define fnt_fork_mask (fnt_fork_page[0])
+/* the rare path: 1 when the event is not this thread's to write (another
+ * context on its TLS: `events` are counted as lost), else 0 */
+int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events) FNT_HIDDEN;
+static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thread *t, uintptr_t sp, unsigned events)
+{
+	return unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)) && fnt_stack_moved(t, sp, events);
+}
+void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
+int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */
+void fnt_raw_fork_child(void) FNT_HIDDEN;     /* runtime.c: the fork treatment, no prepare step ran */
+
 /* with the guard held for a child: give it back if the child is gone (clone.c) */
 void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;
 /* hold the guard for a child that runs on this thread's TLS, give it back (clone.c) */
@@ -343,6 +365,7 @@ void fnt_fork_child(void) FNT_HIDDEN;
 void fnt_modules_scan(void) FNT_HIDDEN;
 void fnt_modules_lock(void) FNT_HIDDEN;
 void fnt_modules_unlock(void) FNT_HIDDEN;
+void fnt_modules_lock_reset(void) FNT_HIDDEN;
 void fnt_modules_fork_child(void) FNT_HIDDEN;   /* record the inherited table in the child's file */
 
 #endif

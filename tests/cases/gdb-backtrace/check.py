@@ -38,3 +38,17 @@ def check(ctx):
             assert got.count(TRAMP) >= 3 and TRAMP + TRAMP not in "".join(got), (prog, how, got)
         got, p = gdb(ctx, exe, "-iex", "set auto-load python-scripts off")
         assert got[-1] == TRAMP and "mid" not in got, (prog, "without the script", got)
+    # a core file: the shadow stack is read from the core's memory, the
+    # thread found through the core's fs_base
+    exe = os.path.join(ctx.work, "prog")
+    core = os.path.join(ctx.work, "prog.core")
+    d = os.path.join(ctx.work, "gdb.data")
+    subprocess.run(["gdb", "-batch", "-nx", "-ex", "set startup-with-shell off",
+                    "-ex", "set environment LD_PRELOAD=" + lib, "-ex", "set environment FNTRACE_DIR=" + d,
+                    "-ex", "break probe", "-ex", "run", "-ex", "gcore " + core, "-ex", "kill", exe],
+                   capture_output=True, text=True, cwd=ctx.work, timeout=120)
+    p = subprocess.run(["gdb", "-batch", "-nx", "-iex", "add-auto-load-safe-path " + lib,
+                        "-ex", "set solib-search-path " + os.path.dirname(lib), "-ex", "bt", exe, core],
+                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
+    got = FRAME.findall(p.stdout)
+    assert [f for f in got if f != TRAMP] == REAL, ("core", got, p.stdout, p.stderr)

@@ -90,27 +90,28 @@ static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
 	return reuse;
 }
 
-/* Make stack `to` the running one: park the thread's shadow stack under
- * the current one and take out the other's; write the switch. */
-static void switch_to(struct fnt_thread *t, uintptr_t to)
+/* Make stack `to` the running one: park the thread's shadow stack and
+ * stack-pointer window under the current one and take out the other's;
+ * 1 if it switched. */
+static int switch_stacks(struct fnt_thread *t, uintptr_t to)
 {
 	struct fnt_coro *c = t->coro;
 	if (!c) {
 		if (!to)
-			return;
+			return 0;
 		void *m = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED) {
 			t->lost++;
-			return;
+			return 0;
 		}
 		t->coro = c = m;
 		c->n = 1;        /* s[0]: the thread's own stack, id 0 */
 	}
 	if (c->cur == to)
-		return;
+		return 0;
 	struct fnt_coro_stack *from = stack_slot(c, c->cur), *next;
 	if (!from)
-		return;
+		return 0;
 	from->ss = t->ss;
 	from->top = t->ss_top;
 	from->cap = t->ss_cap;
@@ -119,20 +120,29 @@ static void switch_to(struct fnt_thread *t, uintptr_t to)
 	next = stack_slot(c, to);
 	if (!next) {
 		t->lost++;       /* too many stacks at once: this one shares the current shadow stack */
-		return;
+		return 0;
 	}
 	t->ss = next->ss;
 	t->ss_top = next->top;
 	t->ss_cap = next->cap;
 	window_set(t, next->min, next->max);
 	c->cur = to;
-	if (!t->busy) {
-		t->busy = 1;
-		__asm__ volatile("" ::: "memory");
+	return 1;
+}
+
+/* ...under the guard, so that a signal handler that lands meanwhile pushes
+ * nothing onto a half-switched stack (its calls are dropped and counted);
+ * the SWITCH record is written unless the guard was held already (a
+ * handler inside a hook). */
+static void switch_to(struct fnt_thread *t, uintptr_t to)
+{
+	uint32_t held = t->busy;
+	t->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	if (switch_stacks(t, to) && !held)
 		fnt_put_switch(t, to);
-		__asm__ volatile("" ::: "memory");
-		t->busy = 0;
-	}
+	__asm__ volatile("" ::: "memory");
+	t->busy = held;
 }
 
 /* An exit whose slot is not on the current shadow stack: a coroutine

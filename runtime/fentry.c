@@ -208,6 +208,11 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 	/* record --callsite: the call site is the return address, in the caller */
 	uintptr_t site = unlikely(fnt_flags & FNT_FLAG_CALLSITE) ? *slot : 0;
 
+	/* another machine stack: its own shadow stack first (coro.c); or a
+	 * context on this thread's TLS that is not the thread: not traced,
+	 * entry nor exit */
+	if (fnt_stack_check(t, (uintptr_t)slot, 2))
+		return;
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy) {
 			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);   /* its entry and its exit */

@@ -173,6 +173,13 @@ void fnt_modules_unlock(void)
 	pthread_mutex_unlock(&scan_lock);
 }
 
+/* a child cloned without any prepare step: the lock may be held by a
+ * thread that is not in this process */
+void fnt_modules_lock_reset(void)
+{
+	pthread_mutex_init(&scan_lock, NULL);
+}
+
 /* In a forked child: record the modules it inherited from the table, not
  * with dl_iterate_phdr, whose loader lock another thread of the parent may
  * have held at the fork. */

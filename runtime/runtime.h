@@ -24,6 +24,23 @@
 
 enum fnt_thread_state { FNT_T_NEW = 0, FNT_T_ACTIVE, FNT_T_OFF, FNT_T_ENDED };
 
+/* A trace file and its meta stream: the process's own (runtime.c), or a
+ * vfork child's (vfork.c).  The meta fields are appended under meta_lock
+ * by any thread of the process that writes this file. */
+struct fnt_trace_file {
+	struct fnt_file_header *hdr;   /* mapping of the file header */
+	int fd;
+	ino_t ino;                     /* identity of the file (the fd is checked before use) */
+	dev_t dev;
+	uint32_t pid;                  /* the process it belongs to (fork check) */
+	int meta_lock;
+	uint8_t *meta_chunk, *meta_pos, *meta_end;
+	off_t meta_chunk_off;
+	uint32_t meta_seq;
+	char path[4200];
+};
+struct fnt_vfork;
+
 struct fnt_thread {
 	/* hot: read and written by every hook */
 	uint8_t *pos;            /* next byte to write */
@@ -32,6 +49,7 @@ struct fnt_thread {
 	uint64_t prev_new;       /* address of the previous NEW event */
 	int32_t depth;
 	uint32_t busy;           /* re-entrancy guard (signal handlers) */
+	uintptr_t stk_lo, stk_span;   /* the stack pointers the hooks take for this thread's (coro.c) */
 	uintptr_t cache[FNT_CACHE_SLOTS];
 	/* cold */
 	uint8_t *chunk;          /* mapping of the current chunk */
@@ -69,6 +87,11 @@ struct fnt_thread {
 	uint32_t tls_shared, tls_busy;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
 	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
+	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
+	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
+	 * process's); in any thread, its save area for the next vfork */
+	struct fnt_trace_file *file;
+	struct fnt_vfork *vfork;
 };
 
 struct fnt_argspec;
@@ -326,8 +349,36 @@ int fnt_secure_exec(void) FNT_HIDDEN;
 /* every knob is read with secure_getenv (NULL in a secure-execution process) */
 #define getenv(name) secure_getenv(name)
 
+/* Which machine stack, which process (coro.c, clone.c).  The hooks take
+ * an event for this thread when its stack pointer lies in
+ * [stk_lo, stk_lo + stk_span], a window around the stack pointers seen on
+ * the stack in use.  fnt_fork_mask is all ones, but reads as zero in a
+ * process cloned without CLONE_VM by a raw system call, which no wrapper
+ * saw (its page is MADV_WIPEONFORK): then every event takes the rare path,
+ * which gives that process its own file first. */
+extern uint64_t fnt_fork_page[512] FNT_HIDDEN;
+#define fnt_fork_mask (fnt_fork_page[0])
+/* the rare path: 1 when the event is not this thread's to write (another
+ * context on its TLS: `events` are counted as lost), else 0 */
+int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events) FNT_HIDDEN;
+static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thread *t, uintptr_t sp, unsigned events)
+{
+	return unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)) && fnt_stack_moved(t, sp, events);
+}
+void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
+int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */
+void fnt_raw_fork_child(void) FNT_HIDDEN;     /* runtime.c: the fork treatment, no prepare step ran */
+
 /* with the guard held for a child: give it back if the child is gone (clone.c) */
 void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;
+/* hold the guard for a child that runs on this thread's TLS, give it back (clone.c) */
+void fnt_tls_share(void) FNT_HIDDEN;
+void fnt_tls_unshare(void) FNT_HIDDEN;
+/* vfork children (vfork.c): before the system call (returns how the child
+ * is handled), in the child, in the parent once the child is gone */
+int fnt_vfork_prepare(void) FNT_HIDDEN;
+void fnt_vfork_child(int how) FNT_HIDDEN;
+void fnt_vfork_resume(int how) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;
@@ -337,6 +388,7 @@ void fnt_fork_child(void) FNT_HIDDEN;
 void fnt_modules_scan(void) FNT_HIDDEN;
 void fnt_modules_lock(void) FNT_HIDDEN;
 void fnt_modules_unlock(void) FNT_HIDDEN;
+void fnt_modules_lock_reset(void) FNT_HIDDEN;
 void fnt_modules_fork_child(void) FNT_HIDDEN;   /* record the inherited table in the child's file */
 
 #endif

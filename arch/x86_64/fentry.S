@@ -162,7 +162,12 @@ fnt_libcall_entry:
 	 * address ends the walk there.  (The real address is in the
 	 * thread's shadow stack, which no CFI expression can reach:
 	 * backtrace() and _Unwind_Backtrace put the real ones back first,
-	 * see runtime/fentry.c.) */
+	 * see runtime/fentry.c; gdb, with scripts/fntrace-gdb.py.)  The
+	 * byte has a name of its own, which debuggers show for the frame
+	 * between a traced function and its caller. */
+	.type fnt_traced_return, @function
+	.hidden fnt_traced_return
+fnt_traced_return:
 	nop
 fnt_return_trampoline:
 	sub $8, %rsp
@@ -176,6 +181,7 @@ fnt_return_trampoline:
 	ret
 	.cfi_endproc
 	.size fnt_return_trampoline, . - fnt_return_trampoline
+	.size fnt_traced_return, . - fnt_traced_return
 
 /* The unwinder must see real return addresses: before an exception (or a
  * forced unwind: pthread_exit, cancellation) starts walking the stack, put

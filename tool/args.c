@@ -39,6 +39,44 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 		sb_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
+/* Integers without printf: replay formats millions of them.  The digits
+ * are written in place, right to left, after counting them. */
+static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
+{
+	unsigned n = 1 + (unsigned)neg;
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	char tmp[24], *q = b->len + n + 1 > b->cap ? tmp + n : b->p + b->len + n;
+	*q = 0;
+	do {
+		*--q = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--q = '-';
+	if (q == tmp)
+		sb_put(b, tmp, n);      /* no room: cut */
+	else
+		b->len += n;
+}
+
+static void sb_put_i64(struct sbuf *b, int64_t v)
+{
+	sb_put_u64(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
+static void sb_put_hex(struct sbuf *b, uint64_t v)
+{
+	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
+	do {
+		*--q = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	*--q = 'x';
+	*--q = '0';
+	sb_put(b, q, (size_t)(e - q));
+}
+
 static void put_escaped_char(struct sbuf *b, unsigned char c, char quote)
 {
 	switch (c) {
@@ -150,14 +188,14 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 	case FNT_FMT_ENUM: {
 		int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 		if (it->fmt != FNT_FMT_ENUM || put_enum(b, text, tlen, v, mask))
-			sb_printf(b, "%" PRId64, sv);
+			sb_put_i64(b, sv);
 		break;
 	}
-	case FNT_FMT_UINT: sb_printf(b, "%" PRIu64, v & mask); break;
-	case FNT_FMT_HEX: sb_printf(b, "0x%" PRIx64, v & mask); break;
+	case FNT_FMT_UINT: sb_put_u64(b, v & mask, 0); break;
+	case FNT_FMT_HEX: sb_put_hex(b, v & mask); break;
 	case FNT_FMT_PTR:
 		if (v)
-			sb_printf(b, "0x%" PRIx64, v);
+			sb_put_hex(b, v);
 		else
 			sb_put(b, "NULL", 4);
 		break;
@@ -185,25 +223,70 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 	return 0;
 }
 
+/* A spec text parsed once: each line of a replay formats one, and parsing
+ * it every time was most of the cost.  Direct-mapped by the text's
+ * address, checked against a copy of the text (a trace read after another
+ * may hold other texts at the same addresses). */
+#define SPEC_CACHE 256
+#define SPEC_CACHE_TEXT 256
+struct parsed_spec {
+	char text[SPEC_CACHE_TEXT];      /* "" when the slot is empty */
+	struct fnt_argspec spec;
+	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
+};
+
+static int spec_parse(const char *spec_text, size_t n, struct parsed_spec *ps)
+{
+	memset(&ps->spec, 0, sizeof(ps->spec));
+	if (fnt_argspec_parse(spec_text, n, &ps->spec))
+		return -1;
+	/* the item's own text (fnt_argspec_parse splits on every comma) */
+	const char *text = spec_text;
+	for (unsigned i = 0; i < ps->spec.n; i++) {
+		const char *comma = strchr(text, ',');
+		size_t tlen = comma ? (size_t)(comma - text) : strlen(text);
+		ps->off[i] = (uint16_t)(text - spec_text);
+		ps->len[i] = (uint16_t)tlen;
+		text = comma ? comma + 1 : text + tlen;
+	}
+	return 0;
+}
+
+static const struct parsed_spec *spec_get(const char *spec_text, struct parsed_spec *own)
+{
+	static struct parsed_spec *cache;
+	if (!cache)
+		cache = xcalloc(SPEC_CACHE, sizeof(*cache));
+	struct parsed_spec *ps = &cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
+	if (ps->text[0] && !strcmp(ps->text, spec_text))
+		return ps;
+	size_t n = strlen(spec_text);
+	if (n >= SPEC_CACHE_TEXT)
+		return spec_parse(spec_text, n, own) ? NULL : own;
+	if (spec_parse(spec_text, n, ps)) {
+		ps->text[0] = 0;
+		return NULL;
+	}
+	memcpy(ps->text, spec_text, n + 1);
+	return ps;
+}
+
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
 {
-	struct fnt_argspec spec = { 0 };
 	struct sbuf b = { out, 0, cap };
 	const uint8_t *p = payload, *end = payload + len;
 	int first = 1, short_ = 0;
+	const struct parsed_spec *ps;
+	static struct parsed_spec own;
 	if (!cap)
 		return 0;
 	out[0] = 0;
-	if (!spec_text || fnt_argspec_parse(spec_text, strlen(spec_text), &spec))
+	if (!spec_text || !(ps = spec_get(spec_text, &own)))
 		return 0;
-	const char *text = spec_text;
-	for (unsigned i = 0; i < spec.n; i++) {
-		const struct fnt_arg_item *it = &spec.item[i];
-		/* the item's own text (fnt_argspec_parse splits on every comma) */
-		const char *comma = strchr(text, ',');
-		size_t tlen = comma ? (size_t)(comma - text) : strlen(text);
-		const char *itext = text;
-		text = comma ? comma + 1 : text + tlen;
+	for (unsigned i = 0; i < ps->spec.n; i++) {
+		const struct fnt_arg_item *it = &ps->spec.item[i];
+		const char *itext = spec_text + ps->off[i];
+		size_t tlen = ps->len[i];
 		if ((it->src == FNT_SRC_RET) != is_ret)
 			continue;
 		if (!first)

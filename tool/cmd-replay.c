@@ -398,33 +398,26 @@ static void srcline(struct replay *r, const struct frame *f)
 	}
 }
 
-/* "(args)" of a call: its recorded arguments, or "()" */
-static void put_args(struct replay *r, struct trace_thread *th, const struct frame *f)
+/* "(args)" of a call with the spec text spec: its recorded arguments,
+ * formatted straight into the output */
+static void put_args(struct replay *r, const char *spec, const struct frame *f)
 {
-	char buf[2048];
-	const char *spec;
-	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr))) {
-		put_mem(r, "()", 2);
-		return;
-	}
-	size_t n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
-	put_mem(r, "(", 1);
-	put_mem(r, buf, n);
-	put_mem(r, ")", 1);
+	char *p = room(r, 2048 + 2);
+	*p = '(';
+	size_t n = args_format(spec, f->args, f->args_len, 0, p + 1, 2048);
+	p[1 + n] = ')';
+	r->len += n + 2;
 }
 
 /* " = value" of a returned call with a recorded return value */
-static void put_retval(struct replay *r, struct trace_thread *th, const struct frame *f)
+static void put_retval(struct replay *r, const char *spec, const struct frame *f)
 {
-	char buf[512];
-	const char *spec;
-	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
-		return;
-	size_t n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf));
+	char *p = room(r, 512 + 3);
+	size_t n = args_format(spec, f->ret, f->ret_len, 1, p + 3, 512);
 	if (!n)
 		return;
-	put_mem(r, " = ", 3);
-	put_mem(r, buf, n);
+	memcpy(p, " = ", 3);
+	r->len += n + 3;
 }
 
 /* A line of a call whose function has recorded values (the slow path
@@ -436,13 +429,14 @@ static void newline(struct replay *r);
 static int values_line(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
 		       const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
 {
-	if (!th->proc->n_argspecs || !trace_argspec(th->proc, f->addr))
+	const char *spec;
+	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
 		return 0;
 	line_done(r, prefix(r, th, dur, ns, depth, 0, f));
 	if (kind == 2) {
 		put_mem(r, "}", 1);
 		if (how == CALL_RETURN)
-			put_retval(r, th, f);
+			put_retval(r, spec, f);
 		put_mem(r, " /* ", 4);
 		put_name(r, f->func);
 		put_mem(r, why, why_len);
@@ -450,10 +444,10 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 		return 1;
 	}
 	put_name(r, f->func);
-	put_args(r, th, f);
+	put_args(r, spec, f);
 	if (kind == 1) {
 		if (how == CALL_RETURN)
-			put_retval(r, th, f);
+			put_retval(r, spec, f);
 		put_mem(r, ";", 1);
 	} else {
 		put_mem(r, " {", 2);

@@ -18,7 +18,7 @@ struct sbuf {
 	size_t len, cap;
 };
 
-static void sb_put(struct sbuf *b, const char *s, size_t n)
+static inline void sb_put(struct sbuf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap)
 		n = b->cap > b->len + 1 ? b->cap - b->len - 1 : 0;
@@ -43,9 +43,16 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
  * are written in place, right to left, after counting them. */
 static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 {
-	unsigned n = 1 + (unsigned)neg;
-	for (uint64_t t = v; t >= 10; t /= 10)
+	static const uint64_t pow10[19] = {
+		10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+		10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	unsigned n = 1;
+	while (n < 20 && v >= pow10[n - 1])
 		n++;
+	n += (unsigned)neg;
 	char tmp[24], *q = b->len + n + 1 > b->cap ? tmp + n : b->p + b->len + n;
 	*q = 0;
 	do {

@@ -232,20 +232,22 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 
 /* A spec text parsed once: each line of a replay formats one, and parsing
  * it every time was most of the cost.  Direct-mapped by the text's
- * address, checked against a copy of the text (a trace read after another
- * may hold other texts at the same addresses). */
+ * address, which names it while its trace is open: view_close and
+ * view_detach call args_forget() before they free the texts (a trace read
+ * after another may hold other texts at the same addresses). */
 #define SPEC_CACHE 256
-#define SPEC_CACHE_TEXT 256
 struct parsed_spec {
-	char text[SPEC_CACHE_TEXT];      /* "" when the slot is empty */
+	const char *key;                 /* the text; NULL when the slot is empty */
 	struct fnt_argspec spec;
 	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
 };
+static struct parsed_spec *spec_cache;
 
-static int spec_parse(const char *spec_text, size_t n, struct parsed_spec *ps)
+static int spec_parse(const char *spec_text, struct parsed_spec *ps)
 {
+	size_t n = strlen(spec_text);
 	memset(&ps->spec, 0, sizeof(ps->spec));
-	if (fnt_argspec_parse(spec_text, n, &ps->spec))
+	if (n > UINT16_MAX || fnt_argspec_parse(spec_text, n, &ps->spec))
 		return -1;
 	/* the item's own text (fnt_argspec_parse splits on every comma) */
 	const char *text = spec_text;
@@ -259,23 +261,24 @@ static int spec_parse(const char *spec_text, size_t n, struct parsed_spec *ps)
 	return 0;
 }
 
-static const struct parsed_spec *spec_get(const char *spec_text, struct parsed_spec *own)
+static const struct parsed_spec *spec_get(const char *spec_text)
 {
-	static struct parsed_spec *cache;
-	if (!cache)
-		cache = xcalloc(SPEC_CACHE, sizeof(*cache));
-	struct parsed_spec *ps = &cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
-	if (ps->text[0] && !strcmp(ps->text, spec_text))
+	if (!spec_cache)
+		spec_cache = xcalloc(SPEC_CACHE, sizeof(*spec_cache));
+	struct parsed_spec *ps = &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
+	if (ps->key == spec_text)
 		return ps;
-	size_t n = strlen(spec_text);
-	if (n >= SPEC_CACHE_TEXT)
-		return spec_parse(spec_text, n, own) ? NULL : own;
-	if (spec_parse(spec_text, n, ps)) {
-		ps->text[0] = 0;
+	ps->key = NULL;
+	if (spec_parse(spec_text, ps))
 		return NULL;
-	}
-	memcpy(ps->text, spec_text, n + 1);
+	ps->key = spec_text;
 	return ps;
+}
+
+void args_forget(void)
+{
+	free(spec_cache);
+	spec_cache = NULL;
 }
 
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
@@ -284,11 +287,10 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 	const uint8_t *p = payload, *end = payload + len;
 	int first = 1, short_ = 0;
 	const struct parsed_spec *ps;
-	static struct parsed_spec own;
 	if (!cap)
 		return 0;
 	out[0] = 0;
-	if (!spec_text || !(ps = spec_get(spec_text, &own)))
+	if (!spec_text || !(ps = spec_get(spec_text)))
 		return 0;
 	for (unsigned i = 0; i < ps->spec.n; i++) {
 		const struct fnt_arg_item *it = &ps->spec.item[i];

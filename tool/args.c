@@ -41,6 +41,11 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 
 /* Integers without printf: replay formats millions of them.  The digits
  * are written in place, right to left, after counting them. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 {
 	static const uint64_t pow10[19] = {
@@ -55,10 +60,18 @@ static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 	n += (unsigned)neg;
 	char tmp[24], *q = b->len + n + 1 > b->cap ? tmp + n : b->p + b->len + n;
 	*q = 0;
-	do {
-		*--q = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {         /* two digits at a time */
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		q -= 2;
+		memcpy(q, digit_pairs + d, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, digit_pairs + v * 2, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
 	if (neg)
 		*--q = '-';
 	if (q == tmp)

@@ -83,6 +83,10 @@ struct replay {
 	size_t n_pending;
 	struct name_ref *names;  /* by func id: copies padded for 16-byte loads */
 	size_t n_names;
+	/* the spec text of the last function with values looked up */
+	const struct trace_process *spec_proc;
+	uint64_t spec_addr;
+	const char *spec;
 };
 
 /* A function's short name, copied with NAME_PAD zero bytes after it so a
@@ -433,7 +437,17 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 		       const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
 {
 	const char *spec;
-	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
+	if (!th->proc->n_argspecs)
+		return 0;
+	if (f->addr == r->spec_addr && th->proc == r->spec_proc) {
+		spec = r->spec;
+	} else {
+		spec = trace_argspec(th->proc, f->addr);
+		r->spec_proc = th->proc;
+		r->spec_addr = f->addr;
+		r->spec = spec;
+	}
+	if (!spec)
 		return 0;
 	const struct name_ref *nr = name_of(r, f->func);
 	size_t more = ARGS_ROOM + RET_ROOM + 64 + why_len;

@@ -1577,18 +1577,20 @@ static const uint64_t varint_mask[9] = {
 	0xffffffffffffffffull,
 };
 
-/* The head byte of a CALLSITE record: a 1-byte varint */
-#define CALLSITE_HEAD ((uint8_t)((((unsigned)FNT_EXT_CALLSITE << 2 | FNT_K_EXT) << 1) | 1))
+/* The head byte of a CALLSITE, ARGS or RETVAL record: a 1-byte varint */
+#define EXT_HEAD(e) ((uint8_t)((((unsigned)(e) << 2 | FNT_K_EXT) << 1) | 1))
+#define CALLSITE_HEAD EXT_HEAD(FNT_EXT_CALLSITE)
 
 /* Decode events into ev[0..] while they are the common kind: an ENTRY or
  * EXIT naming a slot resolved since the last module change, before the
  * next one, with at least 8 readable bytes (16 after an entry's head in a
- * trace with call sites, whose CALLSITE record it decodes too).  Returns how
- * many; the first event it does not take is left for cursor_next.  cs is a
- * constant at each call: two copies of the loop, one without the call-site
- * code. */
+ * trace with call sites, whose CALLSITE record it decodes too; with
+ * values, an ARGS or RETVAL record that follows is the event's payload, as
+ * cursor_next takes it).  Returns how many; the first event it does not
+ * take is left for cursor_next.  cs and ar are constants at each call: a
+ * copy of the loop for each, none with code it does not need. */
 static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, struct trace_event *ev,
-							     struct trace_event *ev_end, const int cs)
+							     struct trace_event *ev_end, const int cs, const int ar)
 {
 	const struct trace_process *proc = c->p;
 	const uint8_t *p = c->pos, *end = c->end;
@@ -1629,6 +1631,29 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 			ev->callsite_vaddr = site - bias;
 			len += 1 + l2;
 		}
+		if (ar) {
+			/* its ARGS (entry) or RETVAL (exit) record: head byte,
+			 * a length of 1 or 2 bytes, the payload; anything
+			 * unusual is left to cursor_next */
+			const uint8_t *q = p + len;
+			ev->payload = NULL;
+			ev->payload_len = 0;
+			if (end - q < 9)
+				break;
+			if (q[0] == ((v & 1) ? EXT_HEAD(FNT_EXT_RETVAL) : EXT_HEAD(FNT_EXT_ARGS))) {
+				unsigned l2 = (unsigned)__builtin_ctz(q[1] | 0x100) + 1;
+				uint64_t pl;
+				if (l2 > 2)
+					break;
+				memcpy(&pl, q + 1, 8);
+				pl = (pl & varint_mask[l2]) >> l2;
+				if (pl > (uint64_t)(end - q - 1 - l2))
+					break;
+				ev->payload = q + 1 + l2;
+				ev->payload_len = (uint32_t)pl;
+				len += 1 + l2 + (unsigned)pl;
+			}
+		}
 		ticks = nt;
 		p += len;
 		ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
@@ -1665,14 +1690,15 @@ static size_t cursor_fill(struct cursor *c)
 	struct trace_thread *th = c->th;
 	const struct trace_process *proc = c->p;
 	const int cs = !!(proc->hdr.flags & FNT_FLAG_CALLSITE);
-	/* entries and exits may carry ARGS/RETVAL records: cursor_next only */
-	const int slow = !!(proc->hdr.flags & FNT_FLAG_ARGS);
+	/* entries and exits may carry ARGS/RETVAL records */
+	const int ar = !!(proc->hdr.flags & FNT_FLAG_ARGS);
 	size_t n = 0;
 	uint64_t max_ns = 0;
 
 	c->i = 0;
 	while (n < c->cap) {
-		size_t k = slow ? 0 : cs ? fast_run(c, buf + n, buf + c->cap, 1) : fast_run(c, buf + n, buf + c->cap, 0);
+		size_t k = ar ? (cs ? fast_run(c, buf + n, buf + c->cap, 1, 1) : fast_run(c, buf + n, buf + c->cap, 0, 1))
+			      : (cs ? fast_run(c, buf + n, buf + c->cap, 1, 0) : fast_run(c, buf + n, buf + c->cap, 0, 0));
 		if (k) {
 			th->events += k;
 			th->last_ns = buf[n + k - 1].ns;

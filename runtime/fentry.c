@@ -189,6 +189,103 @@ static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const st
 	return (size_t)(p - buf);
 }
 
+/* ---- the fast path of captured values ----
+ * With the guard held, the common case of an entry with its ARGS record or
+ * an exit with its RETVAL record: the clock read, the function in the
+ * address cache, room in the chunk for the worst case of both (one bounds
+ * check), no call site to add.  The event head goes first (its 8-byte
+ * store zeroes what follows), then the record's length and body, then the
+ * record's one-byte head, so that a reader never sees a head without its
+ * body.  Values go straight from the register frame into the chunk; a
+ * string is copied into it, bounded by FNT_ARG_STR_MAX.  Returns 0 when it
+ * wrote nothing: the caller takes the general path (fnt_event_ext). */
+static inline __attribute__((always_inline)) int
+values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn, const struct fnt_regs *r,
+	    const uintptr_t *slot, const int is_exit)
+{
+	const uint64_t *w = (const uint64_t *)r;
+	uint8_t *p = t->pos, *q, *body;
+	uint64_t now, d, v, x;
+	unsigned sl, len;
+
+	if (unlikely(!l->fast || p >= t->limit || !fnt_use_tsc ||
+		     p + 8 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||
+		     (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
+		return 0;
+	now = __builtin_ia32_rdtsc();
+	d = now - t->last;
+	sl = fnt_slot(fn);
+	if (unlikely(t->cache[sl] != fn || d >= (1ull << 47)))
+		return 0;
+	t->last = now;
+	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
+	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	p += len;
+	body = q = p + 1 + l->len_len;
+	if (!l->n_str) {
+		/* fixed size: the length is known, and stored before the body */
+		x = fnt_varint_pack(8u * l->n, l->len_len);
+		memcpy(p + 1, &x, 8);
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			memcpy(q, &v, 8);
+			q += 8;
+		}
+	} else {
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			if (l->kind[i] == FNT_PLAN_STR) {
+				q = put_string(q, (uintptr_t)v);
+			} else {
+				memcpy(q, &v, 8);
+				q += 8;
+			}
+		}
+		/* the length, as short as it can be: the body moves up when
+		 * the worst case needed a longer one */
+		size_t n = (size_t)(q - body);
+		unsigned ll = fnt_varint_len(n);
+		if (ll < l->len_len) {
+			memmove(p + 1 + ll, body, n);
+			q -= l->len_len - ll;
+		}
+		x = fnt_varint_pack(n, ll);
+		memcpy(p + 1, &x, ll);
+	}
+	x = fnt_varint_pack((uint64_t)(is_exit ? FNT_EXT_RETVAL : FNT_EXT_ARGS) << 2 | FNT_K_EXT, 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	t->pos = q;
+	t->depth += is_exit ? -1 : 1;
+	return 1;
+}
+
+/* The general path of an entry with its ARGS record, with the guard held:
+ * a new chunk, a cache miss, a call site, an item the plan does not know.
+ * 0, or -1 when nothing was written. */
+static __attribute__((noinline)) int args_slow(struct fnt_thread *t, const struct fnt_argplan *plan, uintptr_t fn,
+					       uintptr_t site, const struct fnt_regs *r, const uintptr_t *slot)
+{
+	uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
+	size_t len = args_payload(buf, plan->spec, r, slot);
+	return fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
+}
+
+/* ...and of an exit with its RETVAL record: 0, -1 when nothing was
+ * written, 1 when there is no payload (a plain exit is due) */
+static __attribute__((noinline)) int ret_slow(struct fnt_thread *t, const struct fnt_argplan *plan, uintptr_t fn,
+					      const struct fnt_regs *r)
+{
+	uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
+	size_t len = ret_payload(buf, plan->spec, r);
+	if (!len)
+		return 1;
+	return fnt_event_ext(t, fn, 0, 1, FNT_EXT_RETVAL, buf, len);
+}
+
 void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
 
 void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
@@ -203,7 +300,7 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 {
 	struct fnt_thread *t = &fnt_self;
-	const struct fnt_argspec *spec = NULL;
+	const struct fnt_argplan *plan = NULL;
 	int32_t depth;
 	/* record --callsite: the call site is the return address, in the caller */
 	uintptr_t site = unlikely(fnt_flags & FNT_FLAG_CALLSITE) ? *slot : 0;
@@ -241,10 +338,9 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		barrier();
 		if (!fnt_gate_skip(t, fn, 0)) {
 			depth = t->depth;
-			if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
-				uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-				size_t len = args_payload(buf, spec, r, slot);
-				fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
+			if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
+				if (!values_fast(t, &plan->args, fn, r, slot, 0))
+					args_slow(t, plan, fn, site, r, slot);
 			} else {
 				fnt_event_write(t, fn, site, 0);   /* releases the guard */
 				t->busy = 1;
@@ -256,7 +352,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		e->ret = *slot;
 		e->slot = (uintptr_t)slot;
 		e->fn = fn;
-		e->spec = written ? spec : NULL;
+		e->plan = written ? plan : NULL;
 		e->written = written;
 		e->depth = t->depth;
 		t->ss_top++;
@@ -265,18 +361,15 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		t->busy = 0;
 		return;
 	}
-	if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
-		uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-		size_t len;
+	if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
 		if (t->busy) {
 			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);
 			return;
 		}
-		len = args_payload(buf, spec, r, slot);
 		t->busy = 1;
-		__asm__ volatile("" ::: "memory");
-		int rc = fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
-		__asm__ volatile("" ::: "memory");
+		barrier();
+		int rc = values_fast(t, &plan->args, fn, r, slot, 0) ? 0 : args_slow(t, plan, fn, site, r, slot);
+		barrier();
 		t->busy = 0;
 		if (rc)
 			return;
@@ -290,10 +383,10 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 				fnt_lost_events(t, FNT_LOST_NOSPACE, 1);
 			return;
 		}
-		if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
+		if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
 			/* the first event started the runtime and loaded the specs */
 			uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-			size_t len = args_payload(buf, spec, r, slot);
+			size_t len = args_payload(buf, plan->spec, r, slot);
 			if (!t->busy) {
 				t->busy = 1;
 				__asm__ volatile("" ::: "memory");
@@ -313,7 +406,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 	e->ret = *slot;
 	e->slot = (uintptr_t)slot;
 	e->fn = fn;
-	e->spec = spec;
+	e->plan = plan;
 	e->written = 1;
 	e->depth = t->depth;
 	t->ss_top++;
@@ -408,30 +501,24 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			t->busy = 0;
 			return e.ret;
 		}
-		if (e.spec) {
-			uint8_t buf[2 + FNT_ARG_STR_MAX + 16];
-			size_t len = ret_payload(buf, e.spec, r);
-			if (len) {
-				fnt_event_ext(t, e.fn, 0, 1, FNT_EXT_RETVAL, buf, len);
-				barrier();
-				t->busy = 0;
-				return e.ret;
-			}
+		if (e.plan && e.plan->ret.max && (values_fast(t, &e.plan->ret, e.fn, r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0)) {
+			barrier();
+			t->busy = 0;
+			return e.ret;
 		}
 		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
 		return e.ret;
 	}
-	if (e.spec && !t->busy) {
-		uint8_t buf[2 + FNT_ARG_STR_MAX + 16];
-		size_t len = ret_payload(buf, e.spec, r);
-		if (len) {
-			t->busy = 1;
-			__asm__ volatile("" ::: "memory");
-			fnt_event_ext(t, e.fn, 0, 1, FNT_EXT_RETVAL, buf, len);
-			__asm__ volatile("" ::: "memory");
+	if (e.plan && e.plan->ret.max && !t->busy) {
+		t->busy = 1;
+		barrier();
+		if (values_fast(t, &e.plan->ret, e.fn, r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0) {
+			barrier();
 			t->busy = 0;
 			return e.ret;
 		}
+		barrier();
+		t->busy = 0;
 	}
 	fnt_event(e.fn, 0, 1);
 	return e.ret;

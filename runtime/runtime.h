@@ -13,6 +13,7 @@
 #include <elf.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "format/argspec.h"
 #include "format/format.h"
 
 #define FNT_HIDDEN __attribute__((visibility("hidden")))
@@ -99,7 +100,7 @@ struct fnt_shadow_entry {
 	uintptr_t ret;           /* the real return address */
 	uintptr_t slot;          /* where it lives on the stack */
 	uintptr_t fn;            /* the function (for its exit event) */
-	const struct fnt_argspec *spec;   /* its -A/-R spec, or NULL */
+	const struct fnt_argplan *plan;   /* its -A/-R spec, or NULL */
 	uintptr_t written;       /* its entry was written (0: left out by the record-time filters) */
 	int32_t depth;           /* t->depth once it was written (library calls under -finstrument-functions) */
 };
@@ -266,7 +267,33 @@ extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on
 void fnt_argspec_init(void) FNT_HIDDEN;
 int fnt_argspec_wanted(void) FNT_HIDDEN;     /* specs were given */
 void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
-const struct fnt_argspec *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
+const struct fnt_argplan *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
+
+/* A function's -A/-R spec pre-decoded once, where its address is resolved
+ * (argspec.c), for the trampolines' fast path (fentry.c): each item with a
+ * payload says where its value is and how it is written, and the worst
+ * case of each record's body is known, so one bounds check covers the
+ * event and its record.  Items of a kind the fast path does not know clear
+ * `fast`: that record goes through the spec (args_payload) instead. */
+/* words of the trampolines' register frame (struct fnt_regs, fentry.c) */
+#define FNT_REGS_ARG(i)  (i)              /* rdi rsi rdx rcx r8 r9: i < 6 */
+#define FNT_REGS_RAX     6
+#define FNT_REGS_XMM(k)  (10 + 2 * (k))   /* the low 8 bytes of xmm k */
+#define FNT_PLAN_STACK  0x80u     /* src: stack slot (src & 0x7f) above the return address */
+enum fnt_plan_kind { FNT_PLAN_RAW = 0, FNT_PLAN_STR = 1 };
+struct fnt_argplan_list {
+	uint8_t n;                 /* items with a payload */
+	uint8_t fast;              /* every item is RAW or STR */
+	uint8_t n_str;             /* STR items among them */
+	uint8_t len_len;           /* bytes of the body's length varint, for the worst case */
+	uint16_t max;              /* body bytes at most */
+	uint8_t src[FNT_ARGS_MAX];   /* word of struct fnt_regs, or FNT_PLAN_STACK | slot word */
+	uint8_t kind[FNT_ARGS_MAX];
+};
+struct fnt_argplan {
+	const struct fnt_argspec *spec;
+	struct fnt_argplan_list args, ret;
+};
 void fnt_argspec_fork_child(void) FNT_HIDDEN;
 
 /* -fpatchable-function-entry: patch the module's pads (runtime/patch.c);

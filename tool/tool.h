@@ -237,6 +237,10 @@ int replay_follow(struct view_opts *o, int time, int srcline, int recorder, int 
  * comma-separated, into out (NUL-terminated).  Returns the length; 0 when
  * there is nothing to show. */
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
+/* args_format parses each spec text once and knows it by its address from
+ * then on: call this before the texts it was given are freed or changed
+ * (view_close and view_detach do, for the trace's ARGSPEC texts) */
+void args_forget(void);
 
 /* ---- autoargs.c: record --auto-args ---- */
 /* "func@items;..." for every function of the program with DWARF, or NULL */

@@ -184,6 +184,7 @@ static void free_names(struct view *v)
 void view_detach(struct view *v)
 {
 	free_names(v);
+	args_forget();
 	trace_close(v->trace);
 	memset(v, 0, sizeof(*v));
 }
@@ -192,6 +193,7 @@ void view_close(struct view *v)
 {
 	free_names(v);
 	symbols_free(v->syms);
+	args_forget();
 	trace_close(v->trace);
 	free(v->opts->debug_dirs.v);
 	free(v->opts->prefix_map.v);

@@ -96,6 +96,32 @@ int main(void)
 	fmt("c=arg1/e32{RED=0|GREEN=5},d=arg2/e32{RED=0|GREEN=5}", p, n, 0, "c=GREEN, d=9");
 	/* a spec that does not parse gives nothing */
 	fmt("arg1/zz", p, n, 0, "");
+	/* parsed specs are cached by address: after args_forget() (a trace
+	 * closed), a text at an address that held another one is parsed again */
+	{
+		char text[16];
+		uint64_t v = (uint64_t)-2;
+		strcpy(text, "arg1/x64");
+		fmt(text, (const uint8_t *)&v, 8, 0, "0xfffffffffffffffe");
+		fmt(text, (const uint8_t *)&v, 8, 0, "0xfffffffffffffffe");
+		args_forget();
+		strcpy(text, "arg1/i64");
+		fmt(text, (const uint8_t *)&v, 8, 0, "-2");
+		args_forget();
+		strcpy(text, "arg1/u64");
+		fmt(text, (const uint8_t *)&v, 8, 0, "18446744073709551614");
+		args_forget();
+	}
+	/* integers cut at the end of a small buffer, never past it */
+	{
+		char out[5];
+		uint64_t v = (uint64_t)-123456;
+		memset(out, 'z', sizeof(out));
+		CHECK(args_format("arg1/i64", (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "-12") &&
+		      out[4] == 'z', "cut integer '%s'", out);
+		CHECK(args_format("arg1/x64", (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "0xf") &&
+		      out[4] == 'z', "cut hex '%s'", out);
+	}
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;
 }

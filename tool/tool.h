@@ -195,6 +195,8 @@ struct frame {
 	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
 	int wait_c;              /* -C: shown once it turns out to lead to a -C function */
 	int in_c;                /* -C: a -C function or inside one (its callees are not shown) */
+	int inherited;           /* a forked child's frame entered in its parent: never begun, its
+	                            return is an orphan (shown as such if the frame passes the filters) */
 	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */

@@ -2050,6 +2050,20 @@ const char *trace_argspec(const struct trace_process *p, uint64_t addr)
 	return found;
 }
 
+const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns)
+{
+	const struct trace_module *any = NULL;
+	for (size_t i = 0; i < p->n_modules; i++) {
+		const struct trace_module *m = &p->modules[i];
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		if (m->load_ns <= ns && ns < m->unload_ns)
+			return m;
+		any = m;
+	}
+	return any && any->unload_ns == UINT64_MAX ? any : NULL;   /* a constructor before its load record */
+}
+
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns)
 {
 	return t->t0_real + ns;

@@ -254,6 +254,8 @@ struct trace_frame_ref {
 	uint64_t addr;              /* runtime address */
 };
 size_t trace_inherited(struct trace *t, struct trace_thread *th, const struct trace_frame_ref **out);
+/* the module of process p that held runtime address addr at trace time ns, or NULL */
+const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns);
 /* the spec text recorded for the function at runtime address addr, or NULL */
 const char *trace_argspec(const struct trace_process *p, uint64_t addr);
 

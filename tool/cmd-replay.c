@@ -407,6 +407,7 @@ static void put_args(struct replay *r, struct trace_thread *th, const struct fra
 		put_mem(r, "()", 2);
 		return;
 	}
+	args_where(th->proc, f->start_ns);
 	size_t n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
 	put_mem(r, "(", 1);
 	put_mem(r, buf, n);
@@ -420,6 +421,7 @@ static void put_retval(struct replay *r, struct trace_thread *th, const struct f
 	const char *spec;
 	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
 		return;
+	args_where(th->proc, f->start_ns);
 	size_t n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf));
 	if (!n)
 		return;
@@ -850,6 +852,7 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 	put_str(r, buf);
 	json_str(r, name, n);
 	if (spec) {
+		args_where(th->proc, f->start_ns);
 		n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
 		put_str(r, ",\"args\":");
 		json_str(r, buf, n);

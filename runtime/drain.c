@@ -304,3 +304,17 @@ void fnt_drain_fork_child(void)
 	slots = NULL;
 	claim_lock = 0;
 }
+
+/* ...and once the child has its own file: if it takes the ring that is
+ * still on offer, record copies its slots into that file, not into the
+ * parent's (which the parent, having written nothing, removes) */
+void fnt_drain_fork_file(const char *trace_path, uint64_t ino, uint64_t dev)
+{
+	const char *base = strrchr(trace_path, '/');
+	base = base ? base + 1 : trace_path;
+	if (ring_fd < 0 || strlen(base) >= sizeof(file_name))
+		return;
+	strcpy(file_name, base);
+	file_ino = ino;
+	file_dev = dev;
+}

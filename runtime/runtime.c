@@ -1173,6 +1173,7 @@ static void fork_child(void)
 		state = 2;
 		return;
 	}
+	fnt_drain_fork_file(trace_path, (uint64_t)trace_ino, (uint64_t)trace_dev);
 	fnt_modules_fork_child();
 	/* the child goes on at the same depth; the reader learns it from the
 	 * first chunk header, and which frames those are from the parent's

@@ -40,7 +40,10 @@ def chrome(ctx, d, *args):
 
 def check(ctx):
     for name, args in (("F-spawn", ["-F", "spawn"]), ("F-main", ["-F", "main"]),
-                       ("F-child", ["-F", "child_work", "-F", "before"]), ("N-spawn", ["-N", "spawn"]),
+                       ("F-child", ["-F", "child_work", "-F", "before"]),
+                       # the parent writes nothing: the child's chunks (it takes
+                       # record's ring) went to the parent's file, and were lost
+                       ("F-child-only", ["-F", "child_work"]), ("N-spawn", ["-N", "spawn"]),
                        ("N-child", ["-N", "child_work"]), ("N-hidden", ["-N", "hidden"]),
                        ("FN", ["-F", "spawn", "-N", "hidden"]), ("FD", ["-F", "main", "-D", "2"])):
         d = record(ctx, name, *args)

@@ -12,8 +12,10 @@
  * ends byte for byte as it would have without the ring.
  *
  * Only the process image that claims the ring first uses it.  A forked child
- * lets go of its copy of the mapping and maps its chunks from its own file,
+ * lets go of its copy of a claimed ring and maps its chunks from its own file,
  * as every process did before; so does a program run without `record`.  A
+ * ring still unclaimed at the fork (the parent wrote no event) may become the
+ * child's, drained into the child's file.  A
  * later image of the same process (after exec) tells record, by bumping the
  * ring's image, that the old image's slots are final.
  *

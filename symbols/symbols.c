@@ -727,7 +727,7 @@ static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 		[SYMBOLS_DEMANGLE_SIMPLE] = CXXNAME_SIMPLE,
 	};
 	GElf_Off off = 0;
-	GElf_Sym sym;
+	GElf_Sym sym = { 0 };     /* (a GOT slot's name comes without one: size 0) */
 	const char *name = got_slot_name(m, e->vaddr);
 	char *dem = NULL;
 

@@ -139,11 +139,15 @@ enum cls { C_NONE, C_INT, C_FP, C_STRUCT_REGS, C_STRUCT_MEM, C_UNSURE, C_EMPTY,
 
 /* libstdc++'s std::string and std::string_view, by the class's own name
  * (gcc and clang name them alike; clang may give only a declaration,
- * enough: the layout is libstdc++'s) */
+ * enough: the layout is libstdc++'s).  The old copy-on-write string
+ * (_GLIBCXX_USE_CXX11_ABI=0, one pointer: 8 bytes) is not one of these. */
 static int is_std_string(Dwarf_Die *type)
 {
 	const char *n = dwarf_diename(type);
-	return n && !strcmp(n, "basic_string<char, std::char_traits<char>, std::allocator<char> >");
+	Dwarf_Word size;
+	if (!n || strcmp(n, "basic_string<char, std::char_traits<char>, std::allocator<char> >"))
+		return 0;
+	return dwarf_aggregate_size(type, &size) || size == 32;
 }
 
 static int is_string_view(Dwarf_Die *type)

@@ -137,6 +137,9 @@ enum fnt_ext {
 	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
 	                          * addresses, innermost first (fnt_capture_stack) */
 	FNT_EXT_SWITCH = 11,     /* body: varint stack: the thread switched to that machine stack (0: its own) */
+	FNT_EXT_FORK = 13,       /* body: u64 ticks, varint tid: this process was forked at ticks by the
+	                          * parent's thread tid, whose open frames it inherited (first record of
+	                          * the forking thread's first chunk in the child) */
 };
 
 /* meta records in META chunks: u32 header (len:24 | type:8), then len bytes.

@@ -146,36 +146,113 @@ static uint8_t *put_string(uint8_t *p, uintptr_t ptr)
 	return p + len;
 }
 
+/* Read n bytes at ptr without ever faulting; 0 when all were read. */
+static int read_safe(void *buf, uintptr_t ptr, size_t n)
+{
+	struct iovec local = { buf, n }, remote = { (void *)ptr, n };
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* A counted string (std::string, std::string_view): its first
+ * FNT_ARG_STR_MAX bytes, in the payload of a C string (the bytes may hold
+ * NULs); a data pointer that cannot be read is <bad 0x...> */
+static uint8_t *put_counted(uint8_t *p, uintptr_t data, uint64_t len)
+{
+	size_t n = len < FNT_ARG_STR_MAX ? (size_t)len : FNT_ARG_STR_MAX;
+	if (n && read_safe(p + 2, data, n)) {
+		*p++ = FNT_STR_BAD;
+		memcpy(p, &data, 8);
+		return p + 8;
+	}
+	p[0] = len > FNT_ARG_STR_MAX ? FNT_STR_CUT : FNT_STR_OK;
+	p[1] = (uint8_t)n;
+	return p + 2 + n;
+}
+
+/* A std::string at obj: libstdc++'s layout (gcc and clang on Linux) is its
+ * data pointer, then its length */
+static uint8_t *put_std_string(uint8_t *p, uintptr_t obj)
+{
+	uint64_t w[2];
+	if (!obj) {
+		*p++ = FNT_STR_NULL;
+		return p;
+	}
+	if (read_safe(w, obj, sizeof(w))) {
+		*p++ = FNT_STR_BAD;
+		memcpy(p, &obj, 8);
+		return p + 8;
+	}
+	return put_counted(p, (uintptr_t)w[0], w[1]);
+}
+
 static uint8_t *put_item(uint8_t *p, const struct fnt_arg_item *it, uint64_t v)
 {
 	if (it->fmt == FNT_FMT_STRUCT)
 		return p;
 	if (it->fmt == FNT_FMT_STR)
 		return put_string(p, (uintptr_t)v);
+	if (it->fmt == FNT_FMT_STDSTRING)
+		return put_std_string(p, (uintptr_t)v);
 	memcpy(p, &v, 8);
 	return p + 8;
+}
+
+/* the integer-class argument word i (0-based): a register, then the stack */
+static inline uint64_t arg_word(const struct fnt_regs *r, const uintptr_t *slot, unsigned i)
+{
+	return i < 6 ? r->gp[i] : slot[1 + i - 6];   /* stack arguments sit above the return address */
+}
+
+/* A long double in st(0) (a return value), copied without changing the x87
+ * stack: fxam says whether st(0) holds anything (it only sets the condition
+ * codes), and a copy of it is pushed and stored.  16 bytes: the 10 of the
+ * value, then 1 when st(0) held one.  The C code that ran since the
+ * function returned does not touch the x87 registers. */
+static uint8_t *put_st0(uint8_t *p)
+{
+	uint16_t sw;
+	memset(p, 0, 16);
+	__asm__ volatile("fxam\n\tfnstsw %0" : "=a"(sw));
+	if ((sw & 0x4500) != 0x4100) {          /* C3 C2 C0 = 1 0 1: empty */
+		__asm__ volatile("fld %%st(0)\n\tfstpt %0" : "=m"(*(char(*)[10])p));
+		p[10] = 1;
+	}
+	return p + 16;
 }
 
 static size_t args_payload(uint8_t *buf, const struct fnt_argspec *spec, const struct fnt_regs *r,
 			   const uintptr_t *slot)
 {
-	static const uint8_t gp_of_arg[6] = { 0, 1, 2, 3, 4, 5 };
 	uint8_t *p = buf;
 	for (unsigned i = 0; i < spec->n; i++) {
 		const struct fnt_arg_item *it = &spec->item[i];
 		uint64_t v;
 		if (it->src == FNT_SRC_RET)
 			continue;
-		if (it->src == FNT_SRC_FP)
+		if (it->src == FNT_SRC_FP) {
 			v = r->xmm[it->index][0];
-		else if (it->index < 6)
-			v = r->gp[gp_of_arg[it->index]];
-		else
-			v = slot[1 + it->index - 6];   /* stack arguments sit above the return address */
+		} else if (unlikely(it->fmt >= FNT_FMT_LDOUBLE && it->fmt != FNT_FMT_STDSTRING)) {
+			/* two words: a long double's in memory, a string_view's */
+			uint64_t w[2] = { arg_word(r, slot, it->index), arg_word(r, slot, it->index + 1u) };
+			if (it->fmt == FNT_FMT_STRVIEW) {
+				p = put_counted(p, (uintptr_t)w[1], w[0]);
+			} else {
+				memcpy(p, w, 10);
+				memset(p + 10, 0, 6);
+				p[10] = 1;
+				p += 16;
+			}
+			continue;
+		} else {
+			v = arg_word(r, slot, it->index);
+		}
 		p = put_item(p, it, v);
 	}
 	return (size_t)(p - buf);
 }
+
+#define RET_BUF (2 + FNT_ARG_STR_MAX + 16)
 
 static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const struct fnt_regs *r)
 {
@@ -184,7 +261,14 @@ static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const st
 		const struct fnt_arg_item *it = &spec->item[i];
 		if (it->src != FNT_SRC_RET)
 			continue;
-		p = put_item(p, it, it->fmt == FNT_FMT_FLOAT ? r->xmm[0][0] : r->gp[6]);
+		if (p + fnt_argspec_item_max(it) > buf + RET_BUF)
+			break;          /* (two string retvals: the first only) */
+		if (it->fmt == FNT_FMT_LDOUBLE)
+			p = put_st0(p);
+		else if (it->fmt == FNT_FMT_STRVIEW)
+			p = put_counted(p, (uintptr_t)r->gp[2], r->gp[6]);   /* rax: length, rdx: data */
+		else
+			p = put_item(p, it, it->fmt == FNT_FMT_FLOAT ? r->xmm[0][0] : r->gp[6]);
 	}
 	return (size_t)(p - buf);
 }

@@ -726,6 +726,10 @@ static void chunk_release(struct fnt_thread *t, int punch)
 	t->chunk = t->pos = t->limit = NULL;
 }
 
+/* the fork the child's first chunk notes (FNT_EXT_FORK): when, from which thread */
+static uint64_t fork_ticks;
+static uint32_t fork_tid, fork_note;
+
 /* Start a new chunk for this thread: fresh timestamp base, fresh cache. */
 static int thread_chunk_start(struct fnt_thread *t)
 {
@@ -777,6 +781,14 @@ static int thread_chunk_start(struct fnt_thread *t)
 	 * written for a slot the reader has not seen filled */
 	memset(t->cache, 0xff, sizeof(t->cache));
 	chunk_seal(ch);
+	if (unlikely(fork_note) && t->pid == tf->pid && t->tid == tf->pid) {
+		/* the forking thread's first chunk in the child: where its
+		 * inherited frames come from */
+		uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_FORK));
+		memcpy(p, &fork_ticks, 8);
+		t->pos = put_varint(p + 8, fork_tid);
+		fork_note = 0;
+	}
 	put_lost(t);
 	return 0;
 }
@@ -1166,6 +1178,7 @@ static int fork_meta_locked, fork_spare_locked;
 
 static void fork_prepare(void)
 {
+	fork_ticks = fnt_now();         /* before the fork: every later event of the parent comes after */
 	fnt_modules_lock();
 	fork_meta_locked = !meta_lock_take();
 	fork_spare_locked = !lock_take(&spare_lock);
@@ -1226,9 +1239,13 @@ static void fork_child_common(int raw)
 		state = 2;
 		return;
 	}
+	fnt_drain_fork_file(tf->path, (uint64_t)tf->ino, (uint64_t)tf->dev);
 	fnt_modules_fork_child();
 	/* the child goes on at the same depth; the reader learns it from the
-	 * first chunk header */
+	 * first chunk header, and which frames those are from the parent's
+	 * thread at fork_ticks (FNT_EXT_FORK, below) */
+	fork_tid = t->tid;
+	fork_note = depth > 0;
 	uint32_t busy = t->busy;
 	fnt_filter_thread_exit(t);       /* -t: the saved positions were in the parent's chunk */
 	t->state = FNT_T_NEW;

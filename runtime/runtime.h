@@ -170,6 +170,7 @@ int fnt_drain_active(void) FNT_HIDDEN;
 int fnt_drain_wanted(void) FNT_HIDDEN;         /* active, or a ring handed over, not claimed yet */
 void fnt_drain_each(void (*fn)(const uint8_t *slot, uint64_t off, uint32_t len)) FNT_HIDDEN;
 void fnt_drain_fork_child(void) FNT_HIDDEN;
+void fnt_drain_fork_file(const char *trace_path, uint64_t ino, uint64_t dev) FNT_HIDDEN;
 void fnt_drain_exit(void) FNT_HIDDEN;
 
 /* trace-signals.c: record --trace=off and --signal SIG@ACTION */

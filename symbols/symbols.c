@@ -69,6 +69,7 @@ struct entry {
 	char *short_name;       /* malloc'd, or == name */
 	char *file;             /* malloc'd or NULL */
 	uint64_t start;
+	uint64_t size;          /* the symbol's st_size */
 	int line;
 };
 
@@ -726,7 +727,7 @@ static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 		[SYMBOLS_DEMANGLE_SIMPLE] = CXXNAME_SIMPLE,
 	};
 	GElf_Off off = 0;
-	GElf_Sym sym;
+	GElf_Sym sym = { 0 };     /* (a GOT slot's name comes without one: size 0) */
 	const char *name = got_slot_name(m, e->vaddr);
 	char *dem = NULL;
 
@@ -751,6 +752,7 @@ static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 			return -1;
 	}
 	e->start = e->vaddr - off;
+	e->size = sym.st_size;
 	return 0;
 }
 
@@ -759,6 +761,7 @@ static void fill_out(const struct entry *e, int with_line, struct sym_func *out)
 	out->name = e->name;
 	out->short_name = e->short_name;
 	out->start = e->start;
+	out->size = e->ret ? 0 : e->size;
 	out->file = with_line || e->has_line ? e->file : NULL;
 	out->line = with_line || e->has_line ? e->line : 0;
 }

@@ -1,7 +1,8 @@
 /*
  * args.c - formats the raw argument / return-value payloads the runtime
  * captured (format/argspec.h, doc/format.md "Argument payloads") as C-like
- * text: 12, -5, 0x7ffd..., "world", NULL, <bad 0x10>, 2.5, 'x', true, {...}.
+ * text: 12, -5, 0x7ffd..., &table+0x8, "world", NULL, <bad 0x10>, 2.5, 'x',
+ * true, {...}.
  * The spec text comes from the trace (ARGSPEC meta records), never from the
  * command line, so a trace formats the same wherever it is read.
  */
@@ -115,6 +116,27 @@ static void put_escaped_char(struct sbuf *b, unsigned char c, char quote)
 	}
 }
 
+/* where pointers are named (args_symbols, args_where) */
+static struct view *ptr_view;
+static int (*ptr_name)(struct view *v, const struct trace_process *p, uint64_t ns, uint64_t addr, char *out,
+		       size_t cap);
+static const struct trace_process *ptr_proc;
+static uint64_t ptr_ns;
+
+void args_symbols(struct view *v, int (*name)(struct view *v, const struct trace_process *p, uint64_t ns,
+						 uint64_t addr, char *out, size_t cap))
+{
+	ptr_view = v;
+	ptr_name = name;
+	ptr_proc = NULL;
+}
+
+void args_where(const struct trace_process *p, uint64_t ns)
+{
+	ptr_proc = p;
+	ptr_ns = ns;
+}
+
 /* shortest text that reads back as the same double */
 static void put_double(struct sbuf *b, double d)
 {
@@ -133,6 +155,20 @@ static void put_float(struct sbuf *b, float f)
 	for (int prec = 1; prec <= 9; prec++) {
 		snprintf(tmp, sizeof(tmp), "%.*g", prec, (double)f);
 		if (strtof(tmp, NULL) == f || prec == 9)
+			break;
+	}
+	sb_put(b, tmp, strlen(tmp));
+}
+
+/* a long double (x87 80-bit), the shortest text that reads back as it */
+static void put_long_double(struct sbuf *b, const uint8_t *raw)
+{
+	char tmp[80];
+	long double d = 0;
+	memcpy(&d, raw, 10);
+	for (int prec = 1; prec <= 21; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*Lg", prec, d);
+		if (strtold(tmp, NULL) == d || prec == 21)
 			break;
 	}
 	sb_put(b, tmp, strlen(tmp));
@@ -170,7 +206,18 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 		sb_put(b, "{...}", 5);
 		return 0;
 	}
-	if (it->fmt == FNT_FMT_STR) {
+	if (it->fmt == FNT_FMT_LDOUBLE) {
+		/* 10 bytes of value, then 1 when there was one (st(0) empty: none) */
+		if (end - p < 16)
+			return -1;
+		if (p[10])
+			put_long_double(b, p);
+		else
+			sb_put(b, "?", 1);
+		*pp = p + 16;
+		return 0;
+	}
+	if (it->fmt == FNT_FMT_STR || it->fmt == FNT_FMT_STDSTRING || it->fmt == FNT_FMT_STRVIEW) {
 		if (p >= end)
 			return -1;
 		uint8_t st = *p++;
@@ -213,12 +260,16 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 	}
 	case FNT_FMT_UINT: sb_put_u64(b, v & mask, 0); break;
 	case FNT_FMT_HEX: sb_put_hex(b, v & mask); break;
-	case FNT_FMT_PTR:
-		if (v)
-			sb_put_hex(b, v);
-		else
+	case FNT_FMT_PTR: {
+		char sym[256];
+		if (!v)
 			sb_put(b, "NULL", 4);
+		else if (ptr_view && ptr_proc && !ptr_name(ptr_view, ptr_proc, ptr_ns, v, sym, sizeof(sym)))
+			sb_put(b, sym, strlen(sym));   /* &main, &table+0x10 */
+		else
+			sb_put_hex(b, v);
 		break;
+	}
 	case FNT_FMT_CHAR:
 		sb_put(b, "'", 1);
 		put_escaped_char(b, (unsigned char)v, '\'');

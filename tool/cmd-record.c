@@ -47,7 +47,8 @@ static const char record_usage[] =
 	"  -A, --argument FUNC@ITEMS  record arguments of the functions FUNC names (a\n"
 	"                       glob); ITEMS: argN[/fmt] and fpargN[/f32|/f64], comma-\n"
 	"                       separated; fmt: i8..i64 (default i32), u8..u64, x, p, s,\n"
-	"                       c, b, S (struct, not captured).  -pg -mfentry and\n"
+	"                       c, b, S (struct, not captured), t (std::string), v\n"
+	"                       (std::string_view), f80 (long double).  -pg -mfentry and\n"
 	"                       -fpatchable-function-entry builds, and library calls\n"
 	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
 	"      --auto-args      record the arguments and return value of every function\n"
@@ -320,7 +321,7 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 			  "specs together)", opt, val, FNT_ARGS_MAX);
 	if (bad)
 		die_usage("option '%s': item %d of '%s' is not valid (argN[/fmt], fpargN[/f32|/f64], retval[/fmt]; "
-			  "fmt: i8..i64, u8..u64, x, p, s, c, b, S; see doc/args.md)", opt, bad, at + 1);
+			  "fmt: i8..i64, u8..u64, x, p, s, c, b, S, t, v, f80; see doc/args.md)", opt, bad, at + 1);
 	for (unsigned i = 0; i < spec.n; i++)
 		if ((spec.item[i].src == FNT_SRC_RET) != is_ret)
 			die_usage("option '%s': '%s': %s", opt, val,

@@ -449,6 +449,7 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 	}
 	if (!spec)
 		return 0;
+	args_where(th->proc, f->start_ns);     /* pointers named by the module map of the call */
 	const struct name_ref *nr = name_of(r, f->func);
 	size_t more = ARGS_ROOM + RET_ROOM + 64 + why_len;
 	char *p = prefix(r, th, dur, ns, depth, (nr->len > NAME_FAST ? 0 : nr->len + 16) + more, f);
@@ -869,6 +870,7 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 	put_str(r, buf);
 	json_str(r, name, n);
 	if (spec) {
+		args_where(th->proc, f->start_ns);
 		n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
 		put_str(r, ",\"args\":");
 		json_str(r, buf, n);

@@ -176,6 +176,11 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 /* the (short) name of the function containing an arbitrary code address, or
  * NULL when no symbol covers it */
 const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr);
+/* a pointer value of process p at trace time ns as "&name" or "&name+0x10"
+ * when it lies inside a symbol (function or data) of a module; 0, or -1
+ * (nothing written) */
+int view_pointer_name(struct view *v, const struct trace_process *p, uint64_t ns, uint64_t addr, char *out,
+		      size_t cap);
 /* after a walk: warn about damage, lost events, untrusted modules */
 void view_report_problems(struct view *v);
 void view_no_events_hint(struct view *v);
@@ -202,6 +207,8 @@ struct frame {
 	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
 	int wait_c;              /* -C: shown once it turns out to lead to a -C function */
 	int in_c;                /* -C: a -C function or inside one (its callees are not shown) */
+	int inherited;           /* a forked child's frame entered in its parent: never begun, its
+	                            return is an orphan (shown as such if the frame passes the filters) */
 	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
@@ -241,6 +248,13 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
  * then on: call this before the texts it was given are freed or changed
  * (view_close and view_detach do, for the trace's ARGSPEC texts) */
 void args_forget(void);
+/* Pointers (/p) print as &symbol+0xoff when they point inside a symbol of a
+ * module: args_format names them with the view given here (view_open sets
+ * it) and the module map of process p at time ns (set before formatting a
+ * call's values; without it, or for a NULL p, they print in hex). */
+void args_symbols(struct view *v, int (*name)(struct view *v, const struct trace_process *p, uint64_t ns,
+						 uint64_t addr, char *out, size_t cap));
+void args_where(const struct trace_process *p, uint64_t ns);
 
 /* ---- autoargs.c: record --auto-args ---- */
 /* "func@items;..." for every function of the program with DWARF, or NULL */

@@ -431,6 +431,8 @@ static void write_range(const struct site_set *set, int prot)
 	uintptr_t r0 = 0, r1 = 0;
 	for (size_t i = 0; i <= set->n; i++) {
 		uintptr_t p0 = 0, p1 = 0;
+		if (i < set->n && !set->s[i].len)
+			continue;
 		if (i < set->n) {
 			p0 = set->s[i].at & ~(uintptr_t)(pg - 1);
 			p1 = (set->s[i].at + 5 + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
@@ -459,7 +461,8 @@ static int switch_held(const struct site_set *set, int on, ucontext_t *self_uc)
 	int ok = !park_threads(1);
 	if (ok) {
 		for (size_t i = 0; i < set->n; i++)
-			memcpy((void *)set->s[i].at, on ? set->s[i].call : set->s[i].orig, 5);
+			if (set->s[i].len)
+				memcpy((void *)set->s[i].at, on ? set->s[i].call : set->s[i].orig, 5);
 		sync_cores();
 		if (on && self_uc) {
 			uintptr_t ip = (uintptr_t)self_uc->uc_mcontext.gregs[REG_RIP];
@@ -481,14 +484,16 @@ static int patch_switch(int on, ucontext_t *self_uc)
 	struct site_set *set = __atomic_load_n(&sites, __ATOMIC_ACQUIRE);
 	int multi = 0;
 	if (!set || !set->n)
-		return -1;
+		return 0;       /* nothing to write yet: modules loaded later follow the new state */
 	if (trap_install() || list_threads())
 		return -1;
 	write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
 	for (size_t i = 0; i < set->n; i++)
-		if (set->s[i].nb)
+		if (set->s[i].nb && set->s[i].len)
 			return switch_held(set, on, self_uc);
 	for (size_t i = 0; i < set->n; i++) {
+		if (!set->s[i].len)
+			continue;
 		__atomic_store_n((uint8_t *)set->s[i].at, 0xcc, __ATOMIC_RELEASE);
 		multi |= set->s[i].orig[0] == 0x90 || set->s[i].nb;
 	}
@@ -504,7 +509,8 @@ static int patch_switch(int on, ucontext_t *self_uc)
 		if (park_threads(0)) {
 			/* give up: only byte 0 changed, put it back */
 			for (size_t i = 0; i < set->n; i++)
-				__atomic_store_n((uint8_t *)set->s[i].at, set->s[i].orig[0], __ATOMIC_RELEASE);
+				if (set->s[i].len)
+					__atomic_store_n((uint8_t *)set->s[i].at, set->s[i].orig[0], __ATOMIC_RELEASE);
 			sync_cores();
 			write_range(set, PROT_READ | PROT_EXEC);
 			return -1;
@@ -512,14 +518,17 @@ static int patch_switch(int on, ucontext_t *self_uc)
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		const uint8_t *b = on ? set->s[i].call : set->s[i].orig;
+		if (!set->s[i].len)
+			continue;
 		for (int k = 1; k < 5; k++)
 			__atomic_store_n((uint8_t *)set->s[i].at + k, b[k], __ATOMIC_RELAXED);
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	sync_cores();
 	for (size_t i = 0; i < set->n; i++)
-		__atomic_store_n((uint8_t *)set->s[i].at, on ? set->s[i].call[0] : set->s[i].orig[0],
-				 __ATOMIC_RELEASE);
+		if (set->s[i].len)
+			__atomic_store_n((uint8_t *)set->s[i].at, on ? set->s[i].call[0] : set->s[i].orig[0],
+					 __ATOMIC_RELEASE);
 	sync_cores();
 	write_range(set, PROT_READ | PROT_EXEC);
 	return 0;
@@ -585,7 +594,8 @@ void fnt_patch_fork_child(void)
 	if (set && set->n) {
 		write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
 		for (size_t i = 0; i < set->n; i++)
-			memcpy((void *)set->s[i].at, is_on ? set->s[i].call : set->s[i].orig, 5);
+			if (set->s[i].len)
+				memcpy((void *)set->s[i].at, is_on ? set->s[i].call : set->s[i].orig, 5);
 		write_range(set, PROT_READ | PROT_EXEC);
 	}
 	if (want_on >= 0)
@@ -676,6 +686,32 @@ void fnt_patch_sites_add(const struct site *add, size_t n)
 	__atomic_store_n(&sites, set, __ATOMIC_RELEASE);   /* the old one stays: a handler may read it */
 	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 	apply(NULL);
+}
+
+void fnt_patch_module_gone(uintptr_t lo, uintptr_t hi)
+{
+	struct site_set *old = __atomic_load_n(&sites, __ATOMIC_ACQUIRE);
+	size_t keep = 0;
+	if (!old)
+		return;
+	for (size_t i = 0; i < old->n; i++)
+		keep += old->s[i].at < lo || old->s[i].at >= hi;
+	if (keep == old->n || lock_busy())
+		return;
+	struct site_set *set = malloc(sizeof(*set) + keep * sizeof(struct site));
+	if (set) {
+		set->n = 0;
+		for (size_t i = 0; i < old->n; i++)
+			if (old->s[i].at < lo || old->s[i].at >= hi)
+				set->s[set->n++] = old->s[i];
+		__atomic_store_n(&sites, set, __ATOMIC_RELEASE);   /* the old one stays: a handler may read it */
+	} else {
+		/* no memory: the module's sites at least never switch again */
+		for (size_t i = 0; i < old->n; i++)
+			if (old->s[i].at >= lo && old->s[i].at < hi)
+				old->s[i].len = 0;      /* skipped by every switch */
+	}
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
 struct pad_scan {

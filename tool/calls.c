@@ -315,6 +315,8 @@ static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
 	struct calls_walk *w = ctx;
 	struct trace_thread *th = ev->thread;
 	struct tstack *s = stack_of(th);
+	if (w->v->stop_walk)
+		return 1;
 	if (w->v->opts->live) {
 		for (size_t i = 0; i < n; i++) {
 			if (ev[i].ns > w->v->opts->horizon_ns && ev[i].kind != TRACE_STREAM_END)

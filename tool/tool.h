@@ -153,6 +153,9 @@ struct view {
 	uint8_t *src_done;
 	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
 	size_t n_names;
+	/* set by a view's callback: calls_walk ends before the next batch (the
+	 * frames still open are then ended as truncated); the view clears it */
+	int stop_walk;
 };
 
 void view_open(struct view *v, struct view_opts *o);
@@ -249,5 +252,6 @@ int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
 int cmd_live(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 
 #endif

@@ -459,8 +459,9 @@ static void draw_status(struct tui *u)
 			 u->n_vis ? u->g_sel + 1 : 0, u->n_vis, u->m.tree.len - 1);
 		put_text(buf, 0);
 	} else if (u->view == V_REPORT) {
-		snprintf(buf, sizeof(buf), "report: %zu functions, by %s%s   ?: keys  q: quit", u->n_rows,
-			 col_names[u->sort_col], u->sort_rev ? " (reversed)" : "");
+		snprintf(buf, sizeof(buf), "report: row %zu of %zu functions, by %s%s   ?: keys  q: quit",
+			 u->n_rows ? u->r_sel + 1 : 0, u->n_rows, col_names[u->sort_col],
+			 u->sort_rev ? " (reversed)" : "");
 		put_text(buf, 0);
 	} else {
 		struct tui_thread *t = cur_thread(u);

@@ -465,9 +465,9 @@ static void draw_status(struct tui *u)
 		put_text(buf, 0);
 	} else {
 		struct tui_thread *t = cur_thread(u);
-		snprintf(buf, sizeof(buf), "replay: thread %zu of %zu, tid %u '%s', line %" PRIu64 " of %" PRIu64
-			 "   ?: keys  q: quit", u->thread + 1, u->m.n_threads, t->th->tid, t->th->name,
-			 t->lines ? u->p_sel + 1 : 0, t->lines);
+		snprintf(buf, sizeof(buf), "replay: thread %zu of %zu, line %" PRIu64 " of %" PRIu64 ", tid %u '%s'"
+			 "   ?: keys  q: quit", u->thread + 1, u->m.n_threads, t->lines ? u->p_sel + 1 : 0, t->lines,
+			 t->th->tid, t->th->name);
 		put_text(buf, 0);
 	}
 	fill_line(0);

@@ -51,11 +51,11 @@ class Screen:
 
     def wait(self, want, timeout=10):
         """the screen (normalised lines, trailing empty ones dropped) once a
-        line contains `want`"""
+        line contains `want` (a string) or want(lines) is true"""
         end = time.time() + timeout
         while True:
             lines = self.lines()
-            if any(want in l for l in lines):
+            if want(lines) if callable(want) else any(want in l for l in lines):
                 while lines and not lines[-1]:
                     lines.pop()
                 return lines

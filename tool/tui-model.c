@@ -57,13 +57,16 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	struct tui_model *m = b->m;
 	struct model_thread *s = state_of(b, th);
 
-	m->fs = grow_zero(m->fs, &m->n_fs, (size_t)f->func + 1, sizeof(*m->fs));
+	if (f->func >= m->n_fs)
+		m->fs = grow_zero(m->fs, &m->n_fs, (size_t)f->func + 1, sizeof(*m->fs));
 	m->fs[f->func].calls++;
 	m->calls++;
-	s->active = grow_zero(s->active, &s->cap, (size_t)f->func + 1, sizeof(*s->active));
+	if (f->func >= s->cap)
+		s->active = grow_zero(s->active, &s->cap, (size_t)f->func + 1, sizeof(*s->active));
 	s->active[f->func]++;
 	if (s->t) {
-		s->t->funcs = grow_zero(s->t->funcs, &s->t->n_funcs, f->func / 8 + 1, 1);
+		if (f->func / 8 >= s->t->n_funcs)
+			s->t->funcs = grow_zero(s->t->funcs, &s->t->n_funcs, f->func / 8 + 1, 1);
 		s->t->funcs[f->func / 8] |= (uint8_t)(1u << (f->func % 8));
 		s->t->lines += s->pending;     /* the caller's line opens: "f() {" */
 	}

@@ -51,6 +51,14 @@ struct prof_row {                     /* one function's profile, by name and mod
 /* sorts both arrays by name; sort_key as report's -s ('t' total, 's', 'c', 'a', 'n') */
 void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
 		 const char *format, const char *now_dir, const char *base_dir);
+/* the columns of a text --diff line (report's and graph's) before the
+ * function's name: total, its change and percent ("new", "gone"), self
+ * likewise, calls and their change */
+void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t base_self, uint64_t calls,
+		  uint64_t base_calls);
+#define DIFF_HEADER \
+	"  Total time        Diff       %   Self time        Diff       %      Calls     Diff  Function\n" \
+	"  ==========  ==========  ======  ==========  ==========  ======  =========  =======  ========\n"
 
 /* ---- progress.c ---- */
 /* "fntrace: WHAT 42%" on stderr after a second of walking t, when stderr is a

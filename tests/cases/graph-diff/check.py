@@ -5,7 +5,7 @@ import os
 import re
 
 # a line: total, its change, %, self, its change, %, calls, change, function
-LINE = re.compile(r"^  (.{10})  (.{10})  (.{6})  (.{10})  (.{10})  (.{6})  (.{9})  (.{7})  (.*)$")
+LINE = re.compile(r"^  (.{10})  (.{10})  +(\S*)  (.{10})  (.{10})  +(\S*)  +(\d+)  +([-+]?\d+)  (.*)$")   # a % may pass 6 columns
 
 
 def rows(ctx, *args):

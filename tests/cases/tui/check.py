@@ -154,9 +154,22 @@ def filtered(ctx):
         s.close()
 
 
+def empty_window(ctx):
+    # --since after the last call: nothing to show, said on one line after the terminal is restored
+    s = Screen([ctx.fntrace, "tui", "-d", "trace.data", "--since", "100s"], 100, 24, cwd=ctx.work)
+    try:
+        lines = s.wait("exit status")
+        assert lines[0] == "fntrace: no call in 'trace.data' passes these filters" and \
+            lines[1].startswith("fntrace: warning: the time range selects no call: the calls in 'trace.data' run ") and \
+            lines[-1] == "exit status 1", lines
+    finally:
+        s.close()
+
+
 def check(ctx):
     session(ctx)
     filtered(ctx)
+    empty_window(ctx)
     # not a terminal: one line, exit 2
     p = ctx.run("tui", "-d", ctx.data)
     assert p.returncode == 2 and p.stdout == "" and p.stderr == (

@@ -85,8 +85,18 @@ static void walk(struct replay_walk *w)
 			sel[n++] = (uint8_t)th->selected;
 			th->selected = th == w->th;
 		}
+	/* a walk stopped early leaves the thread's counts short: the ones of
+	 * the whole walk are what the warnings at exit must see */
+	struct trace_thread keep = *w->th;
+	uint64_t end_ns = t->end_ns;
 	calls_walk(w->r->v, 0, &ops, w, 0);
 	w->r->v->stop_walk = 0;
+	w->th->events = keep.events;
+	w->th->lost = keep.lost;
+	w->th->first_ns = keep.first_ns;
+	w->th->last_ns = keep.last_ns;
+	w->th->ended = keep.ended;
+	t->end_ns = end_ns;
 	n = 0;
 	for (size_t i = 0; i < t->n_procs; i++)
 		for (size_t k = 0; k < t->procs[i].n_threads; k++)

@@ -154,6 +154,21 @@ def filtered(ctx):
         s.close()
 
 
+def hide_and_callers(ctx):
+    # -H helper: its leaf calls hang from parse and compute; -C parse: only the path to parse
+    for args, name, status in ((["-H", "helper"], "hide-graph", "graph: line 1 of 7"),
+                               (["-C", "parse"], "callers-graph", "graph: line 1 of 2")):
+        s = Screen([ctx.fntrace, "tui", "-d", "trace.data"] + args, 100, 24, cwd=ctx.work)
+        try:
+            s.wait("graph:")
+            s.keys("e")
+            golden(name, s.wait(status))
+            s.keys("q")
+            s.wait("exit status 0")
+        finally:
+            s.close()
+
+
 def empty_window(ctx):
     # --since after the last call: nothing to show, said on one line after the terminal is restored
     s = Screen([ctx.fntrace, "tui", "-d", "trace.data", "--since", "100s"], 100, 24, cwd=ctx.work)
@@ -169,6 +184,7 @@ def empty_window(ctx):
 def check(ctx):
     session(ctx)
     filtered(ctx)
+    hide_and_callers(ctx)
     empty_window(ctx)
     # not a terminal: one line, exit 2
     p = ctx.run("tui", "-d", ctx.data)

@@ -121,7 +121,8 @@ void graph_diff(struct view *v, struct calltree *t, struct view *bv, struct call
 				bk[nb].ord = (uint32_t)nb;
 				bk[nb++].used = 0;
 			}
-		qsort(bk, nb, sizeof(*bk), cmp_child);
+		if (nb)
+			qsort(bk, nb, sizeof(*bk), cmp_child);
 		size_t total = nb + 1;
 		if (l.now != CT_NONE)
 			for (uint32_t c = t->n[l.now].first_child; c != CT_NONE; c = t->n[c].next)
@@ -138,7 +139,8 @@ void graph_diff(struct view *v, struct calltree *t, struct view *bv, struct call
 				kids[nk++] = (struct gd_line){ c, m ? m->node : CT_NONE, depth, 0 };
 			}
 		/* the base's unmatched children, in the base's own order */
-		qsort(bk, nb, sizeof(*bk), cmp_ord);
+		if (nb)
+			qsort(bk, nb, sizeof(*bk), cmp_ord);
 		for (size_t i = 0; i < nb; i++)
 			if (!bk[i].used)
 				kids[nk++] = (struct gd_line){ CT_NONE, bk[i].node, depth, 0 };

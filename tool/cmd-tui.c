@@ -923,7 +923,7 @@ int cmd_tui(int argc, char **argv)
 			  "for text)", isatty(STDOUT_FILENO) ? "input" : "output");
 		exit(2);
 	}
-	progress_begin(v.trace, "reading the trace", 1);
+	progress_begin(v.trace, "reading the trace", 0);   /* before the screen is taken */
 	tui_model_build(&u.m, &v);
 	progress_end();
 	if (!trace_has_function_events(v.trace)) {

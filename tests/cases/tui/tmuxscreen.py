@@ -49,7 +49,7 @@ class Screen:
     def lines(self):
         return [normalise(l) for l in self.tmux("capture-pane", "-p", "-e").split("\n")]
 
-    def wait(self, want, timeout=10):
+    def wait(self, want, timeout=30):
         """the screen (normalised lines, trailing empty ones dropped) once a
         line contains `want` (a string) or want(lines) is true"""
         end = time.time() + timeout

@@ -5,12 +5,13 @@ a column, the replay of a thread is searched forwards and backwards, a
 function is followed from one view to another (and to the other thread),
 the terminal is resized, the key help is shown, the mouse selects, folds
 and scrolls, q quits.  Each step's screen is compared with a golden file
-(expected/*.screen: durations read D, thread ids T).  Then the filters and
-the refusals: -F, not a terminal, no trace."""
+(expected/*.screen: durations read D, thread ids T).  Then the filters
+(-F, -H, -C, a --since past every call), the colours of durations
+(--color=never: none) and the refusals: not a terminal, no trace."""
 import os
-import subprocess
+import re
 import sys
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 from tmuxscreen import Screen
 
 EXPECTED = os.path.join(os.path.dirname(__file__), "expected")
@@ -169,6 +170,27 @@ def hide_and_callers(ctx):
             s.close()
 
 
+def colours(ctx):
+    """durations coloured by size as in the other views (yellow from 10 us,
+    red from 1 ms, magenta from 1 s), none with --color=never"""
+    want = {"us": "33", "ms": "31", " s": "35"}
+    for args in ([], ["--color=never"]):
+        s = Screen([ctx.fntrace, "tui", "-d", "trace.data"] + args, 100, 24, cwd=ctx.work)
+        try:
+            s.wait("graph:")
+            raw = s.raw_lines()
+            main = [l for l in raw if l.endswith("main") or "main\033" in l][0]
+            plain = re.sub(r"\033\[[0-9;]*m", "", main)
+            value, unit = float(plain[2:9]), plain[10:12]
+            colour = None if args or (unit == "us" and value < 10) else want[unit]
+            got = re.findall(r"\033\[(?:[0-9;]*;)?(3[0-7])m", main)
+            assert (got[:1] == [colour]) if colour else not got, (args, repr(main))
+            s.keys("q")
+            s.wait("exit status 0")
+        finally:
+            s.close()
+
+
 def empty_window(ctx):
     # --since after the last call: nothing to show, said on one line after the terminal is restored
     s = Screen([ctx.fntrace, "tui", "-d", "trace.data", "--since", "100s"], 100, 24, cwd=ctx.work)
@@ -185,6 +207,7 @@ def check(ctx):
     session(ctx)
     filtered(ctx)
     hide_and_callers(ctx)
+    colours(ctx)
     empty_window(ctx)
     # not a terminal: one line, exit 2
     p = ctx.run("tui", "-d", ctx.data)

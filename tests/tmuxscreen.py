@@ -46,6 +46,10 @@ class Screen:
         """bytes as typed, tmux does not read them as key names (mouse reports)"""
         self.tmux("send-keys", "-l", "".join(chars))
 
+    def raw_lines(self):
+        """the screen's lines with their colours and attributes (SGR sequences)"""
+        return self.tmux("capture-pane", "-p", "-e").split("\n")
+
     def lines(self):
         return [normalise(l) for l in self.tmux("capture-pane", "-p", "-e").split("\n")]
 

@@ -192,16 +192,7 @@ static int graph_diff_views(struct view *v, struct calltree *t, const struct cal
 	calltree_release(&bt);
 	free(bg.match);
 	view_report_problems(&bv);
-	/* the option lists are the caller's: view_close must not free them */
-	memset(&bo.debug_dirs, 0, sizeof(bo.debug_dirs));
-	memset(&bo.prefix_map, 0, sizeof(bo.prefix_map));
-	memset(&bo.filter, 0, sizeof(bo.filter));
-	memset(&bo.notrace, 0, sizeof(bo.notrace));
-	memset(&bo.hide, 0, sizeof(bo.hide));
-	memset(&bo.callers, 0, sizeof(bo.callers));
-	bo.tids = NULL;
-	bo.n_tids = 0;
-	view_close(&bv);
+	view_close_borrowed(&bv);
 	return ret;
 }
 

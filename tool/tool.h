@@ -172,6 +172,9 @@ void view_open(struct view *v, struct view_opts *o);
 void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms);
 void view_detach(struct view *v);
 void view_close(struct view *v);
+/* close a view whose options are a copy of another view's (a --diff base):
+ * the option lists stay, for the view that owns them */
+void view_close_borrowed(struct view *v);
 const char *view_name(struct view *v, uint32_t func);
 const char *view_name_len(struct view *v, uint32_t func, size_t *len);
 const char *view_full_name(struct view *v, uint32_t func);

@@ -5,13 +5,15 @@ import os
 import re
 
 # a line: total, its change, %, self, its change, %, calls, change, function
-LINE = re.compile(r"^  (.{10})  (.{10})  +(\S*)  (.{10})  (.{10})  +(\S*)  +(\d+)  +([-+]?\d+)  (.*)$")   # a % may pass 6 columns
+# (a percent may be wider than its 6 columns)
+LINE = re.compile(r"^  (.{10})  (.{10})  +(\S*)  (.{10})  (.{10})  +(\S*)  +(\d+)  +([-+]?\d+)  (.*)$")
 
 
 def rows(ctx, *args):
     p = ctx.run("graph", "-d", ctx.data, "--diff", os.path.join(ctx.work, "base.data"), *args, check=True)
     lines = p.stdout.splitlines()
-    assert lines[0] == "# %s against the base %s, merged by path" % (ctx.data, os.path.join(ctx.work, "base.data")), lines
+    base = os.path.join(ctx.work, "base.data")
+    assert lines[0] == "# %s against the base %s, merged by path" % (ctx.data, base), lines
     out = []
     for l in lines[3:]:
         if l == "# 3 subtrees below --min-time or deeper than -D not shown" and "-D" in args:

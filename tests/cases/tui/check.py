@@ -197,7 +197,7 @@ def empty_window(ctx):
     try:
         lines = s.wait("exit status")
         assert lines[0] == "fntrace: no call in 'trace.data' passes these filters" and \
-            lines[1].startswith("fntrace: warning: the time range selects no call: the calls in 'trace.data' run ") and \
+            lines[1].startswith("fntrace: warning: the time range selects no call: the calls in 'trace.data' ") and \
             lines[-1] == "exit status 1", lines
     finally:
         s.close()

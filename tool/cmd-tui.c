@@ -427,19 +427,42 @@ static void draw_replay(struct tui *u, int h)
 		put_text("  ", a);
 		put_indent(l->depth, a);
 		const char *name = view_name(u->v, l->func);
+		struct trace_process *proc = t->th->proc;
+		const char *spec = proc->n_argspecs ? trace_argspec(proc, l->addr) : NULL;
+		char args[512], ret[256];
+		size_t n_ret = 0;
+		/* the values record -A/-R captured, as replay shows them */
+		if (spec && l->kind != LINE_CLOSE)
+			args_format(spec, l->args, l->args_len, 0, args, sizeof(args));
+		else
+			args[0] = 0;
+		if (spec && l->kind != LINE_OPEN && l->how == CALL_RETURN) {
+			n_ret = args_format(spec, l->ret, l->ret_len, 1, ret + 3, sizeof(ret) - 3);
+			memcpy(ret, " = ", 3);
+		}
+		if (!n_ret)
+			ret[0] = 0;
 		if (l->kind == LINE_OPEN) {
 			put_text(name, a);
-			put_text("() {", a);
+			put_text("(", a);
+			put_text(args, a);
+			put_text(") {", a);
 		} else if (l->kind == LINE_LEAF) {
 			put_text(name, a);
-			put_text("();", a);
+			put_text("(", a);
+			put_text(args, a);
+			put_text(")", a);
+			put_text(ret, a);
+			put_text(";", a);
 			if (l->how != CALL_RETURN) {
 				put_text(" /*", a);
 				put_text(ends[l->how], a);
 				put_text(" */", a);
 			}
 		} else {
-			put_text("} /* ", a);
+			put_text("}", a);
+			put_text(ret, a);
+			put_text(" /* ", a);
 			put_text(name, a);
 			put_text(ends[l->how], a);
 			put_text(" */", a);

@@ -54,6 +54,9 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	w->pend.func = f->func;
 	w->pend.depth = f->depth;
 	w->pend.ns = f->start_ns;
+	w->pend.addr = f->addr;
+	w->pend.args = f->args;
+	w->pend.args_len = f->args_len;
 }
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
@@ -62,6 +65,8 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	struct tui_line l = {
 		.func = f->func, .depth = f->depth, .kind = w->pending ? LINE_LEAF : LINE_CLOSE, .how = (uint8_t)how,
 		.ns = end_ns, .dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0,
+		.addr = f->addr, .args = f->args, .args_len = f->args_len,
+		.ret = how == CALL_RETURN ? f->ret : NULL, .ret_len = how == CALL_RETURN ? f->ret_len : 0,
 	};
 	if (th != w->th || w->stopped)
 		return;

@@ -46,6 +46,11 @@ struct tui_line {                 /* one replay line, as `fntrace replay` prints
 	uint8_t how;              /* enum call_end of LEAF and CLOSE lines */
 	uint64_t ns;              /* OPEN: the call's start; LEAF, CLOSE: its end */
 	uint64_t dur;             /* LEAF, CLOSE */
+	uint64_t addr;            /* runtime address: the key of its -A/-R spec */
+	/* recorded argument and return value payloads (record -A/-R), NULL
+	 * when none: they point into the mapped trace */
+	const uint8_t *args, *ret;
+	uint32_t args_len, ret_len;
 };
 
 /* the replay lines of one thread, by line number, from a re-read of it */

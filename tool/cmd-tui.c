@@ -416,7 +416,7 @@ static void draw_replay(struct tui *u, int h)
 			break;
 		move(2 + i, 0);
 		put_text("  ", a);
-		if (l->kind == LINE_OPEN)
+		if (l->kind == LINE_OPEN || l->kind == LINE_NOTE)
 			put_text("          ", a);
 		else
 			put_dur(u, l->dur, a);
@@ -426,6 +426,13 @@ static void draw_replay(struct tui *u, int h)
 		put_text(el, a);
 		put_text("  ", a);
 		put_indent(l->depth, a);
+		if (l->kind == LINE_NOTE) {       /* a mark, or events lost here */
+			put_text("/* ", a);
+			put_text(u->rp.notes + l->note_off, a);
+			put_text(" */", a);
+			fill_line(a);
+			continue;
+		}
 		const char *name = view_name(u->v, l->func);
 		struct trace_process *proc = t->th->proc;
 		const char *spec = proc->n_argspecs ? trace_argspec(proc, l->addr) : NULL;
@@ -588,7 +595,7 @@ static uint32_t selected_func(struct tui *u)
 		return u->n_rows ? u->rows[u->r_sel] : UINT32_MAX;
 	tui_replay_window(&u->rp, u->p_sel, 1);
 	const struct tui_line *l = replay_line(u, u->p_sel);
-	return l ? l->func : UINT32_MAX;
+	return l && l->kind != LINE_NOTE ? l->func : UINT32_MAX;
 }
 
 static void replay_goto(struct tui *u, uint64_t line)

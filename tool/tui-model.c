@@ -95,9 +95,30 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	s->pending = 0;
 }
 
+/* a mark or a loss is a line of its own; the call it falls in opens */
+static void on_note(struct model_build *b, struct trace_thread *th)
+{
+	struct model_thread *s = state_of(b, th);
+	if (s->t)
+		s->t->lines += s->pending + 1;
+	s->pending = 0;
+}
+
+static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth)
+{
+	(void)text, (void)len, (void)ns, (void)depth;
+	on_note(ctx, th);
+}
+
+static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
+{
+	(void)count, (void)ns;
+	on_note(ctx, th);
+}
+
 int tui_model_build(struct tui_model *m, struct view *v)
 {
-	static const struct calls_ops ops = { .begin = on_begin, .end = on_end };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .lost = on_lost, .mark = on_mark };
 	struct trace *t = v->trace;
 	struct model_build b = { .m = m };
 	struct calltree_build cb = { .tree = &m->tree, .mode = CT_ALL, .next = &ops, .next_ctx = &b };

@@ -10,6 +10,8 @@
  * events before it; the window is large enough that scrolling re-reads
  * rarely (doc/tui.md has the figures).
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tool/tui.h"
@@ -59,6 +61,34 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	w->pend.args_len = f->args_len;
 }
 
+static void note(struct replay_walk *w, struct trace_thread *th, const char *text, size_t len, uint64_t ns,
+		 int depth)
+{
+	struct tui_line l = { .kind = LINE_NOTE, .depth = depth, .ns = ns, .text = text, .text_len = len };
+	if (th != w->th || w->stopped)
+		return;
+	if (w->pending) {
+		w->pend.kind = LINE_OPEN;
+		emit(w, &w->pend);
+	}
+	w->pending = 0;
+	emit(w, &l);
+}
+
+static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth)
+{
+	char buf[4096];
+	int n = snprintf(buf, sizeof(buf), "mark: %.*s", (int)(len < 4000 ? len : 4000), text);
+	note(ctx, th, buf, (size_t)n, ns, depth);
+}
+
+static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "%" PRIu64 " events lost here", count);
+	note(ctx, th, buf, (size_t)n, ns, 0);
+}
+
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
 	struct replay_walk *w = ctx;
@@ -77,7 +107,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 /* walk the thread alone (the other threads' selection is kept aside) */
 static void walk(struct replay_walk *w)
 {
-	static const struct calls_ops ops = { .begin = on_begin, .end = on_end };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .lost = on_lost, .mark = on_mark };
 	struct trace *t = w->r->v->trace;
 	size_t n = 0;
 	for (size_t i = 0; i < t->n_procs; i++)
@@ -114,7 +144,19 @@ static int keep_line(struct replay_walk *w, const struct tui_line *l)
 	struct tui_replay *r = w->r;
 	if (w->next < r->lo)
 		return 0;
-	r->win[r->n++] = *l;
+	struct tui_line *k = &r->win[r->n++];
+	*k = *l;
+	if (l->kind == LINE_NOTE) {
+		if (r->notes_len + l->text_len + 1 > r->notes_cap) {
+			r->notes_cap = 2 * (r->notes_len + l->text_len + 1) + 1024;
+			r->notes = xrealloc(r->notes, r->notes_cap);
+		}
+		memcpy(r->notes + r->notes_len, l->text, l->text_len);
+		r->notes[r->notes_len + l->text_len] = 0;
+		k->note_off = r->notes_len;
+		r->notes_len += l->text_len + 1;
+	}
+	k->text = NULL;
 	return r->n == r->cap;
 }
 
@@ -133,12 +175,13 @@ void tui_replay_window(struct tui_replay *r, uint64_t first, size_t count)
 	/* a quarter of the window before what is asked, for scrolling back */
 	r->lo = first > WINDOW / 4 ? first - WINDOW / 4 : 0;
 	r->n = 0;
+	r->notes_len = 0;
 	walk(&w);
 }
 
 static int find_line(struct replay_walk *w, const struct tui_line *l)
 {
-	int hit = l->kind != LINE_CLOSE && l->func < w->n_match && w->match[l->func];
+	int hit = (l->kind == LINE_LEAF || l->kind == LINE_OPEN) && l->func < w->n_match && w->match[l->func];
 	if (w->dir > 0) {
 		if ((w->from == UINT64_MAX || w->next > w->from) && hit) {
 			w->found = w->next;
@@ -163,7 +206,8 @@ uint64_t tui_replay_find(struct tui_replay *r, uint64_t from, int dir, const uin
 	for (size_t i = 0; i < r->n && dir > 0 && (from == UINT64_MAX ? r->lo == 0 : from + 1 >= r->lo); i++) {
 		uint64_t no = r->lo + i;
 		const struct tui_line *l = &r->win[i];
-		if ((from == UINT64_MAX || no > from) && l->kind != LINE_CLOSE && l->func < n_match && match[l->func])
+		if ((from == UINT64_MAX || no > from) && (l->kind == LINE_LEAF || l->kind == LINE_OPEN) &&
+		    l->func < n_match && match[l->func])
 			return no;
 	}
 	walk(&w);
@@ -173,6 +217,9 @@ uint64_t tui_replay_find(struct tui_replay *r, uint64_t from, int dir, const uin
 void tui_replay_release(struct tui_replay *r)
 {
 	free(r->win);
+	free(r->notes);
 	r->win = NULL;
+	r->notes = NULL;
 	r->n = r->cap = 0;
+	r->notes_len = r->notes_cap = 0;
 }

@@ -37,7 +37,7 @@ int tui_model_build(struct tui_model *m, struct view *v);
 void tui_model_release(struct tui_model *m);
 int tui_thread_has(const struct tui_thread *t, uint32_t func);
 
-enum tui_line_kind { LINE_LEAF, LINE_OPEN, LINE_CLOSE };
+enum tui_line_kind { LINE_LEAF, LINE_OPEN, LINE_CLOSE, LINE_NOTE };
 
 struct tui_line {                 /* one replay line, as `fntrace replay` prints it */
 	uint32_t func;
@@ -51,6 +51,10 @@ struct tui_line {                 /* one replay line, as `fntrace replay` prints
 	 * when none: they point into the mapped trace */
 	const uint8_t *args, *ret;
 	uint32_t args_len, ret_len;
+	/* NOTE ("mark: text", "N events lost here"): during a walk text points
+	 * to it; in the window it is at note_off in struct tui_replay's notes */
+	const char *text;
+	size_t text_len, note_off;
 };
 
 /* the replay lines of one thread, by line number, from a re-read of it */
@@ -60,6 +64,8 @@ struct tui_replay {
 	struct tui_line *win;     /* lines [lo, lo + n) */
 	uint64_t lo;
 	size_t n, cap;
+	char *notes;              /* the texts of the window's NOTE lines */
+	size_t notes_len, notes_cap;
 };
 
 /* make lines [first, first + count) present in r->win (re-reads when not) */

@@ -1,6 +1,6 @@
 """fntrace tui shows the arguments and return values record -A/-R captured,
-in the replay view, exactly as `fntrace replay` writes them (gcd(12, 18)
-{ ... } = 6, report("gcd", 6);), on a real terminal (tmux)."""
+and the marks, in the replay view, exactly as `fntrace replay` writes them
+(gcd(12, 18) { ... } = 6, /* mark: reported */), on a real terminal (tmux)."""
 import os
 import re
 import sys
@@ -13,14 +13,14 @@ def check(ctx):
             if "| " in l]
     assert want == ["main() {", "  gcd(12, 18) {", "    gcd(18, 12) {", "      gcd(12, 6) {",
                     "        gcd(6, 0) = 6;", "      } = 6 /* gcd */", "    } = 6 /* gcd */", "  } = 6 /* gcd */",
-                    '  report("gcd", 6);', "} /* main */"], want
+                    '  report("gcd", 6) {', "    /* mark: reported */", "  } /* report */", "} /* main */"], want
     s = Screen([ctx.fntrace, "tui", "-d", "trace.data"], 100, 24, cwd=ctx.work)
     try:
         s.wait("graph:")
         s.keys("3")
-        s.wait("replay: thread 1 of 1, line 1 of 10")
+        s.wait("replay: thread 1 of 1, line 1 of 12")
         raw = s.raw_lines()
-        got = [re.sub(r"\033\[[0-9;]*m", "", l)[26:].rstrip() for l in raw[2:12]]
+        got = [re.sub(r"\033\[[0-9;]*m", "", l)[26:].rstrip() for l in raw[2:14]]
         assert got == want, got
         s.keys("q")
         s.wait("exit status 0")

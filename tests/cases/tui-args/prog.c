@@ -1,5 +1,7 @@
 /* fntrace tui with -pg -mfentry and record -A/-R: the replay view shows the
- * recorded arguments and return values as `fntrace replay` does */
+ * recorded arguments and return values, and the marks, as `fntrace replay` does */
+#include "fntrace.h"
+
 #define noinline __attribute__((noinline))
 
 volatile int sink;
@@ -14,6 +16,7 @@ noinline int gcd(int a, int b)
 noinline void report(const char *what, int value)
 {
 	sink += value + what[0];
+	fnt_mark("reported");        /* a mark inside a call: the call opens, the mark is a line */
 }
 
 int main(void)

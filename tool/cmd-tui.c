@@ -763,6 +763,11 @@ static void search(struct tui *u, int dir)
 		}
 	} else {
 		uint64_t line;
+		int here = 0;
+		for (size_t f = 0; f < u->n_match && !here; f++)   /* no pass over a thread that never called it */
+			here = u->match[f] && tui_thread_has(cur_thread(u), (uint32_t)f);
+		if (!here)
+			goto none;
 		status_now(u, "searching the thread...");
 		line = tui_replay_find(&u->rp, u->p_sel, dir, u->match, u->n_match);
 		if (line == UINT64_MAX) {
@@ -775,6 +780,7 @@ static void search(struct tui *u, int dir)
 			goto found;
 		}
 	}
+none:
 	snprintf(u->msg, sizeof(u->msg), "'%s' matches no %s", u->search,
 		 u->view == V_REPLAY ? "line of this thread" : "function");
 	return;

@@ -101,6 +101,8 @@ def session(ctx):
         s.wait("report: row 1 of 6")                 # worker: only on the other thread
         s.keys("p")
         golden("replay-worker", s.wait("replay: thread 2 of 2, line 1 of 13"))
+        s.keys("/", "parse", "Enter")               # not on this thread: said at once
+        s.wait("'parse' matches no line of this thread")
         s.keys("t")
         s.wait("replay: thread 1 of 2, line 1 of 23")
 

@@ -216,6 +216,14 @@ def check(ctx):
     assert p.returncode == 2 and p.stdout == "" and p.stderr == (
         "fntrace: tui needs a terminal: standard output is not one (use 'fntrace replay', 'report' or "
         "'graph' for text)\n"), p
+    # a terminal for output but not for input (keys could not be read)
+    s = Screen(["sh", "-c", "exec '%s' tui -d trace.data < /dev/null" % ctx.fntrace], 200, 10, cwd=ctx.work)
+    try:
+        lines = s.wait("exit status")
+        assert lines[0] == ("fntrace: tui needs a terminal: standard input is not one (use 'fntrace replay', "
+                            "'report' or 'graph' for text)") and lines[-1] == "exit status 2", lines
+    finally:
+        s.close()
     # no trace: the message every reading command gives
     missing = os.path.join(ctx.work, "nosuch.data")
     p = ctx.run("tui", "-d", missing)

@@ -16,6 +16,8 @@ DW_CFLAGS := $(shell pkg-config --cflags libdw 2>/dev/null)
 DW_LIBS   := $(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)
 # libiberty (libiberty-dev): the C++ demangler's component tree, symbols/cxxname.c
 DW_LIBS   += -liberty
+# ncurses (libncurses-dev) for `fntrace tui`, linked into the fntrace command only
+CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
 
 # The runtime is loaded into traced programs: hidden visibility (only the
 # hooks and the public API are exported), initial-exec TLS, never
@@ -92,7 +94,7 @@ $(O)/%.o: %.c $(wildcard format/*.h symbols/*.h tool/*.h include/*.h)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -c -o $@ $<
 
 $(O)/fntrace: $(TOOL_OBJ)
-	$(CC) $(SAN) -o $@ $(TOOL_OBJ) $(DW_LIBS) -lz -lstdc++ -lm
+	$(CC) $(SAN) -o $@ $(TOOL_OBJ) $(DW_LIBS) $(CURSES_LIBS) -lz -lstdc++ -lm
 
 # test-events drives the real hot path: it links the (never sanitized) static runtime
 $(O)/tests/test-events: tests/unit/test-events.c $(LIB_OBJ) $(O)/libfntrace.a

@@ -74,7 +74,11 @@ _fntrace()
 	--clock)
 		COMPREPLY=($(compgen -W "tsc monotonic" -- "$cur"))
 		return ;;
-	-F | --filter | -N | --notrace | -A | --argument | -R | --retval | -T | --trigger | --patch | -P)
+	--demangle)
+		COMPREPLY=($(compgen -W "full short simple no" -- "$cur"))
+		return ;;
+	-F | --filter | -N | --notrace | -H | --hide | -C | --caller-filter | -A | --argument | -R | --retval | -T | \
+		--trigger | --patch | -P)
 		local IFS=$'\n'
 		COMPREPLY=($(compgen -W "$(_fntrace_functions "$fntrace")" -- "$cur"))
 		return ;;

@@ -356,6 +356,8 @@ static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
 	struct calls_walk *w = ctx;
 	struct trace_thread *th = ev->thread;
 	struct tstack *s = stack_of(th);
+	if (w->v->stop_walk)
+		return 1;
 	if (!s->forked && th->start_depth > 0 && w->filtering)
 		inherit_frames(w, th, s);
 	if (w->v->opts->live) {

@@ -264,9 +264,16 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 		b->next->lost(b->next_ctx, th, count, ns);
 }
 
+static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth)
+{
+	struct calltree_build *b = ctx;
+	if (b->next && b->next->mark)
+		b->next->mark(b->next_ctx, th, text, len, ns, depth);
+}
+
 int calltree_build(struct view *v, struct calltree_build *b)
 {
-	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost, on_mark };
 	struct trace *t = v->trace;
 	int ret = calls_walk(v, 0, &ops, b, 0);
 

@@ -77,4 +77,9 @@ void **calltree_thread_user(struct trace_thread *th);
 /* walk the trace into b->tree (per thread, not time-merged); returns what calls_walk returned */
 int calltree_build(struct view *v, struct calltree_build *b);
 
+/* graph-diff.c: graph --diff, the tree t of v against bt of bv merged by
+ * path; -D and --min-time as graph's (hidden counts the subtrees left out) */
+void graph_diff(struct view *v, struct calltree *t, struct view *bv, struct calltree *bt, int max_depth,
+		uint64_t min_ns, uint64_t *hidden);
+
 #endif

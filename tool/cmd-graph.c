@@ -30,6 +30,8 @@ static const char graph_usage[] =
 	"                         (500ns, 10us, 2ms, 1s) or a percent of the tree (1%)\n"
 	"      --no-collapse      one level per call of a direct recursion (by default\n"
 	"                         f calling f is one node, its total counted once)\n"
+	"      --diff BASE        compare with the trace BASE (another run), path by\n"
+	"                         path: the times and calls of each and the change\n"
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
 	"      --tid TID[,TID]    only these threads\n"
 	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
@@ -159,6 +161,41 @@ static void print_tree(struct view *v, struct calltree *t, int max_depth, uint64
 	free(prefix);
 }
 
+/* --diff BASE: BASE's tree built as this one was (same FUNC, mode and
+ * filters), printed merged with it */
+static int graph_diff_views(struct view *v, struct calltree *t, const struct calltree_build *b,
+			    const struct graph *g, const char *base_dir, int max_depth, uint64_t min_ns,
+			    uint64_t *hidden)
+{
+	struct view_opts bo = *v->opts;
+	struct view bv;
+	struct graph bg = { .v = &bv, .pattern = g->pattern };
+	struct calltree bt;
+	struct calltree_build bb = *b;
+	int ret = 0;
+
+	bo.dir = base_dir;
+	view_open(&bv, &bo);
+	calltree_init(&bt);
+	bb.tree = &bt;
+	bb.anchor_ctx = &bg;
+	bb.anchored = 0;
+	progress_begin(bv.trace, "reading the base trace", 0);
+	calltree_build(&bv, &bb);
+	progress_end();
+	if (!trace_has_function_events(bv.trace)) {
+		view_no_events_hint(&bv);
+		ret = 1;
+	} else {
+		graph_diff(v, t, &bv, &bt, max_depth, min_ns, hidden);
+	}
+	calltree_release(&bt);
+	free(bg.match);
+	view_report_problems(&bv);
+	view_close_borrowed(&bv);
+	return ret;
+}
+
 int cmd_graph(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -166,6 +203,7 @@ int cmd_graph(int argc, char **argv)
 		{ "callers", no_argument, NULL, 0x600 },
 		{ "min-time", required_argument, NULL, 0x601 },
 		{ "no-collapse", no_argument, NULL, 0x602 },
+		{ "diff", required_argument, NULL, 0x603 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,6 +213,7 @@ int cmd_graph(int argc, char **argv)
 	struct calltree t;
 	struct calltree_build b = { .tree = &t, .mode = CT_ALL, .anchor = anchor, .anchor_ctx = &g };
 	int opt, callers = 0, max_depth, ret = 0;
+	const char *diff_dir = NULL;
 	uint64_t min_ns = 0, hidden = 0, sum = 0;
 	double percent = -1;
 
@@ -187,6 +226,7 @@ int cmd_graph(int argc, char **argv)
 		case 0x600: callers = 1; break;
 		case 0x601: min_ns = parse_min_time(optarg, &percent); break;
 		case 0x602: b.no_collapse = 1; break;
+		case 0x603: diff_dir = optarg; break;
 		case 'h': fputs(graph_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -226,6 +266,10 @@ int cmd_graph(int argc, char **argv)
 		sum += t.n[c].total;
 	if (percent >= 0)
 		min_ns = (uint64_t)ceil(sum * percent / 100.0);
+	if (diff_dir) {
+		ret = graph_diff_views(&v, &t, &b, &g, diff_dir, max_depth, min_ns, &hidden);
+		goto hidden;
+	}
 	if (callers)
 		printf("# callers of '%s' (%" PRIu64 " call%s): from the function up to the threads' first frames\n",
 		       g.pattern, b.anchored, b.anchored == 1 ? "" : "s");
@@ -235,6 +279,7 @@ int cmd_graph(int argc, char **argv)
 	else
 		printf("# calls from each thread's first frame, merged by path\n");
 	print_tree(&v, &t, max_depth, min_ns, &hidden);
+hidden:
 	if (hidden)
 		printf("# %" PRIu64 " subtree%s below --min-time or deeper than -D not shown\n", hidden,
 		       hidden == 1 ? "" : "s");

@@ -583,7 +583,7 @@ static int report_diff_views(struct view *v, struct view_opts *o, const char *ba
 	view_report_problems(&bv);
 	free(r.all.s);
 	free(br.all.s);
-	view_close(&bv);
+	view_close_borrowed(&bv);
 	view_close(v);
 	return 0;
 }

@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "graph",  cmd_graph,  "the call tree under a function (or its callers), merged by path" },
 	{ "stacks", cmd_stacks, "the call stacks the program captured with fnt_capture_stack()" },
 	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
+	{ "tui",    cmd_tui,    "browse a trace on the terminal: call graph, report, replay" },
 	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, speedscope, folded, svg, html" },
 };

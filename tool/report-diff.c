@@ -52,7 +52,7 @@ static int cmp_prof(const void *x, const void *y)
 }
 
 /* "+12.3%", "new" (absent from the base), "gone", "" (both zero) */
-static void percent(char *buf, size_t len, uint64_t now, uint64_t base)
+static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base)
 {
 	if (!base)
 		snprintf(buf, len, "%s", now ? "new" : "");
@@ -63,7 +63,7 @@ static void percent(char *buf, size_t len, uint64_t now, uint64_t base)
 }
 
 /* a change of time in the 10 columns of a duration: "+  0.480 ms" */
-static void signed_duration(char *buf, size_t len, uint64_t now, uint64_t base)
+static void diff_duration(char *buf, size_t len, uint64_t now, uint64_t base)
 {
 	char d[32];
 	uint64_t diff = now >= base ? now - base : base - now;
@@ -72,6 +72,23 @@ static void signed_duration(char *buf, size_t len, uint64_t now, uint64_t base)
 	if (pad && diff)
 		d[pad - 1] = now >= base ? '+' : '-';
 	snprintf(buf, len, "%s", d);
+}
+
+void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t base_self, uint64_t calls,
+		  uint64_t base_calls)
+{
+	char t[32], td[32], tp[16], s[32], sd[32], sp[16], cd[32];
+	format_duration_color(t, sizeof(t), total);
+	diff_duration(td, sizeof(td), total, base_total);
+	diff_percent(tp, sizeof(tp), total, base_total);
+	format_duration_color(s, sizeof(s), self);
+	diff_duration(sd, sizeof(sd), self, base_self);
+	diff_percent(sp, sizeof(sp), self, base_self);
+	if (calls == base_calls)
+		snprintf(cd, sizeof(cd), "0");
+	else
+		snprintf(cd, sizeof(cd), "%+" PRId64, (int64_t)(calls - base_calls));
+	printf("  %s  %s  %6s  %s  %s  %6s  %9" PRIu64 "  %7s  ", t, td, tp, s, sd, sp, calls, cd);
 }
 
 void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
@@ -110,8 +127,7 @@ void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size
 		printf(",\n  \"functions\": [");
 	} else {
 		printf("# %s against the base %s\n", now_dir, base_dir);
-		printf("  Total time        Diff       %%   Self time        Diff       %%      Calls     Diff  Function\n"
-		       "  ==========  ==========  ======  ==========  ==========  ======  =========  =======  ========\n");
+		fputs(DIFF_HEADER, stdout);
 	}
 	for (size_t j = 0; j < n; j++) {
 		const struct prof_row *a = rows[j].now ? rows[j].now : &zero;
@@ -132,19 +148,8 @@ void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size
 			       ", \"avg_ns\": %" PRIu64 ", \"base_avg_ns\": %" PRIu64 "}",
 			       a->calls, b->calls, a->total, b->total, a->self, b->self, a->avg, b->avg);
 		} else {
-			char t[32], td[32], tp[16], s[32], sd[32], sp[16], cd[32];
-			format_duration_color(t, sizeof(t), a->total);
-			signed_duration(td, sizeof(td), a->total, b->total);
-			percent(tp, sizeof(tp), a->total, b->total);
-			format_duration_color(s, sizeof(s), a->self);
-			signed_duration(sd, sizeof(sd), a->self, b->self);
-			percent(sp, sizeof(sp), a->self, b->self);
-			if (a->calls == b->calls)
-				snprintf(cd, sizeof(cd), "0");
-			else
-				snprintf(cd, sizeof(cd), "%+" PRId64, (int64_t)(a->calls - b->calls));
-			printf("  %s  %s  %6s  %s  %s  %6s  %9" PRIu64 "  %7s  %s\n", t, td, tp, s, sd, sp, a->calls, cd,
-			       rows[j].name);
+			diff_columns(a->total, b->total, a->self, b->self, a->calls, b->calls);
+			printf("%s\n", rows[j].name);
 		}
 	}
 	if (!strcmp(format, "json"))

@@ -51,6 +51,14 @@ struct prof_row {                     /* one function's profile, by name and mod
 /* sorts both arrays by name; sort_key as report's -s ('t' total, 's', 'c', 'a', 'n') */
 void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
 		 const char *format, const char *now_dir, const char *base_dir);
+/* the columns of a text --diff line (report's and graph's) before the
+ * function's name: total, its change and percent ("new", "gone"), self
+ * likewise, calls and their change */
+void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t base_self, uint64_t calls,
+		  uint64_t base_calls);
+#define DIFF_HEADER \
+	"  Total time        Diff       %   Self time        Diff       %      Calls     Diff  Function\n" \
+	"  ==========  ==========  ======  ==========  ==========  ======  =========  =======  ========\n"
 
 /* ---- progress.c ---- */
 /* "fntrace: WHAT 42%" on stderr after a second of walking t, when stderr is a
@@ -160,6 +168,9 @@ struct view {
 	uint8_t *src_done;
 	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
 	size_t n_names;
+	/* set by a view's callback: calls_walk ends before the next batch (the
+	 * frames still open are then ended as truncated); the view clears it */
+	int stop_walk;
 };
 
 void view_open(struct view *v, struct view_opts *o);
@@ -168,6 +179,9 @@ void view_open(struct view *v, struct view_opts *o);
 void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms);
 void view_detach(struct view *v);
 void view_close(struct view *v);
+/* close a view whose options are a copy of another view's (a --diff base):
+ * the option lists stay, for the view that owns them */
+void view_close_borrowed(struct view *v);
 const char *view_name(struct view *v, uint32_t func);
 const char *view_name_len(struct view *v, uint32_t func, size_t *len);
 const char *view_full_name(struct view *v, uint32_t func);
@@ -274,5 +288,6 @@ int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
 int cmd_live(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 
 #endif

@@ -192,6 +192,14 @@ void view_detach(struct view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+void view_close_borrowed(struct view *v)
+{
+	free_names(v);
+	symbols_free(v->syms);
+	trace_close(v->trace);
+	memset(v, 0, sizeof(*v));
+}
+
 void view_close(struct view *v)
 {
 	args_symbols(NULL, NULL);

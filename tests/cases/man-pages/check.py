@@ -86,13 +86,16 @@ comp '%s' report --format ''
 comp '%s' replay --ti
 comp '%s' replay -F pa
 comp '%s' graph ''
-""" % ((comp,) + (ctx.fntrace,) * 7)
+comp '%s' tui -C pa
+comp '%s' tui --ca
+""" % ((comp,) + (ctx.fntrace,) * 9)
     out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ctx.work).stdout.splitlines()
     want = [set(cmds) | {"--help", "--version"}, {"replay", "report"},
             {"perfetto", "chrome", "folded", "svg", "html"}, {"text", "csv", "json"},
-            {"--tid", "--time", "--time-filter"}, {"parse_expr"}, {"main", "parse_expr"}]
+            {"--tid", "--time", "--time-filter"}, {"parse_expr"}, {"main", "parse_expr"}, {"parse_expr"},
+            {"--caller-filter"}]
     for i, w in enumerate(want):
         got = set(out[i].split()) if i < len(out) else set()
-        if not w <= got or (i in (1, 5) and got != w):
+        if not w <= got or (i in (1, 5, 7, 8) and got != w):
             problems.append("completion %d: got %s, want %s" % (i, sorted(got), sorted(w)))
     assert not problems, "\n".join(problems)

@@ -58,6 +58,13 @@ def check(ctx):
     assert text["d"][-3:] == ["1", "+1", "d"] and text["d"].count("new") == 2, text["d"]
     assert text["main"][-3:] == ["1", "0", "main"], text["main"]
 
+    # the filters apply to both traces (and the base's view leaves the option lists to the caller:
+    # with -F the sanitizer build found them freed twice)
+    p = ctx.run("report", "-d", new, "--diff", base, "-f", "csv", "-F", "b", "-N", "c", "--debug-dir", ctx.work,
+                check=True)
+    calls = {r["function"]: (int(r["calls"]), int(r["base_calls"])) for r in csv.DictReader(io.StringIO(p.stdout))}
+    assert calls == {"b": (5, 2)}, calls
+
     # usage errors
     p = ctx.run("report", "-d", new, "--diff", base, "--threads")
     assert p.returncode == 2 and "'--diff' and '--threads'" in p.stderr, p.stderr

@@ -41,6 +41,7 @@ FNT_EXPORT void fnt__mark(const char *text)
 struct unwind_state {
 	uintptr_t *pc;
 	unsigned n, skip;
+	uintptr_t from;          /* fnt_stack_put: frames before one in [from, from + 64K) are left out */
 };
 
 static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
@@ -57,6 +58,25 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
 	return u->n == FNT_STACK_MAX ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
+/* With the guard held: the stack record of u->n frames at t->pos */
+static void stack_write(struct fnt_thread *t, const uintptr_t *pc, unsigned n)
+{
+	if (!n || fnt_thread_room(t, 9 + 8 + 9 + (size_t)n * 9))
+		return;
+	uint64_t d = fnt_event_time(t);
+	uint8_t *p = fnt_put_varint(t->pos, ext_head(d, FNT_EXT_STACK));
+	uintptr_t prev = 0;
+	p = fnt_put_varint(p, n);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t zz = fnt_zigzag((int64_t)(pc[i] - prev));
+		if (zz > FNT_VARINT_MAX)
+			zz = 0;
+		p = fnt_put_varint(p, zz);
+		prev = pc[i];
+	}
+	t->pos = p;
+}
+
 /* The unwinder (libgcc's, from .eh_frame) needs no frame pointers and stops
  * cleanly where the unwind tables end; it reads only what the tables
  * describe, so uninstrumented code and code without frame pointers are
@@ -65,7 +85,7 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 {
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t pc[FNT_STACK_MAX];
-	struct unwind_state u = { pc, 0, 1 };
+	struct unwind_state u = { pc, 0, 1, 0 };
 
 	if (t->busy)
 		return;
@@ -74,22 +94,27 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 		return;
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	if (!fnt_thread_room(t, 9 + 8 + 9 + (size_t)u.n * 9)) {
-		uint64_t d = fnt_event_time(t);
-		uint8_t *p = fnt_put_varint(t->pos, ext_head(d, FNT_EXT_STACK));
-		uintptr_t prev = 0;
-		p = fnt_put_varint(p, u.n);
-		for (unsigned i = 0; i < u.n; i++) {
-			uint64_t zz = fnt_zigzag((int64_t)(pc[i] - prev));
-			if (zz > FNT_VARINT_MAX)
-				zz = 0;
-			p = fnt_put_varint(p, zz);
-			prev = pc[i];
-		}
-		t->pos = p;
-	}
+	stack_write(t, pc, u.n);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
+}
+
+/* A backtrace trigger, from the hooks (guard held): the stack from the
+ * traced function's own frame (the return address of its call into the
+ * hook lies just past its start) outwards; the runtime's frames and the
+ * trampoline's before it are left out. */
+void fnt_stack_put(struct fnt_thread *t, uintptr_t from)
+{
+	uintptr_t pc[FNT_STACK_MAX];
+	struct unwind_state u = { pc, 0, 0, from };
+	unsigned first = 0;
+
+	_Unwind_Backtrace(unwind_one, &u);
+	while (first < u.n && pc[first] - from >= 65536)
+		first++;
+	if (first == u.n)
+		first = 0;               /* not found: the whole stack */
+	stack_write(t, pc + first, u.n - first);
 }
 
 /* A named scope is a call of a synthetic function: the address of its

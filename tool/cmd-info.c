@@ -108,7 +108,9 @@ static void print_filters(const char *text)
 		size_t l = nl ? (size_t)(nl - p) : strlen(p);
 		if (l >= 2 && p[1] == ' ') {
 			const char *opt = p[0] == 'F' ? "-F" : p[0] == 'N' ? "-N" : p[0] == 'D' ? "-D" :
-					  p[0] == 't' ? "-t" : p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" : NULL;
+					  p[0] == 't' ? "-t" : p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" :
+					  p[0] == 'H' ? "-H" : p[0] == 'C' ? "-C" : p[0] == 'S' ? "--max-stack" :
+					  p[0] == 'g' ? "-T" : NULL;
 			int vl = (int)(l - 2);
 			if (opt && p[0] == 't') {
 				uint64_t ns = strtoull(p + 2, NULL, 10);

@@ -80,6 +80,27 @@ struct strlist {
 };
 void strlist_add(struct strlist *l, const char *s);
 
+/* ---- trigger.c: -T FUNC@ACTION[,ACTION...] ---- */
+#define TRIG_ON        1u
+#define TRIG_OFF       2u
+#define TRIG_BACKTRACE 4u
+#define TRIG_FINISH    8u
+#define TRIG_SNAPSHOT  16u
+#define TRIG_TIME      32u
+#define TRIG_DEPTH     64u
+#define TRIG_HIDE      128u
+#define TRIG_FILTER    256u
+#define TRIG_NOTRACE   512u
+struct trigger {
+	char *glob;
+	unsigned flags;          /* TRIG_* */
+	int depth;               /* depth=N */
+	uint64_t time_ns;        /* time=DUR */
+};
+/* parse arg into g or die with a usage error (record: snapshot is allowed) */
+void trigger_parse(struct trigger *g, const char *arg, int record);
+char *trigger_record_text(const struct trigger *g);    /* malloc'd "GLOB@ACTION,..." */
+
 /* ---- view.c: options and naming shared by replay/report/info ---- */
 struct view_opts {
 	const char *dir;

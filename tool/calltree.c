@@ -266,7 +266,7 @@ static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t
 
 int calltree_build(struct view *v, struct calltree_build *b)
 {
-	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost, NULL, NULL };
 	struct trace *t = v->trace;
 	int ret = calls_walk(v, 0, &ops, b, 0);
 

@@ -593,6 +593,25 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 	newline(r);
 }
 
+/* a call stack (fnt_capture_stack(), a backtrace trigger): one comment
+ * line a frame, as `fntrace stacks` writes them */
+static void on_stack(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
+		     size_t n, uint64_t ns, int depth)
+{
+	struct replay *r = ctx;
+	char text[1100];
+	flush_others(r, th);
+	flush_pending(r, th, slot(th));
+	for (size_t i = 0; i < n; i++) {
+		line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
+		put_mem(r, "/* stack ", 9);
+		stack_frame_text(r->v, ev, i, funcs ? funcs[i] : TRACE_NO_FUNC, text, sizeof(text));
+		put_str(r, text);
+		put_mem(r, " */", 3);
+		newline(r);
+	}
+}
+
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
 {
 	struct replay *r = ctx;
@@ -706,7 +725,7 @@ static int session_state(const char *dir, uint64_t not_before)
 static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int srcline, int final,
 		       struct line_skip *ls, int *had_events)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack };
 	static const cookie_io_functions_t io = { .write = skip_write };
 	char err[4400];
 	struct trace *t;
@@ -934,17 +953,17 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack };
 	struct view_opts o = { 0 };
 	struct view v;
-	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL };
+	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL, NULL };
 	struct replay r = { .v = &v, .out = stdout };
 	int opt, json = 0;
 	const char *range = NULL;
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:f:r:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:f:r:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

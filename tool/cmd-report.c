@@ -490,7 +490,7 @@ static void print_json_rows(struct view *v, struct fstat *r, size_t n)
 /* the whole profile of a view into r (r->all, or per thread) */
 static void profile(struct view *v, struct report *r)
 {
-	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL, NULL };
 	const struct view_opts *o = v->opts;
 	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
 	if (o->filter.n || o->notrace.n || o->hide.n || o->callers.n || o->max_depth || o->since_ns || o->has_until ||
@@ -590,7 +590,7 @@ int cmd_report(int argc, char **argv)
 	sort_key = 't';
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:s:f:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:s:f:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

@@ -112,6 +112,10 @@ struct view_opts {
 	struct strlist filter, notrace;   /* -F, -N globs */
 	struct strlist hide;              /* -H globs: not shown, their callees one level up */
 	struct strlist callers;           /* -C globs: only these and the calls that lead to them */
+	struct trigger *triggers;         /* -T: the triggers with actions other than filter/notrace/hide */
+	size_t n_triggers;
+	char **trigger_globs;             /* every -T glob (the strlists above point into them) */
+	size_t n_trigger_globs;
 	int max_depth;                    /* -D, 0 = unlimited */
 	uint64_t min_ns;                  /* -t: only calls that lasted at least this */
 	/* --since/--until: only calls overlapping [since_ns, until_ns] of the
@@ -149,6 +153,7 @@ struct view_opts {
 	{ "notrace", required_argument, NULL, 'N' }, \
 	{ "hide", required_argument, NULL, 'H' }, \
 	{ "caller-filter", required_argument, NULL, 'C' }, \
+	{ "trigger", required_argument, NULL, 'T' }, \
 	{ "depth", required_argument, NULL, 'D' }, \
 	{ "time-filter", required_argument, NULL, 't' }, \
 	{ "since", required_argument, NULL, 0x111 }, \
@@ -173,6 +178,8 @@ struct view {
 	size_t *name_len;
 	uint8_t *src_done;
 	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
+	struct trigger *trig_of; /* -T: the merged actions of each function (flags 0: none) */
+	struct trigger_pass *short_calls;   /* time= triggers: the calls found too short (calls.c) */
 	size_t n_names;
 };
 
@@ -196,8 +203,22 @@ void view_no_events_hint(struct view *v);
 /* ring traces: "history starts at ..." (a note on stderr), once per thread whose
  * oldest events were overwritten (view_report_problems prints them too) */
 void view_history_notes(struct view *v);
-/* -F/-N/-H/-C matches of a function: bit 0 -F, bit 1 -N, bit 2 -H, bit 4 -C (cached per function) */
+/* -F/-N/-H/-C matches of a function: bit 0 -F, bit 1 -N, bit 2 -H, bit 4 -C, bit 5 a -T
+ * trigger (cached per function) */
 int view_filter_match(struct view *v, uint32_t func);
+/* the -T actions of a function, merged over the globs that match it (flags 0: none) */
+const struct trigger *view_trigger(struct view *v, uint32_t func);
+/* the -T help lines of the reading commands */
+#define TRIGGER_HELP \
+	"  -T, --trigger FUNC@ACTION[,ACTION...]  when FUNC is called (a glob,\n" \
+	"                         repeatable): trace_on, trace_off (show from, stop\n" \
+	"                         showing from FUNC, per thread; with a trace_on each\n" \
+	"                         thread starts off), depth=N (N levels from FUNC),\n" \
+	"                         backtrace (its callers, replay), finish (nothing\n" \
+	"                         after FUNC returns), time=DUR (FUNC's calls shorter\n" \
+	"                         than DUR left out with their callees), hide, filter,\n" \
+	"                         notrace (-H, -F, -N for FUNC)\n"
+
 
 /* ---- calls.c: matched calls over the time-ordered (or per-thread) walk ---- */
 struct frame {
@@ -216,6 +237,8 @@ struct frame {
 	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
 	int wait_c;              /* -C: shown once it turns out to lead to a -C function */
 	int in_c;                /* -C: a -C function or inside one (its callees are not shown) */
+	int dlim;                /* depth=N trigger: calls at this display depth or deeper are not shown (0: none) */
+	unsigned trig;           /* the -T actions of its function */
 	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
@@ -233,11 +256,20 @@ struct calls_ops {
 	void (*lost)(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns);
 	/* fnt_mark(): depth is the display depth of a call at that point */
 	void (*mark)(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth);
+	/* a call stack, innermost first, at display depth `depth`: a STACK record
+	 * (fnt_capture_stack(), or a backtrace trigger at record time: ev) or a
+	 * backtrace trigger at read time (the functions of the n open frames) */
+	void (*stack)(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
+		      size_t n, uint64_t ns, int depth);
 };
 
 /* walk the trace through the call layer; all_frames: call begin/end for
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
+void calls_release(struct view *v);
+#define TRACE_NO_FUNC UINT32_MAX
+/* cmd-stacks.c: one frame of a call stack as `stacks` prints it */
+void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, uint32_t func, char *buf, size_t cap);    /* what the walks kept for the view (time= triggers) */
 
 /* cmd-replay.c: print the replay of a trace being written until it is
  * complete (recorder > 0: until that process exits; its wait status goes

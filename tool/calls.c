@@ -390,8 +390,9 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 	case TRACE_STACK:
 		if (w->ops->stack && in_range && s->reached && !s->off) {
 			struct frame *top = fs_top(&s->fs);
+			uint32_t bottom = top ? fs_at(&s->fs, 0)->func : 0;
 			if (!top || top->begun)
-				w->ops->stack(w->ctx, th, ev, NULL, ev->count, ev->ns,
+				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns,
 					      top ? top->depth + (top->shown ? 1 : 0) : s->base);
 		}
 		break;

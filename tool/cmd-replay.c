@@ -594,7 +594,9 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 }
 
 /* a call stack (fnt_capture_stack(), a backtrace trigger): one comment
- * line a frame, as `fntrace stacks` writes them */
+ * line a frame, as `fntrace stacks` writes them, down to the thread's
+ * outermost open call (main, a thread's start function: what is below it
+ * is libc's, which `fntrace stacks` shows) */
 static void on_stack(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
 		     size_t n, uint64_t ns, int depth)
 {
@@ -605,10 +607,15 @@ static void on_stack(void *ctx, struct trace_thread *th, const struct trace_even
 	for (size_t i = 0; i < n; i++) {
 		line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
 		put_mem(r, "/* stack ", 9);
-		stack_frame_text(r->v, ev, i, funcs ? funcs[i] : TRACE_NO_FUNC, text, sizeof(text));
+		stack_frame_text(r->v, ev, i, ev || !funcs ? TRACE_NO_FUNC : funcs[i], text, sizeof(text));
 		put_str(r, text);
 		put_mem(r, " */", 3);
 		newline(r);
+		if (ev && funcs) {
+			const char *name = view_addr_func(r->v, ev->body->stack_file[i], ev->body->stack_vaddr[i] - 1);
+			if (name && !strcmp(name, view_name(r->v, funcs[0])))
+				break;
+		}
 	}
 }
 

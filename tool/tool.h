@@ -257,8 +257,10 @@ struct calls_ops {
 	/* fnt_mark(): depth is the display depth of a call at that point */
 	void (*mark)(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth);
 	/* a call stack, innermost first, at display depth `depth`: a STACK record
-	 * (fnt_capture_stack(), or a backtrace trigger at record time: ev) or a
-	 * backtrace trigger at read time (the functions of the n open frames) */
+	 * (fnt_capture_stack(), or a backtrace trigger at record time: ev, with
+	 * n frames; funcs[0], when funcs is not NULL, is the thread's outermost
+	 * open call) or a backtrace trigger at read time (ev NULL: the functions
+	 * of the n open frames) */
 	void (*stack)(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
 		      size_t n, uint64_t ns, int depth);
 };

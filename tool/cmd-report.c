@@ -493,8 +493,8 @@ static void profile(struct view *v, struct report *r)
 	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL, NULL };
 	const struct view_opts *o = v->opts;
 	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
-	if (o->filter.n || o->notrace.n || o->hide.n || o->callers.n || o->max_depth || o->since_ns || o->has_until ||
-	    o->min_ns)
+	if (o->filter.n || o->notrace.n || o->hide.n || o->callers.n || o->n_triggers || o->max_depth || o->since_ns ||
+	    o->has_until || o->min_ns)
 		calls_walk(v, 0, &ops, r, 0);
 	else
 		trace_walk_batch(v->trace, 0, fast_batch, r);

@@ -37,6 +37,7 @@ static const char graph_usage[] =
 	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
 	"                         callers, up to the thread's first frame)\n"
+	TRIGGER_HELP
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	"      --since TIME       only calls overlapping the window from TIME (1.5ms,\n"
 	"      --until TIME       200us, 2s from the start of the recording) to TIME\n"

@@ -27,6 +27,7 @@ static const char replay_usage[] =
 	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
 	"                         callers, up to the thread's first frame)\n"
+	TRIGGER_HELP
 	"  -D, --depth N          show at most N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
@@ -684,17 +685,23 @@ static uint64_t mono_now(void)
 }
 
 /* the -t threshold a process was recorded with (FILTERS meta record) */
+/* the longest erasure the recording may still make: -t TIME, a time=DUR trigger */
 static uint64_t recorded_threshold(const struct trace *t)
 {
 	uint64_t max = 0;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		const char *f = t->procs[i].filters;
 		for (; f && *f; f = strchr(f, '\n') ? strchr(f, '\n') + 1 : "") {
-			if (f[0] == 't' && f[1] == ' ') {
-				uint64_t ns = strtoull(f + 2, NULL, 10);
-				if (ns > max)
-					max = ns;
+			const char *tm = NULL;
+			if (f[0] == 't' && f[1] == ' ')
+				tm = f + 2;
+			else if (f[0] == 'g' && f[1] == ' ') {     /* -T FUNC@...,time=NS: its subtree may go */
+				const char *nl = strchr(f, '\n'), *at = strstr(f, "time=");
+				tm = at && (!nl || at < nl) ? at + 5 : NULL;
 			}
+			uint64_t ns = tm ? strtoull(tm, NULL, 10) : 0;
+			if (ns > max)
+				max = ns;
 		}
 	}
 	return max;
@@ -996,6 +1003,10 @@ int cmd_replay(int argc, char **argv)
 			die_usage("--format json cannot be used with --follow (use it on the finished trace)");
 		if (o.since_ns || o.has_until || range)
 			die_usage("--since/--until and -r cannot be used with --follow");
+		for (size_t i = 0; i < o.n_triggers; i++)
+			if (o.triggers[i].flags & TRIG_TIME)
+				die_usage("option '-T/--trigger': action 'time=' needs whole calls and cannot be used with "
+					  "--follow (use it on the finished trace)");
 		return replay_follow(&o, r.time, r.srcline, 0, NULL, 0);
 	}
 	if (range && (o.since_ns || o.has_until))

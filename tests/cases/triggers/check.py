@@ -57,8 +57,9 @@ def check(ctx):
     on_off = ["start();"] + TM
     both(["-T", "start@trace_on", "-T", "stop@trace_off"], on_off, record_opts=["--trace=off"])
     after_start = ["start();"] + TM + ["stop();"] + sub("quick", TM) + sub("slow", TM) + sub("quick", TM)
-    # (-pg -mfentry: main's return is seen only when its entry was)
-    orphan = [] if "fentry" in str(ctx.case) else ["} /* main (entered before this process began) */"]
+    # (-pg -mfentry and patchable entries: main's return is seen only when its entry was)
+    swapped = "fentry" in str(ctx.case) or "patchable" in str(ctx.case)
+    orphan = [] if swapped else ["} /* main (entered before this process began) */"]
     both(["-T", "start@trace_on"], after_start, after_start + orphan, record_opts=["--trace=off"])
     before_top = ["main() {"] + ["  " + l for l in MID + ["start();"]]
     both(["-T", "top@trace_off"], before_top + ["} /* main */"], before_top + ["} /* main (no return: trace ended) */"])

@@ -142,6 +142,15 @@ def check(ctx):
                                                       "--max-stack", "9"), check=True).stdout
     assert "filters: -T top@backtrace,depth=2 -H leaf -C mid --max-stack 9" in info, info
 
+    # erasures after record copied the buffer being written (every 50 ms;
+    # with an argument main lasts 200 ms more): the file must not keep the
+    # erased bytes (read as damage before)
+    for opts in (["-C", "nosuch"], ["-T", "main@time=1s"], ["-t", "1s"]):
+        d = os.path.join(ctx.work, "late.data")
+        ctx.run("record", "-q", "-d", d, *opts, "--", prog, "wait", data=False, check=True)
+        p = ctx.run("replay", "--no-pager", "-d", d)
+        assert "could not be decoded" not in p.stderr and "no function events" in p.stderr, (opts, p.stderr)
+
     # usage errors name the option and the bad action
     for cmd, arg, msg in (
             ("record", "top@fly", "option '-T/--trigger': unknown action 'fly' in 'top@fly'"),

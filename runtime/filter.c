@@ -620,7 +620,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 				return 1;
 			t->flt.f_root = d;
 		}
-		if (t->flt.c_root || (t->flt.d_lim && d > t->flt.d_lim))
+		if (t->flt.c_root || (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim))
 			return 1;          /* under a -C match, or deeper than a depth=N trigger allows */
 		rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open;
 		if (max_depth && rel >= max_depth)
@@ -630,8 +630,10 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			if (g && (g->flags & FNT_TRIG_DEPTH) && t->flt.n_dstack < 8) {
 				t->flt.dstack[t->flt.n_dstack].fdepth = d;
 				t->flt.dstack[t->flt.n_dstack++].prev = t->flt.d_lim;
-				if (!t->flt.d_lim || d + g->depth - 1 < t->flt.d_lim)
-					t->flt.d_lim = d + g->depth - 1;
+				/* (in levels that are written: -H calls do not count) */
+				int32_t lim = d - t->flt.h_open + g->depth - 1;
+				if (!t->flt.d_lim || lim < t->flt.d_lim)
+					t->flt.d_lim = lim;
 			}
 		}
 		if ((m & FM_H) && hbit_set(t, d)) {
@@ -662,14 +664,14 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			return 1;
 		t->flt.c_root = 0;
 	}
-	if (t->flt.n_dstack && t->flt.dstack[t->flt.n_dstack - 1].fdepth == d)
-		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
-	else if (t->flt.d_lim && d > t->flt.d_lim)
-		return 1;
 	if (t->flt.h_open && hbit_take(t, d)) {
 		t->flt.h_open--;
 		return 1;
 	}
+	if (t->flt.n_dstack && t->flt.dstack[t->flt.n_dstack - 1].fdepth == d)
+		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
+	else if (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim)
+		return 1;
 	rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open;
 	if (t->flt.f_root >= d)
 		t->flt.f_root = 0;

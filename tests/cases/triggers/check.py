@@ -73,6 +73,11 @@ def check(ctx):
     both(["-T", "quick@depth=2"], sub("main", MID + ["start();"] + TM + ["stop();"] + sub("quick", ["top();"]) +
                                       sub("slow", TM) + sub("quick", ["top();"])))
 
+    # with -H, the hidden level does not count
+    tl = sub("top", ["leaf();", "leaf();"])
+    both(["-T", "top@depth=2", "-H", "mid"], sub("main", ["leaf();", "leaf();", "start();"] + tl + ["stop();"] +
+                                                  sub("quick", tl) + sub("slow", tl) + sub("quick", tl)))
+
     # finish: nothing after FUNC returns
     fin = ["main() {"] + ["  " + l for l in MID + ["start();"] + TM]
     both(["-T", "top@finish"], fin + ["} /* main */"], fin + ["} /* main (no return: trace ended) */"])
@@ -135,7 +140,16 @@ def check(ctx):
     rows = {r["function"]: int(r["calls"]) for r in ctx.csv("-d", full, "-T", "quick@time=1ms")}
     assert rows == {"main": 1, "mid": 3, "leaf": 6, "start": 1, "top": 2, "stop": 1, "slow": 1}, rows
     g = ctx.run("graph", "--no-pager", "-d", full, "-T", "top@depth=1", check=True).stdout
-    assert re.search(r"\s4  \|  \+-top\n", g) or re.search(r"\s1  \+-top", g), g
+    tree = [re.sub(r"^\s*\S+ \S+\s+\S+ \S+\s+", "", l) for l in g.splitlines()[3:]]
+    assert tree == ["1  main", "1  +-mid", "2  |  +-leaf", "1  +-start", "1  +-top", "1  +-stop", "2  +-quick",
+                    "2  |  +-top", "1  +-slow", "1     +-top"], tree
+
+    p = ctx.run("export", "-q", "-f", "folded", "--value", "calls", "-d", full, "-T", "quick@time=1ms", "-o", "-",
+                check=True)
+    stacks = dict(l.rsplit(" ", 1) for l in p.stdout.splitlines())
+    assert stacks == {"main": "1", "main;mid": "1", "main;mid;leaf": "2", "main;start": "1", "main;top": "1",
+                      "main;top;mid": "1", "main;top;mid;leaf": "2", "main;stop": "1", "main;slow": "1",
+                      "main;slow;top": "1", "main;slow;top;mid": "1", "main;slow;top;mid;leaf": "2"}, stacks
 
     # info shows the triggers the trace was recorded with
     info = ctx.run("info", "--no-pager", "-d", record("-T", "top@depth=2,backtrace", "-H", "leaf", "-C", "mid",

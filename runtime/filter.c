@@ -205,11 +205,13 @@ void fnt_filter_init(void)
 				(n_T ? 0 : FNT_FILTER_NO_NAMES);
 		fnt_flags |= FNT_FLAG_FILTERED;
 	}
+	if (fnt_trig_flags)
+		fnt_flags |= FNT_FLAG_FILTERED;   /* (the FILTERS record lists the triggers) */
 }
 
 void fnt_filter_write_meta(void)
 {
-	if (fnt_filtering && cfg_text)
+	if ((fnt_filtering || fnt_trig_flags) && cfg_text)
 		fnt_meta_append(FNT_META_FILTERS, cfg_text, cfg_len, NULL, 0);
 }
 

@@ -82,6 +82,10 @@ def check(ctx):
     fin = ["main() {"] + ["  " + l for l in MID + ["start();"] + TM]
     both(["-T", "top@finish"], fin + ["} /* main */"], fin + ["} /* main (no return: trace ended) */"])
 
+    # after a finish, trace_on turns nothing on again (at read time the
+    # trace_on makes the threads start off: nothing is shown at all)
+    both(["-T", "top@finish", "-T", "quick@trace_on"], [], fin + ["} /* main (no return: trace ended) */"])
+
     # time=DUR: FUNC's calls shorter than DUR left out with their subtrees
     both(["-T", "quick@time=1ms", "-T", "slow@time=1ms"],
          sub("main", MID + ["start();"] + TM + ["stop();"] + sub("slow", TM)))
@@ -155,6 +159,8 @@ def check(ctx):
     info = ctx.run("info", "--no-pager", "-d", record("-T", "top@depth=2,backtrace", "-H", "leaf", "-C", "mid",
                                                       "--max-stack", "9"), check=True).stdout
     assert "filters: -T top@backtrace,depth=2 -H leaf -C mid --max-stack 9" in info, info
+    info = ctx.run("info", "--no-pager", "-d", record("-T", "q*@time=1500us,finish"), check=True).stdout
+    assert "filters: -T 'q*@finish,time=1500us'" in info, info
 
     # erasures after record copied the buffer being written (every 50 ms;
     # with an argument main lasts 200 ms more): the file must not keep the

@@ -746,11 +746,19 @@ void fnt_filter_thread_exit(struct fnt_thread *t)
 		munmap(t->flt.tframes, TFRAMES * sizeof(struct fnt_tframe));
 		t->flt.tframes = NULL;
 	}
+	fnt_trigger_thread_exit(t);
+}
+
+/* the thread is gone (a forked child keeps its -H bits: the calls they
+ * mark are still open in it) */
+void fnt_filter_thread_gone(struct fnt_thread *t)
+{
+	fnt_filter_thread_exit(t);
 	if (t->flt.hbits) {
 		munmap(t->flt.hbits, HBITS_MAX / 8);
 		t->flt.hbits = NULL;
+		t->flt.h_open = 0;
 	}
-	fnt_trigger_thread_exit(t);
 }
 
 /* ---- thread names: --no-thread is checked again after each rename ---- */

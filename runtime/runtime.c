@@ -922,7 +922,7 @@ static void thread_exit_cb(void *arg)
 	put_thread_name(t);
 	put_thread_end(t);
 	chunk_release(t, 1);
-	fnt_filter_thread_exit(t);
+	fnt_filter_thread_gone(t);
 	fnt_shadow_release(t);
 	t->state = FNT_T_ENDED;
 	t->busy = 0;

@@ -275,7 +275,8 @@ void fnt_erase_tail(struct fnt_thread *t, uint8_t *from) FNT_HIDDEN;   /* filter
 void fnt_stack_put(struct fnt_thread *t, uintptr_t from) FNT_HIDDEN;
 /* trace-signals.c: a snapshot named PREFIX-N, N counting from 1 in *count */
 void fnt_snapshot_numbered(const char *prefix, unsigned *count) FNT_HIDDEN;
-void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
+void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;   /* saved buffer positions dropped (fork) */
+void fnt_filter_thread_gone(struct fnt_thread *t) FNT_HIDDEN;   /* and the rest (thread exit) */
 
 /* with t->busy held: write an entry or exit event followed by an ARGS or
  * RETVAL record (body of len bytes); starts a chunk when needed.  Returns 0,

@@ -41,7 +41,7 @@ FNT_EXPORT void fnt__mark(const char *text)
 struct unwind_state {
 	uintptr_t *pc;
 	unsigned n, skip;
-	uintptr_t from;          /* fnt_stack_put: frames before one in [from, from + 64K) are left out */
+	uintptr_t *start;        /* fnt_stack_put: each frame's function start (its FDE's), or NULL */
 };
 
 static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
@@ -54,6 +54,8 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
 		u->skip--;
 		return _URC_NO_REASON;
 	}
+	if (u->start)
+		u->start[u->n] = (uintptr_t)_Unwind_GetRegionStart(ctx);
 	u->pc[u->n++] = pc;
 	return u->n == FNT_STACK_MAX ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
@@ -85,7 +87,7 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 {
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t pc[FNT_STACK_MAX];
-	struct unwind_state u = { pc, 0, 1, 0 };
+	struct unwind_state u = { pc, 0, 1, NULL };
 
 	if (t->busy)
 		return;
@@ -100,17 +102,18 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 }
 
 /* A backtrace trigger, from the hooks (guard held): the stack from the
- * traced function's own frame (the return address of its call into the
- * hook lies just past its start) outwards; the runtime's frames and the
+ * traced function's own frame outwards.  That frame is the first whose
+ * function (as the unwind tables say) starts at fn, or up to 16 bytes
+ * before it (an endbr64, a patchable pad); the runtime's frames and the
  * trampoline's before it are left out. */
-void fnt_stack_put(struct fnt_thread *t, uintptr_t from)
+void fnt_stack_put(struct fnt_thread *t, uintptr_t fn)
 {
-	uintptr_t pc[FNT_STACK_MAX];
-	struct unwind_state u = { pc, 0, 0, from };
+	uintptr_t pc[FNT_STACK_MAX], start[FNT_STACK_MAX];
+	struct unwind_state u = { pc, 0, 0, start };
 	unsigned first = 0;
 
 	_Unwind_Backtrace(unwind_one, &u);
-	while (first < u.n && pc[first] - from >= 65536)
+	while (first < u.n && fn - start[first] > 16)
 		first++;
 	if (first == u.n)
 		first = 0;               /* not found: the whole stack */

@@ -270,9 +270,9 @@ uint64_t fnt_ns_to_ticks(uint64_t ns) FNT_HIDDEN;
 void fnt_trigger_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
 void fnt_erase_tail(struct fnt_thread *t, uint8_t *from) FNT_HIDDEN;   /* filter.c */
 /* api.c: the calling thread's stack as an EXT_STACK record (guard held,
- * room not yet checked); frames before the first one in [from, from + 64K)
- * are left out (the runtime's own), when one is */
-void fnt_stack_put(struct fnt_thread *t, uintptr_t from) FNT_HIDDEN;
+ * room not yet checked), from the frame of function fn outwards (the whole
+ * stack when no frame is fn's) */
+void fnt_stack_put(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
 /* trace-signals.c: a snapshot named PREFIX-N, N counting from 1 in *count */
 void fnt_snapshot_numbered(const char *prefix, unsigned *count) FNT_HIDDEN;
 void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;   /* saved buffer positions dropped (fork) */

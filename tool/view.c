@@ -411,6 +411,10 @@ void view_report_problems(struct view *v)
 	view_history_notes(v);
 	unmatched_globs(v, &v->opts->filter, "-F");
 	unmatched_globs(v, &v->opts->notrace, "-N");
+	if (v->opts->n_trigger_globs) {
+		struct strlist g = { (const char **)v->opts->trigger_globs, v->opts->n_trigger_globs };
+		unmatched_globs(v, &g, "-T");
+	}
 	if (v->opts->since_ns || v->opts->has_until)
 		empty_time_range(v);
 	for (size_t i = 0; i < t->n_procs; i++) {

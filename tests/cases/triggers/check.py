@@ -184,5 +184,7 @@ def check(ctx):
                                    ["-d", full])
         p = ctx.run(*args, data=False)
         assert p.returncode == 2 and msg in p.stderr, (arg, p.stderr)
+    p = ctx.run("replay", "--no-pager", "-d", full, "-T", "nosuch@depth=1", check=True)
+    assert "-T 'nosuch' matches no function that was called" in p.stderr, p.stderr
     p = ctx.run("record", "--max-stack", "0", "-d", os.path.join(ctx.work, "x.data"), "--", prog, data=False)
     assert p.returncode == 2 and "option '--max-stack' takes a depth of at least 1" in p.stderr, p.stderr

@@ -8,6 +8,7 @@
  * interrupted a hook is dropped, never interleaved.  The header tests
  * fnt__active before calling in, so none of this runs when not recording.
  */
+#include <link.h>
 #include <string.h>
 #include <unwind.h>
 #include "fntrace.h"
@@ -101,11 +102,33 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 	t->busy = 0;
 }
 
+#ifndef FNT_STATIC_ARCHIVE
+/* the runtime's own mapping (libfntrace.so), found once */
+static uintptr_t self_lo, self_hi;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uintptr_t me = (uintptr_t)arg;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && me >= lo && me < lo + ph->p_memsz) {
+			self_lo = lo;
+			self_hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+#endif
+
 /* A backtrace trigger, from the hooks (guard held): the stack from the
  * traced function's own frame outwards.  That frame is the first whose
  * function (as the unwind tables say) starts at fn, or up to 16 bytes
  * before it (an endbr64, a patchable pad); the runtime's frames and the
- * trampoline's before it are left out. */
+ * trampoline's before it are left out.  Not from a signal handler (the
+ * unwinder's and dl_iterate_phdr's locks): the guard turns those away. */
 void fnt_stack_put(struct fnt_thread *t, uintptr_t fn)
 {
 	uintptr_t pc[FNT_STACK_MAX], start[FNT_STACK_MAX];
@@ -115,8 +138,19 @@ void fnt_stack_put(struct fnt_thread *t, uintptr_t fn)
 	_Unwind_Backtrace(unwind_one, &u);
 	while (first < u.n && fn - start[first] > 16)
 		first++;
-	if (first == u.n)
-		first = 0;               /* not found: the whole stack */
+	if (first == u.n) {
+		/* no frame of fn's (a library call, hooked before the library
+		 * function runs): from its caller, past the runtime's frames */
+		first = 0;
+#ifndef FNT_STATIC_ARCHIVE
+		if (!self_hi)
+			dl_iterate_phdr(find_self, (void *)(uintptr_t)fnt_stack_put);
+		while (first < u.n && pc[first] >= self_lo && pc[first] < self_hi)
+			first++;
+		if (first == u.n)
+			first = 0;
+#endif
+	}
 	stack_write(t, pc + first, u.n - first);
 }
 

@@ -37,6 +37,8 @@ struct tstack {
 	size_t c_done;       /* -C: no frame below this index waits to learn whether it leads to a -C function */
 	int off;             /* -T trace_off (or waiting for a trace_on): calls are not shown */
 	int finished;        /* -T finish: off for good */
+	struct short_list *shorts;   /* time=: this thread's short calls (found once: shorts_known) */
+	int shorts_known;
 	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
 	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack) */
 	size_t n_parked;
@@ -86,9 +88,13 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int is_short_call(struct view *v, struct trace_thread *th, uint64_t start)
+static int is_short_call(struct view *v, struct trace_thread *th, struct tstack *s, uint64_t start)
 {
-	struct short_list *l = v->short_calls ? short_list_of(v->short_calls, th, 0) : NULL;
+	if (!s->shorts_known) {
+		s->shorts = v->short_calls ? short_list_of(v->short_calls, th, 0) : NULL;
+		s->shorts_known = 1;
+	}
+	struct short_list *l = s->shorts;
 	size_t lo = 0, hi = l ? l->n : 0;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -324,7 +330,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 					s->off = 0;
 				if (g->flags & TRIG_OFF)
 					s->off = 1;
-				if ((g->flags & TRIG_TIME) && !w->collect && is_short_call(w->v, th, ev->ns))
+				if ((g->flags & TRIG_TIME) && !w->collect && is_short_call(w->v, th, s, ev->ns))
 					f->hidden = 1;        /* with its callees, like -N */
 			}
 			if (s->off || f->hidden || (f->dlim && f->depth >= f->dlim))

@@ -247,11 +247,12 @@ static unsigned match_name(const char *name, struct fnt_trig *g)
 		for (int i = 0; i < n_g; i++)
 			if (!fnmatch(glob_g[i], forms[k], 0) || !strcmp(glob_g[i], forms[k])) {
 				/* several globs: every action, the smallest depth, the longest time */
-				if ((trig_g[i].flags & FNT_TRIG_DEPTH) && (!(g->flags & FNT_TRIG_DEPTH) || trig_g[i].depth < g->depth))
-					g->depth = trig_g[i].depth;
-				if (trig_g[i].time_ticks > g->time_ticks)
-					g->time_ticks = trig_g[i].time_ticks;
-				g->flags |= trig_g[i].flags;
+				const struct fnt_trig *t = &trig_g[i];
+				if ((t->flags & FNT_TRIG_DEPTH) && (!(g->flags & FNT_TRIG_DEPTH) || t->depth < g->depth))
+					g->depth = t->depth;
+				if (t->time_ticks > g->time_ticks)
+					g->time_ticks = t->time_ticks;
+				g->flags |= t->flags;
 			}
 	}
 	for (size_t k = 1; k < n_forms; k++)

@@ -254,14 +254,16 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 #define FNT_TRIG_SNAPSHOT  16u
 #define FNT_TRIG_TIME      32u
 #define FNT_TRIG_DEPTH     64u
-#define FNT_TRIG_RARE      (FNT_TRIG_ON | FNT_TRIG_OFF | FNT_TRIG_BACKTRACE | FNT_TRIG_FINISH | FNT_TRIG_SNAPSHOT | FNT_TRIG_TIME)
+#define FNT_TRIG_RARE      (FNT_TRIG_ON | FNT_TRIG_OFF | FNT_TRIG_BACKTRACE | FNT_TRIG_FINISH | \
+			    FNT_TRIG_SNAPSHOT | FNT_TRIG_TIME)
 #define FNT_CACHE_TAG (1ull << 63)  /* in t->cache: the reader has the address; the writer always misses */
 extern uint32_t fnt_trig_flags FNT_HIDDEN;    /* every action some trigger has; 0: no trigger */
 const struct fnt_trig *fnt_trigger_find(uintptr_t fn) FNT_HIDDEN;
 /* with the guard held, before an event of a function with triggers is
  * written: 1 when it is not to be written (trace_off, a short time= call
  * erased) */
-int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t now, uintptr_t fn, int is_exit) FNT_HIDDEN;
+int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t now, uintptr_t fn,
+		       int is_exit) FNT_HIDDEN;
 /* after it was written (backtrace, snapshot, finish) */
 void fnt_trigger_after(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* recording is off: 1 when fn's trace_on trigger turned it on */

@@ -268,10 +268,10 @@ struct calls_ops {
 /* walk the trace through the call layer; all_frames: call begin/end for
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
-void calls_release(struct view *v);
+void calls_release(struct view *v);    /* what the walks kept for the view (time= triggers) */
 #define TRACE_NO_FUNC UINT32_MAX
 /* cmd-stacks.c: one frame of a call stack as `stacks` prints it */
-void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, uint32_t func, char *buf, size_t cap);    /* what the walks kept for the view (time= triggers) */
+void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, uint32_t func, char *buf, size_t cap);
 
 /* cmd-replay.c: print the replay of a trace being written until it is
  * complete (recorder > 0: until that process exits; its wait status goes

@@ -26,3 +26,12 @@ def check(ctx):
     d = os.path.join(ctx.work, "t.data")
     ctx.run("record", "-q", "-d", d, "--max-stack", "3", "--", prog, data=False, check=True)
     assert ctx.counts("-d", d) == {"main": 1, "thr": 4, "work": 800, "leaf": 784000, "target": 16}
+
+    # time= at record time keeps a short call whose subtree outgrew its
+    # buffer chunk (16K here; a thread's 200000 calls take about 800K);
+    # read with the same -T, the trace shows exactly the long calls
+    ctx.run("record", "-q", "-d", d, "--chunk-size", "16K", "-T", "thr@time=10s", "--", prog, data=False,
+            check=True)
+    kept = ctx.counts("-d", d)
+    assert kept["thr"] == 4 and kept["leaf"] == 800000, kept
+    assert ctx.counts("-d", d, "-T", "thr@time=10s") == {"main": 1}

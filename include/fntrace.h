@@ -29,8 +29,10 @@
 #define FNTRACE_ENV_TRACE_OFF  "FNTRACE_TRACE_OFF"  /* 1: start with recording off (fnt_enable() or a signal turns it on) */
 #define FNTRACE_ENV_SIGNALS    "FNTRACE_SIGNALS"    /* "SIG:on|off|snapshot;...": what each signal does */
 /* record-time filters, one "KEY VALUE" per line (fntrace record -F/-N/-D/-t/
- * --module/--no-thread write it): F GLOB, N GLOB, D DEPTH, t NANOSECONDS,
- * m MODULE-GLOB, T THREAD-NAME-GLOB.  See doc/filters-and-live.md. */
+ * --module/--no-thread/-H/-C/--max-stack/-T write it): F GLOB, N GLOB,
+ * D DEPTH, t NANOSECONDS, m MODULE-GLOB, T THREAD-NAME-GLOB, H GLOB, C GLOB,
+ * S DEPTH, g GLOB@ACTION,... (time= in ns).  See doc/filters-and-live.md and
+ * doc/triggers.md. */
 #define FNTRACE_ENV_FILTERS    "FNTRACE_FILTERS"
 
 #ifdef __cplusplus

@@ -8,6 +8,7 @@
  * interrupted a hook is dropped, never interleaved.  The header tests
  * fnt__active before calling in, so none of this runs when not recording.
  */
+#include <link.h>
 #include <string.h>
 #include <unwind.h>
 #include "fntrace.h"
@@ -41,6 +42,7 @@ FNT_EXPORT void fnt__mark(const char *text)
 struct unwind_state {
 	uintptr_t *pc;
 	unsigned n, skip;
+	uintptr_t *start;        /* fnt_stack_put: each frame's function start (its FDE's), or NULL */
 };
 
 static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
@@ -53,8 +55,29 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
 		u->skip--;
 		return _URC_NO_REASON;
 	}
+	if (u->start)
+		u->start[u->n] = (uintptr_t)_Unwind_GetRegionStart(ctx);
 	u->pc[u->n++] = pc;
 	return u->n == FNT_STACK_MAX ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+/* With the guard held: the stack record of u->n frames at t->pos */
+static void stack_write(struct fnt_thread *t, const uintptr_t *pc, unsigned n)
+{
+	if (!n || fnt_thread_room(t, 9 + 8 + 9 + (size_t)n * 9))
+		return;
+	uint64_t d = fnt_event_time(t);
+	uint8_t *p = fnt_put_varint(t->pos, ext_head(d, FNT_EXT_STACK));
+	uintptr_t prev = 0;
+	p = fnt_put_varint(p, n);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t zz = fnt_zigzag((int64_t)(pc[i] - prev));
+		if (zz > FNT_VARINT_MAX)
+			zz = 0;
+		p = fnt_put_varint(p, zz);
+		prev = pc[i];
+	}
+	t->pos = p;
 }
 
 /* The unwinder (libgcc's, from .eh_frame) needs no frame pointers and stops
@@ -65,7 +88,7 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 {
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t pc[FNT_STACK_MAX];
-	struct unwind_state u = { pc, 0, 1 };
+	struct unwind_state u = { pc, 0, 1, NULL };
 
 	if (t->busy)
 		return;
@@ -74,22 +97,61 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 		return;
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	if (!fnt_thread_room(t, 9 + 8 + 9 + (size_t)u.n * 9)) {
-		uint64_t d = fnt_event_time(t);
-		uint8_t *p = fnt_put_varint(t->pos, ext_head(d, FNT_EXT_STACK));
-		uintptr_t prev = 0;
-		p = fnt_put_varint(p, u.n);
-		for (unsigned i = 0; i < u.n; i++) {
-			uint64_t zz = fnt_zigzag((int64_t)(pc[i] - prev));
-			if (zz > FNT_VARINT_MAX)
-				zz = 0;
-			p = fnt_put_varint(p, zz);
-			prev = pc[i];
-		}
-		t->pos = p;
-	}
+	stack_write(t, pc, u.n);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
+}
+
+#ifndef FNT_STATIC_ARCHIVE
+/* the runtime's own mapping (libfntrace.so), found once */
+static uintptr_t self_lo, self_hi;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uintptr_t me = (uintptr_t)arg;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && me >= lo && me < lo + ph->p_memsz) {
+			self_lo = lo;
+			self_hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+#endif
+
+/* A backtrace trigger, from the hooks (guard held): the stack from the
+ * traced function's own frame outwards.  That frame is the first whose
+ * function (as the unwind tables say) starts at fn, or up to 16 bytes
+ * before it (an endbr64, a patchable pad); the runtime's frames and the
+ * trampoline's before it are left out.  Not from a signal handler (the
+ * unwinder's and dl_iterate_phdr's locks): the guard turns those away. */
+void fnt_stack_put(struct fnt_thread *t, uintptr_t fn)
+{
+	uintptr_t pc[FNT_STACK_MAX], start[FNT_STACK_MAX];
+	struct unwind_state u = { pc, 0, 0, start };
+	unsigned first = 0;
+
+	_Unwind_Backtrace(unwind_one, &u);
+	while (first < u.n && fn - start[first] > 16)
+		first++;
+	if (first == u.n) {
+		/* no frame of fn's (a library call, hooked before the library
+		 * function runs): from its caller, past the runtime's frames */
+		first = 0;
+#ifndef FNT_STATIC_ARCHIVE
+		if (!self_hi)
+			dl_iterate_phdr(find_self, (void *)(uintptr_t)fnt_stack_put);
+		while (first < u.n && pc[first] >= self_lo && pc[first] < self_hi)
+			first++;
+		if (first == u.n)
+			first = 0;
+#endif
+	}
+	stack_write(t, pc + first, u.n - first);
 }
 
 /* A named scope is a call of a synthetic function: the address of its

@@ -46,11 +46,13 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
  * when this entry or exit is not written.  While disabled nothing is
  * written, not even the depth; the filters still follow the call depth
  * (out of line), so that the -F/-N subtrees they have open close when
- * those calls return and fnt_enable() finds them in step. */
+ * those calls return and fnt_enable() finds them in step.  A trace_on
+ * trigger (-T FUNC@trace_on) is looked for at each entry while disabled. */
 static inline __attribute__((always_inline)) int
 fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
-	if (unlikely(fnt_paused)) {
+	if (unlikely(fnt_paused) &&
+	    (is_exit || !(fnt_trig_flags & FNT_TRIG_ON) || !fnt_trigger_paused(fn))) {
 		if (fnt_filtering)
 			fnt_filter_paused(t, fn, is_exit);
 		return 1;

@@ -54,14 +54,19 @@ uint32_t fnt_name_gen FNT_HIDDEN = 1;
 #define MAX_GLOBS 64
 #define FM_F 1u
 #define FM_N 2u
+#define FM_H 4u      /* -H, @hide */
+#define FM_C 8u      /* -C */
 #define ADDR_MASK ((1ull << 57) - 1)
 
 static char *cfg_text;
 static size_t cfg_len;
 static const char *glob_F[MAX_GLOBS], *glob_N[MAX_GLOBS], *glob_m[MAX_GLOBS], *glob_T[MAX_GLOBS];
-static int n_F, n_N, n_m, n_T;
-static int32_t max_depth;
+static const char *glob_H[MAX_GLOBS], *glob_C[MAX_GLOBS], *glob_g[MAX_GLOBS];
+static struct fnt_trig trig_g[MAX_GLOBS];   /* the actions of each -T glob */
+static int n_F, n_N, n_m, n_T, n_H, n_C, n_g;
+static int32_t max_depth, max_stack;
 static uint64_t min_ticks;
+uint32_t fnt_trig_flags FNT_HIDDEN;
 
 #define cur_set fnt_cur_set
 struct fnt_fset *fnt_cur_set FNT_HIDDEN;
@@ -73,6 +78,8 @@ struct mod_syms {
 	int traced, seen;
 	uint64_t *addrs;            /* addr | flags << 58 */
 	size_t n;
+	struct fnt_trig_slot *trigs;  /* the functions with triggers */
+	size_t n_trigs, cap_trigs;
 };
 static struct mod_syms *mods;
 static int n_mods, cap_mods;
@@ -97,6 +104,61 @@ static int glob_any(const char *const *g, int n, const char *s)
 	return 0;
 }
 
+/* ticks per ns from two clock samples 2 ms apart (1e-3 precise), once */
+uint64_t fnt_ns_to_ticks(uint64_t ns)
+{
+	static double per_ns;
+	if (!per_ns) {
+		uint64_t m0 = fnt_mono_ns(), t0 = fnt_now(), m1, t1;
+		while ((m1 = fnt_mono_ns()) < m0 + 2000000)
+			;
+		t1 = fnt_now();
+		per_ns = fnt_use_tsc ? (double)(t1 - t0) / (double)(m1 - m0) : 1.0;
+	}
+	uint64_t ticks = (uint64_t)((double)ns * per_ns);
+	return ticks ? ticks : 1;
+}
+
+/* "GLOB@ACTION,ACTION" (record checked it; an action not known is
+ * skipped).  filter, notrace and hide are -F, -N and -H for GLOB. */
+static void trigger_parse(char *spec)
+{
+	char *at = strrchr(spec, '@'), *save = NULL;
+	struct fnt_trig g = { 0 };
+	if (!at || at == spec || n_g >= MAX_GLOBS)
+		return;
+	*at = 0;
+	for (char *a = strtok_r(at + 1, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(a, "trace_on"))
+			g.flags |= FNT_TRIG_ON;
+		else if (!strcmp(a, "trace_off"))
+			g.flags |= FNT_TRIG_OFF;
+		else if (!strcmp(a, "backtrace"))
+			g.flags |= FNT_TRIG_BACKTRACE;
+		else if (!strcmp(a, "finish"))
+			g.flags |= FNT_TRIG_FINISH;
+		else if (!strcmp(a, "snapshot"))
+			g.flags |= FNT_TRIG_SNAPSHOT;
+		else if (!strncmp(a, "depth=", 6) && atoi(a + 6) > 0) {
+			g.flags |= FNT_TRIG_DEPTH;
+			g.depth = atoi(a + 6);
+		} else if (!strncmp(a, "time=", 5) && strtoull(a + 5, NULL, 10)) {
+			g.flags |= FNT_TRIG_TIME;
+			g.time_ticks = strtoull(a + 5, NULL, 10);   /* ns until the parse is done */
+		} else if (!strcmp(a, "filter") && n_F < MAX_GLOBS)
+			glob_F[n_F++] = spec;
+		else if (!strcmp(a, "notrace") && n_N < MAX_GLOBS)
+			glob_N[n_N++] = spec;
+		else if (!strcmp(a, "hide") && n_H < MAX_GLOBS)
+			glob_H[n_H++] = spec;
+	}
+	if (!g.flags)
+		return;
+	glob_g[n_g] = spec;
+	trig_g[n_g++] = g;
+	fnt_trig_flags |= g.flags;
+}
+
 void fnt_filter_init(void)
 {
 	const char *env = getenv(FNTRACE_ENV_FILTERS);
@@ -107,7 +169,7 @@ void fnt_filter_init(void)
 		return;
 	cfg_len = strlen(env);
 	cfg_text = strdup(env);
-	s = strdup(env);
+	s = strdup(env);       /* (never freed: the globs point into it) */
 	if (!cfg_text || !s)
 		return;
 	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -120,33 +182,36 @@ void fnt_filter_init(void)
 		case 'N': if (n_N < MAX_GLOBS) glob_N[n_N++] = val; break;
 		case 'm': if (n_m < MAX_GLOBS) glob_m[n_m++] = val; break;
 		case 'T': if (n_T < MAX_GLOBS) glob_T[n_T++] = val; break;
+		case 'H': if (n_H < MAX_GLOBS) glob_H[n_H++] = val; break;
+		case 'C': if (n_C < MAX_GLOBS) glob_C[n_C++] = val; break;
+		case 'S': max_stack = (int32_t)strtol(val, NULL, 10); break;
+		case 'g': trigger_parse(line + 2); break;
 		case 'D': max_depth = (int32_t)strtol(val, NULL, 10); break;
 		case 't': min_ns = strtoull(val, NULL, 10); break;
 		}
 	}
+	if (max_stack < 0)
+		max_stack = 0;
+	for (int i = 0; i < n_g; i++)
+		if (trig_g[i].flags & FNT_TRIG_TIME)
+			trig_g[i].time_ticks = fnt_ns_to_ticks(trig_g[i].time_ticks);
 	if (max_depth < 0)
 		max_depth = 0;
-	if (min_ns) {
-		/* ticks per ns from two clock samples 2 ms apart (1e-3 precise) */
-		uint64_t m0 = fnt_mono_ns(), t0 = fnt_now(), m1, t1;
-		while ((m1 = fnt_mono_ns()) < m0 + 2000000)
-			;
-		t1 = fnt_now();
-		double per_ns = fnt_use_tsc ? (double)(t1 - t0) / (double)(m1 - m0) : 1.0;
-		min_ticks = (uint64_t)((double)min_ns * per_ns);
-		if (!min_ticks)
-			min_ticks = 1;
-	}
-	if (n_F || n_N || n_m || n_T || max_depth || min_ticks) {
+	if (min_ns)
+		min_ticks = fnt_ns_to_ticks(min_ns);
+	if (n_F || n_N || n_m || n_T || max_depth || min_ticks || n_H || n_C || max_stack ||
+	    (fnt_trig_flags & FNT_TRIG_DEPTH)) {
 		fnt_filtering = FNT_FILTER_ON | (n_m ? 0 : FNT_FILTER_DEPTH_ONLY) | (n_F ? FNT_FILTER_HAS_F : 0) |
 				(n_T ? 0 : FNT_FILTER_NO_NAMES);
 		fnt_flags |= FNT_FLAG_FILTERED;
 	}
+	if (fnt_trig_flags)
+		fnt_flags |= FNT_FLAG_FILTERED;   /* (the FILTERS record lists the triggers) */
 }
 
 void fnt_filter_write_meta(void)
 {
-	if (fnt_filtering && cfg_text)
+	if ((fnt_filtering || fnt_trig_flags) && cfg_text)
 		fnt_meta_append(FNT_META_FILTERS, cfg_text, cfg_len, NULL, 0);
 }
 
@@ -155,25 +220,43 @@ void fnt_filter_write_meta(void)
 /* A C++ name matches in every form the tool can show it in (symbols/cxxname.c,
  * the same code, linked in with libiberty's demangler, whose objects need
  * nothing but libc): full signature, short, simple, and the short name
- * before the standard library's types are renamed; and mangled. */
-static unsigned match_name(const char *name)
+ * before the standard library's types are renamed; and mangled.  Returns
+ * the FM_* bits; *g gets the actions of every -T glob that matches. */
+static unsigned match_name(const char *name, struct fnt_trig *g)
 {
 	static const enum cxxname_style styles[] = { CXXNAME_FULL, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
+	char *forms[1 + sizeof(styles) / sizeof(*styles)];
+	size_t n_forms = 1;
 	unsigned f = 0;
-	if (glob_any(glob_F, n_F, name))
-		f |= FM_F;
-	if (glob_any(glob_N, n_N, name))
-		f |= FM_N;
+	forms[0] = (char *)name;
 	for (size_t i = 0; i < sizeof(styles) / sizeof(*styles) && name[0] == '_' && name[1] == 'Z'; i++) {
 		char *d = cxxname_demangle(name, styles[i]);
 		if (!d)
 			break;
-		if (glob_any(glob_F, n_F, d))
-			f |= FM_F;
-		if (glob_any(glob_N, n_N, d))
-			f |= FM_N;
-		free(d);
+		forms[n_forms++] = d;
 	}
+	for (size_t k = 0; k < n_forms; k++) {
+		if (glob_any(glob_F, n_F, forms[k]))
+			f |= FM_F;
+		if (glob_any(glob_N, n_N, forms[k]))
+			f |= FM_N;
+		if (glob_any(glob_H, n_H, forms[k]))
+			f |= FM_H;
+		if (glob_any(glob_C, n_C, forms[k]))
+			f |= FM_C;
+		for (int i = 0; i < n_g; i++)
+			if (!fnmatch(glob_g[i], forms[k], 0) || !strcmp(glob_g[i], forms[k])) {
+				/* several globs: every action, the smallest depth, the longest time */
+				const struct fnt_trig *t = &trig_g[i];
+				if ((t->flags & FNT_TRIG_DEPTH) && (!(g->flags & FNT_TRIG_DEPTH) || t->depth < g->depth))
+					g->depth = t->depth;
+				if (t->time_ticks > g->time_ticks)
+					g->time_ticks = t->time_ticks;
+				g->flags |= t->flags;
+			}
+	}
+	for (size_t k = 1; k < n_forms; k++)
+		free(forms[k]);
 	return f;
 }
 
@@ -195,12 +278,29 @@ struct sym_scan {
 	size_t cap;
 };
 
+static void add_trig(struct mod_syms *m, uint64_t addr, const struct fnt_trig *g)
+{
+	if (m->n_trigs == m->cap_trigs) {
+		size_t nc = m->cap_trigs ? m->cap_trigs * 2 : 8;
+		struct fnt_trig_slot *a = realloc(m->trigs, nc * sizeof(*a));
+		if (!a)
+			return;
+		m->trigs = a;
+		m->cap_trigs = nc;
+	}
+	m->trigs[m->n_trigs].addr = addr;
+	m->trigs[m->n_trigs++].g = *g;
+}
+
 static void match_symbol(void *ctx, const char *name, uint64_t vaddr)
 {
 	struct sym_scan *ss = ctx;
-	unsigned f = match_name(name);
+	struct fnt_trig g = { 0 };
+	unsigned f = match_name(name, &g);
 	if (f)
 		add_addr(ss->m, ss->m->bias + vaddr, f, &ss->cap);
+	if (g.flags)
+		add_trig(ss->m, ss->m->bias + vaddr, &g);
 }
 
 /* The -F/-N matches among the function symbols of one ELF file.  Objects
@@ -236,7 +336,8 @@ void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 {
 	int changed = 0;
 
-	if (!fnt_filtering || (!n_F && !n_N && !n_m))
+	int names = n_F || n_N || n_H || n_C || n_g;
+	if (!names && !(fnt_filtering && n_m))
 		return;
 	for (int i = 0; i < n_mods; i++)
 		mods[i].seen = 0;
@@ -268,7 +369,7 @@ void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 		m->hi = ref[k].hi;
 		m->traced = module_traced(m->path);
 		m->seen = 1;
-		if (m->traced && (n_F || n_N))
+		if (m->traced && names)
 			read_symbols(m);
 		n_mods++;
 		changed = 1;
@@ -277,28 +378,43 @@ void fnt_filter_modules(const struct fnt_module_ref *ref, int n)
 		if (!mods[i].seen) {
 			free(mods[i].path);
 			free(mods[i].addrs);
+			free(mods[i].trigs);
 			mods[i--] = mods[--n_mods];
 			changed = 1;
 		}
 	if (!changed && cur_set)
 		return;
-	size_t total = 0, slots = 16;
+	size_t total = 0, slots = 16, n_trig = 0, trig_slots = 16;
 	uint32_t n_ranges = 0;
 	for (int i = 0; i < n_mods; i++) {
 		total += mods[i].n;
+		n_trig += mods[i].n_trigs;
 		n_ranges += mods[i].traced;
 	}
 	while (slots < total * 2)
 		slots *= 2;
+	while (trig_slots < n_trig * 2)
+		trig_slots *= 2;
 	struct fnt_fset *s = calloc(1, sizeof(*s) + slots * sizeof(uint64_t));
 	uint64_t *ranges = calloc(n_ranges ? n_ranges * 2 : 1, sizeof(uint64_t));
-	if (!s || !ranges) {
+	struct fnt_trig_slot *trig = n_trig ? calloc(trig_slots, sizeof(*trig)) : NULL;
+	if (!s || !ranges || (n_trig && !trig)) {
 		free(s);
 		free(ranges);
+		free(trig);
 		return;
 	}
 	s->mask = slots - 1;
 	s->ranges = ranges;
+	s->trig = trig;
+	s->trig_mask = trig_slots - 1;
+	for (int i = 0; i < n_mods; i++)
+		for (size_t k = 0; k < mods[i].n_trigs; k++) {
+			uint64_t a = mods[i].trigs[k].addr, j = hash_addr(a) & s->trig_mask;
+			while (trig[j].addr && trig[j].addr != a)
+				j = (j + 1) & s->trig_mask;
+			trig[j] = mods[i].trigs[k];
+		}
 	for (int i = 0; i < n_mods; i++) {
 		struct mod_syms *m = &mods[i];
 		if (m->traced) {
@@ -381,6 +497,21 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 	return p == t->pos;
 }
 
+/* Zero [from, t->pos): the first byte first, so that the data ends at
+ * `from` again for a reader at any instant (-t, -C, time= triggers) */
+void fnt_erase_tail(struct fnt_thread *t, uint8_t *from)
+{
+	size_t n = (size_t)(t->pos - from);
+	if (n <= 8) {
+		uint64_t z = 0;      /* the bytes past t->pos are zero already: one store */
+		memcpy(from, &z, 8);
+	} else {
+		*(volatile uint8_t *)from = 0;
+		__asm__ volatile("" ::: "memory");
+		memset(from + 1, 0, n - 1);
+	}
+}
+
 static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 {
 	if (!t->flt.tframes) {
@@ -401,8 +532,8 @@ static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 	f->fdepth = t->flt.fdepth;
 }
 
-/* 1 if the call returning now was short and its entry is erased */
-static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth)
+/* 1 if the call returning now was short (or force: -C) and its entry is erased */
+static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int force)
 {
 	struct fnt_tframe *f;
 	if (!t->flt.tframes || !t->chunk)
@@ -431,23 +562,39 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth)
 	}
 	if (!f->pos || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos >= t->pos)
 		return 0;
-	if (fnt_now() - t->last >= min_ticks || !only_entry(t, f, fn))
+	if ((!force && fnt_now() - t->last >= min_ticks) || !only_entry(t, f, fn))
 		return 0;
-	size_t n = (size_t)(t->pos - f->pos);
-	if (n <= 8) {
-		uint64_t z = 0;      /* the bytes past t->pos are zero already: one store */
-		memcpy(f->pos, &z, 8);
-	} else {
-		*(volatile uint8_t *)f->pos = 0;
-		__asm__ volatile("" ::: "memory");
-		memset(f->pos + 1, 0, n - 1);
-	}
+	fnt_erase_tail(t, f->pos);
 	t->pos = f->pos;
 	t->last = f->last;
 	t->prev_new = f->prev_new;
 	t->cache[fnt_slot(fn)] = f->slot_prev;   /* as the reader has it: the next call of fn is a hit again */
 	t->depth--;
 	f->pos = NULL;
+	return 1;
+}
+
+/* -H: the open hidden calls, by fdepth (a call deeper than HBITS_MAX is not hidden) */
+#define HBITS_MAX 65536
+static int hbit_set(struct fnt_thread *t, int32_t d)
+{
+	if (d <= 0 || d >= HBITS_MAX)
+		return 0;
+	if (!t->flt.hbits) {
+		void *m = mmap(NULL, HBITS_MAX / 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return 0;
+		t->flt.hbits = m;
+	}
+	t->flt.hbits[d / 64] |= 1ull << (d % 64);
+	return 1;
+}
+
+static int hbit_take(struct fnt_thread *t, int32_t d)
+{
+	if (!t->flt.hbits || d <= 0 || d >= HBITS_MAX || !(t->flt.hbits[d / 64] & (1ull << (d % 64))))
+		return 0;
+	t->flt.hbits[d / 64] &= ~(1ull << (d % 64));
 	return 1;
 }
 
@@ -464,7 +611,9 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		d = ++t->flt.fdepth;
 		if (t->flt.n_root)
 			return 1;
-		unsigned m = (n_F || n_N) ? lookup(s, fn) : 0;
+		if (max_stack && d > max_stack)
+			return 1;          /* --max-stack: deeper than N from the thread's first frame */
+		unsigned m = (n_F || n_N || n_H || n_C) ? lookup(s, fn) : 0;
 		if ((m & FM_N) || t->flt.thread_off) {
 			t->flt.n_root = d;
 			return 1;
@@ -474,10 +623,31 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 				return 1;
 			t->flt.f_root = d;
 		}
-		rel = d - (t->flt.f_root ? t->flt.f_root : 1);
+		if (t->flt.c_root || (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim))
+			return 1;          /* under a -C match, or deeper than a depth=N trigger allows */
+		rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open;
 		if (max_depth && rel >= max_depth)
 			return 1;
-		if (min_ticks)
+		if (fnt_trig_flags & FNT_TRIG_DEPTH) {
+			const struct fnt_trig *g = fnt_trigger_find(fn);
+			if (g && (g->flags & FNT_TRIG_DEPTH) && t->flt.n_dstack < 8) {
+				t->flt.dstack[t->flt.n_dstack].fdepth = d;
+				t->flt.dstack[t->flt.n_dstack++].prev = t->flt.d_lim;
+				/* (in levels that are written: -H calls do not count) */
+				int32_t lim = d - t->flt.h_open + g->depth - 1;
+				if (!t->flt.d_lim || lim < t->flt.d_lim)
+					t->flt.d_lim = lim;
+			}
+		}
+		if ((m & FM_H) && hbit_set(t, d)) {
+			t->flt.h_open++;
+			return 1;          /* -H: its callees are written one level up */
+		}
+		if (m & FM_C) {
+			t->flt.c_root = d;
+			t->flt.c_keep = d;
+		}
+		if (min_ticks || n_C)
 			tframe_push(t, fn);
 		return 0;
 	}
@@ -488,16 +658,54 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			t->flt.n_root = 0;
 		return 1;
 	}
+	if (max_stack && d > max_stack)
+		return 1;
 	if (n_F && !t->flt.f_root)
 		return 1;
-	rel = d - (t->flt.f_root ? t->flt.f_root : 1);
+	if (t->flt.c_root) {
+		if (d > t->flt.c_root)
+			return 1;
+		t->flt.c_root = 0;
+	}
+	if (t->flt.h_open && hbit_take(t, d)) {
+		t->flt.h_open--;
+		return 1;
+	}
+	if (t->flt.n_dstack && t->flt.dstack[t->flt.n_dstack - 1].fdepth == d)
+		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
+	else if (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim)
+		return 1;
+	rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open;
 	if (t->flt.f_root >= d)
 		t->flt.f_root = 0;
 	if (max_depth && rel >= max_depth)
 		return 1;
+	if (n_C) {
+		/* -C: a call that led to no -C match is erased, when its entry is
+		 * still the last thing written (its callees were erased before it) */
+		int led = d <= t->flt.c_keep;
+		if (led)
+			t->flt.c_keep = d - 1;
+		if (!led && tframe_erase(t, fn, d, 1))
+			return 1;
+	}
 	if (min_ticks)
-		return tframe_erase(t, fn, d);
+		return tframe_erase(t, fn, d, 0);
 	return 0;
+}
+
+/* the calls deeper than fdepth were left (returned while disabled, or a
+ * longjmp): the -H, -C and depth=N state of those calls goes with them */
+static void filter_left(struct fnt_thread *t, int32_t fdepth, int32_t was)
+{
+	if (t->flt.c_root > fdepth)
+		t->flt.c_root = 0;
+	if (t->flt.c_keep > fdepth)
+		t->flt.c_keep = fdepth;
+	while (t->flt.n_dstack && t->flt.dstack[t->flt.n_dstack - 1].fdepth > fdepth)
+		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
+	for (int32_t d = fdepth + 1; t->flt.h_open && d <= was && d < HBITS_MAX; d++)
+		t->flt.h_open -= hbit_take(t, d);
 }
 
 /* fnt_disable() in force: nothing is written, but the depth moves as in
@@ -517,10 +725,12 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		t->flt.n_root = 0;
 	if (t->flt.f_root >= d)
 		t->flt.f_root = 0;
+	filter_left(t, d - 1, d);
 }
 
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
 {
+	int32_t was = t->flt.fdepth;
 	if (!fnt_filtering || fdepth >= t->flt.fdepth)
 		return;
 	t->flt.fdepth = fdepth;
@@ -528,6 +738,7 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
 		t->flt.n_root = 0;
 	if (t->flt.f_root > fdepth)
 		t->flt.f_root = 0;
+	filter_left(t, fdepth, was);
 }
 
 void fnt_filter_thread_exit(struct fnt_thread *t)
@@ -535,6 +746,19 @@ void fnt_filter_thread_exit(struct fnt_thread *t)
 	if (t->flt.tframes) {
 		munmap(t->flt.tframes, TFRAMES * sizeof(struct fnt_tframe));
 		t->flt.tframes = NULL;
+	}
+	fnt_trigger_thread_exit(t);
+}
+
+/* the thread is gone (a forked child keeps its -H bits: the calls they
+ * mark are still open in it) */
+void fnt_filter_thread_gone(struct fnt_thread *t)
+{
+	fnt_filter_thread_exit(t);
+	if (t->flt.hbits) {
+		munmap(t->flt.hbits, HBITS_MAX / 8);
+		t->flt.hbits = NULL;
+		t->flt.h_open = 0;
 	}
 }
 

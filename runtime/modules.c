@@ -155,7 +155,7 @@ void fnt_modules_scan(void)
 			i--;
 		}
 	}
-	if (fnt_filtering) {
+	if (fnt_filtering || fnt_trig_flags) {
 		static struct fnt_module_ref refs[MAX_MODULES];
 		for (int i = 0; i < n_modules; i++)
 			refs[i] = (struct fnt_module_ref){ modules[i].path, modules[i].bias, modules[i].lo, modules[i].hi };

@@ -531,7 +531,7 @@ static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t
 		d = 0;
 	}
 	t->last = now;
-	if (t->cache[slot] == fn) {
+	if ((t->cache[slot] & ~FNT_CACHE_TAG) == fn) {    /* (a function with triggers is tagged) */
 		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
 	} else {
 		uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new));
@@ -557,9 +557,16 @@ static void write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site)
 	t->pos = put_varint(p, zz);
 }
 
-/* entry/exit bookkeeping shared by the rare path and the slow path */
-static void finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit)
+/* entry/exit bookkeeping shared by the rare path and the slow path; 0
+ * when a trigger left the event out (triggers: every event of a function
+ * with one comes here, see FNT_CACHE_TAG) */
+static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit,
+			  const struct fnt_trig **after)
 {
+	const struct fnt_trig *g = NULL;
+	if (unlikely(fnt_trig_flags & FNT_TRIG_RARE) && (g = fnt_trigger_find(fn)) != NULL &&
+	    fnt_trigger_before(t, g, now, fn, is_exit))
+		return 0;
 	write_rare(t, now, now - t->last, fn, is_exit);
 	if (is_exit) {
 		t->depth--;
@@ -568,6 +575,16 @@ static void finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintp
 		if (fnt_flags & FNT_FLAG_CALLSITE)
 			write_callsite(t, fn, site);
 	}
+	if (after)
+		*after = g;         /* the caller adds its ARGS/RETVAL record first */
+	else if (g)
+		fnt_trigger_after(t, g, fn, is_exit);
+	return 1;
+}
+
+static int finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	return finish_event_g(t, now, fn, site, is_exit, NULL);
 }
 
 void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
@@ -612,6 +629,7 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 {
 	struct fnt_trace_file *tf = cur_file();
 	int32_t depth = t->depth;
+	const struct fnt_trig *g = NULL;
 	/* room for the event (at most 9 + 9 + 16 bytes) and the record, in
 	 * one chunk: the record must follow its event */
 	if (state == 1 && t->state == FNT_T_ACTIVE && t->pid == tf->pid && t->chunk &&
@@ -623,7 +641,8 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 		}
 	}
 	if (t->pos && t->pos < t->limit && state == 1 && t->state == FNT_T_ACTIVE && t->pid == tf->pid) {
-		finish_event(t, fnt_now(), fn, site, is_exit);
+		if (!finish_event_g(t, fnt_now(), fn, site, is_exit, &g))
+			return -1;
 	} else {
 		fnt_slow_event(t, fn, site, is_exit);   /* releases the guard */
 		t->busy = 1;
@@ -631,6 +650,8 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 	if (t->depth == depth)
 		return -1;
 	fnt_put_ext(t, ext, body, len);
+	if (g)
+		fnt_trigger_after(t, g, fn, is_exit);
 	return 0;
 }
 
@@ -971,7 +992,7 @@ static void thread_exit_cb(void *arg)
 	put_thread_name(t);
 	put_thread_end(t);
 	chunk_release(t, 1);
-	fnt_filter_thread_exit(t);
+	fnt_filter_thread_gone(t);
 	fnt_shadow_release(t);
 	t->state = FNT_T_ENDED;
 	t->busy = 0;

@@ -76,7 +76,16 @@ struct fnt_thread {
 		int32_t n_root;          /* fdepth of the open hidden subtree (-N, excluded thread), 0: none */
 		uint32_t name_gen;       /* fnt_name_gen when this thread's name was last checked */
 		uint32_t thread_off;     /* its name matches --no-thread */
-		struct fnt_tframe *tframes;  /* -t: state before each open written entry, by depth */
+		struct fnt_tframe *tframes;  /* -t, -C: state before each open written entry, by depth */
+		int32_t h_open;          /* -H: open hidden calls (their callees move up a level) */
+		int32_t c_root;          /* -C: fdepth of the open -C match, whose callees are left out; 0: none */
+		int32_t c_keep;          /* -C: the open calls at fdepth <= c_keep lead to a -C match */
+		int32_t d_lim;           /* depth=N trigger: no call deeper than this fdepth; 0: none */
+		uint32_t n_dstack;
+		struct { int32_t fdepth, prev; } dstack[8];   /* the open depth=N triggers */
+		uint64_t *hbits;         /* -H: the fdepths of the open hidden calls (bit set) */
+		struct fnt_tsave *tsaves;    /* time=DUR triggers: the writer's state at each open entry */
+		uint32_t n_tsaves;
 	} flt;
 	/* -pg -mfentry: the real return addresses of the frames whose return
 	 * address was swapped for the return trampoline (runtime/fentry.c) */
@@ -208,10 +217,21 @@ extern uint32_t fnt_filtering FNT_HIDDEN;   /* non-zero when any filter is on; r
 #define FNT_FILTER_F_INLINE    (FNT_FILTER_ON | FNT_FILTER_F_DEPTH_ONLY | FNT_FILTER_NO_NAMES)
 
 /* the -F/-N address set (filter.c): published whole, never modified once visible */
+struct fnt_trig {                 /* the trigger actions of one function (-T FUNC@ACTION) */
+	uint32_t flags;             /* FNT_TRIG_* */
+	int32_t depth;              /* depth=N */
+	uint64_t time_ticks;        /* time=DUR */
+};
+struct fnt_trig_slot {
+	uint64_t addr;              /* 0: empty */
+	struct fnt_trig g;
+};
 struct fnt_fset {
 	uint64_t mask;              /* slots - 1 */
 	uint32_t n_ranges;
 	uint64_t *ranges;           /* [lo, hi) pairs of the traced modules (--module) */
+	uint64_t trig_mask;         /* trig slots - 1 */
+	struct fnt_trig_slot *trig; /* the functions with triggers, by address */
 	uint64_t slots[];           /* addr | flags << 58; 0 empty */
 };
 extern struct fnt_fset *fnt_cur_set FNT_HIDDEN;
@@ -246,7 +266,44 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDD
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
-void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
+
+/* triggers (trigger.c): -T FUNC@ACTION.  trace_on/off, backtrace, snapshot,
+ * finish and time= act in the rare path: a function with a trigger is kept
+ * in the address cache with FNT_CACHE_TAG set, so that every event of it
+ * misses the cache; functions without one never pay.  depth= and
+ * filter/notrace/hide act through the filters above. */
+#define FNT_TRIG_ON        1u
+#define FNT_TRIG_OFF       2u
+#define FNT_TRIG_BACKTRACE 4u
+#define FNT_TRIG_FINISH    8u
+#define FNT_TRIG_SNAPSHOT  16u
+#define FNT_TRIG_TIME      32u
+#define FNT_TRIG_DEPTH     64u
+#define FNT_TRIG_RARE      (FNT_TRIG_ON | FNT_TRIG_OFF | FNT_TRIG_BACKTRACE | FNT_TRIG_FINISH | \
+			    FNT_TRIG_SNAPSHOT | FNT_TRIG_TIME)
+#define FNT_CACHE_TAG (1ull << 63)  /* in t->cache: the reader has the address; the writer always misses */
+extern uint32_t fnt_trig_flags FNT_HIDDEN;    /* every action some trigger has; 0: no trigger */
+const struct fnt_trig *fnt_trigger_find(uintptr_t fn) FNT_HIDDEN;
+/* with the guard held, before an event of a function with triggers is
+ * written: 1 when it is not to be written (trace_off, a short time= call
+ * erased) */
+int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t now, uintptr_t fn,
+		       int is_exit) FNT_HIDDEN;
+/* after it was written (backtrace, snapshot, finish) */
+void fnt_trigger_after(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t fn, int is_exit) FNT_HIDDEN;
+/* recording is off: 1 when fn's trace_on trigger turned it on */
+int fnt_trigger_paused(uintptr_t fn) FNT_HIDDEN;
+uint64_t fnt_ns_to_ticks(uint64_t ns) FNT_HIDDEN;
+void fnt_trigger_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
+void fnt_erase_tail(struct fnt_thread *t, uint8_t *from) FNT_HIDDEN;   /* filter.c */
+/* api.c: the calling thread's stack as an EXT_STACK record (guard held,
+ * room not yet checked), from the frame of function fn outwards (the whole
+ * stack when no frame is fn's) */
+void fnt_stack_put(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
+/* trace-signals.c: a snapshot named PREFIX-N, N counting from 1 in *count */
+void fnt_snapshot_numbered(const char *prefix, unsigned *count) FNT_HIDDEN;
+void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;   /* saved buffer positions dropped (fork) */
+void fnt_filter_thread_gone(struct fnt_thread *t) FNT_HIDDEN;   /* and the rest (thread exit) */
 
 /* with t->busy held: write an entry or exit event followed by an ARGS or
  * RETVAL record (body of len bytes); starts a chunk when needed.  Returns 0,

@@ -21,26 +21,32 @@ void fnt__set_enabled(int on);
 static unsigned char action_of[NSIG];   /* 1 on, 2 off, 3 snapshot */
 static unsigned snap_count;
 
+/* async-signal-safe: a snapshot called PREFIX-N (N counts from 1) */
+void fnt_snapshot_numbered(const char *prefix, unsigned *count)
+{
+	char name[40], tmp[12];
+	unsigned n = __atomic_add_fetch(count, 1, __ATOMIC_RELAXED), k = 0;
+	int d = 0;
+	while (prefix[k] && k < 24) {
+		name[k] = prefix[k];
+		k++;
+	}
+	do
+		tmp[d++] = (char)('0' + n % 10);
+	while ((n /= 10) && d < 10);
+	while (d)
+		name[k++] = tmp[--d];
+	name[k] = 0;
+	fnt_snapshot_write(name);
+}
+
 static void on_trace_signal(int sig)
 {
 	int saved = errno;
 	switch (sig > 0 && sig < NSIG ? action_of[sig] : 0) {
 	case 1: fnt__set_enabled(1); break;
 	case 2: fnt__set_enabled(0); break;
-	case 3: {
-		char name[32] = "signal-";
-		unsigned n = __atomic_add_fetch(&snap_count, 1, __ATOMIC_RELAXED), k = 7;
-		char tmp[12];
-		int d = 0;
-		do
-			tmp[d++] = (char)('0' + n % 10);
-		while ((n /= 10) && d < 10);
-		while (d)
-			name[k++] = tmp[--d];
-		name[k] = 0;
-		fnt_snapshot_write(name);
-		break;
-	}
+	case 3: fnt_snapshot_numbered("signal-", &snap_count); break;
 	default:
 		break;
 	}

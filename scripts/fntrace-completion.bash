@@ -1,8 +1,9 @@
 # bash completion for fntrace                               -*- shell-script -*-
 # Installed as share/bash-completion/completions/fntrace.  Commands and
 # options come from fntrace's own help, so they never fall behind it;
-# function names for -F/-N/-T/-A/-R/graph come from the trace being read
-# (its report, names only), --format values from the command's help.
+# function names for -F/-N/-H/-C/-T/-A/-R/graph come from the trace being
+# read (its report, names only), --format values from the command's help;
+# -T FUNC@ completes the trigger actions.
 
 _fntrace_trace_dir()
 {
@@ -77,8 +78,19 @@ _fntrace()
 	--demangle)
 		COMPREPLY=($(compgen -W "full short simple no" -- "$cur"))
 		return ;;
-	-F | --filter | -N | --notrace | -H | --hide | -C | --caller-filter | -A | --argument | -R | --retval | -T | \
-		--trigger | --patch | -P)
+	-T | --trigger)
+		if [[ $cur == *@* ]]; then
+			# FUNC@ACTION[,ACTION...]: the actions after the last @ or ,
+			COMPREPLY=($(compgen -P "${cur%"${cur##*[@,]}"}" -W "trace_on trace_off depth= backtrace finish time= \
+				hide filter notrace snapshot" -- "${cur##*[@,]}"))
+			compopt -o nospace 2>/dev/null
+		else
+			local IFS=$'\n'
+			COMPREPLY=($(compgen -S @ -W "$(_fntrace_functions "$fntrace")" -- "$cur"))
+			compopt -o nospace 2>/dev/null
+		fi
+		return ;;
+	-F | --filter | -N | --notrace | -H | --hide | -C | --caller-filter | -A | --argument | -R | --retval | --patch | -P)
 		local IFS=$'\n'
 		COMPREPLY=($(compgen -W "$(_fntrace_functions "$fntrace")" -- "$cur"))
 		return ;;

@@ -15,6 +15,14 @@
  * frames still open then are begun (in stack order, with their own start
  * times), the ones that ended before are never shown; entries after
  * `until` are not begun.  A frame's end goes out only if its begin did.
+ *
+ * -T triggers: trace_on/trace_off switch a thread's calls on and off from
+ * FUNC's entry (each thread starts off when some trigger has trace_on),
+ * finish switches them off for good when FUNC returns, depth=N limits the
+ * display depth below FUNC, backtrace hands the view FUNC's open callers.
+ * time=DUR needs FUNC's duration before FUNC's callees are shown: a first
+ * walk notes the FUNC calls shorter than DUR (their start times, per
+ * thread), the real walk leaves those out like -N.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +36,10 @@ struct tstack {
 	int forked;          /* the frames inherited at a fork were looked at */
 	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
 	size_t c_done;       /* -C: no frame below this index waits to learn whether it leads to a -C function */
+	int off;             /* -T trace_off (or waiting for a trace_on): calls are not shown */
+	int finished;        /* -T finish: off for good */
+	struct short_list *shorts;   /* time=: this thread's short calls (found once: shorts_known) */
+	int shorts_known;
 	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
 	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack) */
 	size_t n_parked;
@@ -40,17 +52,69 @@ struct calls_walk {
 	int all;
 	int filtering;       /* -F, -N, -H, -C or -D given */
 	int callers;         /* -C given */
+	int triggers;        /* -T given (other than filter, notrace, hide) */
+	int start_off;       /* some -T has trace_on: each thread starts off */
+	int collect;         /* the first walk for time= triggers: note the short calls */
 	uint64_t since, until;
 	uint64_t min;        /* -t */
 };
 
-static struct tstack *stack_of(struct trace_thread *th)
+/* time= triggers: the start times of the FUNC calls that were too short, per thread */
+struct short_list {
+	struct trace_thread *th;
+	uint64_t *starts;        /* sorted once the first walk is done */
+	size_t n, cap;
+};
+struct trigger_pass {
+	struct short_list *lists;
+	size_t n;
+};
+
+static struct short_list *short_list_of(struct trigger_pass *p, struct trace_thread *th, int add)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->lists[i].th == th)
+			return &p->lists[i];
+	if (!add)
+		return NULL;
+	p->lists = xrealloc(p->lists, (p->n + 1) * sizeof(*p->lists));
+	memset(&p->lists[p->n], 0, sizeof(p->lists[0]));
+	p->lists[p->n].th = th;
+	return &p->lists[p->n++];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int is_short_call(struct view *v, struct trace_thread *th, struct tstack *s, uint64_t start)
+{
+	if (!s->shorts_known) {
+		s->shorts = v->short_calls ? short_list_of(v->short_calls, th, 0) : NULL;
+		s->shorts_known = 1;
+	}
+	struct short_list *l = s->shorts;
+	size_t lo = 0, hi = l ? l->n : 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->starts[mid] < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return l && lo < l->n && l->starts[lo] == start;
+}
+
+static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
 {
 	struct tstack *s = th->view_data;
 	if (!s) {
 		s = xcalloc(1, sizeof(*s));
 		fs_init(&s->fs);
 		s->base = th->start_depth > 0 ? th->start_depth : 0;
+		s->off = w->start_off;
 		th->view_data = s;
 	}
 	return s;
@@ -106,6 +170,19 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 	struct frame *f = fs_top(&s->fs);
 	fs_pop(&s->fs);          /* f stays valid until the next push */
 	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
+	if (f->trig & (TRIG_FINISH | TRIG_TIME)) {
+		const struct trigger *g = view_trigger(w->v, f->func);
+		if (w->collect && (g->flags & TRIG_TIME) && dur < g->time_ns) {
+			struct short_list *l = short_list_of(w->v->short_calls, th, 1);
+			if (l->n == l->cap) {
+				l->cap = l->cap ? l->cap * 2 : 64;
+				l->starts = xrealloc(l->starts, l->cap * sizeof(*l->starts));
+			}
+			l->starts[l->n++] = f->start_ns;
+		}
+		if (g->flags & TRIG_FINISH)
+			s->off = s->finished = 1;
+	}
 	if (s->decided > s->fs.n)
 		s->decided = s->fs.n;
 	if (s->c_done > s->fs.n)
@@ -278,6 +355,27 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		f->ret_len = 0;
 		f->inherited = 0;
 		entry_filters(w, s, f, parent);
+		f->dlim = parent ? parent->dlim : 0;
+		f->trig = 0;
+		if (w->triggers) {
+			if (view_filter_match(w->v, ev->func) & 32) {
+				const struct trigger *g = view_trigger(w->v, ev->func);
+				f->trig = g->flags;
+				if ((g->flags & TRIG_ON) && !s->finished)
+					s->off = 0;
+				if (g->flags & TRIG_OFF)
+					s->off = 1;
+				if ((g->flags & TRIG_TIME) && !w->collect && is_short_call(w->v, th, s, ev->ns))
+					f->hidden = 1;        /* with its callees, like -N */
+			}
+			if (s->off || f->hidden || (f->dlim && f->depth >= f->dlim))
+				f->shown = 0;
+			if ((f->trig & TRIG_DEPTH) && f->shown) {
+				int lim = f->depth + view_trigger(w->v, ev->func)->depth;
+				if (!f->dlim || lim < f->dlim)
+					f->dlim = lim;
+			}
+		}
 		f->begun = (f->shown || w->all) && s->reached && ev->ns <= w->until;
 		f->wait_t = 0;
 		if (w->min && f->begun && f->shown) {
@@ -289,6 +387,15 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			caller_filter(w, th, s, f, parent);
 		if (f->begun && w->ops->begin)
 			w->ops->begin(w->ctx, th, f);
+		if ((f->trig & TRIG_BACKTRACE) && f->begun && w->ops->stack) {
+			/* read time: the open frames are the stack, FUNC first */
+			uint32_t funcs[FNT_STACK_MAX];
+			size_t n = 0, depth = f->depth + 1;
+			uint64_t ns = f->start_ns;
+			for (size_t i = s->fs.n; i > 0 && n < FNT_STACK_MAX; i--)
+				funcs[n++] = fs_at(&s->fs, i - 1)->func;
+			w->ops->stack(w->ctx, th, NULL, funcs, n, ns, (int)depth);
+		}
 		break;
 	}
 	case TRACE_EXIT: {
@@ -327,6 +434,15 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 	case TRACE_SWITCH:
 		switch_stack(s, ev->count);
 		break;
+	case TRACE_STACK:
+		if (w->ops->stack && in_range && s->reached && !s->off) {
+			struct frame *top = fs_top(&s->fs);
+			uint32_t bottom = top ? fs_at(&s->fs, 0)->func : 0;
+			if (!top || top->begun)
+				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns,
+					      top ? top->depth + (top->shown ? 1 : 0) : s->base);
+		}
+		break;
 	case TRACE_UNWIND:
 		for (uint64_t k = 0; k < ev->count && s->fs.n; k++)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
@@ -355,7 +471,7 @@ static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
 {
 	struct calls_walk *w = ctx;
 	struct trace_thread *th = ev->thread;
-	struct tstack *s = stack_of(th);
+	struct tstack *s = stack_of(w, th);
 	if (w->v->stop_walk)
 		return 1;
 	if (!s->forked && th->start_depth > 0 && w->filtering)
@@ -373,18 +489,22 @@ static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
 	return 0;
 }
 
-int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames)
+static int walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames, int collect)
 {
 	struct calls_walk w = {
 		.v = v, .ops = ops, .ctx = ctx, .all = all_frames,
 		.filtering = v->opts->filter.n || v->opts->notrace.n || v->opts->hide.n || v->opts->callers.n ||
-			     v->opts->max_depth,
+			     v->opts->max_depth || v->opts->n_triggers,
 		.callers = v->opts->callers.n > 0,
+		.triggers = v->opts->n_triggers > 0,
+		.collect = collect,
 		.since = v->opts->since_ns,
 		.until = v->opts->has_until ? v->opts->until_ns : UINT64_MAX,
 		.min = v->opts->min_ns,
 	};
 	struct trace *t = v->trace;
+	for (size_t i = 0; i < v->opts->n_triggers; i++)
+		w.start_off |= (v->opts->triggers[i].flags & TRIG_ON) != 0;
 	int ret = trace_walk_batch(t, by_time, on_batch, &w);
 
 	for (size_t i = 0; i < t->n_procs; i++)
@@ -403,4 +523,34 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 			}
 		}
 	return ret;
+}
+
+int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames)
+{
+	int timed = 0;
+	for (size_t i = 0; i < v->opts->n_triggers; i++)
+		timed |= (v->opts->triggers[i].flags & TRIG_TIME) != 0;
+	if (timed && !v->short_calls) {
+		/* time=: a first walk notes the calls too short to show */
+		static const struct calls_ops none;
+		v->short_calls = xcalloc(1, sizeof(*v->short_calls));
+		walk(v, by_time, &none, NULL, 0, 1);
+		for (size_t i = 0; i < v->short_calls->n; i++) {
+			struct short_list *l = &v->short_calls->lists[i];
+			if (l->n)
+				qsort(l->starts, l->n, sizeof(*l->starts), cmp_u64);
+		}
+	}
+	return walk(v, by_time, ops, ctx, all_frames, 0);
+}
+
+void calls_release(struct view *v)
+{
+	if (!v->short_calls)
+		return;
+	for (size_t i = 0; i < v->short_calls->n; i++)
+		free(v->short_calls->lists[i].starts);
+	free(v->short_calls->lists);
+	free(v->short_calls);
+	v->short_calls = NULL;
 }

@@ -99,6 +99,7 @@ static const char export_usage[] =
 	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
 	"                         callers, up to the thread's first frame)\n"
+	TRIGGER_HELP
 	"  -D, --depth N          only the first N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
@@ -159,7 +160,7 @@ int cmd_export(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:f:o:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:f:o:qh", longopts, NULL)) != -1) {
 		if (view_opt(&vo, opt, optarg))
 			continue;
 		switch (opt) {

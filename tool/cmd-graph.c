@@ -39,6 +39,7 @@ static const char graph_usage[] =
 	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
 	"                         callers, up to the thread's first frame)\n"
+	TRIGGER_HELP
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	"      --since TIME       only calls overlapping the window from TIME (1.5ms,\n"
 	"      --until TIME       200us, 2s from the start of the recording) to TIME\n"
@@ -219,7 +220,7 @@ int cmd_graph(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

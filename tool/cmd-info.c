@@ -122,6 +122,18 @@ static void print_patches(const struct trace *t, const struct trace_process *p)
 	(void)t;
 }
 
+/* ns as record's options take it: 2ms, 1500us; returns its length */
+static size_t ns_unit(uint64_t ns, char *out)
+{
+	if (ns && ns % 1000000000ull == 0)
+		return (size_t)sprintf(out, "%" PRIu64 "s", ns / 1000000000u);
+	if (ns && ns % 1000000ull == 0)
+		return (size_t)sprintf(out, "%" PRIu64 "ms", ns / 1000000u);
+	if (ns && ns % 1000ull == 0)
+		return (size_t)sprintf(out, "%" PRIu64 "us", ns / 1000u);
+	return (size_t)sprintf(out, "%" PRIu64 "ns", ns);
+}
+
 static void print_filters(const char *text)
 {
 	const char *p = text;
@@ -131,24 +143,30 @@ static void print_filters(const char *text)
 		size_t l = nl ? (size_t)(nl - p) : strlen(p);
 		if (l >= 2 && p[1] == ' ') {
 			const char *opt = p[0] == 'F' ? "-F" : p[0] == 'N' ? "-N" : p[0] == 'D' ? "-D" :
-					  p[0] == 't' ? "-t" : p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" : NULL;
-			int vl = (int)(l - 2);
-			if (opt && p[0] == 't') {
-				uint64_t ns = strtoull(p + 2, NULL, 10);
-				if (ns && ns % 1000000000ull == 0)
-					printf(" -t %" PRIu64 "s", (uint64_t)(ns / 1000000000u));
-				else if (ns && ns % 1000000ull == 0)
-					printf(" -t %" PRIu64 "ms", (uint64_t)(ns / 1000000u));
-				else if (ns && ns % 1000ull == 0)
-					printf(" -t %" PRIu64 "us", (uint64_t)(ns / 1000u));
-				else
-					printf(" -t %" PRIu64 "ns", ns);
-			} else if (opt) {
+					  p[0] == 't' ? "-t" : p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" :
+					  p[0] == 'H' ? "-H" : p[0] == 'C' ? "-C" : p[0] == 'S' ? "--max-stack" :
+					  p[0] == 'g' ? "-T" : NULL;
+			char val[4200];
+			int vl = (int)(l - 2 < sizeof(val) - 32 ? l - 2 : sizeof(val) - 32);
+			memcpy(val, p + 2, (size_t)vl);
+			val[vl] = 0;
+			if (p[0] == 't') {
+				vl = (int)ns_unit(strtoull(val, NULL, 10), val);
+			} else if (p[0] == 'g' && strstr(val, "time=")) {   /* -T FUNC@...,time=NS */
+				char *tm = strstr(val, "time=") + 5, *end;
+				uint64_t ns = strtoull(tm, &end, 10);
+				char rest[4200];
+				snprintf(rest, sizeof(rest), "%s", end);
+				size_t k = ns_unit(ns, tm);
+				snprintf(tm + k, sizeof(val) - (size_t)(tm + k - val), "%s", rest);
+				vl = (int)strlen(val);
+			}
+			if (opt) {
 				int plain = 1;
 				for (int i = 0; i < vl; i++)
-					if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", p[2 + i]))
+					if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", val[i]))
 						plain = 0;
-				printf(plain ? " %s %.*s" : " %s '%.*s'", opt, vl, p + 2);
+				printf(plain ? " %s %.*s" : " %s '%.*s'", opt, vl, val);
 			}
 		}
 		p += l + (nl ? 1 : 0);

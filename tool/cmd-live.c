@@ -25,10 +25,10 @@ static const char live_usage[] =
 	"      --time           print the wall-clock time of each line\n"
 	"      --srcline        print file:line of each function\n"
 	"  -h, --help           this help\n\n"
-	"Every other option is a 'fntrace record' option (-F, -N, -D, -t, --module,\n"
-	"--no-thread, -A, -R, --auto-args, --patch, --callsite, --chunk-size, --clock,\n"
-	"--snapshot-signal, --patch-signal, --mode): see 'fntrace record --help'.  --ring\n"
-	"cannot be followed.\n"
+	"Every other option is a 'fntrace record' option (-F, -N, -H, -C, -T, -D, -t,\n"
+	"--max-stack, --module, --no-thread, -A, -R, --auto-args, --patch, --callsite,\n"
+	"--chunk-size, --clock, --snapshot-signal, --patch-signal, --mode): see\n"
+	"'fntrace record --help'.  --ring cannot be followed.\n"
 	"The program's own output goes to the same terminal.  Ctrl-C goes to the\n"
 	"program; the view ends when it has exited.  The exit status is the\n"
 	"program's, as with 'fntrace record'.\n";
@@ -39,7 +39,8 @@ static int takes_value(const char *a)
 	static const char *const opts[] = {
 		"-d", "--output", "-F", "--filter", "-N", "--notrace", "-D", "--depth", "-t", "--time-filter",
 		"--module", "--no-thread", "--chunk-size", "--clock", "--tid", "-A", "--argument", "-R", "--retval",
-		"--patch", "--snapshot-signal", "--patch-signal",
+		"--patch", "--snapshot-signal", "--patch-signal", "-H", "--hide", "-C", "--caller-filter", "-T",
+		"--trigger", "--max-stack", "--signal",
 		"--mode",
 	};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)

@@ -78,7 +78,23 @@ static const char record_usage[] =
 	"\nRecord-time filters (less data, less overhead; 'fntrace info' lists them):\n"
 	"  -F, --filter FUNC    record only the calls under FUNC (glob, repeatable)\n"
 	"  -N, --notrace FUNC   never record FUNC nor what it calls (glob, repeatable)\n"
+	"  -H, --hide FUNC      do not record FUNC's own calls; what it calls is recorded\n"
+	"                       one level up (glob, repeatable)\n"
+	"  -C, --caller-filter FUNC  record only FUNC's calls and the calls that lead to\n"
+	"                       them (not what FUNC calls; glob, repeatable)\n"
 	"  -D, --depth N        record at most N levels (under -F: below each FUNC)\n"
+	"      --max-stack N    record no call deeper than N levels from the thread's\n"
+	"                       first frame, whatever -F says (uftrace's --max-stack)\n"
+	"  -T, --trigger FUNC@ACTION[,ACTION...]  when FUNC is called (glob, repeatable):\n"
+	"                       trace_on, trace_off (start, stop recording), depth=N\n"
+	"                       (N levels from FUNC), backtrace (record its call stack),\n"
+	"                       finish (stop recording for good when FUNC returns),\n"
+	"                       time=DUR (keep FUNC's calls that took DUR or more, with\n"
+	"                       their subtrees; a shorter one is kept if its subtree\n"
+	"                       outgrew the thread's buffer chunk: replay -T with the\n"
+	"                       same time= leaves it out), hide, filter, notrace (-H,\n"
+	"                       -F, -N for FUNC), snapshot (a flight-recorder copy in\n"
+	"                       DIR/snapshot-trigger-N/)\n"
 	"  -t, --time-filter TIME  keep only calls that took at least TIME (5us, 1ms);\n"
 	"                       shorter ones leave no trace, their time stays in\n"
 	"                       their caller's\n"
@@ -88,8 +104,8 @@ static const char record_usage[] =
 	"                       thread's first call and after each rename)\n"
 	"  -q, --quiet          no summary line (where the trace went, events, size,\n"
 	"                       losses) on stderr when the program ends\n"
-	"      --trace=off      start with recording off: fnt_enable() in the program or\n"
-	"                       a --signal turns it on\n"
+	"      --trace=off      start with recording off: fnt_enable() in the program,\n"
+	"                       a --signal or a -T FUNC@trace_on turns it on\n"
 	"      --signal SIG@ACTION  on signal SIG (USR1, 10...): trace_on, trace_off,\n"
 	"                       finish (the same as trace_off) or snapshot (repeatable;\n"
 	"                       the program must not handle SIG itself)\n"
@@ -242,7 +258,7 @@ static void filter_add(struct filter_text *f, char key, const char *val, const c
 	size_t l = strlen(val);
 	if (!l || strchr(val, '\n'))
 		die_usage("option '%s' needs a non-empty value without newlines", opt);
-	if (key == 'D' || key == 't') {      /* the last one given counts: replace */
+	if (key == 'D' || key == 't' || key == 'S') {      /* the last one given counts: replace */
 		for (char *p = f->text; p && *p;) {
 			char *nl = strchr(p, '\n');
 			if (p[0] == key && p[1] == ' ') {
@@ -256,6 +272,16 @@ static void filter_add(struct filter_text *f, char key, const char *val, const c
 	f->text = xrealloc(f->text, f->len + l + 4);
 	sprintf(f->text + f->len, "%c %s\n", key, val);
 	f->len += l + 3;
+}
+
+/* -D N, --max-stack N: a depth of at least 1 */
+static void filter_depth(struct filter_text *f, char key, const char *opt, const char *arg)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRIu64, parse_uint(opt, arg, 1u << 30));
+	if (!strcmp(buf, "0"))
+		die_usage("option '%s' takes a depth of at least 1, not '%s'", opt, arg);
+	filter_add(f, key, buf, opt);
 }
 
 /* Check one -A/-R value; append "FUNC@ITEMS" to the FNTRACE_ARGS text. */
@@ -459,6 +485,10 @@ int cmd_record(int argc, char **argv)
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "depth", required_argument, NULL, 'D' },
+		{ "hide", required_argument, NULL, 'H' },
+		{ "caller-filter", required_argument, NULL, 'C' },
+		{ "trigger", required_argument, NULL, 'T' },
+		{ "max-stack", required_argument, NULL, 0x213 },
 		{ "time-filter", required_argument, NULL, 't' },
 		{ "module", required_argument, NULL, 0x204 },
 		{ "no-thread", required_argument, NULL, 0x205 },
@@ -500,19 +530,24 @@ int cmd_record(int argc, char **argv)
 	int libcall = lc_env && !strcmp(lc_env, "0") ? 0 : lc_env && !strcmp(lc_env, "nest") ? 2 : 1;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:P:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:P:H:C:T:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'F': filter_add(&ft, 'F', optarg, "-F/--filter"); break;
 		case 'N': filter_add(&ft, 'N', optarg, "-N/--notrace"); break;
-		case 'D': {
-			char buf[32];
-			snprintf(buf, sizeof(buf), "%" PRIu64, parse_uint("-D/--depth", optarg, 1u << 30));
-			if (!strcmp(buf, "0"))
-				die_usage("option '-D/--depth' takes a depth of at least 1, not '%s'", optarg);
-			filter_add(&ft, 'D', buf, "-D");
+		case 'H': filter_add(&ft, 'H', optarg, "-H/--hide"); break;
+		case 'C': filter_add(&ft, 'C', optarg, "-C/--caller-filter"); break;
+		case 'T': {
+			struct trigger g;
+			trigger_parse(&g, optarg, 1);
+			char *text = trigger_record_text(&g);
+			filter_add(&ft, 'g', text, "-T/--trigger");
+			free(text);
+			free(g.glob);
 			break;
 		}
+		case 0x213: filter_depth(&ft, 'S', "--max-stack", optarg); break;
+		case 'D': filter_depth(&ft, 'D', "-D/--depth", optarg); break;
 		case 't': {
 			char buf[32];
 			uint64_t ns = parse_time_unit("-t/--time-filter", optarg, "a duration");

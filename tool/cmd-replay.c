@@ -27,6 +27,7 @@ static const char replay_usage[] =
 	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
 	"                         callers, up to the thread's first frame)\n"
+	TRIGGER_HELP
 	"  -D, --depth N          show at most N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
@@ -613,6 +614,32 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 	newline(r);
 }
 
+/* a call stack (fnt_capture_stack(), a backtrace trigger): one comment
+ * line a frame, as `fntrace stacks` writes them, down to the thread's
+ * outermost open call (main, a thread's start function: what is below it
+ * is libc's, which `fntrace stacks` shows) */
+static void on_stack(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
+		     size_t n, uint64_t ns, int depth)
+{
+	struct replay *r = ctx;
+	char text[1100];
+	flush_others(r, th);
+	flush_pending(r, th, slot(th));
+	for (size_t i = 0; i < n; i++) {
+		line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
+		put_mem(r, "/* stack ", 9);
+		stack_frame_text(r->v, ev, i, ev || !funcs ? TRACE_NO_FUNC : funcs[i], text, sizeof(text));
+		put_str(r, text);
+		put_mem(r, " */", 3);
+		newline(r);
+		if (ev && funcs) {
+			const char *name = view_addr_func(r->v, ev->body->stack_file[i], ev->body->stack_vaddr[i] - 1);
+			if (name && !strcmp(name, view_name(r->v, funcs[0])))
+				break;
+		}
+	}
+}
+
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
 {
 	struct replay *r = ctx;
@@ -678,17 +705,23 @@ static uint64_t mono_now(void)
 }
 
 /* the -t threshold a process was recorded with (FILTERS meta record) */
+/* the longest erasure the recording may still make: -t TIME, a time=DUR trigger */
 static uint64_t recorded_threshold(const struct trace *t)
 {
 	uint64_t max = 0;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		const char *f = t->procs[i].filters;
 		for (; f && *f; f = strchr(f, '\n') ? strchr(f, '\n') + 1 : "") {
-			if (f[0] == 't' && f[1] == ' ') {
-				uint64_t ns = strtoull(f + 2, NULL, 10);
-				if (ns > max)
-					max = ns;
+			const char *tm = NULL;
+			if (f[0] == 't' && f[1] == ' ')
+				tm = f + 2;
+			else if (f[0] == 'g' && f[1] == ' ') {     /* -T FUNC@...,time=NS: its subtree may go */
+				const char *nl = strchr(f, '\n'), *at = strstr(f, "time=");
+				tm = at && (!nl || at < nl) ? at + 5 : NULL;
 			}
+			uint64_t ns = tm ? strtoull(tm, NULL, 10) : 0;
+			if (ns > max)
+				max = ns;
 		}
 	}
 	return max;
@@ -726,7 +759,7 @@ static int session_state(const char *dir, uint64_t not_before)
 static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int srcline, int final,
 		       struct line_skip *ls, int *had_events)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack };
 	static const cookie_io_functions_t io = { .write = skip_write };
 	char err[4400];
 	struct trace *t;
@@ -955,17 +988,17 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack };
 	struct view_opts o = { 0 };
 	struct view v;
-	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL };
+	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL, NULL };
 	struct replay r = { .v = &v, .out = stdout };
 	int opt, json = 0;
 	const char *range = NULL;
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:f:r:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:f:r:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {
@@ -991,6 +1024,10 @@ int cmd_replay(int argc, char **argv)
 			die_usage("--format json cannot be used with --follow (use it on the finished trace)");
 		if (o.since_ns || o.has_until || range)
 			die_usage("--since/--until and -r cannot be used with --follow");
+		for (size_t i = 0; i < o.n_triggers; i++)
+			if (o.triggers[i].flags & TRIG_TIME)
+				die_usage("option '-T/--trigger': action 'time=' needs whole calls and cannot be used with "
+					  "--follow (use it on the finished trace)");
 		return replay_follow(&o, r.time, r.srcline, 0, NULL, 0);
 	}
 	if (range && (o.since_ns || o.has_until))

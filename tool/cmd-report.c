@@ -31,6 +31,7 @@ static const char report_usage[] =
 	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
 	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
 	"                         callers, up to the thread's first frame)\n"
+	TRIGGER_HELP
 	"  -D, --depth N          only the first N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms); the\n"
 	"                         time of shorter ones counts as their caller's own\n"
@@ -507,11 +508,11 @@ static void print_json_rows(struct view *v, struct fstat *r, size_t n)
 /* the whole profile of a view into r (r->all, or per thread) */
 static void profile(struct view *v, struct report *r)
 {
-	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL, NULL };
 	const struct view_opts *o = v->opts;
 	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
-	if (o->filter.n || o->notrace.n || o->hide.n || o->callers.n || o->max_depth || o->since_ns || o->has_until ||
-	    o->min_ns)
+	if (o->filter.n || o->notrace.n || o->hide.n || o->callers.n || o->n_triggers || o->max_depth || o->since_ns ||
+	    o->has_until || o->min_ns)
 		calls_walk(v, 0, &ops, r, 0);
 	else
 		trace_walk_batch(v->trace, 0, fast_batch, r);
@@ -608,7 +609,7 @@ int cmd_report(int argc, char **argv)
 	sort_key = 't';
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:s:f:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:s:f:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

@@ -34,6 +34,47 @@ struct stacks {
 	uint64_t n;
 };
 
+/* "#1  prog!main (main.c:40)": frame i of a STACK record (ev), or the
+ * function func (ev NULL: a backtrace trigger at read time, shown with the
+ * line where the function starts) */
+void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, uint32_t func, char *buf, size_t cap)
+{
+	uint32_t file;
+	uint64_t at;
+	const char *name, *src = NULL, *mod;
+	int line = 0, n;
+
+	if (ev) {
+		file = ev->body->stack_file[i];
+		at = ev->body->stack_vaddr[i] - 1;     /* the call, not the instruction after it */
+		if (file == TRACE_NO_FILE) {
+			snprintf(buf, cap, "#%-2zu 0x%" PRIx64, i, ev->body->stack[i]);
+			return;
+		}
+		name = view_addr_func(v, file, at);
+	} else {
+		file = v->trace->funcs[func].file;
+		at = v->trace->funcs[func].vaddr;
+		name = view_name(v, func);
+		if (file == TRACE_NO_FILE) {
+			snprintf(buf, cap, "#%-2zu %s", i, name);
+			return;
+		}
+	}
+	mod = strrchr(v->trace->files[file].path, '/');
+	mod = mod ? mod + 1 : v->trace->files[file].path;
+	if (name)
+		n = snprintf(buf, cap, "#%-2zu %s!%s", i, mod, name);
+	else
+		n = snprintf(buf, cap, "#%-2zu %s+%#" PRIx64, i, mod, at + 1);
+	if (n < 0 || (size_t)n >= cap)
+		return;
+	if ((ev ? view_addr_srcline(v, file, at, &src, &line) : view_srcline(v, func, &src, &line)) == 0 && src) {
+		const char *b = strrchr(src, '/');
+		snprintf(buf + n, cap - (size_t)n, " (%s:%d)", b ? b + 1 : src, line);
+	}
+}
+
 static int on_event(void *ctx, const struct trace_event *ev)
 {
 	struct stacks *s = ctx;
@@ -52,25 +93,9 @@ static int on_event(void *ctx, const struct trace_event *ev)
 	printf(", pid %u:\n", ev->thread->proc->hdr.pid);
 	s->n++;
 	for (uint64_t i = 0; i < ev->count; i++) {
-		uint32_t file = ev->body->stack_file[i];
-		uint64_t at = ev->body->stack_vaddr[i] - 1;
-		const char *name = view_addr_func(v, file, at), *src = NULL;
-		int line = 0;
-		if (file == TRACE_NO_FILE) {
-			printf("  #%-2" PRIu64 " 0x%" PRIx64 "\n", i, ev->body->stack[i]);
-			continue;
-		}
-		const char *mod = strrchr(v->trace->files[file].path, '/');
-		mod = mod ? mod + 1 : v->trace->files[file].path;
-		if (name)
-			printf("  #%-2" PRIu64 " %s!%s", i, mod, name);
-		else
-			printf("  #%-2" PRIu64 " %s+%#" PRIx64, i, mod, at + 1);
-		if (!view_addr_srcline(v, file, at, &src, &line) && src) {
-			const char *b = strrchr(src, '/');
-			printf(" (%s:%d)", b ? b + 1 : src, line);
-		}
-		putchar('\n');
+		char line[1024];
+		stack_frame_text(v, ev, (size_t)i, TRACE_NO_FUNC, line, sizeof(line));
+		printf("  %s\n", line);
 	}
 	return 0;
 }
@@ -99,8 +124,8 @@ int cmd_stacks(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	if (o.filter.n || o.notrace.n || o.max_depth)
-		die_usage("options -F, -N and -D do not apply to 'stacks'");
+	if (o.filter.n || o.notrace.n || o.max_depth || o.hide.n || o.callers.n || o.n_trigger_globs)
+		die_usage("options -F, -N, -H, -C, -D and -T do not apply to 'stacks'");
 	view_open(&v, &o);
 	pager_start(&o);
 	trace_walk(v.trace, 1, on_event, &s);

@@ -105,6 +105,24 @@ static int open_file(struct drain *d, const char *dir)
 	return 0;
 }
 
+/* A partial copy put bytes of slot i in the file up to high[i]; the writer
+ * has since erased some (-t, -C, a time= trigger: the data ends at n now).
+ * Zero them in the file too, or a reader would find them after the end. */
+static void clear_tail(struct drain *d, uint32_t i, uint64_t off, size_t n)
+{
+	static const uint8_t zeros[4096];
+	size_t at = n;
+	while (at < d->high[i]) {
+		size_t k = d->high[i] - at < sizeof(zeros) ? d->high[i] - at : sizeof(zeros);
+		if (pwrite(d->file_fd, zeros, k, (off_t)off + (off_t)at) != (ssize_t)k)
+			return;
+		at += k;
+	}
+	d->high[i] = (uint32_t)n;
+	if (d->copied[i] > n)
+		d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -133,6 +151,8 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 		/* the last 16 bytes go again next time: the writer stores 8 bytes
 		 * at a time from its position, so zeros at the end of what was
 		 * copied may belong to an event that the next store completes */
+		if (n < d->copied[i])
+			clear_tail(d, i, sl->off, n);     /* the writer erased what it had written (-t, -C, time=) */
 		if (n <= d->copied[i])
 			continue;
 		/* read from the end backwards (8-byte aligned, n and copied
@@ -144,8 +164,11 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 			uint64_t v = __atomic_load_n((const uint64_t *)(m + k - 8), __ATOMIC_RELAXED);
 			memcpy(d->buf + k - 8, &v, 8);
 		}
-		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from))
+		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from)) {
 			d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
+			if (n > d->high[i])
+				d->high[i] = (uint32_t)n;
+		}
 	}
 	(void)dir;
 }
@@ -164,7 +187,8 @@ int drain_poll(struct drain *d, const char *dir, int final)
 			continue;
 		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
 		size_t n = used_len(m, d->chunk_size);
-		d->copied[i] = 0;
+		clear_tail(d, i, sl->off, n);
+		d->copied[i] = d->high[i] = 0;
 		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n) {
 			if (!d->write_error)
 				error_msg("cannot write the trace file in '%s': %s (the events of a full buffer are lost)",

@@ -95,6 +95,27 @@ struct strlist {
 };
 void strlist_add(struct strlist *l, const char *s);
 
+/* ---- trigger.c: -T FUNC@ACTION[,ACTION...] ---- */
+#define TRIG_ON        1u
+#define TRIG_OFF       2u
+#define TRIG_BACKTRACE 4u
+#define TRIG_FINISH    8u
+#define TRIG_SNAPSHOT  16u
+#define TRIG_TIME      32u
+#define TRIG_DEPTH     64u
+#define TRIG_HIDE      128u
+#define TRIG_FILTER    256u
+#define TRIG_NOTRACE   512u
+struct trigger {
+	char *glob;
+	unsigned flags;          /* TRIG_* */
+	int depth;               /* depth=N */
+	uint64_t time_ns;        /* time=DUR */
+};
+/* parse arg into g or die with a usage error (record: snapshot is allowed) */
+void trigger_parse(struct trigger *g, const char *arg, int record);
+char *trigger_record_text(const struct trigger *g);    /* malloc'd "GLOB@ACTION,..." */
+
 /* ---- view.c: options and naming shared by replay/report/info ---- */
 struct view_opts {
 	const char *dir;
@@ -106,6 +127,10 @@ struct view_opts {
 	struct strlist filter, notrace;   /* -F, -N globs */
 	struct strlist hide;              /* -H globs: not shown, their callees one level up */
 	struct strlist callers;           /* -C globs: only these and the calls that lead to them */
+	struct trigger *triggers;         /* -T: the triggers with actions other than filter/notrace/hide */
+	size_t n_triggers;
+	char **trigger_globs;             /* every -T glob (the strlists above point into them) */
+	size_t n_trigger_globs;
 	int max_depth;                    /* -D, 0 = unlimited */
 	uint64_t min_ns;                  /* -t: only calls that lasted at least this */
 	/* --since/--until: only calls overlapping [since_ns, until_ns] of the
@@ -143,6 +168,7 @@ struct view_opts {
 	{ "notrace", required_argument, NULL, 'N' }, \
 	{ "hide", required_argument, NULL, 'H' }, \
 	{ "caller-filter", required_argument, NULL, 'C' }, \
+	{ "trigger", required_argument, NULL, 'T' }, \
 	{ "depth", required_argument, NULL, 'D' }, \
 	{ "time-filter", required_argument, NULL, 't' }, \
 	{ "since", required_argument, NULL, 0x111 }, \
@@ -167,6 +193,8 @@ struct view {
 	size_t *name_len;
 	uint8_t *src_done;
 	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
+	struct trigger *trig_of; /* -T: the merged actions of each function (flags 0: none) */
+	struct trigger_pass *short_calls;   /* time= triggers: the calls found too short (calls.c) */
 	size_t n_names;
 	/* set by a view's callback: calls_walk ends before the next batch (the
 	 * frames still open are then ended as truncated); the view clears it */
@@ -201,8 +229,22 @@ void view_no_events_hint(struct view *v);
 /* ring traces: "history starts at ..." (a note on stderr), once per thread whose
  * oldest events were overwritten (view_report_problems prints them too) */
 void view_history_notes(struct view *v);
-/* -F/-N/-H/-C matches of a function: bit 0 -F, bit 1 -N, bit 2 -H, bit 4 -C (cached per function) */
+/* -F/-N/-H/-C matches of a function: bit 0 -F, bit 1 -N, bit 2 -H, bit 4 -C, bit 5 a -T
+ * trigger (cached per function) */
 int view_filter_match(struct view *v, uint32_t func);
+/* the -T actions of a function, merged over the globs that match it (flags 0: none) */
+const struct trigger *view_trigger(struct view *v, uint32_t func);
+/* the -T help lines of the reading commands */
+#define TRIGGER_HELP \
+	"  -T, --trigger FUNC@ACTION[,ACTION...]  when FUNC is called (a glob,\n" \
+	"                         repeatable): trace_on, trace_off (show from, stop\n" \
+	"                         showing from FUNC, per thread; with a trace_on each\n" \
+	"                         thread starts off), depth=N (N levels from FUNC),\n" \
+	"                         backtrace (its callers, replay), finish (nothing\n" \
+	"                         after FUNC returns), time=DUR (FUNC's calls shorter\n" \
+	"                         than DUR left out with their callees), hide, filter,\n" \
+	"                         notrace (-H, -F, -N for FUNC)\n"
+
 
 /* ---- calls.c: matched calls over the time-ordered (or per-thread) walk ---- */
 struct frame {
@@ -223,6 +265,8 @@ struct frame {
 	int in_c;                /* -C: a -C function or inside one (its callees are not shown) */
 	int inherited;           /* a forked child's frame entered in its parent: never begun, its
 	                            return is an orphan (shown as such if the frame passes the filters) */
+	int dlim;                /* depth=N trigger: calls at this display depth or deeper are not shown (0: none) */
+	unsigned trig;           /* the -T actions of its function */
 	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
@@ -240,11 +284,22 @@ struct calls_ops {
 	void (*lost)(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns);
 	/* fnt_mark(): depth is the display depth of a call at that point */
 	void (*mark)(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth);
+	/* a call stack, innermost first, at display depth `depth`: a STACK record
+	 * (fnt_capture_stack(), or a backtrace trigger at record time: ev, with
+	 * n frames; funcs[0], when funcs is not NULL, is the thread's outermost
+	 * open call) or a backtrace trigger at read time (ev NULL: the functions
+	 * of the n open frames) */
+	void (*stack)(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
+		      size_t n, uint64_t ns, int depth);
 };
 
 /* walk the trace through the call layer; all_frames: call begin/end for
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
+void calls_release(struct view *v);    /* what the walks kept for the view (time= triggers) */
+#define TRACE_NO_FUNC UINT32_MAX
+/* cmd-stacks.c: one frame of a call stack as `stacks` prints it */
+void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, uint32_t func, char *buf, size_t cap);
 
 /* cmd-replay.c: print the replay of a trace being written until it is
  * complete (recorder > 0: until that process exits; its wait status goes

@@ -104,6 +104,24 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 	case 'N': strlist_add(&o->notrace, arg); return 1;
 	case 'H': strlist_add(&o->hide, arg); return 1;
 	case 'C': strlist_add(&o->callers, arg); return 1;
+	case 'T': {
+		struct trigger g;
+		trigger_parse(&g, arg, 0);
+		o->trigger_globs = xrealloc(o->trigger_globs, (o->n_trigger_globs + 1) * sizeof(char *));
+		o->trigger_globs[o->n_trigger_globs++] = g.glob;
+		if (g.flags & TRIG_FILTER)
+			strlist_add(&o->filter, g.glob);
+		if (g.flags & TRIG_NOTRACE)
+			strlist_add(&o->notrace, g.glob);
+		if (g.flags & TRIG_HIDE)
+			strlist_add(&o->hide, g.glob);
+		g.flags &= ~(TRIG_FILTER | TRIG_NOTRACE | TRIG_HIDE);
+		if (g.flags) {
+			o->triggers = xrealloc(o->triggers, (o->n_triggers + 1) * sizeof(*o->triggers));
+			o->triggers[o->n_triggers++] = g;
+		}
+		return 1;
+	}
 	case 'D': o->max_depth = (int)parse_uint("-D/--depth", arg, 1u << 30); return 1;
 	case 't': o->min_ns = parse_time_unit("-t/--time-filter", arg, "a duration"); return 1;
 	case 0x111: o->since_ns = parse_time("--since", arg); return 1;
@@ -181,6 +199,8 @@ static void free_names(struct view *v)
 	free(v->name_len);
 	free(v->src_done);
 	free(v->filter_match);
+	free(v->trig_of);
+	calls_release(v);
 }
 
 void view_detach(struct view *v)
@@ -214,6 +234,13 @@ void view_close(struct view *v)
 	free(v->opts->hide.v);
 	free(v->opts->callers.v);
 	free(v->opts->tids);
+	for (size_t i = 0; i < v->opts->n_trigger_globs; i++)
+		free(v->opts->trigger_globs[i]);
+	free(v->opts->trigger_globs);
+	free(v->opts->triggers);
+	v->opts->trigger_globs = NULL;
+	v->opts->triggers = NULL;
+	v->opts->n_trigger_globs = v->opts->n_triggers = 0;
 	memset(&v->opts->debug_dirs, 0, sizeof(v->opts->debug_dirs));
 	memset(&v->opts->prefix_map, 0, sizeof(v->opts->prefix_map));
 	memset(&v->opts->filter, 0, sizeof(v->opts->filter));
@@ -239,6 +266,8 @@ static void grow(struct view *v, uint32_t func)
 	v->name_len = xrealloc(v->name_len, nn * sizeof(*v->name_len));
 	v->src_done = xrealloc(v->src_done, nn);
 	v->filter_match = xrealloc(v->filter_match, nn);
+	v->trig_of = xrealloc(v->trig_of, nn * sizeof(*v->trig_of));
+	memset(v->trig_of + n, 0, (nn - n) * sizeof(*v->trig_of));
 	memset(v->names + n, 0, (nn - n) * sizeof(*v->names));
 	memset(v->full_names + n, 0, (nn - n) * sizeof(*v->full_names));
 	memset(v->src_done + n, 0, nn - n);
@@ -410,6 +439,10 @@ void view_report_problems(struct view *v)
 	view_history_notes(v);
 	unmatched_globs(v, &v->opts->filter, "-F");
 	unmatched_globs(v, &v->opts->notrace, "-N");
+	if (v->opts->n_trigger_globs) {
+		struct strlist g = { (const char **)v->opts->trigger_globs, v->opts->n_trigger_globs };
+		unmatched_globs(v, &g, "-T");
+	}
 	if (v->opts->since_ns || v->opts->has_until)
 		empty_time_range(v);
 	for (size_t i = 0; i < t->n_procs; i++) {
@@ -492,7 +525,27 @@ int view_filter_match(struct view *v, uint32_t func)
 			m |= 4;
 		if (glob_any(&v->opts->callers, name) || glob_any(&v->opts->callers, view_full_name(v, func)))
 			m |= 16;
+		for (size_t i = 0; i < v->opts->n_triggers; i++) {
+			const struct trigger *g = &v->opts->triggers[i];
+			struct trigger *to = &v->trig_of[func];
+			struct strlist one = { (const char **)&g->glob, 1 };
+			if (!glob_any(&one, name) && !glob_any(&one, view_full_name(v, func)))
+				continue;
+			/* several globs: every action, the smallest depth, the longest time */
+			if ((g->flags & TRIG_DEPTH) && (!(to->flags & TRIG_DEPTH) || g->depth < to->depth))
+				to->depth = g->depth;
+			if (g->time_ns > to->time_ns)
+				to->time_ns = g->time_ns;
+			to->flags |= g->flags;
+			m |= 32;
+		}
 		v->filter_match[func] = (uint8_t)m;
 	}
-	return v->filter_match[func] & 23;
+	return v->filter_match[func] & 55;
+}
+
+const struct trigger *view_trigger(struct view *v, uint32_t func)
+{
+	view_filter_match(v, func);
+	return &v->trig_of[func];
 }

@@ -1,0 +1,157 @@
+/*
+ * trigger.c - record-time triggers (`fntrace record -T FUNC@ACTION`): what
+ * happens when a chosen function is entered or returns.
+ *
+ * The functions are found by name where the filters find theirs (filter.c,
+ * at start and at each dlopen), and published in the same set, in a table
+ * of their own (addr -> actions).  Most actions run in the hooks' rare
+ * path: after its first event, a function with a trigger stays in the
+ * thread's address cache with FNT_CACHE_TAG set, so that each of its events
+ * misses the cache and comes through runtime.c's finish_event, which calls
+ * here.  A function without a trigger keeps hitting the cache: it pays
+ * nothing.  (depth=N, filter, notrace and hide act through the filters.)
+ *
+ * - trace_off: the entry is not written and recording stops (as
+ *   fnt_disable() does); trace_on: while recording is off, each entry is
+ *   looked up (event.h) and FUNC's turns it on, FUNC's entry included;
+ * - backtrace: an EXT_STACK record after FUNC's entry, as fnt_capture_stack()
+ *   writes, from FUNC's own frame outwards;
+ * - snapshot: a flight-recorder snapshot "trigger-N" after FUNC's entry;
+ * - finish: recording stops after FUNC's exit, for good (no trace_on
+ *   trigger turns it on again);
+ * - time=DUR: FUNC's whole subtree is erased when FUNC returns sooner than
+ *   DUR.  The writer's state (position, timestamp base, address cache) is
+ *   saved at FUNC's entry; at its exit, when the thread is still in the
+ *   same chunk, everything from FUNC's entry on is zeroed (its first byte
+ *   first: the data ends there again, for a reader at any instant) and the
+ *   state put back.  A subtree that outgrew its chunk is kept: the readers
+ *   apply time= again (the trace's FILTERS record has it), so the result is
+ *   the same, only bigger on disk.
+ */
+#include <string.h>
+#include <sys/mman.h>
+#include "fntrace.h"
+#include "runtime/runtime.h"
+
+void fnt__set_enabled(int on);
+
+struct fnt_tsave {                  /* time=: the writer's state before FUNC's entry */
+	uintptr_t fn;
+	int32_t depth;                  /* t->depth before the entry */
+	uint32_t seq;                   /* t->seq while that chunk is current */
+	uint8_t *pos;
+	uint64_t last, prev_new, start;
+	uintptr_t cache[FNT_CACHE_SLOTS];
+};
+#define TSAVES 8                    /* nested time= calls saved per thread */
+
+static int finished;                /* a finish trigger fired: trace_on no longer turns recording on */
+static unsigned snap_count;
+
+const struct fnt_trig *fnt_trigger_find(uintptr_t fn)
+{
+	const struct fnt_fset *s = __atomic_load_n(&fnt_cur_set, __ATOMIC_ACQUIRE);
+	if (!s || !s->trig)
+		return NULL;
+	for (uint64_t j = fnt_fset_hash(fn) & s->trig_mask;; j = (j + 1) & s->trig_mask) {
+		if (!s->trig[j].addr)
+			return NULL;
+		if (s->trig[j].addr == fn)
+			return &s->trig[j].g;
+	}
+}
+
+int fnt_trigger_paused(uintptr_t fn)
+{
+	const struct fnt_trig *g = fnt_trigger_find(fn);
+	if (!g || !(g->flags & FNT_TRIG_ON) || __atomic_load_n(&finished, __ATOMIC_RELAXED))
+		return 0;
+	fnt__set_enabled(1);
+	return 1;
+}
+
+static void tsave_push(struct fnt_thread *t, uintptr_t fn, uint64_t now)
+{
+	if (!t->flt.tsaves) {
+		void *m = mmap(NULL, TSAVES * sizeof(struct fnt_tsave), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return;
+		t->flt.tsaves = m;
+	}
+	while (t->flt.n_tsaves && t->flt.tsaves[t->flt.n_tsaves - 1].depth >= t->depth)
+		t->flt.n_tsaves--;      /* calls that left without their exit reaching us */
+	if (t->flt.n_tsaves == TSAVES || !t->chunk)
+		return;                 /* kept whatever it lasts (the readers still apply time=) */
+	struct fnt_tsave *f = &t->flt.tsaves[t->flt.n_tsaves++];
+	f->fn = fn;
+	f->depth = t->depth;
+	f->seq = t->seq;
+	f->pos = t->pos;
+	f->last = t->last;
+	f->prev_new = t->prev_new;
+	f->start = now;
+	memcpy(f->cache, t->cache, sizeof(f->cache));
+}
+
+/* 1 when FUNC, returning now, was shorter than its time= and its subtree is erased */
+static int tsave_erase(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t fn, uint64_t now)
+{
+	struct fnt_tsave *f;
+	while (t->flt.n_tsaves && t->flt.tsaves[t->flt.n_tsaves - 1].depth > t->depth - 1)
+		t->flt.n_tsaves--;
+	if (!t->flt.n_tsaves)
+		return 0;
+	f = &t->flt.tsaves[t->flt.n_tsaves - 1];
+	if (f->fn != fn || f->depth != t->depth - 1)
+		return 0;
+	t->flt.n_tsaves--;
+	if (now - f->start >= g->time_ticks || f->seq != t->seq || !t->chunk ||
+	    f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos > t->pos)
+		return 0;
+	fnt_erase_tail(t, f->pos);
+	t->pos = f->pos;
+	t->last = f->last;
+	t->prev_new = f->prev_new;
+	memcpy(t->cache, f->cache, sizeof(t->cache));
+	t->depth = f->depth;
+	return 1;
+}
+
+int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t now, uintptr_t fn, int is_exit)
+{
+	if (is_exit)
+		return (g->flags & FNT_TRIG_TIME) && tsave_erase(t, g, fn, now);
+	if (g->flags & FNT_TRIG_OFF) {
+		fnt__set_enabled(0);
+		return 1;
+	}
+	if (g->flags & FNT_TRIG_TIME)
+		tsave_push(t, fn, now);
+	return 0;
+}
+
+void fnt_trigger_after(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t fn, int is_exit)
+{
+	unsigned slot = fnt_slot(fn);
+	if ((t->cache[slot] & ~FNT_CACHE_TAG) == fn)
+		t->cache[slot] |= FNT_CACHE_TAG;    /* its next events miss the cache and come here */
+	if (!is_exit) {
+		if (g->flags & FNT_TRIG_BACKTRACE)
+			fnt_stack_put(t, fn);
+		if (g->flags & FNT_TRIG_SNAPSHOT)
+			fnt_snapshot_numbered("trigger-", &snap_count);
+	} else if (g->flags & FNT_TRIG_FINISH) {
+		__atomic_store_n(&finished, 1, __ATOMIC_RELAXED);
+		fnt__set_enabled(0);
+	}
+}
+
+void fnt_trigger_thread_exit(struct fnt_thread *t)
+{
+	if (t->flt.tsaves) {
+		munmap(t->flt.tsaves, TSAVES * sizeof(struct fnt_tsave));
+		t->flt.tsaves = NULL;
+		t->flt.n_tsaves = 0;
+	}
+}

@@ -1,0 +1,190 @@
+"""-T, --trigger FUNC@ACTION at record time and at read time, and -H, -C and
+--max-stack at record time (issue 14).  Each action is recorded with the
+option, then read with it from a full recording; both replays are compared
+with the expected lines (--fields none: names and nesting only).
+
+The program: main -> mid -> leaf x2; start; top -> mid -> leaf x2; stop;
+quick -> top -> mid -> leaf x2; slow (3 ms) -> top...; quick -> top...."""
+import os
+import re
+
+TM = ["top() {", "  mid() {", "    leaf();", "    leaf();", "  } /* mid */", "} /* top */"]
+
+
+def sub(name, body):
+    return ["%s() {" % name] + ["  " + l for l in body] + ["} /* %s */" % name]
+
+
+MID = sub("mid", ["leaf();", "leaf();"])
+FULL = sub("main", MID + ["start();"] + TM + ["stop();"] + sub("quick", TM) + sub("slow", TM) + sub("quick", TM))
+
+
+def lines(text):
+    out = []
+    for l in text.splitlines():
+        if l.startswith("#"):
+            continue
+        assert l.startswith("| "), l
+        out.append(l[2:])
+    return out
+
+
+def check(ctx):
+    prog = os.path.join(ctx.builddir, "prog")
+    n = [0]
+
+    def record(*opts):
+        n[0] += 1
+        d = os.path.join(ctx.work, "t%d.data" % n[0])
+        ctx.run("record", "-q", "-d", d, *opts, "--", prog, data=False, check=True)
+        return d
+
+    def replay(d, *opts):
+        return lines(ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, *opts, check=True).stdout)
+
+    full = record()
+    assert replay(full) == FULL, replay(full)
+
+    def both(opts, want, want_record=None, record_opts=()):
+        got = replay(record(*record_opts, *opts))
+        assert got == (want_record or want), (opts, "record", got)
+        got = replay(full, *opts)
+        assert got == want, (opts, "read", got)
+
+    # trace_on / trace_off: from FUNC's entry (FUNC itself shown for trace_on,
+    # not for trace_off); with a trace_on, each thread starts off at read time
+    # (record --trace=off does it at record time)
+    on_off = ["start();"] + TM
+    both(["-T", "start@trace_on", "-T", "stop@trace_off"], on_off, record_opts=["--trace=off"])
+    after_start = ["start();"] + TM + ["stop();"] + sub("quick", TM) + sub("slow", TM) + sub("quick", TM)
+    # (-pg -mfentry and patchable entries: main's return is seen only when its entry was)
+    swapped = "fentry" in str(ctx.case) or "patchable" in str(ctx.case)
+    orphan = [] if swapped else ["} /* main (entered before this process began) */"]
+    both(["-T", "start@trace_on"], after_start, after_start + orphan, record_opts=["--trace=off"])
+    before_top = ["main() {"] + ["  " + l for l in MID + ["start();"]]
+    both(["-T", "top@trace_off"], before_top + ["} /* main */"], before_top + ["} /* main (no return: trace ended) */"])
+
+    # depth=N: N levels from FUNC, FUNC included
+    both(["-T", "mid@depth=1"],
+         sub("main", ["mid();", "start();", "top() {", "  mid();", "} /* top */", "stop();"] +
+             sub("quick", ["top() {", "  mid();", "} /* top */"]) + sub("slow", ["top() {", "  mid();", "} /* top */"]) +
+             sub("quick", ["top() {", "  mid();", "} /* top */"])))
+    tm2 = ["top() {", "  mid();", "} /* top */"]
+    both(["-T", "quick@depth=2"], sub("main", MID + ["start();"] + TM + ["stop();"] + sub("quick", ["top();"]) +
+                                      sub("slow", TM) + sub("quick", ["top();"])))
+
+    # with -H, the hidden level does not count
+    tl = sub("top", ["leaf();", "leaf();"])
+    both(["-T", "top@depth=2", "-H", "mid"], sub("main", ["leaf();", "leaf();", "start();"] + tl + ["stop();"] +
+                                                  sub("quick", tl) + sub("slow", tl) + sub("quick", tl)))
+
+    # finish: nothing after FUNC returns
+    fin = ["main() {"] + ["  " + l for l in MID + ["start();"] + TM]
+    both(["-T", "top@finish"], fin + ["} /* main */"], fin + ["} /* main (no return: trace ended) */"])
+
+    # after a finish, trace_on turns nothing on again (at read time the
+    # trace_on makes the threads start off: nothing is shown at all)
+    both(["-T", "top@finish", "-T", "quick@trace_on"], [], fin + ["} /* main (no return: trace ended) */"])
+
+    # time=DUR: FUNC's calls shorter than DUR left out with their subtrees
+    both(["-T", "quick@time=1ms", "-T", "slow@time=1ms"],
+         sub("main", MID + ["start();"] + TM + ["stop();"] + sub("slow", TM)))
+    both(["-T", "slow@time=1s"], sub("main", MID + ["start();"] + TM + ["stop();"] + sub("quick", TM) + sub("quick", TM)))
+
+    # hide (= -H), notrace (= -N), filter (= -F)
+    hidden = sub("main", MID + ["start();"] + MID + ["stop();"] + sub("quick", MID) + sub("slow", MID) +
+                 sub("quick", MID))
+    both(["-T", "top@hide"], hidden)
+    both(["-H", "top"], hidden)
+    both(["-T", "top@notrace"], sub("main", MID + ["start();", "stop();", "quick();", "slow();", "quick();"]))
+    both(["-T", "top@filter"], TM * 4)
+
+    # -C at record time: only the calls that lead to FUNC (start and stop do not)
+    callers = lines(ctx.run("replay", "--no-pager", "--fields", "none", "-d", full, "-C", "leaf", check=True).stdout)
+    assert callers == sub("main", MID + TM + sub("quick", TM) + sub("slow", TM) + sub("quick", TM)), callers
+    assert replay(record("-C", "leaf")) == callers
+    assert replay(record("-C", "mid")) == sub("main", ["mid();", "top() {", "  mid();", "} /* top */"] +
+                                              sub("quick", tm2) + sub("slow", tm2) + sub("quick", tm2))
+
+    # --max-stack N: no call deeper than N from the thread's first frame,
+    # whatever -F says (-D counts from each -F match)
+    two = sub("main", ["mid();", "start();", "top();", "stop();", "quick();", "slow();", "quick();"])
+    assert replay(record("--max-stack", "2")) == two
+    assert replay(full, "-D", "2") == two
+    assert replay(record("-F", "top", "--max-stack", "3")) == tm2 + ["top();"] * 3
+    assert replay(record("-F", "top", "-D", "2")) == tm2 * 4
+
+    # backtrace: FUNC's stack after its entry line; at record time the
+    # return addresses (the call lines), at read time the open calls (the
+    # lines where they start)
+    got = replay(record("-T", "mid@backtrace"))
+    bt = [l.strip() for l in got if "/* stack" in l]
+    assert len(bt) == 17, got
+    assert bt[:2] == ["/* stack #0  prog!mid (prog.c:8) */", "/* stack #1  prog!main (prog.c:16) */"], bt
+    assert bt[2:5] == ["/* stack #0  prog!mid (prog.c:8) */", "/* stack #1  prog!top (prog.c:9) */",
+                       "/* stack #2  prog!main (prog.c:18) */"], bt
+    assert [l for l in got if "/* stack" not in l] == FULL
+    got = replay(full, "-T", "mid@backtrace")
+    bt = [l.strip() for l in got if "/* stack" in l]
+    assert bt[:2] == ["/* stack #0  prog!mid (prog.c:8) */", "/* stack #1  prog!main (prog.c:14) */"], bt
+    assert bt[-4:] == ["/* stack #0  prog!mid (prog.c:8) */", "/* stack #1  prog!top (prog.c:9) */",
+                       "/* stack #2  prog!quick (prog.c:10) */", "/* stack #3  prog!main (prog.c:14) */"], bt
+    assert len(bt) == 17 and [l for l in got if "/* stack" not in l] == FULL
+    p = ctx.run("stacks", "--no-pager", "-d", record("-T", "leaf@backtrace"), check=True)
+    assert p.stdout.count("\nstack ") + p.stdout.startswith("stack ") == 10, p.stdout
+
+    # snapshot: a flight-recorder copy at FUNC's entry
+    d = record("--ring", "1M", "-T", "start@snapshot")
+    snap = os.path.join(d, "snapshot-trigger-1")
+    got = ctx.counts("-d", snap)
+    assert got.get("mid") == 1 and got.get("leaf") == 2 and got.get("start") == 1 and "top" not in got, got
+    assert ctx.counts("-d", d)["top"] == 4
+
+    # report and graph take -T too
+    rows = {r["function"]: int(r["calls"]) for r in ctx.csv("-d", full, "-T", "quick@time=1ms")}
+    assert rows == {"main": 1, "mid": 3, "leaf": 6, "start": 1, "top": 2, "stop": 1, "slow": 1}, rows
+    g = ctx.run("graph", "--no-pager", "-d", full, "-T", "top@depth=1", check=True).stdout
+    tree = [re.sub(r"^\s*\S+ \S+\s+\S+ \S+\s+", "", l) for l in g.splitlines()[3:]]
+    assert tree == ["1  main", "1  +-mid", "2  |  +-leaf", "1  +-start", "1  +-top", "1  +-stop", "2  +-quick",
+                    "2  |  +-top", "1  +-slow", "1     +-top"], tree
+
+    p = ctx.run("export", "-q", "-f", "folded", "--value", "calls", "-d", full, "-T", "quick@time=1ms", "-o", "-",
+                check=True)
+    stacks = dict(l.rsplit(" ", 1) for l in p.stdout.splitlines())
+    assert stacks == {"main": "1", "main;mid": "1", "main;mid;leaf": "2", "main;start": "1", "main;top": "1",
+                      "main;top;mid": "1", "main;top;mid;leaf": "2", "main;stop": "1", "main;slow": "1",
+                      "main;slow;top": "1", "main;slow;top;mid": "1", "main;slow;top;mid;leaf": "2"}, stacks
+
+    # info shows the triggers the trace was recorded with
+    info = ctx.run("info", "--no-pager", "-d", record("-T", "top@depth=2,backtrace", "-H", "leaf", "-C", "mid",
+                                                      "--max-stack", "9"), check=True).stdout
+    assert "filters: -T top@backtrace,depth=2 -H leaf -C mid --max-stack 9" in info, info
+    info = ctx.run("info", "--no-pager", "-d", record("-T", "q*@time=1500us,finish"), check=True).stdout
+    assert "filters: -T 'q*@finish,time=1500us'" in info, info
+
+    # erasures after record copied the buffer being written (every 50 ms;
+    # with an argument main lasts 200 ms more): the file must not keep the
+    # erased bytes (read as damage before)
+    for opts in (["-C", "nosuch"], ["-T", "main@time=1s"], ["-t", "1s"]):
+        d = os.path.join(ctx.work, "late.data")
+        ctx.run("record", "-q", "-d", d, *opts, "--", prog, "wait", data=False, check=True)
+        p = ctx.run("replay", "--no-pager", "-d", d)
+        assert "could not be decoded" not in p.stderr and "no function events" in p.stderr, (opts, p.stderr)
+
+    # usage errors name the option and the bad action
+    for cmd, arg, msg in (
+            ("record", "top@fly", "option '-T/--trigger': unknown action 'fly' in 'top@fly'"),
+            ("record", "top", "option '-T/--trigger' takes FUNC@ACTION"),
+            ("record", "top@depth=0", "action 'depth=' takes a depth of at least 1, not '0'"),
+            ("record", "top@time=5", "takes a duration with its unit"),
+            ("record", "top@trace_on,trace_off", "has both trace_on and trace_off"),
+            ("replay", "top@snapshot", "action 'snapshot' in 'top@snapshot' works at record time only"),
+            ("report", "top@depth=x", "option '-T/--trigger depth='")):
+        args = [cmd, "-T", arg] + (["-d", os.path.join(ctx.work, "x.data"), "--", prog] if cmd == "record" else
+                                   ["-d", full])
+        p = ctx.run(*args, data=False)
+        assert p.returncode == 2 and msg in p.stderr, (arg, p.stderr)
+    p = ctx.run("replay", "--no-pager", "-d", full, "-T", "nosuch@depth=1", check=True)
+    assert "-T 'nosuch' matches no function that was called" in p.stderr, p.stderr
+    p = ctx.run("record", "--max-stack", "0", "-d", os.path.join(ctx.work, "x.data"), "--", prog, data=False)
+    assert p.returncode == 2 and "option '--max-stack' takes a depth of at least 1" in p.stderr, p.stderr

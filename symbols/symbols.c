@@ -31,6 +31,7 @@
 #include "symbols/cxxname.h"
 #include "symbols/symbols.h"
 #include "symbols/safe-debug.h"
+#include "symbols/symtab.h"
 #include "format/safeio.h"
 
 /* a compile unit's address range, for units libdwfl cannot find by
@@ -55,6 +56,7 @@ struct module {
 	struct cu_range *ranges;
 	size_t n_ranges;
 	Dwarf_Addr ranges_bias;
+	struct symtab *saved;   /* the table record saved (symtab.h), used when the file cannot be */
 };
 
 enum entry_kind { ENTRY_FUNC, ENTRY_SRCLINE };
@@ -77,6 +79,8 @@ struct symbols {
 	size_t n_debug_dirs;
 	char **prefix_map;
 	size_t n_prefix_map;
+	char **symtab_dirs;
+	size_t n_symtab_dirs;
 	int demangle;           /* enum symbols_demangle */
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
@@ -189,9 +193,11 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 		s->n_debug_dirs = opts->debug_dirs ? opts->n_debug_dirs : 0;
 		s->n_prefix_map = opts->prefix_map ? opts->n_prefix_map : 0;
 		s->demangle = opts->no_demangle ? SYMBOLS_DEMANGLE_NO : opts->demangle;
+		s->n_symtab_dirs = opts->symtab_dirs ? opts->n_symtab_dirs : 0;
 		s->debug_dirs = copy_strv(opts->debug_dirs, s->n_debug_dirs);
 		s->prefix_map = copy_strv(opts->prefix_map, s->n_prefix_map);
-		if (!s->debug_dirs || !s->prefix_map)
+		s->symtab_dirs = copy_strv(opts->symtab_dirs, s->n_symtab_dirs);
+		if (!s->debug_dirs || !s->prefix_map || !s->symtab_dirs)
 			goto fail;
 	}
 	if (build_debuginfo_path(s))
@@ -230,6 +236,9 @@ static void module_release(struct module *m)
 		free(m->search->refused);
 	free(m->search);
 	free(m->ranges);
+	if (m->saved)
+		symtab_release(m->saved);
+	free(m->saved);
 }
 
 void symbols_free(struct symbols *s)
@@ -245,6 +254,7 @@ void symbols_free(struct symbols *s)
 	free(s->hash);
 	free_strv(s->debug_dirs, s->n_debug_dirs);
 	free_strv(s->prefix_map, s->n_prefix_map);
+	free_strv(s->symtab_dirs, s->n_symtab_dirs);
 	free(s->debuginfo_path);
 	free(s);
 }
@@ -341,6 +351,42 @@ static void module_open(struct symbols *s, struct module *m)
 	m->usable = 1;
 }
 
+/* The module file cannot be used (gone, unreadable, rebuilt): take the
+ * symbol table `record` saved for its build-id, if a trace directory holds
+ * one, and say so in the module's one warning instead of the fallback. */
+static void module_use_saved(struct symbols *s, struct module *m)
+{
+	static const char fallback[] = "; names shown as ";
+	char err[512];
+
+	if (!m->build_id_len || !m->warning)
+		return;
+	for (size_t i = 0; i < s->n_symtab_dirs; i++) {
+		struct symtab *st = calloc(1, sizeof(*st));
+		int r = st ? symtab_load(st, s->symtab_dirs[i], m->build_id, m->build_id_len, err, sizeof(err)) : 1;
+		char *cut = strstr(m->warning, fallback), *w;
+
+		if (r == 1) {
+			free(st);
+			continue;
+		}
+		if (r < 0) {
+			free(st);
+			w = str_printf("%s (the symbol table saved in the trace cannot be used: %s)", m->warning, err);
+		} else {
+			if (cut)
+				*cut = 0;
+			m->saved = st;
+			w = str_printf("%s; names and lines come from the symbol table saved in the trace", m->warning);
+		}
+		if (w) {
+			free(m->warning);
+			m->warning = w;
+		}
+		return;
+	}
+}
+
 int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build_id, size_t build_id_len)
 {
 	struct module *m, *nm;
@@ -381,6 +427,8 @@ int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build
 		return -1;
 	}
 	module_open(s, m);
+	if (!m->usable)
+		module_use_saved(s, m);
 	return (int)s->n_modules++;
 }
 
@@ -718,22 +766,16 @@ static const char *got_slot_name(struct module *m, uint64_t vaddr)
 	return NULL;
 }
 
-static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
+/* e's names from a symbol name as the file spells it (mangled) */
+static int set_names(struct symbols *s, struct entry *e, const char *name)
 {
 	static const enum cxxname_style styles[] = {
 		[SYMBOLS_DEMANGLE_SHORT] = CXXNAME_SHORT,
 		[SYMBOLS_DEMANGLE_FULL] = CXXNAME_FULL,
 		[SYMBOLS_DEMANGLE_SIMPLE] = CXXNAME_SIMPLE,
 	};
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name = got_slot_name(m, e->vaddr);
 	char *dem = NULL;
 
-	if (!name || !*name)
-		name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
-	if (!name || !*name)
-		return -1;
 	if (s->demangle != SYMBOLS_DEMANGLE_NO)
 		dem = cxxname_demangle(name, CXXNAME_FULL);
 	if (dem) {
@@ -750,7 +792,34 @@ static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 		if (!e->name)
 			return -1;
 	}
+	return 0;
+}
+
+static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = got_slot_name(m, e->vaddr);
+
+	if (!name || !*name)
+		name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
+	if (!name || !*name || set_names(s, e, name))
+		return -1;
 	e->start = e->vaddr - off;
+	return 0;
+}
+
+/* the same from the saved table */
+static int saved_symbol(struct symbols *s, struct module *m, struct entry *e)
+{
+	uint64_t start = e->vaddr;
+	const char *name = symtab_slot_at(m->saved, e->vaddr);
+
+	if (!name || !*name)
+		name = symtab_func_at(m->saved, e->vaddr, &start);
+	if (!name || !*name || set_names(s, e, name))
+		return -1;
+	e->start = start;
 	return 0;
 }
 
@@ -782,6 +851,8 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 			return -1;
 		if (m && m->usable && !func_symbol(s, m, e))
 			e->ret = 0;
+		else if (m && m->saved && !saved_symbol(s, m, e))
+			e->ret = 0;
 		if (e->ret) {
 			if (e->short_name != e->name)
 				free(e->short_name);
@@ -801,6 +872,8 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 
 		if (m && m->usable && !e->ret)
 			func_line(m, e->start, &file, &line);
+		else if (m && m->saved && !e->ret)
+			symtab_line_at(m->saved, e->start, 1, &file, &line);
 		e->file = file ? strdup(file) : NULL;
 		e->line = e->file ? line : 0;
 		e->has_line = 1;
@@ -829,6 +902,8 @@ int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **
 			return -1;
 		if (m && m->usable)
 			line_of(m, vaddr, &f, &l);
+		else if (m && m->saved)
+			symtab_line_at(m->saved, vaddr, 0, &f, &l);
 		if (f) {
 			e->file = strdup(f);
 			e->line = l;
@@ -842,4 +917,72 @@ int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **
 	*file = e->file;
 	*line = e->line;
 	return e->ret;
+}
+
+/* ---- saving (record) ---- */
+
+int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, size_t n_funcs,
+		       const uint64_t *addrs, size_t n_addrs, const struct symtab *old, struct symtab *out)
+{
+	struct module *m = module_get(s, module);
+	int n, r = -1;
+	int64_t path;
+
+	if (!m || !m->usable || !m->mod || !m->build_id_len)
+		return -1;
+	symtab_init(out, m->build_id, m->build_id_len);
+	path = symtab_string(out, m->path);
+	if (path < 0)
+		goto out;
+	out->path = (uint32_t)path;
+	/* every function symbol, named as dwfl_module_addrinfo names its
+	 * start (of several symbols at one address, the one a lookup gives) */
+	n = dwfl_module_getsymtab(m->mod);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym, sym2;
+		GElf_Addr addr;
+		GElf_Off off = 1;
+		const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL, NULL), *canon;
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || (type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || !addr)
+			continue;
+		canon = dwfl_module_addrinfo(m->mod, addr, &off, &sym2, NULL, NULL, NULL);
+		if (canon && *canon && !off) {
+			name = canon;
+			sym = sym2;
+		}
+		if (*name && symtab_add_func(out, addr, sym.st_size, name))
+			goto out;
+	}
+	for (size_t i = 0; i < n_funcs; i++) {
+		const char *slot = got_slot_name(m, funcs[i]);
+		struct sym_func sf;
+
+		if (slot && *slot && symtab_add_slot(out, funcs[i], slot))
+			goto out;
+		if (!symbols_func(s, module, funcs[i], 1, &sf) &&
+		    symtab_add_line(out, sf.start, 1, sf.file, sf.file ? sf.line : 0))
+			goto out;
+	}
+	for (size_t i = 0; i < n_addrs; i++) {
+		const char *file = NULL;
+		int line = 0;
+
+		symbols_srcline(s, module, addrs[i], &file, &line);
+		if (symtab_add_line(out, addrs[i], 0, file, file ? line : 0))
+			goto out;
+	}
+	/* what an earlier save (a snapshot's) knew, for the places not seen now */
+	for (size_t i = 0; old && i < old->n_lines; i++) {
+		const struct symtab_line *l = &old->lines[i];
+		if (symtab_add_line(out, l->vaddr, !!(l->line & SYMTAB_LINE_FUNC), old->strings + l->file,
+				    (int)(l->line & ~SYMTAB_LINE_FUNC)))
+			goto out;
+	}
+	r = 0;
+out:
+	if (r)
+		symtab_release(out);
+	return r;
 }

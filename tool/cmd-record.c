@@ -85,6 +85,9 @@ static const char record_usage[] =
 	"      --no-drain       let the program map its trace file itself, instead of\n"
 	"                       writing into a ring of buffers that record copies out\n"
 	"                       (about 2 ns more per call; see doc/perf-floor.md)\n"
+	"      --no-symtab      do not save the symbol tables of the traced modules into\n"
+	"                       DIR/symtab when the program ends (names then come only\n"
+	"                       from the module files, which a rebuild changes)\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -451,6 +454,7 @@ int cmd_record(int argc, char **argv)
 		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "no-drain", no_argument, NULL, 0x280 },
+		{ "no-symtab", no_argument, NULL, 0x281 },
 		{ "trace", required_argument, NULL, 0x270 },
 		{ "signal", required_argument, NULL, 0x271 },
 		{ "mode", required_argument, NULL, 0x240 },
@@ -462,7 +466,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct filter_text ft = { 0 };
 	const char *dir = "fntrace.data", *clock_name = NULL;
-	int callsite = 0, report = 0, auto_args = 0, quiet = 0, no_drain = 0, trace_off = 0, opt, pipefd[2], status = 0;
+	int no_symtab = 0, callsite = 0, report = 0, auto_args = 0, quiet = 0, no_drain = 0, trace_off = 0, opt, pipefd[2], status = 0;
 	char *signals_env = NULL;
 	struct drain drain = { .fd = -1, .file_fd = -1 };
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
@@ -547,6 +551,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 0x280: no_drain = 1; break;
+		case 0x281: no_symtab = 1; break;
 		case 0x270:
 			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
 				die_usage("option '--trace' takes on or off, not '%s'", optarg);
@@ -815,6 +820,9 @@ int cmd_record(int argc, char **argv)
 	}
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
+	/* names that survive a rebuild: one more walk of the trace (doc/format.md) */
+	if (!no_symtab)
+		record_save_symtabs(absdir, td.file_mode, td.dir_mode);
 
 	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (WIFSIGNALED(status))

@@ -84,6 +84,7 @@ void strlist_add(struct strlist *l, const char *s);
 struct view_opts {
 	const char *dir;
 	struct strlist debug_dirs, prefix_map;
+	char *home[3];                    /* view_open: DIR/symtab, ../symtab (snapshot), DIR/debug (archive) */
 	int no_demangle;
 	int demangle;                     /* --demangle: enum symbols_demangle */
 	uint32_t *tids;
@@ -239,6 +240,26 @@ const char *libc_auto_specs(void);
 /* the first FUNC glob of the -A/-R specs ("f@items;g@items") that names a
  * function the program defines and none it imports (malloc'd), or NULL */
 char *libcall_unserved_spec(const char *prog, const char *specs);
+
+/* ---- record-symtab.c: the modules a trace uses, their saved symbol tables ---- */
+struct addr_set;
+struct used_module {                  /* a module file with events: path + build-id */
+	char *path;
+	uint8_t build_id[32];
+	uint8_t build_id_len;
+	struct addr_set *funcs;       /* file vaddrs of the functions that appear */
+	struct addr_set *addrs;       /* call sites and stack frames (minus 1) shown with a line */
+};
+struct used_modules {
+	struct used_module *v;
+	size_t n;
+};
+/* walk the trace at dir and each snapshot-* in it; -1 if dir is not a trace */
+int used_modules_collect(struct used_modules *u, const char *dir);
+void used_modules_release(struct used_modules *u);
+/* DIR/symtab/<build-id>.sym for every module with events whose file still
+ * has its recorded build-id (a warning for the others); modes of the trace */
+void record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode);
 
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);

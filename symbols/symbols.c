@@ -351,6 +351,46 @@ static void module_open(struct symbols *s, struct module *m)
 	m->usable = 1;
 }
 
+/* The module file cannot be used: a copy of it by build-id under a debug
+ * directory (ROOT/.build-id/xx/rest, where `fntrace archive` puts the
+ * modules, as perf's build-id cache does) is the same file. */
+static void module_use_copy(struct symbols *s, struct module *m)
+{
+	char *hexid = m->build_id_len > 1 ? hex(m->build_id, m->build_id_len) : NULL;
+
+	for (size_t i = 0; hexid && i < s->n_debug_dirs; i++) {
+		char *copy = str_printf("%s/.build-id/%.2s/%s", s->debug_dirs[i], hexid, hexid + 2);
+		struct stat st;
+		char *warning = m->warning, *real = m->real_path;
+
+		if (!copy || stat(copy, &st) || !S_ISREG(st.st_mode)) {
+			free(copy);
+			continue;
+		}
+		m->warning = NULL;
+		m->real_path = copy;
+		if (m->search)
+			free(m->search->refused);
+		free(m->search);
+		m->search = NULL;
+		module_open(s, m);
+		if (m->usable) {
+			free(warning);
+			free(real);
+			break;
+		}
+		if (m->dwfl)
+			dwfl_end(m->dwfl);
+		m->dwfl = NULL;
+		m->mod = NULL;
+		free(m->warning);
+		free(m->real_path);
+		m->warning = warning;
+		m->real_path = real;
+	}
+	free(hexid);
+}
+
 /* The module file cannot be used (gone, unreadable, rebuilt): take the
  * symbol table `record` saved for its build-id, if a trace directory holds
  * one, and say so in the module's one warning instead of the fallback. */
@@ -427,6 +467,8 @@ int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build
 		return -1;
 	}
 	module_open(s, m);
+	if (!m->usable)
+		module_use_copy(s, m);
 	if (!m->usable)
 		module_use_saved(s, m);
 	return (int)s->n_modules++;
@@ -919,7 +961,23 @@ int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **
 	return e->ret;
 }
 
-/* ---- saving (record) ---- */
+/* ---- saving (record, archive) ---- */
+
+const char *symbols_module_files(struct symbols *s, int module, const char **debug_file)
+{
+	struct module *m = module_get(s, module);
+	const char *main_file = NULL, *dbg = NULL;
+	Dwarf_Addr bias;
+
+	*debug_file = NULL;
+	if (!m || !m->usable || !m->mod)
+		return NULL;
+	dwfl_module_getdwarf(m->mod, &bias);     /* runs the debug-file search */
+	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &dbg);
+	if (dbg && (!main_file || strcmp(dbg, main_file)))
+		*debug_file = dbg;
+	return main_file ? main_file : m->real_path;
+}
 
 int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, size_t n_funcs,
 		       const uint64_t *addrs, size_t n_addrs, const struct symtab *old, struct symtab *out)

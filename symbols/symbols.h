@@ -78,6 +78,10 @@ int symbols_func(struct symbols *syms, int module, uint64_t vaddr, int with_line
 int symbols_srcline(struct symbols *syms, int module, uint64_t vaddr,
 		    const char **file, int *line);
 
+/* The file the module is read from (NULL when it cannot be used) and, in
+ * *debug_file, its separate debug file if one was found (else NULL). */
+const char *symbols_module_files(struct symbols *syms, int module, const char **debug_file);
+
 /* ---- record: the table saved in the trace (symbols/symtab.h) ---- */
 struct symtab;
 /* Build the saved table of a module whose file matches its build-id: every

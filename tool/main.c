@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "stacks", cmd_stacks, "the call stacks the program captured with fnt_capture_stack()" },
 	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
 	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
+	{ "archive", cmd_archive, "bundle a trace with the module and debug files it needs, to read elsewhere" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, speedscope, folded, svg, html" },
 };
 

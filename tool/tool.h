@@ -270,5 +270,6 @@ int cmd_export(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
 int cmd_live(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 
 #endif

@@ -124,6 +124,10 @@ static int collect_dir(struct used_modules *u, const char *dir)
 
 	if (trace_open(&w.t, dir, err, sizeof(err)))
 		return -1;
+	if (!w.t->n_procs) {
+		trace_close(w.t);
+		return -1;
+	}
 	w.map = xcalloc(w.t->n_files ? w.t->n_files : 1, sizeof(*w.map));
 	trace_walk_batch(w.t, 0, on_batch, &w);
 	for (size_t i = 0; i < w.t->n_funcs; i++)

@@ -409,6 +409,11 @@ static void add_signal_action(char **env, const char *arg)
 
 static pid_t child_pid;
 
+static void watch_tick(void *w)
+{
+	symtab_watch_tick(w);
+}
+
 static void forward_signal(int sig)
 {
 	if (child_pid > 0)
@@ -809,15 +814,34 @@ int cmd_record(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
+	/* snapshots get their symbol tables as they are taken */
+	struct symtab_watch watch = { .dir = absdir, .file_mode = td.file_mode, .dir_mode = td.dir_mode };
 	if (drain.ctl) {
-		if (drain_wait(&drain, absdir, child_pid, &status))
+		if (drain_wait(&drain, absdir, child_pid, &status, no_symtab ? NULL : watch_tick, &watch))
 			die("waitpid: %s", strerror(errno));
 		drain_close(&drain);
-	} else {
+	} else if (no_symtab) {
 		while (waitpid(child_pid, &status, 0) < 0)
 			if (errno != EINTR)
 				die("waitpid: %s", strerror(errno));
+	} else {
+		/* wake at the child's exit (SIGCHLD, blocked here only: the
+		 * program did not inherit the mask) or twice a second */
+		sigset_t chld;
+		pid_t r;
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, NULL);
+		while ((r = waitpid(child_pid, &status, WNOHANG)) != child_pid) {
+			struct timespec half = { 0, 500000000 };
+			if (r < 0 && errno != EINTR)
+				die("waitpid: %s", strerror(errno));
+			symtab_watch_tick(&watch);
+			sigtimedwait(&chld, NULL, &half);
+		}
+		sigprocmask(SIG_UNBLOCK, &chld, NULL);
 	}
+	symtab_watch_release(&watch);
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
 	/* names that survive a rebuild: one more walk of the trace (doc/format.md) */

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#include "format/format.h"
 #include "symbols/symtab.h"
 #include "tool/tool.h"
 
@@ -145,9 +147,14 @@ int used_modules_collect(struct used_modules *u, const char *dir)
 	DIR *d;
 	struct dirent *de;
 
+	int snapshots = u->snapshots;
+
 	memset(u, 0, sizeof(*u));
+	u->snapshots = snapshots;
 	if (collect_dir(u, dir))
 		return -1;
+	if (!u->snapshots)
+		return 0;
 	d = opendir(dir);
 	while (d && (de = readdir(d))) {
 		char sub[4400];
@@ -227,15 +234,15 @@ static int write_table(int dfd, const char *name, const uint8_t *buf, size_t len
 	return 0;
 }
 
-void record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode)
+/* the tables of the modules in u into top/symtab */
+static void save_tables(struct used_modules *u_, const char *top, unsigned file_mode, unsigned dir_mode)
 {
-	struct used_modules u;
+	struct used_modules u = *u_;
+	const char *dir = top;
 	struct symbols *syms;
 	char symdir[4400];
 	int dfd = -1;
 
-	if (used_modules_collect(&u, dir))
-		return;
 	syms = symbols_new(NULL);
 	snprintf(symdir, sizeof(symdir), "%s/symtab", dir);
 	for (size_t i = 0; syms && i < u.n; i++) {
@@ -278,5 +285,115 @@ void record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode)
 	if (dfd >= 0)
 		close(dfd);
 	symbols_free(syms);
+}
+
+void record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode)
+{
+	struct used_modules u;
+
+	u.snapshots = 1;
+	if (used_modules_collect(&u, dir))
+		return;
+	save_tables(&u, dir, file_mode, dir_mode);
 	used_modules_release(&u);
+}
+
+/* ---- snapshots taken while the program runs ---- */
+
+struct seen_snapshot {
+	char *name;                     /* snapshot-x/pid-n.fnt */
+	int64_t mtime_ns, size;
+};
+
+/* a snapshot file as complete as the runtime makes it: its header (written
+ * last) carries the magic */
+static int snapshot_complete(const char *path)
+{
+	char magic[8];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int ok = fd >= 0 && pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+		 !memcmp(magic, FNT_FILE_MAGIC, sizeof(magic));
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* 1 if DIR/sub holds a complete .fnt not seen yet (or changed since) */
+static int snapshot_changed(struct symtab_watch *w, const char *dir, const char *sub)
+{
+	char path[4400];
+	DIR *d;
+	struct dirent *de;
+	int changed = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name), k;
+		char name[600], file[4400];
+		struct stat st;
+
+		if (l < 5 || strcmp(de->d_name + l - 4, ".fnt"))
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", sub, de->d_name);
+		snprintf(file, sizeof(file), "%s/%s", dir, name);
+		if (lstat(file, &st) || !S_ISREG(st.st_mode))
+			continue;
+		for (k = 0; k < w->n; k++)
+			if (!strcmp(w->seen[k].name, name))
+				break;
+		int64_t mt = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+		if (k < w->n && w->seen[k].mtime_ns == mt && w->seen[k].size == (int64_t)st.st_size)
+			continue;
+		if (!snapshot_complete(file))
+			continue;       /* being written: the next look */
+		if (k == w->n) {
+			w->seen = xrealloc(w->seen, (w->n + 1) * sizeof(*w->seen));
+			w->seen[w->n++].name = xstrdup(name);
+		}
+		w->seen[k].mtime_ns = mt;
+		w->seen[k].size = (int64_t)st.st_size;
+		changed = 1;
+	}
+	if (d)
+		closedir(d);
+	return changed;
+}
+
+void symtab_watch_tick(struct symtab_watch *w)
+{
+	struct timespec now;
+	DIR *d;
+	struct dirent *de;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	if (w->next_ns && ns < w->next_ns)
+		return;
+	w->next_ns = ns + 500000000;    /* twice a second: a readdir and a few stats */
+	d = opendir(w->dir);
+	while (d && (de = readdir(d))) {
+		struct used_modules u;
+		char sub[4400];
+
+		if (strncmp(de->d_name, "snapshot-", 9) || !snapshot_changed(w, w->dir, de->d_name))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", w->dir, de->d_name);
+		memset(&u, 0, sizeof(u));
+		if (used_modules_collect(&u, sub))
+			continue;
+		save_tables(&u, w->dir, w->file_mode, w->dir_mode);
+		used_modules_release(&u);
+	}
+	if (d)
+		closedir(d);
+}
+
+void symtab_watch_release(struct symtab_watch *w)
+{
+	for (size_t k = 0; k < w->n; k++)
+		free(w->seen[k].name);
+	free(w->seen);
+	w->seen = NULL;
+	w->n = 0;
 }

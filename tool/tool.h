@@ -253,13 +253,25 @@ struct used_module {                  /* a module file with events: path + build
 struct used_modules {
 	struct used_module *v;
 	size_t n;
+	int snapshots;                /* set before collect: walk dir's snapshot-* too */
 };
-/* walk the trace at dir and each snapshot-* in it; -1 if dir is not a trace */
+/* walk the trace at dir (and its snapshot-* if u->snapshots); -1 if dir is not a trace */
 int used_modules_collect(struct used_modules *u, const char *dir);
 void used_modules_release(struct used_modules *u);
 /* DIR/symtab/<build-id>.sym for every module with events whose file still
  * has its recorded build-id (a warning for the others); modes of the trace */
 void record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode);
+/* while the program runs: the tables of each snapshot as soon as it is
+ * complete (the modules are most likely the traced ones then) */
+struct symtab_watch {
+	const char *dir;
+	unsigned file_mode, dir_mode;
+	int64_t next_ns;
+	struct seen_snapshot *seen;
+	size_t n;
+};
+void symtab_watch_tick(struct symtab_watch *w);   /* cheap; looks twice a second */
+void symtab_watch_release(struct symtab_watch *w);
 
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);

@@ -993,26 +993,36 @@ int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, siz
 	if (path < 0)
 		goto out;
 	out->path = (uint32_t)path;
-	/* every function symbol, named as dwfl_module_addrinfo names its
-	 * start (of several symbols at one address, the one a lookup gives) */
-	n = dwfl_module_getsymtab(m->mod);
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym, sym2;
-		GElf_Addr addr;
-		GElf_Off off = 1;
-		const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL, NULL), *canon;
-		int type = GELF_ST_TYPE(sym.st_info);
+	/* Of several symbols at one address the table keeps the first added
+	 * (symtab_encode): the functions that appear first, named as a lookup
+	 * names them now (dwfl_module_addrinfo, too slow to ask for each of
+	 * libc's 7,000 symbols), then every function symbol, global ones
+	 * before weak ones before local ones, as libdwfl prefers them. */
+	for (size_t i = 0; i < n_funcs; i++) {
+		GElf_Sym sym;
+		GElf_Off off = 0;
+		const char *name = dwfl_module_addrinfo(m->mod, funcs[i], &off, &sym, NULL, NULL, NULL);
 
-		if (!name || (type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || !addr)
-			continue;
-		canon = dwfl_module_addrinfo(m->mod, addr, &off, &sym2, NULL, NULL, NULL);
-		if (canon && *canon && !off) {
-			name = canon;
-			sym = sym2;
-		}
-		if (*name && symtab_add_func(out, addr, sym.st_size, name))
+		if (name && *name && (GELF_ST_TYPE(sym.st_info) == STT_FUNC || GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) &&
+		    symtab_add_func(out, funcs[i] - off, sym.st_size, name))
 			goto out;
 	}
+	n = dwfl_module_getsymtab(m->mod);
+	for (int pass = 0; pass < 3; pass++)
+		for (int i = 1; i < n; i++) {
+			static const int binds[] = { STB_GLOBAL, STB_WEAK, STB_LOCAL };
+			GElf_Sym sym;
+			GElf_Addr addr;
+			const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL, NULL);
+			int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+
+			if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !addr)
+				continue;
+			if (bind == binds[pass] || (pass == 2 && bind != STB_GLOBAL && bind != STB_WEAK))
+				if (symtab_add_func(out, addr, sym.st_size, name))
+					goto out;
+		}
 	for (size_t i = 0; i < n_funcs; i++) {
 		const char *slot = got_slot_name(m, funcs[i]);
 		struct sym_func sf;

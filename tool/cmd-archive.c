@@ -184,7 +184,7 @@ int cmd_archive(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = "fntrace.data", *out = NULL, *base;
-	struct used_modules u;
+	struct used_modules u = { .snapshots = 1 };
 	struct symbols *syms;
 	struct tar t = { 0 };
 	char *tmp, *top, *dflt = NULL, size[32];

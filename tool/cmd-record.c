@@ -845,8 +845,8 @@ int cmd_record(int argc, char **argv)
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
 	/* names that survive a rebuild: one more walk of the trace (doc/format.md) */
-	if (!no_symtab)
-		record_save_symtabs(absdir, td.file_mode, td.dir_mode);
+	struct trace_totals totals;
+	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, &totals);
 
 	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (WIFSIGNALED(status))
@@ -856,7 +856,7 @@ int cmd_record(int argc, char **argv)
 	/* the summary walks the trace once (~100 M events/s); --quiet skips it */
 	int recorded = count_fnt(absdir) > 0;
 	if (recorded && !quiet)
-		recorded = print_record_summary(dir, absdir) != 0;
+		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
 	if (!recorded)
 		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
 			"-finstrument-functions?\n", argv[optind]);

@@ -137,6 +137,8 @@ static int collect_dir(struct used_modules *u, const char *dir)
 			size_t m = module_of(&w, w.t->funcs[i].file);
 			set_add(u->v[m].funcs, w.t->funcs[i].vaddr);
 		}
+	if (u->totals)
+		trace_totals_walked(w.t, u->totals);
 	free(w.map);
 	trace_close(w.t);
 	return 0;
@@ -148,11 +150,14 @@ int used_modules_collect(struct used_modules *u, const char *dir)
 	struct dirent *de;
 
 	int snapshots = u->snapshots;
+	struct trace_totals *totals = u->totals;
 
 	memset(u, 0, sizeof(*u));
 	u->snapshots = snapshots;
+	u->totals = totals;
 	if (collect_dir(u, dir))
 		return -1;
+	u->totals = NULL;       /* the snapshots' are not the trace's */
 	if (!u->snapshots)
 		return 0;
 	d = opendir(dir);
@@ -287,15 +292,17 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 	symbols_free(syms);
 }
 
-void record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode)
+int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt)
 {
 	struct used_modules u;
 
 	u.snapshots = 1;
+	u.totals = tt;
 	if (used_modules_collect(&u, dir))
-		return;
+		return -1;
 	save_tables(&u, dir, file_mode, dir_mode);
 	used_modules_release(&u);
+	return 0;
 }
 
 /* ---- snapshots taken while the program runs ---- */

@@ -68,11 +68,13 @@ struct trace_totals {
 	uint64_t events, file_bytes, disk_bytes, lost;
 };
 void trace_totals(struct trace *t, struct trace_totals *out);   /* walks the trace once */
+void trace_totals_walked(struct trace *t, struct trace_totals *out);   /* the same after a walk */
 void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
 void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */
 /* record's last line on stderr: "fntrace: wrote 'DIR': N events, SIZE (B/event), N lost";
- * 1 printed, 0 no events, -1 not readable */
-int print_record_summary(const char *shown, const char *dir);
+ * 1 printed, 0 no events, -1 not readable; walked: the totals of a walk
+ * already made (record_save_symtabs), else dir is walked */
+int print_record_summary(const char *shown, const char *dir, const struct trace_totals *walked);
 
 struct strlist {
 	const char **v;
@@ -253,6 +255,7 @@ struct used_module {                  /* a module file with events: path + build
 struct used_modules {
 	struct used_module *v;
 	size_t n;
+	struct trace_totals *totals;  /* if set before collect: the top trace's totals */
 	int snapshots;                /* set before collect: walk dir's snapshot-* too */
 };
 /* walk the trace at dir (and its snapshot-* if u->snapshots); -1 if dir is not a trace */
@@ -260,7 +263,8 @@ int used_modules_collect(struct used_modules *u, const char *dir);
 void used_modules_release(struct used_modules *u);
 /* DIR/symtab/<build-id>.sym for every module with events whose file still
  * has its recorded build-id (a warning for the others); modes of the trace */
-void record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode);
+/* 0 with the trace's totals in *tt (the same walk), -1 if dir is not a trace */
+int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt);
 /* while the program runs: the tables of each snapshot as soon as it is
  * complete (the modules are most likely the traced ones then) */
 struct symtab_watch {

@@ -271,8 +271,10 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 		addrs = set_values(m->addrs, &n_addrs);
 		if (symbols_save_table(syms, h, funcs, n_funcs, addrs, n_addrs, have_old ? &old : NULL, &st)) {
 			const char *w = symbols_module_warning(syms, h);
-			if (!have_old)
-				warning("cannot save the symbols of '%s' into the trace: %s", m->path,
+			const char *cut = w ? strstr(w, "; names shown as") : NULL;
+			if (!have_old)      /* the reader's warning, without what a reader does */
+				warning("cannot save the symbols of '%s' into the trace: %.*s", m->path,
+					w ? (int)(cut ? (size_t)(cut - w) : strlen(w)) : 27,
 					w ? w : "it has no symbol table");
 		} else {
 			buf = symtab_encode(&st, &len);

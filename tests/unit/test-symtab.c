@@ -143,6 +143,6 @@ int main(void)
 {
 	roundtrip();
 	damaged();
-	printf("test-symtab: %d passed, %d failed\n", n_pass, n_fail);
+	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;
 }

@@ -157,8 +157,6 @@ static void trace_home(struct view_opts *o)
 	if (stat(o->home[2], &st) || !S_ISDIR(st.st_mode)) {
 		free(o->home[2]);
 		o->home[2] = NULL;
-	} else {
-		strlist_add(&o->debug_dirs, o->home[2]);
 	}
 	free(d);
 }
@@ -183,16 +181,24 @@ void view_open(struct view *v, struct view_opts *o)
 		warning("%s", v->trace->warnings[i]);
 	if (o->n_tids && !trace_select_tids(v->trace, o->tids, o->n_tids))
 		die("no thread in '%s' has the tid given with --tid ('fntrace info' lists them)", o->dir);
+	/* o may be a copy of another view's options (report --diff): its
+	 * lists are not grown here, DIR/debug goes into a list of this call */
 	trace_home(o);
+	const char **debug_dirs = xcalloc(o->debug_dirs.n + 1, sizeof(*debug_dirs));
+	for (size_t i = 0; i < o->debug_dirs.n; i++)
+		debug_dirs[i] = o->debug_dirs.v[i];
+	if (o->home[2])
+		debug_dirs[o->debug_dirs.n] = o->home[2];
 	so.symtab_dirs = (const char *const *)o->home;
 	so.n_symtab_dirs = o->home[1] ? 2 : 1;
-	so.debug_dirs = o->debug_dirs.v;
-	so.n_debug_dirs = o->debug_dirs.n;
+	so.debug_dirs = debug_dirs;
+	so.n_debug_dirs = o->debug_dirs.n + !!o->home[2];
 	so.prefix_map = o->prefix_map.v;
 	so.n_prefix_map = o->prefix_map.n;
 	so.no_demangle = o->no_demangle;
 	so.demangle = o->demangle;
 	v->syms = symbols_new(&so);
+	free(debug_dirs);
 	if (!v->syms)
 		die("cannot initialise the symbolizer");
 }

@@ -963,6 +963,43 @@ int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **
 
 /* ---- saving (record, archive) ---- */
 
+/* every JUMP_SLOT / GLOB_DAT relocation's slot and symbol name into out */
+static int all_slots(struct module *m, struct symtab *out)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+	Elf_Scn *scn = NULL;
+
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh, dsh;
+		Elf_Data *data, *syms;
+		Elf_Scn *dyn;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		dyn = elf_getscn(elf, sh.sh_link);
+		if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
+			continue;
+		data = elf_getdata(scn, NULL);
+		syms = elf_getdata(dyn, NULL);
+		for (size_t k = 0; data && syms && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Rela rela;
+			GElf_Sym sym;
+			const char *name;
+			unsigned type;
+			if (!gelf_getrela(data, (int)k, &rela))
+				continue;
+			type = GELF_R_TYPE(rela.r_info);
+			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym) ||
+			    !(name = elf_strptr(elf, dsh.sh_link, sym.st_name)) || !*name)
+				continue;
+			if (symtab_add_slot(out, rela.r_offset, name))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 const char *symbols_module_files(struct symbols *s, int module, const char **debug_file)
 {
 	struct module *m = module_get(s, module);
@@ -998,7 +1035,7 @@ int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, siz
 	 * names them now (dwfl_module_addrinfo, too slow to ask for each of
 	 * libc's 7,000 symbols), then every function symbol, global ones
 	 * before weak ones before local ones, as libdwfl prefers them. */
-	for (size_t i = 0; i < n_funcs; i++) {
+	for (size_t i = 0; funcs && i < n_funcs; i++) {
 		GElf_Sym sym;
 		GElf_Off off = 0;
 		const char *name = dwfl_module_addrinfo(m->mod, funcs[i], &off, &sym, NULL, NULL, NULL);
@@ -1023,7 +1060,9 @@ int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, siz
 				if (symtab_add_func(out, addr, sym.st_size, name))
 					goto out;
 		}
-	for (size_t i = 0; i < n_funcs; i++) {
+	if (!funcs && all_slots(m, out))       /* not known which appear: all of them */
+		goto out;
+	for (size_t i = 0; funcs && i < n_funcs; i++) {
 		const char *slot = got_slot_name(m, funcs[i]);
 		struct sym_func sf;
 

@@ -89,6 +89,8 @@ struct symtab;
  * in funcs (file vaddrs of the functions that appear) and the line of each
  * address in addrs (call sites and stack frames, as looked up), plus the
  * lines of old (a table saved earlier for that build-id, may be NULL).
+ * funcs NULL: the functions that appear are not known; every GOT slot is
+ * saved, and no function's line. 
  * 0, or -1 when the file cannot be used (symbols_module_warning says why). */
 int symbols_save_table(struct symbols *syms, int module, const uint64_t *funcs, size_t n_funcs,
 		       const uint64_t *addrs, size_t n_addrs, const struct symtab *old, struct symtab *out);

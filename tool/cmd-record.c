@@ -87,7 +87,8 @@ static const char record_usage[] =
 	"                       (about 2 ns more per call; see doc/perf-floor.md)\n"
 	"      --no-symtab      do not save the symbol tables of the traced modules into\n"
 	"                       DIR/symtab when the program ends (names then come only\n"
-	"                       from the module files, which a rebuild changes)\n"
+	"                       from the module files, which a rebuild changes; with\n"
+	"                       -q the tables hold names only, no source lines)\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -328,7 +329,7 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 /* How a program was instrumented, from the symbols it imports or defines:
  * bit 0 -finstrument-functions, bit 1 __fentry__, bit 2 mcount, bit 3 a
  * __patchable_function_entries section. */
-static int instrumentation_of(const char *path)
+int instrumentation_of(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), kinds = 0;
 	Elf *e;
@@ -845,8 +846,10 @@ int cmd_record(int argc, char **argv)
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
 	/* names that survive a rebuild: one more walk of the trace (doc/format.md) */
+	/* from the walk the summary line makes anyway; -q: no walk, so
+	 * names only (doc/portable-traces.md) */
 	struct trace_totals totals;
-	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, &totals);
+	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, quiet ? NULL : &totals);
 
 	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (WIFSIGNALED(status))

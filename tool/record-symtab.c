@@ -259,7 +259,7 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 		uint8_t *buf;
 		int h, have_old;
 
-		if (!m->build_id_len || (!m->funcs->n && !m->addrs->n))
+		if (!m->build_id_len || (!m->funcs->n && !m->addrs->n && !m->all))
 			continue;       /* no build-id: a table could not be matched to it */
 		if (dfd < 0 && (dfd = open_symtab_dir(dir, dir_mode)) < 0) {
 			warning("cannot save symbol tables into '%s': %s", symdir, strerror(errno));
@@ -269,7 +269,8 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 		have_old = symtab_load(&old, symdir, m->build_id, m->build_id_len, err, sizeof(err)) == 0;
 		funcs = set_values(m->funcs, &n_funcs);
 		addrs = set_values(m->addrs, &n_addrs);
-		if (symbols_save_table(syms, h, funcs, n_funcs, addrs, n_addrs, have_old ? &old : NULL, &st)) {
+		if (symbols_save_table(syms, h, m->all ? NULL : funcs, n_funcs, addrs, n_addrs, have_old ? &old : NULL,
+				       &st)) {
 			const char *w = symbols_module_warning(syms, h);
 			const char *cut = w ? strstr(w, "; names shown as") : NULL;
 			if (!have_old)      /* the reader's warning, without what a reader does */
@@ -294,17 +295,38 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 	symbols_free(syms);
 }
 
+/* no walk: the instrumented modules of the module map (an event's address
+ * is in one: a function of it, or a GOT slot of it for a library call) */
+static int collect_instrumented(struct used_modules *u, const char *dir)
+{
+	struct walk w = { .u = u };
+	char err[512];
+
+	memset(u, 0, sizeof(*u));
+	if (trace_open(&w.t, dir, err, sizeof(err)))
+		return -1;
+	w.map = xcalloc(w.t->n_files ? w.t->n_files : 1, sizeof(*w.map));
+	for (uint32_t i = 0; i < w.t->n_files; i++)
+		if (w.t->files[i].build_id_len && (instrumentation_of(w.t->files[i].path) & 11)) {
+			size_t m = module_of(&w, i);        /* may move u->v */
+			u->v[m].all = 1;
+		}
+	free(w.map);
+	trace_close(w.t);
+	return 0;
+}
+
 int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt)
 {
 	struct used_modules u;
 
 	u.snapshots = 1;
 	u.totals = tt;
-	if (used_modules_collect(&u, dir))
+	if (tt ? used_modules_collect(&u, dir) : collect_instrumented(&u, dir))
 		return -1;
 	save_tables(&u, dir, file_mode, dir_mode);
 	used_modules_release(&u);
-	return 0;
+	return tt ? 0 : -1;
 }
 
 /* ---- snapshots taken while the program runs ---- */

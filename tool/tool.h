@@ -251,6 +251,7 @@ struct used_module {                  /* a module file with events: path + build
 	uint8_t build_id_len;
 	struct addr_set *funcs;       /* file vaddrs of the functions that appear */
 	struct addr_set *addrs;       /* call sites and stack frames (minus 1) shown with a line */
+	int all;                      /* not walked: every function and slot, no lines */
 };
 struct used_modules {
 	struct used_module *v;
@@ -263,8 +264,13 @@ int used_modules_collect(struct used_modules *u, const char *dir);
 void used_modules_release(struct used_modules *u);
 /* DIR/symtab/<build-id>.sym for every module with events whose file still
  * has its recorded build-id (a warning for the others); modes of the trace */
-/* 0 with the trace's totals in *tt (the same walk), -1 if dir is not a trace */
+/* tt: walk the events (the functions that appear, their lines, call sites
+ * and stack frames) and give the trace's totals, 0; tt NULL: no walk, every
+ * function name and GOT slot of each instrumented module of the module map,
+ * no lines, -1.  -1 too if dir is not a trace. */
 int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt);
+/* cmd-record.c: bit 0 -finstrument-functions, 1 __fentry__, 2 mcount, 3 patchable entries */
+int instrumentation_of(const char *path);
 /* while the program runs: the tables of each snapshot as soon as it is
  * complete (the modules are most likely the traced ones then) */
 struct symtab_watch {

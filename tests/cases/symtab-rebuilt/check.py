@@ -1,6 +1,10 @@
 import glob, os, random, stat, subprocess
 
 
+def body(text):
+    return [l.split("| ", 1)[-1] for l in text.splitlines()]
+
+
 def views(ctx):
     """what a user reads: replay with lines, the stacks, the report's names and files"""
     rep = ctx.run("replay", "--srcline", check=True)
@@ -78,3 +82,15 @@ def check(ctx):
     d2 = os.path.join(ctx.work, "nosym.data")
     ctx.run("record", "-q", "--no-symtab", "-d", d2, "--", prog, check=True)
     assert not os.path.exists(os.path.join(d2, "symtab")), os.listdir(d2)
+
+    # -q makes no walk of the events (the summary line's): the table then has
+    # every name of the program but no lines
+    d3 = os.path.join(ctx.work, "quiet.data")
+    ctx.run("record", "-q", "--callsite", "-d", d3, "--", prog, check=True)
+    quiet_before = ctx.run("replay", "-d", d3, check=True).stdout
+    os.unlink(prog)
+    p = ctx.run("replay", "-d", d3, check=True)
+    assert "saved in the trace" in p.stderr, p.stderr
+    assert body(p.stdout) == body(quiet_before), (quiet_before, p.stdout)
+    p = ctx.run("replay", "--srcline", "-d", d3, check=True)
+    assert "qsort() {" in p.stdout and "leaf();" in p.stdout and "[prog.c:" not in p.stdout, p.stdout

@@ -759,12 +759,65 @@ static struct entry *entry_new(int module, uint64_t vaddr, enum entry_kind kind)
  * slot (runtime/libcall.c): such an address is named by the symbol of its
  * JUMP_SLOT or GLOB_DAT relocation in the file's .dynsym, as the user wrote
  * it ("qsort", not "qsort@plt"); NULL when vaddr is not a GOT slot. */
-static const char *got_slot_name(struct module *m, uint64_t vaddr)
+/* Each JUMP_SLOT / GLOB_DAT relocation of the file: fn(arg, slot, name)
+ * until it returns non-zero, which is returned (0 when none did). */
+static int each_slot(struct module *m, int (*fn)(void *, uint64_t, const char *), void *arg)
 {
 	GElf_Addr bias = 0;
 	Elf *elf = dwfl_module_getelf(m->mod, &bias);
 	Elf_Scn *scn = NULL;
 
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh, dsh;
+		Elf_Data *data, *syms;
+		Elf_Scn *dyn;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		dyn = elf_getscn(elf, sh.sh_link);
+		if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
+			continue;
+		data = elf_getdata(scn, NULL);
+		syms = elf_getdata(dyn, NULL);
+		for (size_t k = 0; data && syms && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Rela rela;
+			GElf_Sym sym;
+			const char *name;
+			unsigned type;
+			int r;
+			if (!gelf_getrela(data, (int)k, &rela))
+				continue;
+			type = GELF_R_TYPE(rela.r_info);
+			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym) ||
+			    !(name = elf_strptr(elf, dsh.sh_link, sym.st_name)))
+				continue;
+			if ((r = fn(arg, rela.r_offset, name)))
+				return r;
+		}
+	}
+	return 0;
+}
+
+struct slot_query {
+	uint64_t vaddr;
+	const char *name;
+};
+
+static int slot_match(void *arg, uint64_t slot, const char *name)
+{
+	struct slot_query *q = arg;
+	if (slot != q->vaddr)
+		return 0;
+	q->name = name;
+	return 1;
+}
+
+static const char *got_slot_name(struct module *m, uint64_t vaddr)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+	Elf_Scn *scn = NULL;
+	struct slot_query q = { vaddr, NULL };
 	size_t shstrndx;
 	int on_got = 0;
 
@@ -780,32 +833,8 @@ static const char *got_slot_name(struct module *m, uint64_t vaddr)
 	}
 	if (!on_got)
 		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh, dsh;
-		Elf_Data *data;
-		Elf_Scn *dyn;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
-			continue;
-		dyn = elf_getscn(elf, sh.sh_link);
-		if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		Elf_Data *syms = elf_getdata(dyn, NULL);
-		for (size_t k = 0; syms && k < sh.sh_size / sh.sh_entsize; k++) {
-			GElf_Rela rela;
-			GElf_Sym sym;
-			if (!gelf_getrela(data, (int)k, &rela) || rela.r_offset != vaddr)
-				continue;
-			unsigned type = GELF_R_TYPE(rela.r_info);
-			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
-			    !gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym))
-				continue;
-			return elf_strptr(elf, dsh.sh_link, sym.st_name);
-		}
-	}
-	return NULL;
+	each_slot(m, slot_match, &q);
+	return q.name;
 }
 
 /* e's names from a symbol name as the file spells it (mangled) */
@@ -964,40 +993,14 @@ int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **
 /* ---- saving (record, archive) ---- */
 
 /* every JUMP_SLOT / GLOB_DAT relocation's slot and symbol name into out */
+static int add_slot(void *out, uint64_t slot, const char *name)
+{
+	return *name && symtab_add_slot(out, slot, name) ? -1 : 0;
+}
+
 static int all_slots(struct module *m, struct symtab *out)
 {
-	GElf_Addr bias = 0;
-	Elf *elf = dwfl_module_getelf(m->mod, &bias);
-	Elf_Scn *scn = NULL;
-
-	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh, dsh;
-		Elf_Data *data, *syms;
-		Elf_Scn *dyn;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
-			continue;
-		dyn = elf_getscn(elf, sh.sh_link);
-		if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
-			continue;
-		data = elf_getdata(scn, NULL);
-		syms = elf_getdata(dyn, NULL);
-		for (size_t k = 0; data && syms && k < sh.sh_size / sh.sh_entsize; k++) {
-			GElf_Rela rela;
-			GElf_Sym sym;
-			const char *name;
-			unsigned type;
-			if (!gelf_getrela(data, (int)k, &rela))
-				continue;
-			type = GELF_R_TYPE(rela.r_info);
-			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
-			    !gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym) ||
-			    !(name = elf_strptr(elf, dsh.sh_link, sym.st_name)) || !*name)
-				continue;
-			if (symtab_add_slot(out, rela.r_offset, name))
-				return -1;
-		}
-	}
-	return 0;
+	return each_slot(m, add_slot, out);
 }
 
 const char *symbols_module_files(struct symbols *s, int module, const char **debug_file)

@@ -25,8 +25,8 @@ static int own_name(const char *name, int depth)
 	size_t l = strlen(name);
 	if (l > 4 && !strcmp(name + l - 4, ".fnt"))
 		return 1;
-	if (depth && l > 4 && !strcmp(name + l - 4, ".sym"))
-		return 1;       /* symtab/: symbol tables a record saved */
+	if (depth && ((l > 4 && !strcmp(name + l - 4, ".sym")) || (l > 8 && !strcmp(name + l - 8, ".sym.tmp"))))
+		return 1;       /* symtab/: symbol tables a record saved (or was writing) */
 	return !depth && (!strcmp(name, "session") || !strcmp(name, ".session.tmp") ||
 			  !strcmp(name, "argspecs") || !strcmp(name, ".lock"));
 }

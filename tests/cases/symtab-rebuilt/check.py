@@ -94,3 +94,13 @@ def check(ctx):
     assert body(p.stdout) == body(quiet_before), (quiet_before, p.stdout)
     p = ctx.run("replay", "--srcline", "-d", d3, check=True)
     assert "qsort() {" in p.stdout and "leaf();" in p.stdout and "[prog.c:" not in p.stdout, p.stdout
+
+    # a table left half-written (record killed while saving) is fntrace's own:
+    # the next record into the directory moves the trace to DIR.old as usual
+    open(os.path.join(d3, "symtab", ".%s.sym.tmp" % bid), "wb").write(b"FNTSYMS1")
+    subprocess.run([cc, "-" + ctx.opt, "-g", "-finstrument-functions", "-I" + os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(src)))), "include"),
+        "-o", prog, src], check=True)
+    p = ctx.run("record", "-q", "-d", d3, "--", prog)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert ".%s.sym.tmp" % bid in os.listdir(os.path.join(d3 + ".old", "symtab"))

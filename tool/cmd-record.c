@@ -410,11 +410,6 @@ static void add_signal_action(char **env, const char *arg)
 
 static pid_t child_pid;
 
-static void watch_tick(void *w)
-{
-	symtab_watch_tick(w);
-}
-
 static void forward_signal(int sig)
 {
 	if (child_pid > 0)
@@ -815,10 +810,13 @@ int cmd_record(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
-	/* snapshots get their symbol tables as they are taken */
+	/* a flight recorder's snapshots get their symbol tables as they are
+	 * taken.  Not while draining: a walk of a snapshot (a copy of the whole
+	 * trace there) would hold up the copying the program's threads wait
+	 * for; the end of the record covers those snapshots */
 	struct symtab_watch watch = { .dir = absdir, .file_mode = td.file_mode, .dir_mode = td.dir_mode };
 	if (drain.ctl) {
-		if (drain_wait(&drain, absdir, child_pid, &status, no_symtab ? NULL : watch_tick, &watch))
+		if (drain_wait(&drain, absdir, child_pid, &status))
 			die("waitpid: %s", strerror(errno));
 		drain_close(&drain);
 	} else if (no_symtab) {

@@ -181,7 +181,7 @@ int drain_poll(struct drain *d, const char *dir, int final)
 	return copied;
 }
 
-int drain_wait(struct drain *d, const char *dir, pid_t child, int *status, void (*tick)(void *), void *arg)
+int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 {
 	long idle_ns = 100000;
 	for (;;) {
@@ -190,8 +190,6 @@ int drain_wait(struct drain *d, const char *dir, pid_t child, int *status, void 
 			break;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (tick)
-			tick(arg);
 		if (drain_poll(d, dir, 0)) {
 			idle_ns = 100000;
 			continue;

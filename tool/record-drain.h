@@ -32,7 +32,7 @@ void drain_child(struct drain *d);
  * dir; returns how many were copied */
 int drain_poll(struct drain *d, const char *dir, int final);
 /* waitpid(child) while draining; then the last copy.  0, or -1 (errno) */
-int drain_wait(struct drain *d, const char *dir, pid_t child, int *status, void (*tick)(void *), void *arg);
+int drain_wait(struct drain *d, const char *dir, pid_t child, int *status);
 void drain_close(struct drain *d);
 
 #endif

@@ -7,8 +7,9 @@
  * One walk of the events (thread by thread, in batches: the fast walk)
  * finds which modules have events, the functions that appear (the reader's
  * function ids), and the call sites and stack frames whose lines the views
- * print.  The trace directory and each snapshot-* in it are walked, so a
- * flight recorder's snapshots are covered too.  A table saved earlier for
+ * print.  The trace directory and each snapshot-* in it are walked at the
+ * end; while a flight recorder runs (no drain), each snapshot is walked as
+ * soon as it is complete (symtab_watch_tick).  A table saved earlier for
  * the same build-id is merged, never lost.  Files are written as a
  * temporary name, then renamed: a reader sees a whole table or none.
  */

@@ -63,6 +63,9 @@ $(O)/arch/%.o: arch/%.S
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
+# the gdb unwinder goes into the library whole (.incbin)
+$(O)/arch/x86_64/gdb-scripts.o: scripts/fntrace-gdb.py
+
 # SONAME libfntrace.so.0: a program linked with -lfntrace needs libfntrace.so.0,
 # which is this same file (build/libfntrace.so.0 is a link to it), so a
 # preloaded copy and the linked one are one object in the process.

@@ -75,6 +75,9 @@ LIBCALL_METHODS = {"fntrace-libcall": "fntrace-default", "uftrace-libcall": "uft
 # turns one of the two recursive calls into a loop), counted from the
 # fntrace-fentry trace; their per-call figures divide by that count
 PG_METHODS = {"fntrace-fentry", "fntrace-fentry-args", "uftrace-args", "ideal-fentry"}
+# -P on the uninstrumented -O2 build (no -finstrument-functions inlining
+# changes): its own number of calls, counted from the fntrace-patch trace
+PATCH_METHODS = {"fntrace-patch", "uftrace-patch"}
 FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock", "--callsite",
                      "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread",
                      "--argument", "--retval", "--auto-args", "--patch",  # -A/-R/--auto-args: the -pg -mfentry rows
@@ -395,6 +398,17 @@ def methods_for(w, args, fnt, uft):
     if fnt["ok"]:
         ms.append(("fntrace-fentry-args", "fntrace record -A/-R 2 args+ret, -pg -mfentry", "trace",
                    lambda d: ([fexe, "record", "-q", "-d", d] + fa + ["--"] + fentry, None)))
+    plain = [o(w + "-plain")] + args
+    if fnt["ok"]:
+        ms.append(("fntrace-patch", "fntrace record -P '*', no instrumentation", "trace",
+                   lambda d: ([fexe, "record", "-q", "-d", d, "-P", "*", "--"] + plain, None)))
+        # nothing selected: what an unselected function costs (the run's
+        # start-up included)
+        ms.append(("fntrace-patch-none", "fntrace record -P no_such_function, no instrumentation", "trace",
+                   lambda d: ([fexe, "record", "-q", "-d", d, "-P", "no_such_function", "--"] + plain, None)))
+    if uft["exe"]:
+        ms.append(("uftrace-patch", "uftrace record -P ., no instrumentation", "trace",
+                   lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + ["-P", "."] + plain, None)))
     if uft["exe"]:
         ms.append(("uftrace-args", "uftrace record -A/-R 2 args+ret, -pg", "trace",
                    lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + ua + [o(w + "-pg")] + args,
@@ -473,6 +487,7 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
                 row["bytes_per_event"] = row["trace_bytes"] / (2 * calls)
         rows.append(row)
     rescale_pg_rows(rows, calls)
+    rescale_own_rows(rows, calls, "fntrace-patch", PATCH_METHODS)
     by = {r["method"]: r for r in rows}
     ideal = by.get("ideal", {}).get("ns_per_call")
     uf = by.get("uftrace", {}).get("ns_per_call")
@@ -484,6 +499,24 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
         if uf and r["ns_per_call"] > 0 and r["method"] != "uftrace":
             r["uftrace_over_this"] = uf / r["ns_per_call"]
     return rows
+
+
+def rescale_own_rows(rows, calls, counted, methods):
+    """per-call figures of the rows in methods over the calls the trace of
+    row `counted` holds"""
+    fe = next((r for r in rows if r["method"] == counted and r.get("status") == "ok"), None)
+    if not fe or not fe.get("trace_dir"):
+        return
+    got, _ = fntrace_calls(fe["trace_dir"])
+    if not got or got == calls:
+        return
+    k = calls / got
+    for r in rows:
+        if r["method"] in methods and r.get("status") == "ok":
+            for key in ("ns_per_call", "ns_per_call_min", "ns_per_call_max", "cpu_ns_per_call", "bytes_per_event"):
+                if r.get(key) is not None:
+                    r[key] *= k
+            r["own_calls"] = got
 
 
 def rescale_pg_rows(rows, calls):
@@ -854,6 +887,15 @@ def evaluate_targets(R):
             add("%s: -A 2 args + -R, above -pg -mfentry" % wname, "<= %.0f ns" % TARGETS["args_over_fentry_ns"],
                 "%+.1f ns (%.1f vs %.1f ns/call)" % (d, fa["ns_per_call"], fe["ns_per_call"]),
                 d <= TARGETS["args_over_fentry_ns"])
+        fp, up = by.get((wname, "fntrace-patch")), by.get((wname, "uftrace-patch"))
+        if ok(fp) and ok(fe) and fe["ns_per_call"] > 0:
+            x = fp["ns_per_call"] / fe["ns_per_call"]
+            add("%s: -P call vs -pg -mfentry call" % wname, "<= 1.20x",
+                "%.2fx (%.1f vs %.1f ns/call)" % (x, fp["ns_per_call"], fe["ns_per_call"]), x <= 1.2)
+        if ok(fp) and ok(up) and fp["ns_per_call"] > 0:
+            add("%s: uftrace -P / fntrace -P overhead" % wname, "(reported)",
+                "%.1fx (%.1f vs %.1f ns/call)" % (up["ns_per_call"] / fp["ns_per_call"], up["ns_per_call"],
+                                                 fp["ns_per_call"]), None)
         lc = by.get((wname, "fntrace-libcall"))
         if ok(lc) and ok(fe) and lc.get("ns_per_library_call") is not None and lc.get("library_calls", 0) > 100000:
             add("%s: library call vs -pg -mfentry call" % wname, "<= 1.00x",

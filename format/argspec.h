@@ -8,7 +8,7 @@
  *     [name=](argN | fpargN | retval)[/fmt]
  * argN is the N-th integer-class argument (rdi, rsi, rdx, rcx, r8, r9, then
  * the stack), fpargN the N-th floating-point one (xmm0..xmm7), retval the
- * value returned (rax, or xmm0 with /f32 /f64).  The text travels verbatim
+ * value returned (rax, or xmm0 with /f32 /f64, st(0) with /f80).  The text travels verbatim
  * in the trace (FNT_META_ARGSPEC), so the decoder formats with exactly the
  * spec the runtime captured with.  Header-only: the runtime links nothing
  * of the tool's.
@@ -34,6 +34,9 @@ enum fnt_arg_fmt {
 	FNT_FMT_FLOAT,    /* f32 or f64 (size 4 or 8) */
 	FNT_FMT_STRUCT,   /* passed by value, not captured: {...} */
 	FNT_FMT_ENUM,     /* signed, shown by enumerator name: /e32{RED=0|GREEN=5} */
+	FNT_FMT_LDOUBLE,  /* /f80: long double, in memory (argN, N > 6) or st(0) (retval) */
+	FNT_FMT_STDSTRING,/* /t: the address of a std::string (libstdc++: data pointer, length) */
+	FNT_FMT_STRVIEW,  /* /v: a std::string_view by value: argN its length, argN+1 its data */
 };
 
 enum fnt_arg_src { FNT_SRC_INT = 0, FNT_SRC_FP = 1, FNT_SRC_RET = 2 };
@@ -51,7 +54,7 @@ struct fnt_argspec {
 	struct fnt_arg_item item[FNT_ARGS_MAX];
 };
 
-/* String payload status bytes (FNT_FMT_STR items) */
+/* String payload status bytes (FNT_FMT_STR, STDSTRING and STRVIEW items) */
 enum fnt_str_status { FNT_STR_NULL = 0, FNT_STR_BAD = 1, FNT_STR_OK = 2, FNT_STR_CUT = 3 };
 
 static inline int fnt_argspec_num(const char **sp, const char *end, unsigned *out)
@@ -137,8 +140,23 @@ static inline int fnt_argspec_item(const char *s, const char *end, struct fnt_ar
 	case 'f': it->fmt = FNT_FMT_FLOAT; if (!bits) bits = 64; break;
 	case 'S': it->fmt = FNT_FMT_STRUCT; if (bits) return -1; bits = 64; break;
 	case 'e': it->fmt = FNT_FMT_ENUM; break;
+	case 't': it->fmt = FNT_FMT_STDSTRING; if (bits) return -1; bits = 64; break;
+	case 'v': it->fmt = FNT_FMT_STRVIEW; if (bits) return -1; bits = 64; break;
 	default: return -1;
 	}
+	if (it->fmt == FNT_FMT_FLOAT && bits == 80) {
+		/* long double: never in a register but st(0) on return; as an
+		 * argument it is in memory, a stack word argN (N > 6) */
+		if (it->src == FNT_SRC_FP || (it->src == FNT_SRC_INT && it->index < 6))
+			return -1;
+		it->fmt = FNT_FMT_LDOUBLE;
+		it->size = 10;
+		return 0;
+	}
+	/* a string_view takes two integer-class words, neither split across
+	 * the registers and the stack */
+	if (it->fmt == FNT_FMT_STRVIEW && it->src == FNT_SRC_INT && (it->index == 5 || it->index + 1 >= FNT_ARG_STACK_MAX))
+		return -1;
 	if (!bits)
 		bits = 32;
 	if (it->fmt == FNT_FMT_FLOAT ? (bits != 32 && bits != 64) : (bits != 8 && bits != 16 && bits != 32 && bits != 64))
@@ -175,8 +193,10 @@ static inline unsigned fnt_argspec_item_max(const struct fnt_arg_item *it)
 {
 	if (it->fmt == FNT_FMT_STRUCT)
 		return 0;
-	if (it->fmt == FNT_FMT_STR)
+	if (it->fmt == FNT_FMT_STR || it->fmt == FNT_FMT_STDSTRING || it->fmt == FNT_FMT_STRVIEW)
 		return 2 + FNT_ARG_STR_MAX > 9 ? 2 + FNT_ARG_STR_MAX : 9;
+	if (it->fmt == FNT_FMT_LDOUBLE)
+		return 16;
 	return 8;
 }
 

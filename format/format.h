@@ -137,6 +137,9 @@ enum fnt_ext {
 	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
 	                          * addresses, innermost first (fnt_capture_stack) */
 	FNT_EXT_SWITCH = 11,     /* body: varint stack: the thread switched to that machine stack (0: its own) */
+	FNT_EXT_FORK = 13,       /* body: u64 ticks, varint tid: this process was forked at ticks by the
+	                          * parent's thread tid, whose open frames it inherited (first record of
+	                          * the forking thread's first chunk in the child) */
 };
 
 /* meta records in META chunks: u32 header (len:24 | type:8), then len bytes.
@@ -151,6 +154,34 @@ enum fnt_meta {
 	                               the name of FNT_SCOPE_NAMED's synthetic function address */
 	FNT_META_UNTRACED = 11,     /* struct fnt_meta_untraced, then the program or directory
 	                               (NUL-terminated): a child process that is not traced */
+	FNT_META_PATCH = 12,        /* struct fnt_meta_patch, then a name (NUL-terminated): what
+	                               -P did to a module built without instrumentation */
+};
+
+/* FNT_META_PATCH.  what == FNT_PATCH_DONE: addr is the module's bias, count
+ * the functions patched, the name its path (one per module, after its
+ * skipped ones); what == FNT_PATCH_NO_DISASM: the same, nothing patched,
+ * count functions selected; else a selected function left alone: addr is
+ * its runtime address, what the reason, the name its symbol */
+struct fnt_meta_patch {
+	uint64_t addr;
+	uint32_t what;
+	uint32_t count;
+};
+enum fnt_patch_reason {
+	FNT_PATCH_DONE = 0,
+	FNT_PATCH_TOO_SHORT = 1,      /* shorter than the 5-byte jump, or its first bytes end it */
+	FNT_PATCH_BRANCH_INTO = 2,    /* a branch lands inside the first bytes */
+	FNT_PATCH_LOOP_TO_START = 3,  /* it jumps back to its own first instruction */
+	FNT_PATCH_CALL = 4,           /* an indirect call among the first bytes */
+	FNT_PATCH_CANNOT_MOVE = 5,    /* an instruction that cannot move (loop, jrcxz, out of reach) */
+	FNT_PATCH_NOT_TEXT = 6,       /* not in .text (.init, .plt, .fini), or _start */
+	FNT_PATCH_NO_SIZE = 7,        /* a symbol with no size */
+	FNT_PATCH_UNDECODABLE = 8,    /* the disassembler cannot decode it */
+	FNT_PATCH_NO_ROOM = 9,        /* no memory for its trampoline within reach */
+	FNT_PATCH_NO_DISASM = 10,     /* capstone (libcapstone4) could not be loaded */
+	FNT_PATCH_FRAGMENT = 11,      /* a part of another function (gcc's foo.cold), entered by a jump */
+	FNT_PATCH_N_REASONS
 };
 
 struct fnt_meta_module {

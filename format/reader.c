@@ -427,6 +427,20 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				memcpy(u->path, r + sizeof(mu), pl);
 				u->path[pl] = 0;
 			}
+		} else if (type == FNT_META_PATCH && rlen > sizeof(struct fnt_meta_patch)) {
+			struct fnt_meta_patch mp;
+			memcpy(&mp, r, sizeof(mp));
+			size_t nl = strnlen((const char *)r + sizeof(mp), rlen - sizeof(mp));
+			if (p->n_patches < 1000000) {
+				p->patches = grow_(p->patches, p->n_patches, sizeof(*p->patches));
+				struct trace_patch *tp = &p->patches[p->n_patches++];
+				tp->addr = mp.addr;
+				tp->what = mp.what;
+				tp->count = mp.count;
+				tp->name = xrealloc_(NULL, nl + 1);
+				memcpy(tp->name, r + sizeof(mp), nl);
+				tp->name[nl] = 0;
+			}
 		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
 			struct fnt_meta_argspec ma;
 			memcpy(&ma, r, sizeof(ma));
@@ -982,8 +996,10 @@ void trace_close(struct trace *t)
 		}
 		if (p->fd >= 0 && !borrowed)
 			close(p->fd);
-		for (size_t k = 0; k < p->n_threads; k++)
+		for (size_t k = 0; k < p->n_threads; k++) {
 			free(p->threads[k].chunks);
+			free(p->threads[k].inherited);
+		}
 		free(p->threads);
 		free(p->thread_index);
 		free(p->open_bucket);
@@ -994,6 +1010,9 @@ void trace_close(struct trace *t)
 		for (size_t k = 0; k < p->n_untraced; k++)
 			free(p->untraced[k].path);
 		free(p->untraced);
+		for (size_t k = 0; k < p->n_patches; k++)
+			free(p->patches[k].name);
+		free(p->patches);
 		for (size_t k = 0; k < p->n_argspecs; k++)
 			free(p->argspecs[k].text);
 		free(p->argspecs);
@@ -1417,6 +1436,18 @@ static int cursor_next(struct cursor *c, struct trace_event *ev)
 				c->pos = p + n + len;
 				continue;
 			}
+			case FNT_EXT_FORK: {        /* the fork this process came from */
+				uint64_t ft, tid;
+				if (d || p + 8 >= c->end || (n = get_varint(p + 8, c->end, &tid)) <= 0 || tid > UINT32_MAX) {
+					chunk_damage(c, start);
+					continue;
+				}
+				memcpy(&ft, p, 8);
+				c->th->fork_ticks = ft;
+				c->th->fork_tid = (uint32_t)tid;
+				c->pos = p + 8 + n;
+				continue;
+			}
 			case FNT_EXT_THREAD_END:
 				c->ticks += d;
 				ev->kind = TRACE_THREAD_END;
@@ -1560,18 +1591,20 @@ static const uint64_t varint_mask[9] = {
 	0xffffffffffffffffull,
 };
 
-/* The head byte of a CALLSITE record: a 1-byte varint */
-#define CALLSITE_HEAD ((uint8_t)((((unsigned)FNT_EXT_CALLSITE << 2 | FNT_K_EXT) << 1) | 1))
+/* The head byte of a CALLSITE, ARGS or RETVAL record: a 1-byte varint */
+#define EXT_HEAD(e) ((uint8_t)((((unsigned)(e) << 2 | FNT_K_EXT) << 1) | 1))
+#define CALLSITE_HEAD EXT_HEAD(FNT_EXT_CALLSITE)
 
 /* Decode events into ev[0..] while they are the common kind: an ENTRY or
  * EXIT naming a slot resolved since the last module change, before the
  * next one, with at least 8 readable bytes (16 after an entry's head in a
- * trace with call sites, whose CALLSITE record it decodes too).  Returns how
- * many; the first event it does not take is left for cursor_next.  cs is a
- * constant at each call: two copies of the loop, one without the call-site
- * code. */
+ * trace with call sites, whose CALLSITE record it decodes too; with
+ * values, an ARGS or RETVAL record that follows is the event's payload, as
+ * cursor_next takes it).  Returns how many; the first event it does not
+ * take is left for cursor_next.  cs and ar are constants at each call: a
+ * copy of the loop for each, none with code it does not need. */
 static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, struct trace_event *ev,
-							     struct trace_event *ev_end, const int cs)
+							     struct trace_event *ev_end, const int cs, const int ar)
 {
 	const struct trace_process *proc = c->p;
 	const uint8_t *p = c->pos, *end = c->end;
@@ -1612,6 +1645,29 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 			ev->callsite_vaddr = site - bias;
 			len += 1 + l2;
 		}
+		if (ar) {
+			/* its ARGS (entry) or RETVAL (exit) record: head byte,
+			 * a length of 1 or 2 bytes, the payload; anything
+			 * unusual is left to cursor_next */
+			const uint8_t *q = p + len;
+			ev->payload = NULL;
+			ev->payload_len = 0;
+			if (end - q < 9)
+				break;
+			if (q[0] == ((v & 1) ? EXT_HEAD(FNT_EXT_RETVAL) : EXT_HEAD(FNT_EXT_ARGS))) {
+				unsigned l2 = (unsigned)__builtin_ctz(q[1] | 0x100) + 1;
+				uint64_t pl;
+				if (l2 > 2)
+					break;
+				memcpy(&pl, q + 1, 8);
+				pl = (pl & varint_mask[l2]) >> l2;
+				if (pl > (uint64_t)(end - q - 1 - l2))
+					break;
+				ev->payload = q + 1 + l2;
+				ev->payload_len = (uint32_t)pl;
+				len += 1 + l2 + (unsigned)pl;
+			}
+		}
 		ticks = nt;
 		p += len;
 		ev->kind = (v & 1) ? TRACE_EXIT : TRACE_ENTRY;
@@ -1648,14 +1704,15 @@ static size_t cursor_fill(struct cursor *c)
 	struct trace_thread *th = c->th;
 	const struct trace_process *proc = c->p;
 	const int cs = !!(proc->hdr.flags & FNT_FLAG_CALLSITE);
-	/* entries and exits may carry ARGS/RETVAL records: cursor_next only */
-	const int slow = !!(proc->hdr.flags & FNT_FLAG_ARGS);
+	/* entries and exits may carry ARGS/RETVAL records */
+	const int ar = !!(proc->hdr.flags & FNT_FLAG_ARGS);
 	size_t n = 0;
 	uint64_t max_ns = 0;
 
 	c->i = 0;
 	while (n < c->cap) {
-		size_t k = slow ? 0 : cs ? fast_run(c, buf + n, buf + c->cap, 1) : fast_run(c, buf + n, buf + c->cap, 0);
+		size_t k = ar ? (cs ? fast_run(c, buf + n, buf + c->cap, 1, 1) : fast_run(c, buf + n, buf + c->cap, 0, 1))
+			      : (cs ? fast_run(c, buf + n, buf + c->cap, 1, 0) : fast_run(c, buf + n, buf + c->cap, 0, 0));
 		if (k) {
 			th->events += k;
 			th->last_ns = buf[n + k - 1].ns;
@@ -1899,6 +1956,106 @@ size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n)
 	return matched;
 }
 
+/* ---- the frames a forked child inherited ---- */
+
+/* The parent's thread that forked th's process: tid fork_tid of the
+ * parent pid, in the image (an exec makes another) running at the fork */
+static struct trace_thread *fork_parent_thread(struct trace *t, const struct trace_thread *th)
+{
+	struct trace_thread *found = NULL;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		if (p == th->proc || p->hdr.pid != th->proc->hdr.ppid)
+			continue;
+		for (size_t k = 0; k < p->n_threads; k++) {
+			struct trace_thread *pt = &p->threads[k];
+			size_t avail;
+			const struct fnt_chunk_header *ch = pt->n_chunks ? chunk_at(p, pt->chunks[0], &avail) : NULL;
+			if (pt->tid == th->fork_tid && ch && ch->base_ticks <= th->fork_ticks)
+				found = pt;     /* the latest image that ran before the fork */
+		}
+	}
+	return found;
+}
+
+#define INHERIT_LEVELS 64       /* children of children followed at most */
+
+static size_t inherited(struct trace *t, struct trace_thread *th, int level)
+{
+	struct trace_frame_ref *st = NULL, *prefix_st = NULL;
+	size_t n = 0, gone = 0, prefix = 0;
+	struct trace_thread *pt;
+
+	if (th->inherited_done || th->start_depth <= 0)
+		return th->n_inherited;
+	th->inherited_done = 1;
+	if (!th->fork_tid || level > INHERIT_LEVELS || !(pt = fork_parent_thread(t, th)))
+		return 0;
+	/* the parent's open frames at the fork: its events before it, decoded
+	 * aside (the walk's own state of that thread is put back after) */
+	struct trace_thread saved = *pt;
+	uint64_t damaged = pt->proc->damaged_bytes, walked = t->chunks_walked;
+	struct cursor *c = malloc(sizeof(*c));
+	struct walk_cache *wc = calloc(1, sizeof(*wc));
+	struct trace_event ev, one;
+	uint64_t *changes;
+	size_t n_changes;
+	if (!c || !wc)
+		exit(1);
+	process_changes(pt->proc, &changes, &n_changes);
+	cursor_init(c, pt, changes, n_changes, wc, &one, 1);
+	while (cursor_next(c, &ev) && c->ticks < th->fork_ticks) {
+		if (ev.kind == TRACE_ENTRY) {
+			st = grow_(st, n, sizeof(*st));
+			st[n++] = (struct trace_frame_ref){ ev.func, ev.addr };
+		} else if (ev.kind == TRACE_EXIT) {
+			size_t i = n;
+			while (i > 0 && st[i - 1].addr != ev.addr)
+				i--;
+			if (i)
+				n = i - 1;
+			else if (!n)
+				gone++;         /* a frame the parent itself inherited */
+		} else if (ev.kind == TRACE_UNWIND) {
+			for (uint64_t k = 0; k < ev.count; k++)
+				if (n)
+					n--;
+				else
+					gone++;
+		}
+	}
+	chunk_done(c);
+	free(changes);
+	free(wc);
+	free(c);
+	uint32_t ftid = pt->fork_tid;
+	uint64_t fticks = pt->fork_ticks;
+	*pt = saved;
+	pt->fork_tid = ftid;            /* (learnt on the way: its first record) */
+	pt->fork_ticks = fticks;
+	pt->proc->damaged_bytes = damaged;
+	t->chunks_walked = walked;
+	/* below them, the parent's own inherited frames that are still open */
+	prefix = inherited(t, pt, level + 1);
+	prefix_st = pt->inherited;
+	prefix = prefix > gone ? prefix - gone : 0;
+	size_t total = prefix + n, skip = total > (size_t)th->start_depth ? total - (size_t)th->start_depth : 0;
+	th->inherited = malloc((total - skip + 1) * sizeof(*th->inherited));
+	if (!th->inherited)
+		exit(1);
+	for (size_t i = skip; i < total; i++)
+		th->inherited[th->n_inherited++] = i < prefix ? prefix_st[i] : st[i - prefix];
+	free(st);
+	return th->n_inherited;
+}
+
+size_t trace_inherited(struct trace *t, struct trace_thread *th, const struct trace_frame_ref **out)
+{
+	size_t n = inherited(t, th, 0);
+	*out = th->inherited;
+	return n;
+}
+
 uint64_t trace_total_events(const struct trace *t)
 {
 	uint64_t n = 0;
@@ -1934,6 +2091,20 @@ const char *trace_argspec(const struct trace_process *p, uint64_t addr)
 		}
 	}
 	return found;
+}
+
+const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns)
+{
+	const struct trace_module *any = NULL;
+	for (size_t i = 0; i < p->n_modules; i++) {
+		const struct trace_module *m = &p->modules[i];
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		if (m->load_ns <= ns && ns < m->unload_ns)
+			return m;
+		any = m;
+	}
+	return any && any->unload_ns == UINT64_MAX ? any : NULL;   /* a constructor before its load record */
 }
 
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns)

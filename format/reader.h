@@ -55,6 +55,13 @@ struct trace_thread {
 	uint64_t first_ns, last_ns;
 	int ended;                  /* its THREAD_END was seen */
 	int selected;               /* walk it (trace_select_tids) */
+	/* a forked child's forking thread (FNT_EXT_FORK, its first record):
+	 * the parent's thread and when; 0 when not known */
+	uint32_t fork_tid;
+	uint64_t fork_ticks;
+	struct trace_frame_ref *inherited;   /* trace_inherited's answer, once asked */
+	size_t n_inherited;
+	int inherited_done;
 	void *view_data;            /* per-thread state of the tool's call layer */
 	void *view_aux;             /* per-thread state of the view on top of it */
 };
@@ -100,10 +107,19 @@ struct trace_process {
 	char *filters;              /* the FILTERS meta record (record-time filters), or NULL */
 	struct trace_untraced *untraced;  /* UNTRACED meta records: children not traced */
 	size_t n_untraced;
+	struct trace_patch *patches;      /* PATCH meta records: what -P did, in record order */
+	size_t n_patches;
 	uint64_t max_ticks;         /* latest clock sample seen (for the clock fit) */
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */
 	size_t n_argspecs;
+};
+
+struct trace_patch {                /* FNT_META_PATCH */
+	uint64_t addr;              /* FNT_PATCH_DONE/NO_DISASM: the module's bias; else the function */
+	uint32_t what;              /* FNT_PATCH_* */
+	uint32_t count;             /* FNT_PATCH_DONE: functions patched */
+	char *name;                 /* the module's path, or the function's symbol */
 };
 
 struct trace_untraced {             /* FNT_META_UNTRACED */
@@ -235,6 +251,20 @@ int trace_has_function_events(const struct trace *t);   /* after a walk */
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
 /* the name of a named scope (FNT_SCOPE_NAMED) at (file, vaddr), or NULL */
 const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr);
+/* The frames a forked child's thread inherited from its parent's forking
+ * thread (open there when it forked), outermost first, found by decoding
+ * the parent's events up to the fork (and its own parent's, for a child of
+ * a child).  Valid once the thread's first events were handed out by a
+ * walk (the FORK record comes first); the array is owned by the trace.
+ * Returns how many (at most th->start_depth, the innermost ones); 0 when
+ * the trace does not say (no FORK record, the parent's file missing). */
+struct trace_frame_ref {
+	uint32_t func;
+	uint64_t addr;              /* runtime address */
+};
+size_t trace_inherited(struct trace *t, struct trace_thread *th, const struct trace_frame_ref **out);
+/* the module of process p that held runtime address addr at trace time ns, or NULL */
+const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns);
 /* the spec text recorded for the function at runtime address addr, or NULL */
 const char *trace_argspec(const struct trace_process *p, uint64_t addr);
 

@@ -9,7 +9,9 @@
  * address, with release order), and into the trace as an ARGSPEC meta
  * record carrying the spec text, so the decoder formats with exactly what
  * was captured.  A function matched by several specs gets their items
- * together (up to FNT_ARGS_MAX).
+ * together (up to FNT_ARGS_MAX).  Each entry also holds the spec
+ * pre-decoded (struct fnt_argplan: where each value is, the worst case of
+ * each record), so the trampolines' fast path never reads the spec.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -36,7 +38,7 @@ struct rule {
 
 struct table_entry {
 	uintptr_t addr;
-	const struct fnt_argspec *spec;
+	const struct fnt_argplan *plan;
 	const char *text;
 };
 
@@ -135,14 +137,14 @@ static inline uint32_t addr_hash(uintptr_t a)
 	return (uint32_t)((a * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
 }
 
-const struct fnt_argspec *fnt_argspec_find(uintptr_t fn)
+const struct fnt_argplan *fnt_argspec_find(uintptr_t fn)
 {
 	if (!table)
 		return NULL;
 	for (uint32_t h = addr_hash(fn), i = 0; i < TABLE_SIZE; i++, h = (h + 1) & (TABLE_SIZE - 1)) {
 		uintptr_t a = __atomic_load_n(&table[h].addr, __ATOMIC_ACQUIRE);
 		if (a == fn)
-			return table[h].spec;
+			return table[h].plan;
 		if (!a)
 			return NULL;
 	}
@@ -242,10 +244,51 @@ static int any_rule_may_apply(const struct fn_names *ns)
 	return 0;
 }
 
+/* one record's items (ARGS: the argN/fpargN ones; RETVAL: retval) as the
+ * fast path writes them, with the worst case of the body */
+static void plan_list(struct fnt_argplan_list *l, const struct fnt_argspec *spec, int ret)
+{
+	memset(l, 0, sizeof(*l));
+	l->fast = 1;
+	for (unsigned i = 0; i < spec->n; i++) {
+		const struct fnt_arg_item *it = &spec->item[i];
+		unsigned src;
+		if ((it->src == FNT_SRC_RET) != ret)
+			continue;
+		l->max += (uint16_t)fnt_argspec_item_max(it);
+		switch (it->fmt) {
+		case FNT_FMT_STRUCT:
+			continue;           /* no payload */
+		case FNT_FMT_INT: case FNT_FMT_UINT: case FNT_FMT_HEX: case FNT_FMT_PTR:
+		case FNT_FMT_CHAR: case FNT_FMT_BOOL: case FNT_FMT_FLOAT: case FNT_FMT_ENUM:
+			l->kind[l->n] = FNT_PLAN_RAW;
+			break;
+		case FNT_FMT_STR:
+			l->kind[l->n] = FNT_PLAN_STR;
+			l->n_str++;
+			break;
+		default:
+			l->fast = 0;        /* written through the spec */
+			continue;
+		}
+		if (it->src == FNT_SRC_RET)
+			src = it->fmt == FNT_FMT_FLOAT ? FNT_REGS_XMM(0) : FNT_REGS_RAX;
+		else if (it->src == FNT_SRC_FP)
+			src = FNT_REGS_XMM(it->index);
+		else if (it->index < 6)
+			src = FNT_REGS_ARG(it->index);
+		else
+			src = FNT_PLAN_STACK | (1u + it->index - 6u);
+		l->src[l->n++] = (uint8_t)src;
+	}
+	l->len_len = (uint8_t)fnt_varint_len(l->max);
+}
+
 /* a function matched: merge every rule that names it, record it */
 static void add_function(const char *name, uintptr_t addr)
 {
 	struct fnt_argspec *spec = NULL;
+	struct fnt_argplan *plan;
 	char text[1024];
 	size_t tl = 0;
 
@@ -288,16 +331,19 @@ static void add_function(const char *name, uintptr_t addr)
 	text[tl] = 0;
 	/* the text must describe exactly the items kept */
 	struct fnt_argspec check = { 0 };
-	if (fnt_argspec_parse(text, tl, &check) || check.n != spec->n) {
+	if (fnt_argspec_parse(text, tl, &check) || check.n != spec->n || !(plan = calloc(1, sizeof(*plan)))) {
 		free(spec);
 		return;
 	}
+	plan->spec = spec;
+	plan_list(&plan->args, spec, 0);
+	plan_list(&plan->ret, spec, 1);
 	struct fnt_meta_argspec rec = { .addr = addr };
 	fnt_meta_append(FNT_META_ARGSPEC, &rec, sizeof(rec), text, tl + 1);
 	for (uint32_t h = addr_hash(addr);; h = (h + 1) & (TABLE_SIZE - 1)) {
 		if (table[h].addr)
 			continue;
-		table[h].spec = spec;
+		table[h].plan = plan;
 		table[h].text = strdup(text);
 		__atomic_store_n(&table[h].addr, addr, __ATOMIC_RELEASE);
 		break;
@@ -320,7 +366,8 @@ void fnt_argspec_module(const char *path, uint64_t bias)
 	int lc;
 	if (!n_rules || !table || fnt_elf_open(&e, path))
 		return;
-	if (fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE))
+	/* -pg -mfentry, patchable entries, or prologues that -P moves */
+	if ((fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE)) || fnt_prologue_wanted(&e, path))
 		fnt_elf_functions(&e, add_symbol, &bias);
 	if ((lc = fnt_libcall_traced(&e, path)) != 0)
 		fnt_elf_imports(&e, lc == 2, add_symbol, &bias);   /* library calls: by GOT slot */

@@ -7,34 +7,37 @@
  *    process like a forked one.  It gets the fork treatment (its own file,
  *    module map and thread serials): the same fork_prepare / fork_parent /
  *    fork_child steps as pthread_atfork, run around the clone.
- *  - memory but no TLS of its own (vfork, CLONE_VM without CLONE_SETTLS):
- *    the child runs on its parent thread's fnt_self, which two contexts
+ *  - memory, while the parent thread waits (vfork, CLONE_VM|CLONE_VFORK
+ *    without CLONE_THREAD): the child may borrow its parent thread's state
+ *    for that time, and is traced as a process of its own (vfork.c).
+ *  - memory but no TLS of its own otherwise (CLONE_VM without
+ *    CLONE_SETTLS, or when vfork.c cannot give the child a state): the
+ *    child runs on its parent thread's fnt_self, which two running contexts
  *    cannot share (they would write the same buffer at once).  The parent's
  *    re-entrancy guard is held for as long as such a child may run, so
  *    neither records; their events are counted as lost in "children without
- *    TLS" (FNT_RES_LOST_UNSAFE).  A vfork child or a CLONE_VFORK child hands
- *    the guard back when the parent resumes; any other hands it back when
- *    its function returns, or when it execs or exits (the kernel clears a
- *    word of ours then, CLONE_CHILD_CLEARTID, which the parent's dropped
- *    events look at).  A child that asked for CLONE_CHILD_CLEARTID itself
- *    and leaves by exec or _exit never hands it back: the parent thread then
- *    records nothing more, and counts it.
+ *    TLS" (FNT_RES_LOST_UNSAFE).  A CLONE_VFORK child hands the guard back
+ *    when the parent resumes; any other hands it back when its function
+ *    returns, or when it execs or exits (the kernel clears a word of ours
+ *    then, CLONE_CHILD_CLEARTID, which the parent's dropped events look
+ *    at).  A child that asked for CLONE_CHILD_CLEARTID itself and leaves by
+ *    exec or _exit never hands it back: the parent thread then records
+ *    nothing more, and counts it.
  *  - memory and TLS of its own (CLONE_VM|CLONE_SETTLS, how threads are
  *    made): traced as a thread, as before; nothing to do.
  * A raw syscall(SYS_clone) or syscall(SYS_clone3) through libc's syscall()
  * is handled as the same clone would be (see syscall() below); one made by
- * hand-written assembly passes by all of this and is not supported.
+ * hand-written assembly is found by its child's first event (below, and
+ * coro.c's fnt_stack_moved).
  */
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include "runtime/runtime.h"
-
-void fnt_tls_share(void) FNT_HIDDEN;
-void fnt_tls_unshare(void) FNT_HIDDEN;
 
 /* a child starts sharing this thread's TLS: hold the guard for it */
 void fnt_tls_share(void)
@@ -68,6 +71,34 @@ void fnt_tls_check(struct fnt_thread *t)
 		fnt_tls_unshare();
 }
 
+/* A clone made by a hand-written `syscall` instruction passes by every
+ * wrapper.  Without CLONE_VM its child is a copy of the process whose
+ * chunks are still the parent's file (shared mappings): its first event
+ * must not be written there.  The hooks' stack check ANDs its bound with a
+ * word of a page marked MADV_WIPEONFORK, which the kernel gives the child
+ * as zeros: the child's first event takes the rare path, which gives the
+ * process the fork treatment, then sets the word again.  (A fork() or a
+ * wrapped clone sets it again in fork_child.)  A child with CLONE_VM shares
+ * the page; coro.c finds it by its stack instead. */
+uint64_t fnt_fork_page[512] __attribute__((aligned(4096))) FNT_HIDDEN;
+static int fork_armed;               /* the page is wiped in children */
+
+void fnt_fork_mask_init(void)
+{
+	if (!fork_armed && !madvise(fnt_fork_page, sizeof(fnt_fork_page), MADV_WIPEONFORK))
+		fork_armed = 1;
+	__atomic_store_n(&fnt_fork_mask, ~0ull, __ATOMIC_RELAXED);
+}
+
+int fnt_raw_fork_check(void)
+{
+	if (!fork_armed)
+		return 0;               /* not started yet (or no MADV_WIPEONFORK): nothing to tell */
+	fnt_fork_mask = ~0ull;
+	fnt_raw_fork_child();
+	return 1;
+}
+
 #ifndef FNT_STATIC_ARCHIVE
 /* Words the kernel clears when a child on a shared TLS execs or exits
  * (CLONE_CHILD_CLEARTID): 0 free, else the child may still run.  Static,
@@ -90,8 +121,9 @@ struct clone_start {
 	int (*fn)(void *);
 	void *arg;
 	int how;
+	int vfork;               /* CLONE_AS_VFORK: what fnt_vfork_prepare said */
 };
-enum { CLONE_AS_FORK = 1, CLONE_SHARED_TLS = 2 };
+enum { CLONE_AS_FORK = 1, CLONE_SHARED_TLS = 2, CLONE_AS_VFORK = 3 };
 
 static int clone_child(void *p)
 {
@@ -101,6 +133,8 @@ static int clone_child(void *p)
 
 	if (how == CLONE_AS_FORK)
 		fnt_fork_child();
+	else if (how == CLONE_AS_VFORK)
+		fnt_vfork_child(s->vfork);
 	ret = fn(arg);
 	if (how == CLONE_SHARED_TLS) {
 		struct fnt_thread *t = &fnt_self;
@@ -147,6 +181,16 @@ FNT_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 		fnt_fork_prepare();
 		ret = f(clone_child, s, flags, s, ptid, tls, ctid);
 		fnt_fork_parent();
+		return ret;
+	}
+	if ((flags & CLONE_VFORK) && !(flags & CLONE_THREAD)) {
+		/* a hand-made spawn: the parent thread waits until the child
+		 * execs or exits, as for vfork (vfork.c) */
+		int how = fnt_vfork_prepare();
+		s->how = CLONE_AS_VFORK;
+		s->vfork = how;
+		ret = f(clone_child, s, flags, s, ptid, tls, ctid);
+		fnt_vfork_resume(how);
 		return ret;
 	}
 	s->how = (flags & CLONE_VFORK) ? 0 : CLONE_SHARED_TLS;

@@ -15,24 +15,39 @@
  * (fnt_coro_find_slot, from the return trampoline), and the reader's call
  * layer looks for an exit's frame on the parked stacks the same way.
  *
- * None of this is on the hot path: only the wrappers and the exit
- * trampoline's rare path (a slot not at the top of the shadow stack).
+ * Stacks switched by code of the program's own (Boost.Context's
+ * assembly, green threads) are found by the stack pointer instead: the
+ * hooks take an event when it lies in a window around the stack pointers
+ * seen on the stack in use (fnt_stack_check, runtime.h); anything else
+ * comes here (fnt_stack_moved).  Within STACK_JUMP of them it is the same
+ * stack, deeper or shallower; farther, the thread has switched stacks,
+ * to the known stack whose pointers lie nearest, or to a new one named by
+ * the first stack pointer seen on it.  A function whose frame is bigger
+ * than STACK_JUMP makes its callees look like another stack: harmless,
+ * since the thread switches back when they return (two SWITCH records).
+ * Stacks nearer to each other than STACK_JUMP are not told apart.
+ *
+ * A far stack pointer may also be another context running on this
+ * thread's TLS (a child cloned with CLONE_VM and without CLONE_SETTLS by a
+ * raw system call, which no wrapper saw): the thread id tells.  Such a
+ * context must not touch the thread's state: its events are counted as
+ * lost and it writes nothing.
+ *
+ * None of this is on the hot path: only the wrappers, the exit
+ * trampoline's rare path (a slot not at the top of the shadow stack), and
+ * the hooks' rare path when the stack pointer leaves its window.
  */
 #include <dlfcn.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 #include "runtime/runtime.h"
 
-#ifndef FNT_STATIC_ARCHIVE
-
-#define CTX_MAX 4096u        /* ucontexts known, per process (open addressing) */
 #define STACKS_MAX 256u      /* machine stacks, per thread */
-
-static struct {
-	uintptr_t ctx;           /* the ucontext_t's address, 0: free */
-	uintptr_t stack;         /* the stack it resumes on */
-} ctx_map[CTX_MAX];
+#define STACK_JUMP (32u << 10)   /* farther than this from the stack in use: another stack */
+#define STACK_SLACK (8u << 10)   /* the hooks' window: the pointers seen, and this around them */
 
 struct fnt_coro {
 	uintptr_t cur;           /* the stack now running */
@@ -41,8 +56,168 @@ struct fnt_coro {
 		uintptr_t id;
 		struct fnt_shadow_entry *ss;
 		uint32_t top, cap;
+		uintptr_t min, max;  /* stack pointers seen on it (0: none yet) */
 	} s[STACKS_MAX];
 };
+
+/* the hooks' window from the pointers seen on the stack in use; an empty
+ * one (none seen yet) sends the next event here */
+static void window_set(struct fnt_thread *t, uintptr_t min, uintptr_t max)
+{
+	t->stk_min = min;
+	t->stk_max = max;
+	t->stk_lo = max ? min - STACK_SLACK : 0;
+	t->stk_span = max ? max + STACK_SLACK - t->stk_lo : 0;
+}
+
+static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
+{
+	struct fnt_coro_stack *reuse = NULL;
+	for (uint32_t i = 0; i < c->n; i++) {
+		if (c->s[i].id == id)
+			return &c->s[i];
+		if (!reuse && !c->s[i].top && c->s[i].id != c->cur)
+			reuse = &c->s[i];
+	}
+	if (c->n < STACKS_MAX)
+		reuse = &c->s[c->n++];
+	else if (!reuse)
+		return NULL;
+	else if (reuse->ss)     /* a finished coroutine's stack: its shadow array goes */
+		munmap(reuse->ss, (size_t)reuse->cap * sizeof(struct fnt_shadow_entry));
+	memset(reuse, 0, sizeof(*reuse));
+	reuse->id = id;
+	return reuse;
+}
+
+/* Make stack `to` the running one: park the thread's shadow stack and
+ * stack-pointer window under the current one and take out the other's;
+ * 1 if it switched. */
+static int switch_stacks(struct fnt_thread *t, uintptr_t to)
+{
+	struct fnt_coro *c = t->coro;
+	if (!c) {
+		if (!to)
+			return 0;
+		void *m = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED) {
+			t->lost++;
+			return 0;
+		}
+		t->coro = c = m;
+		c->n = 1;        /* s[0]: the thread's own stack, id 0 */
+	}
+	if (c->cur == to)
+		return 0;
+	struct fnt_coro_stack *from = stack_slot(c, c->cur), *next;
+	if (!from)
+		return 0;
+	from->ss = t->ss;
+	from->top = t->ss_top;
+	from->cap = t->ss_cap;
+	from->min = t->stk_min;
+	from->max = t->stk_max;
+	next = stack_slot(c, to);
+	if (!next) {
+		t->lost++;       /* too many stacks at once: this one shares the current shadow stack */
+		return 0;
+	}
+	t->ss = next->ss;
+	t->ss_top = next->top;
+	t->ss_cap = next->cap;
+	window_set(t, next->min, next->max);
+	c->cur = to;
+	return 1;
+}
+
+/* ...under the guard, so that a signal handler that lands meanwhile pushes
+ * nothing onto a half-switched stack (its calls are dropped and counted);
+ * the SWITCH record is written unless the guard was held already (a
+ * handler inside a hook). */
+static void switch_to(struct fnt_thread *t, uintptr_t to)
+{
+	uint32_t held = t->busy;
+	t->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	if (switch_stacks(t, to) && !held)
+		fnt_put_switch(t, to);
+	__asm__ volatile("" ::: "memory");
+	t->busy = held;
+}
+
+/* An exit whose slot is not on the current shadow stack: a coroutine
+ * finished and libc went to its uc_link.  Switch to the stack whose top
+ * frame has that slot; 1 if there is one. */
+int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
+{
+	struct fnt_coro *c = t->coro;
+	if (!c)
+		return 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		struct fnt_coro_stack *s = &c->s[i];
+		if (s->id != c->cur && s->top && s->ss[s->top - 1].slot == slot) {
+			switch_to(t, s->id);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* sp is on the stack in use: take it into the window, under the guard */
+static void window_add(struct fnt_thread *t, uintptr_t sp)
+{
+	t->busy = 1;
+	__asm__ volatile("" ::: "memory");
+	window_set(t, t->stk_max && t->stk_min < sp ? t->stk_min : sp, t->stk_max > sp ? t->stk_max : sp);
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}
+
+/* A stack pointer out of the hooks' window (see the top of this file). */
+int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
+{
+	if (unlikely(!fnt_fork_mask))
+		fnt_raw_fork_check();   /* a raw clone's child: its own file first */
+	if (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP)) {
+		/* the same stack, deeper or shallower (or the first event) */
+		if (!t->busy)
+			window_add(t, sp);
+		return 0;
+	}
+	if (t->tid && (uint32_t)syscall(SYS_gettid) != t->tid) {
+		/* not this thread: a context on its TLS, which must leave it alone */
+		struct fnt_file_header *h = fnt_trace_header();
+		if (h)
+			__atomic_fetch_add(&h->reserved[FNT_RES_LOST_UNSAFE], events, __ATOMIC_RELAXED);
+		return 1;
+	}
+	if (t->busy)
+		return 0;               /* (a handler inside a hook: the event is dropped anyway) */
+	struct fnt_coro *c = t->coro;
+	uintptr_t to = sp | 1, best = STACK_JUMP + 1;
+	for (uint32_t i = 0; c && i < c->n; i++) {
+		struct fnt_coro_stack *s = &c->s[i];
+		uintptr_t d = sp < s->min ? s->min - sp : sp > s->max ? sp - s->max : 0;
+		if (s->id != c->cur && s->max && d < best) {
+			best = d;
+			to = s->id;
+		}
+	}
+	switch_to(t, to);
+	if (!t->coro || t->coro->cur != to)
+		return 0;               /* (no room for another stack: stays on the current one) */
+	window_add(t, sp);
+	return 0;
+}
+
+#ifndef FNT_STATIC_ARCHIVE
+
+#define CTX_MAX 4096u        /* ucontexts known, per process (open addressing) */
+
+static struct {
+	uintptr_t ctx;           /* the ucontext_t's address, 0: free */
+	uintptr_t stack;         /* the stack it resumes on */
+} ctx_map[CTX_MAX];
 
 static uint32_t ctx_hash(uintptr_t ctx)
 {
@@ -79,86 +254,6 @@ static int ctx_get(uintptr_t ctx, uintptr_t *stack)
 			return 0;
 		if (k == ctx) {
 			*stack = __atomic_load_n(&ctx_map[h].stack, __ATOMIC_ACQUIRE);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
-{
-	struct fnt_coro_stack *reuse = NULL;
-	for (uint32_t i = 0; i < c->n; i++) {
-		if (c->s[i].id == id)
-			return &c->s[i];
-		if (!reuse && !c->s[i].top && c->s[i].id != c->cur)
-			reuse = &c->s[i];
-	}
-	if (c->n < STACKS_MAX)
-		reuse = &c->s[c->n++];
-	else if (!reuse)
-		return NULL;
-	else if (reuse->ss)     /* a finished coroutine's stack: its shadow array goes */
-		munmap(reuse->ss, (size_t)reuse->cap * sizeof(struct fnt_shadow_entry));
-	memset(reuse, 0, sizeof(*reuse));
-	reuse->id = id;
-	return reuse;
-}
-
-/* Make stack `to` the running one: park the thread's shadow stack under
- * the current one and take out the other's; write the switch. */
-static void switch_to(struct fnt_thread *t, uintptr_t to)
-{
-	struct fnt_coro *c = t->coro;
-	if (!c) {
-		if (!to)
-			return;
-		void *m = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED) {
-			t->lost++;
-			return;
-		}
-		t->coro = c = m;
-		c->n = 1;        /* s[0]: the thread's own stack, id 0 */
-	}
-	if (c->cur == to)
-		return;
-	struct fnt_coro_stack *from = stack_slot(c, c->cur), *next;
-	if (!from)
-		return;
-	from->ss = t->ss;
-	from->top = t->ss_top;
-	from->cap = t->ss_cap;
-	next = stack_slot(c, to);
-	if (!next) {
-		t->lost++;       /* too many stacks at once: this one shares the current shadow stack */
-		return;
-	}
-	t->ss = next->ss;
-	t->ss_top = next->top;
-	t->ss_cap = next->cap;
-	c->cur = to;
-	if (!t->busy) {
-		t->busy = 1;
-		__asm__ volatile("" ::: "memory");
-		fnt_put_switch(t, to);
-		__asm__ volatile("" ::: "memory");
-		t->busy = 0;
-	}
-}
-
-/* An exit whose slot is not on the current shadow stack: a coroutine
- * finished and libc went to its uc_link.  Switch to the stack whose top
- * frame has that slot; 1 if there is one. */
-int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
-{
-	struct fnt_coro *c = t->coro;
-	if (!c)
-		return 0;
-	for (uint32_t i = 0; i < c->n; i++) {
-		struct fnt_coro_stack *s = &c->s[i];
-		if (s->id != c->cur && s->top && s->ss[s->top - 1].slot == slot) {
-			switch_to(t, s->id);
 			return 1;
 		}
 	}

@@ -12,8 +12,10 @@
  * ends byte for byte as it would have without the ring.
  *
  * Only the process image that claims the ring first uses it.  A forked child
- * lets go of its copy of the mapping and maps its chunks from its own file,
+ * lets go of its copy of a claimed ring and maps its chunks from its own file,
  * as every process did before; so does a program run without `record`.  A
+ * ring still unclaimed at the fork (the parent wrote no event) may become the
+ * child's, drained into the child's file.  A
  * later image of the same process (after exec) tells record, by bumping the
  * ring's image, that the old image's slots are final.
  *
@@ -303,4 +305,18 @@ void fnt_drain_fork_child(void)
 	ctl = NULL;
 	slots = NULL;
 	claim_lock = 0;
+}
+
+/* ...and once the child has its own file: if it takes the ring that is
+ * still on offer, record copies its slots into that file, not into the
+ * parent's (which the parent, having written nothing, removes) */
+void fnt_drain_fork_file(const char *trace_path, uint64_t ino, uint64_t dev)
+{
+	const char *base = strrchr(trace_path, '/');
+	base = base ? base + 1 : trace_path;
+	if (ring_fd < 0 || strlen(base) >= sizeof(file_name))
+		return;
+	strcpy(file_name, base);
+	file_ino = ino;
+	file_dev = dev;
 }

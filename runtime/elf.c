@@ -105,6 +105,45 @@ void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char
 	}
 }
 
+void fnt_elf_symbols(const struct fnt_elf *e, unsigned type,
+		     void (*fn)(void *ctx, const Elf64_Sym *sym, const char *name), void *ctx)
+{
+	const Elf64_Sym *sym;
+	const char *str;
+	size_t n, strsize;
+	if (!symbols(e, &sym, &n, &str, &strsize))
+		return;
+	for (size_t k = 0; k < n; k++) {
+		const Elf64_Sym *s = &sym[k];
+		if (ELF64_ST_TYPE(s->st_info) != type || s->st_shndx == SHN_UNDEF || !s->st_value ||
+		    s->st_name >= strsize || !memchr(str + s->st_name, 0, strsize - s->st_name))
+			continue;
+		fn(ctx, s, str + s->st_name);
+	}
+}
+
+int fnt_elf_load_range(const struct fnt_elf *e, uint64_t *lo, uint64_t *hi)
+{
+	const Elf64_Ehdr *h = e->eh;
+	int found = 0;
+	*lo = UINT64_MAX;
+	*hi = 0;
+	if (h->e_phentsize != sizeof(Elf64_Phdr) || h->e_phoff > e->size ||
+	    (e->size - h->e_phoff) / sizeof(Elf64_Phdr) < h->e_phnum)
+		return -1;
+	const Elf64_Phdr *ph = (const void *)(e->map + h->e_phoff);
+	for (unsigned i = 0; i < h->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		found = 1;
+		if (ph[i].p_vaddr < *lo)
+			*lo = ph[i].p_vaddr;
+		if (ph[i].p_vaddr + ph[i].p_memsz > *hi)
+			*hi = ph[i].p_vaddr + ph[i].p_memsz;
+	}
+	return found ? 0 : -1;
+}
+
 /* A caller of a hook refers to it (undefined, maybe "name@GLIBC_2.2.5" in
  * .symtab); a program linked with libfntrace.a defines it; libc defines
  * dummy ones and is not instrumented. */

@@ -98,7 +98,16 @@ static inline __attribute__((always_inline)) void
 fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 {
 	struct fnt_thread *t = &fnt_self;
+	uintptr_t sp;
 
+	/* On the machine stack this thread was last seen on, in a process we
+	 * know of?  If not (another stack: a coroutine, a signal stack; a
+	 * context on this thread's TLS that is not this thread; a copy of the
+	 * process made by a raw clone), the rare path sorts it out first
+	 * (coro.c); it tells which events are not ours to write. */
+	__asm__("mov %%rsp, %0" : "=r"(sp));
+	if (fnt_stack_check(t, sp, 1))
+		return;
 	/* Claim the guard before reading any state: a signal that lands before
 	 * this runs its handler's events to completion on clean state; one that
 	 * lands after finds the guard held and is dropped (and counted).

@@ -146,36 +146,113 @@ static uint8_t *put_string(uint8_t *p, uintptr_t ptr)
 	return p + len;
 }
 
+/* Read n bytes at ptr without ever faulting; 0 when all were read. */
+static int read_safe(void *buf, uintptr_t ptr, size_t n)
+{
+	struct iovec local = { buf, n }, remote = { (void *)ptr, n };
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* A counted string (std::string, std::string_view): its first
+ * FNT_ARG_STR_MAX bytes, in the payload of a C string (the bytes may hold
+ * NULs); a data pointer that cannot be read is <bad 0x...> */
+static uint8_t *put_counted(uint8_t *p, uintptr_t data, uint64_t len)
+{
+	size_t n = len < FNT_ARG_STR_MAX ? (size_t)len : FNT_ARG_STR_MAX;
+	if (n && read_safe(p + 2, data, n)) {
+		*p++ = FNT_STR_BAD;
+		memcpy(p, &data, 8);
+		return p + 8;
+	}
+	p[0] = len > FNT_ARG_STR_MAX ? FNT_STR_CUT : FNT_STR_OK;
+	p[1] = (uint8_t)n;
+	return p + 2 + n;
+}
+
+/* A std::string at obj: libstdc++'s layout (gcc and clang on Linux) is its
+ * data pointer, then its length */
+static uint8_t *put_std_string(uint8_t *p, uintptr_t obj)
+{
+	uint64_t w[2];
+	if (!obj) {
+		*p++ = FNT_STR_NULL;
+		return p;
+	}
+	if (read_safe(w, obj, sizeof(w))) {
+		*p++ = FNT_STR_BAD;
+		memcpy(p, &obj, 8);
+		return p + 8;
+	}
+	return put_counted(p, (uintptr_t)w[0], w[1]);
+}
+
 static uint8_t *put_item(uint8_t *p, const struct fnt_arg_item *it, uint64_t v)
 {
 	if (it->fmt == FNT_FMT_STRUCT)
 		return p;
 	if (it->fmt == FNT_FMT_STR)
 		return put_string(p, (uintptr_t)v);
+	if (it->fmt == FNT_FMT_STDSTRING)
+		return put_std_string(p, (uintptr_t)v);
 	memcpy(p, &v, 8);
 	return p + 8;
+}
+
+/* the integer-class argument word i (0-based): a register, then the stack */
+static inline uint64_t arg_word(const struct fnt_regs *r, const uintptr_t *slot, unsigned i)
+{
+	return i < 6 ? r->gp[i] : slot[1 + i - 6];   /* stack arguments sit above the return address */
+}
+
+/* A long double in st(0) (a return value), copied without changing the x87
+ * stack: fxam says whether st(0) holds anything (it only sets the condition
+ * codes), and a copy of it is pushed and stored.  16 bytes: the 10 of the
+ * value, then 1 when st(0) held one.  The C code that ran since the
+ * function returned does not touch the x87 registers. */
+static uint8_t *put_st0(uint8_t *p)
+{
+	uint16_t sw;
+	memset(p, 0, 16);
+	__asm__ volatile("fxam\n\tfnstsw %0" : "=a"(sw));
+	if ((sw & 0x4500) != 0x4100) {          /* C3 C2 C0 = 1 0 1: empty */
+		__asm__ volatile("fld %%st(0)\n\tfstpt %0" : "=m"(*(char(*)[10])p));
+		p[10] = 1;
+	}
+	return p + 16;
 }
 
 static size_t args_payload(uint8_t *buf, const struct fnt_argspec *spec, const struct fnt_regs *r,
 			   const uintptr_t *slot)
 {
-	static const uint8_t gp_of_arg[6] = { 0, 1, 2, 3, 4, 5 };
 	uint8_t *p = buf;
 	for (unsigned i = 0; i < spec->n; i++) {
 		const struct fnt_arg_item *it = &spec->item[i];
 		uint64_t v;
 		if (it->src == FNT_SRC_RET)
 			continue;
-		if (it->src == FNT_SRC_FP)
+		if (it->src == FNT_SRC_FP) {
 			v = r->xmm[it->index][0];
-		else if (it->index < 6)
-			v = r->gp[gp_of_arg[it->index]];
-		else
-			v = slot[1 + it->index - 6];   /* stack arguments sit above the return address */
+		} else if (unlikely(it->fmt >= FNT_FMT_LDOUBLE && it->fmt != FNT_FMT_STDSTRING)) {
+			/* two words: a long double's in memory, a string_view's */
+			uint64_t w[2] = { arg_word(r, slot, it->index), arg_word(r, slot, it->index + 1u) };
+			if (it->fmt == FNT_FMT_STRVIEW) {
+				p = put_counted(p, (uintptr_t)w[1], w[0]);
+			} else {
+				memcpy(p, w, 10);
+				memset(p + 10, 0, 6);
+				p[10] = 1;
+				p += 16;
+			}
+			continue;
+		} else {
+			v = arg_word(r, slot, it->index);
+		}
 		p = put_item(p, it, v);
 	}
 	return (size_t)(p - buf);
 }
+
+#define RET_BUF (2 + FNT_ARG_STR_MAX + 16)
 
 static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const struct fnt_regs *r)
 {
@@ -184,9 +261,113 @@ static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const st
 		const struct fnt_arg_item *it = &spec->item[i];
 		if (it->src != FNT_SRC_RET)
 			continue;
-		p = put_item(p, it, it->fmt == FNT_FMT_FLOAT ? r->xmm[0][0] : r->gp[6]);
+		if (p + fnt_argspec_item_max(it) > buf + RET_BUF)
+			break;          /* (two string retvals: the first only) */
+		if (it->fmt == FNT_FMT_LDOUBLE)
+			p = put_st0(p);
+		else if (it->fmt == FNT_FMT_STRVIEW)
+			p = put_counted(p, (uintptr_t)r->gp[2], r->gp[6]);   /* rax: length, rdx: data */
+		else
+			p = put_item(p, it, it->fmt == FNT_FMT_FLOAT ? r->xmm[0][0] : r->gp[6]);
 	}
 	return (size_t)(p - buf);
+}
+
+/* ---- the fast path of captured values ----
+ * With the guard held, the common case of an entry with its ARGS record or
+ * an exit with its RETVAL record: the clock read, the function in the
+ * address cache, room in the chunk for the worst case of both (one bounds
+ * check), no call site to add.  The event head goes first (its 8-byte
+ * store zeroes what follows), then the record's length and body, then the
+ * record's one-byte head, so that a reader never sees a head without its
+ * body.  Values go straight from the register frame into the chunk; a
+ * string is copied into it, bounded by FNT_ARG_STR_MAX.  Returns 0 when it
+ * wrote nothing: the caller takes the general path (fnt_event_ext). */
+static inline __attribute__((always_inline)) int
+values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn, const struct fnt_regs *r,
+	    const uintptr_t *slot, const int is_exit)
+{
+	const uint64_t *w = (const uint64_t *)r;
+	uint8_t *p = t->pos, *q, *body;
+	uint64_t now, d, v, x;
+	unsigned sl, len;
+
+	if (unlikely(!l->fast || p >= t->limit || !fnt_use_tsc ||
+		     p + 8 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||
+		     (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
+		return 0;
+	now = __builtin_ia32_rdtsc();
+	d = now - t->last;
+	sl = fnt_slot(fn);
+	if (unlikely(t->cache[sl] != fn || d >= (1ull << 47)))
+		return 0;
+	t->last = now;
+	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
+	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	p += len;
+	body = q = p + 1 + l->len_len;
+	if (!l->n_str) {
+		/* fixed size: the length is known, and stored before the body */
+		x = fnt_varint_pack(8u * l->n, l->len_len);
+		memcpy(p + 1, &x, 8);
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			memcpy(q, &v, 8);
+			q += 8;
+		}
+	} else {
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			if (l->kind[i] == FNT_PLAN_STR) {
+				q = put_string(q, (uintptr_t)v);
+			} else {
+				memcpy(q, &v, 8);
+				q += 8;
+			}
+		}
+		/* the length, as short as it can be: the body moves up when
+		 * the worst case needed a longer one */
+		size_t n = (size_t)(q - body);
+		unsigned ll = fnt_varint_len(n);
+		if (ll < l->len_len) {
+			memmove(p + 1 + ll, body, n);
+			q -= l->len_len - ll;
+		}
+		x = fnt_varint_pack(n, ll);
+		memcpy(p + 1, &x, ll);
+	}
+	x = fnt_varint_pack((uint64_t)(is_exit ? FNT_EXT_RETVAL : FNT_EXT_ARGS) << 2 | FNT_K_EXT, 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	t->pos = q;
+	t->depth += is_exit ? -1 : 1;
+	return 1;
+}
+
+/* The general path of an entry with its ARGS record, with the guard held:
+ * a new chunk, a cache miss, a call site, an item the plan does not know.
+ * 0, or -1 when nothing was written. */
+static __attribute__((noinline)) int args_slow(struct fnt_thread *t, const struct fnt_argplan *plan, uintptr_t fn,
+					       uintptr_t site, const struct fnt_regs *r, const uintptr_t *slot)
+{
+	uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
+	size_t len = args_payload(buf, plan->spec, r, slot);
+	return fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
+}
+
+/* ...and of an exit with its RETVAL record: 0, -1 when nothing was
+ * written, 1 when there is no payload (a plain exit is due) */
+static __attribute__((noinline)) int ret_slow(struct fnt_thread *t, const struct fnt_argplan *plan, uintptr_t fn,
+					      const struct fnt_regs *r)
+{
+	uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
+	size_t len = ret_payload(buf, plan->spec, r);
+	if (!len)
+		return 1;
+	return fnt_event_ext(t, fn, 0, 1, FNT_EXT_RETVAL, buf, len);
 }
 
 void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
@@ -203,11 +384,16 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 {
 	struct fnt_thread *t = &fnt_self;
-	const struct fnt_argspec *spec = NULL;
+	const struct fnt_argplan *plan = NULL;
 	int32_t depth;
 	/* record --callsite: the call site is the return address, in the caller */
 	uintptr_t site = unlikely(fnt_flags & FNT_FLAG_CALLSITE) ? *slot : 0;
 
+	/* another machine stack: its own shadow stack first (coro.c); or a
+	 * context on this thread's TLS that is not the thread: not traced,
+	 * entry nor exit */
+	if (fnt_stack_check(t, (uintptr_t)slot, 2))
+		return;
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy) {
 			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);   /* its entry and its exit */
@@ -236,10 +422,9 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		barrier();
 		if (!fnt_gate_skip(t, fn, 0)) {
 			depth = t->depth;
-			if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
-				uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-				size_t len = args_payload(buf, spec, r, slot);
-				fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
+			if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
+				if (!values_fast(t, &plan->args, fn, r, slot, 0))
+					args_slow(t, plan, fn, site, r, slot);
 			} else {
 				fnt_event_write(t, fn, site, 0);   /* releases the guard */
 				t->busy = 1;
@@ -251,7 +436,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		e->ret = *slot;
 		e->slot = (uintptr_t)slot;
 		e->fn = fn;
-		e->spec = written ? spec : NULL;
+		e->plan = written ? plan : NULL;
 		e->written = written;
 		e->depth = t->depth;
 		t->ss_top++;
@@ -260,18 +445,15 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		t->busy = 0;
 		return;
 	}
-	if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
-		uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-		size_t len;
+	if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
 		if (t->busy) {
 			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);
 			return;
 		}
-		len = args_payload(buf, spec, r, slot);
 		t->busy = 1;
-		__asm__ volatile("" ::: "memory");
-		int rc = fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
-		__asm__ volatile("" ::: "memory");
+		barrier();
+		int rc = values_fast(t, &plan->args, fn, r, slot, 0) ? 0 : args_slow(t, plan, fn, site, r, slot);
+		barrier();
 		t->busy = 0;
 		if (rc)
 			return;
@@ -285,10 +467,10 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 				fnt_lost_events(t, FNT_LOST_NOSPACE, 1);
 			return;
 		}
-		if (unlikely(fnt_argspec_count) && (spec = fnt_argspec_find(fn)) != NULL) {
+		if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
 			/* the first event started the runtime and loaded the specs */
 			uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-			size_t len = args_payload(buf, spec, r, slot);
+			size_t len = args_payload(buf, plan->spec, r, slot);
 			if (!t->busy) {
 				t->busy = 1;
 				__asm__ volatile("" ::: "memory");
@@ -308,7 +490,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 	e->ret = *slot;
 	e->slot = (uintptr_t)slot;
 	e->fn = fn;
-	e->spec = spec;
+	e->plan = plan;
 	e->written = 1;
 	e->depth = t->depth;
 	t->ss_top++;
@@ -403,30 +585,24 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			t->busy = 0;
 			return e.ret;
 		}
-		if (e.spec) {
-			uint8_t buf[2 + FNT_ARG_STR_MAX + 16];
-			size_t len = ret_payload(buf, e.spec, r);
-			if (len) {
-				fnt_event_ext(t, e.fn, 0, 1, FNT_EXT_RETVAL, buf, len);
-				barrier();
-				t->busy = 0;
-				return e.ret;
-			}
+		if (e.plan && e.plan->ret.max && (values_fast(t, &e.plan->ret, e.fn, r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0)) {
+			barrier();
+			t->busy = 0;
+			return e.ret;
 		}
 		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
 		return e.ret;
 	}
-	if (e.spec && !t->busy) {
-		uint8_t buf[2 + FNT_ARG_STR_MAX + 16];
-		size_t len = ret_payload(buf, e.spec, r);
-		if (len) {
-			t->busy = 1;
-			__asm__ volatile("" ::: "memory");
-			fnt_event_ext(t, e.fn, 0, 1, FNT_EXT_RETVAL, buf, len);
-			__asm__ volatile("" ::: "memory");
+	if (e.plan && e.plan->ret.max && !t->busy) {
+		t->busy = 1;
+		barrier();
+		if (values_fast(t, &e.plan->ret, e.fn, r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0) {
+			barrier();
 			t->busy = 0;
 			return e.ret;
 		}
+		barrier();
+		t->busy = 0;
 	}
 	fnt_event(e.fn, 0, 1);
 	return e.ret;

@@ -112,8 +112,8 @@ int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
 	base = base ? base + 1 : path;
 	if (!mode || !strncmp(base, "libfntrace", 10) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld64.so", 7))
 		return 0;
-	if (fnt_elf_hooks(e, path))
-		return 1;
+	if (fnt_elf_hooks(e, path) || fnt_prologue_wanted(e, path))
+		return 1;      /* instrumented, or -P moves its prologues */
 	return mode == 2 ? 2 : 0;
 }
 
@@ -126,6 +126,56 @@ struct hook_scan {
 	size_t left;
 	int relro_open;
 };
+
+/* Whether the function a slot leads to traces itself: it lies in a module
+ * that calls the hooks (-finstrument-functions, -pg -mfentry), or it is one
+ * that -P patches (a pad, or a moved prologue).  Then the call is its entry
+ * already, and a library-call entry as well would show it twice. */
+static int target_traces_itself(uintptr_t target, const char *name)
+{
+	static struct { uintptr_t base; int how; } seen[64];
+	static unsigned n_seen;
+	Dl_info di;
+	int how = -1;
+	static uintptr_t own_base;
+	if (!own_base && dladdr((void *)fnt_libcall_module, &di))
+		own_base = (uintptr_t)di.dli_fbase;
+	if (!dladdr((void *)target, &di) || !di.dli_fname || !*di.dli_fname || (uintptr_t)di.dli_fbase == own_base)
+		return 0;       /* (our own wrappers: dlopen, fork... are library calls) */
+	for (unsigned i = 0; i < n_seen; i++)
+		if (seen[i].base == (uintptr_t)di.dli_fbase)
+			how = seen[i].how;
+	if (how < 0) {
+		struct fnt_elf t;
+		unsigned hooks = 0;
+		how = 0;
+		if (!fnt_elf_open(&t, di.dli_fname)) {
+			hooks = fnt_elf_hooks(&t, di.dli_fname);
+			how = (hooks & (FNT_ELF_CYG | FNT_ELF_FENTRY)) ? 1 :
+			      (hooks & FNT_ELF_PATCHABLE) ? 2 : fnt_prologue_wanted(&t, di.dli_fname) ? 3 : 0;
+			fnt_elf_close(&t);
+		}
+		if (n_seen < sizeof(seen) / sizeof(seen[0]))
+			seen[n_seen++].base = (uintptr_t)di.dli_fbase, seen[n_seen - 1].how = how;
+	}
+	if (how == 1)
+		return 1;
+	if (how >= 2) {
+		/* selected by -P (pads without -P: every one) */
+		char *globs[64], *text = NULL;
+		int n = 0, hit;
+		const char *env = getenv(FNTRACE_ENV_PATCH);
+		if (env && *env && (text = strdup(env))) {
+			char *save = NULL;
+			for (char *tok = strtok_r(text, ";", &save); tok && n < 64; tok = strtok_r(NULL, ";", &save))
+				globs[n++] = tok;
+		}
+		hit = how == 2 ? fnt_patch_glob_match(name, globs, n) : n && fnt_patch_glob_match(name, globs, n);
+		free(text);
+		return hit;
+	}
+	return 0;
+}
 
 static void hook_slot(void *ctx, const char *name, uint64_t vaddr)
 {
@@ -146,6 +196,8 @@ static void hook_slot(void *ctx, const char *name, uint64_t vaddr)
 		if (!target)
 			return;
 	}
+	if (target_traces_itself(target, name))
+		return;
 	if ((uint64_t)got >= h->relro_lo && (uint64_t)got < h->relro_hi && !h->relro_open) {
 		if (mprotect((void *)h->relro_lo, h->relro_hi - h->relro_lo, PROT_READ | PROT_WRITE))
 			return;

@@ -145,6 +145,9 @@ void fnt_modules_scan(void)
 			fnt_patch_module(m->path, m->bias);
 #endif
 		} else if (m->seen == 0) {
+#ifndef FNT_STATIC_ARCHIVE
+			fnt_patch_module_gone(m->lo, m->hi);    /* its pads and prologues are gone with it */
+#endif
 			m->rec.ticks = fnt_now();
 			fnt_meta_append(FNT_META_MODULE_UNLOAD, &m->rec, sizeof(m->rec), m->path, strlen(m->path) + 1);
 			free(m->path);
@@ -171,6 +174,13 @@ void fnt_modules_lock(void)
 void fnt_modules_unlock(void)
 {
 	pthread_mutex_unlock(&scan_lock);
+}
+
+/* a child cloned without any prepare step: the lock may be held by a
+ * thread that is not in this process */
+void fnt_modules_lock_reset(void)
+{
+	pthread_mutex_init(&scan_lock, NULL);
 }
 
 /* In a forked child: record the modules it inherited from the table, not

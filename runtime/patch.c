@@ -36,6 +36,8 @@
 
 void __fentry__(void);
 
+#include "symbols/cxxname.h"
+
 static int is_pad(const uint8_t *p)
 {
 	static const uint8_t nops[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
@@ -48,44 +50,72 @@ static int cmp_addr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* a page for the stub within rel32 reach of [lo, hi) */
-static uint8_t *stub_near(uintptr_t lo, uintptr_t hi)
+/* size bytes, read-write, within rel32 reach of [lo, hi); fnt_near_seal
+ * makes them read-execute once written */
+uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size)
 {
 	long pg = sysconf(_SC_PAGESIZE);
+	size = (size + (size_t)pg - 1) & ~(size_t)(pg - 1);
 	for (uintptr_t k = 1; k < 4096; k++) {
-		uintptr_t want = ((lo & ~(uintptr_t)(pg - 1)) - k * 0x100000u);
+		uintptr_t want = ((lo & ~(uintptr_t)(pg - 1)) - k * 0x100000u - size);
 		if (want > lo || hi - want > 0x7fff0000u)
 			break;
-		void *m = mmap((void *)want, (size_t)pg, PROT_READ | PROT_WRITE,
+		void *m = mmap((void *)want, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (m == MAP_FAILED)
 			continue;
 		if ((uintptr_t)m != want) {
-			munmap(m, (size_t)pg);
+			munmap(m, size);
 			continue;
 		}
-		uint8_t *s = m;
-		uintptr_t target = (uintptr_t)__fentry__;
-		s[0] = 0xff;    /* jmp *0(%rip) */
-		s[1] = 0x25;
-		memset(s + 2, 0, 4);
-		memcpy(s + 6, &target, 8);
-		if (mprotect(m, (size_t)pg, PROT_READ | PROT_EXEC)) {
-			munmap(m, (size_t)pg);
-			return NULL;
-		}
-		return s;
+		return m;
 	}
 	return NULL;
 }
 
-static int wanted(const char *name, char **globs, int n_globs)
+int fnt_near_seal(void *p, size_t size)
 {
+	long pg = sysconf(_SC_PAGESIZE);
+	size = (size + (size_t)pg - 1) & ~(size_t)(pg - 1);
+	if (!mprotect(p, size, PROT_READ | PROT_EXEC))
+		return 0;
+	munmap(p, size);
+	return -1;
+}
+
+/* a page for the stub (jmp *__fentry__) within rel32 reach of [lo, hi) */
+static uint8_t *stub_near(uintptr_t lo, uintptr_t hi)
+{
+	uint8_t *s = fnt_near_alloc(lo, hi, 14);
+	if (!s)
+		return NULL;
+	uintptr_t target = (uintptr_t)__fentry__;
+	s[0] = 0xff;    /* jmp *0(%rip) */
+	s[1] = 0x25;
+	memset(s + 2, 0, 4);
+	memcpy(s + 6, &target, 8);
+	return fnt_near_seal(s, 14) ? NULL : s;
+}
+
+/* FUNC globs of -P: no glob selects everything; a C++ name matches in
+ * every form the tool shows (as the record-time filters do) */
+int fnt_patch_glob_match(const char *name, char **globs, int n_globs)
+{
+	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_FULL, CXXNAME_SIMPLE };
 	if (!n_globs)
 		return 1;
 	for (int i = 0; i < n_globs; i++)
 		if (!fnmatch(globs[i], name, 0))
 			return 1;
+	for (size_t k = 0; k < sizeof(styles) / sizeof(*styles) && name[0] == '_' && name[1] == 'Z'; k++) {
+		char *d = cxxname_demangle(name, styles[k]);
+		int hit = 0;
+		for (int i = 0; d && i < n_globs && !hit; i++)
+			hit = !fnmatch(globs[i], d, 0) || !strcmp(globs[i], d);
+		free(d);
+		if (hit)
+			return 1;
+	}
 	return 0;
 }
 
@@ -111,10 +141,7 @@ static int wanted(const char *name, char **globs, int n_globs)
  * in `want_on` for the holder to carry out) and by spinning elsewhere; it
  * uses only system calls (mprotect, membarrier, tgkill, getdents64).
  */
-struct site {
-	uintptr_t at;
-	uint8_t orig[5], call[5];
-};
+#define site fnt_patch_site     /* runtime.h: a pad, or a moved prologue (prologue.c) */
 struct site_set {
 	size_t n;
 	struct site s[];
@@ -122,6 +149,9 @@ struct site_set {
 
 static struct site_set *sites;       /* published with release stores */
 static int busy, want_on = -1, is_on, parking, patch_sig;
+/* the hold protocol (prologue sites): the park generation whose threads wait
+ * in the handler until `released` reaches it */
+static int hold_gen, released;
 #define PARK_MAX 4096
 #define PARK_CODE (-60)           /* si_code of a park request (< 0: sent by us) */
 #define PARK_MAGIC 0x66707472
@@ -156,9 +186,21 @@ static const struct site *site_at(uintptr_t addr)
 		else
 			hi = mid;
 	}
-	if (!lo || addr - set->s[lo - 1].at >= 5)
+	if (!lo || addr - set->s[lo - 1].at >= set->s[lo - 1].len)
 		return NULL;
 	return &set->s[lo - 1];
+}
+
+/* where a thread stopped at ip inside site s (past its first byte) goes on:
+ * past a pad's NOPs; to the same instruction among a prologue's moved ones */
+static uintptr_t site_interior(const struct site *s, uintptr_t ip)
+{
+	if (!s->nb)
+		return s->resume;
+	for (unsigned i = 0; i < s->nb; i++)
+		if (s->at + s->from[i] == ip)
+			return s->resume + s->to[i];
+	return ip;
 }
 
 /* make every core that runs one of our threads see the new code */
@@ -192,10 +234,31 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	const struct site *s;
 	if (si->si_code == PARK_CODE && si->si_pid == getpid() && si->si_value.sival_int == PARK_MAGIC) {
+		int hold = __atomic_load_n(&hold_gen, __ATOMIC_ACQUIRE);
+		if (hold && hold == __atomic_load_n(&park_gen, __ATOMIC_ACQUIRE)) {
+			/* stop here while the sites are rewritten (no code of theirs
+			 * runs meanwhile: no int3 needed), then step out of any
+			 * site's interior as the new bytes require */
+			if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
+				park_ack();
+			struct timespec t0, now, nap = { 0, 20000 };
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			/* (a later switch may have stopped this thread again inside
+			 * this wait, SA_NODEFER, and released it: generations grow) */
+			while ((int)(__atomic_load_n(&released, __ATOMIC_ACQUIRE) - hold) < 0) {
+				nanosleep(&nap, NULL);
+				clock_gettime(CLOCK_MONOTONIC, &now);
+				if (now.tv_sec - t0.tv_sec > 10)
+					break;      /* never hang the host (the switcher cannot stall this long) */
+			}
+			if ((s = site_at(ip)) && ip != s->at && *(const uint8_t *)s->at == s->call[0])
+				uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
+			return;
+		}
 		/* a switch stops this thread: never leave it inside a pad (a
 		 * late one, after its switch, finds NOPs or a call: harmless) */
 		if ((s = site_at(ip)) && ip != s->at)
-			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
 		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
 			park_ack();
 		return;
@@ -204,7 +267,7 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 		/* the int3 a switch put at a pad: skip the pad.  A park request
 		 * sent meanwhile may have merged with this SIGTRAP: it is met
 		 * too, the thread leaves no pad interior */
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)s->resume;
 		if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
 			park_ack();
 		return;
@@ -320,11 +383,12 @@ static int list_threads(void)
 
 /* stop every other thread (list_threads) once through SIGTRAP (see
  * on_trap); 0 when all did */
-static int park_threads(void)
+static int park_threads(int hold)
 {
 	pid_t pid = getpid();
 	int n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE), ok;
 	int gen = __atomic_add_fetch(&park_gen, 1, __ATOMIC_ACQ_REL);
+	__atomic_store_n(&hold_gen, hold ? gen : 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&parking, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < n; i++) {
 		siginfo_t si;
@@ -367,6 +431,8 @@ static void write_range(const struct site_set *set, int prot)
 	uintptr_t r0 = 0, r1 = 0;
 	for (size_t i = 0; i <= set->n; i++) {
 		uintptr_t p0 = 0, p1 = 0;
+		if (i < set->n && !set->s[i].len)
+			continue;
 		if (i < set->n) {
 			p0 = set->s[i].at & ~(uintptr_t)(pg - 1);
 			p1 = (set->s[i].at + 5 + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
@@ -383,19 +449,53 @@ static void write_range(const struct site_set *set, int prot)
 	}
 }
 
+/* Prologue sites (prologue.c) whose moved bytes hold several instructions
+ * cannot use the int3 protocol below: a thread found just past a 1-byte
+ * first instruction (push %rbp) may have run it, or the int3 that replaced
+ * it (a park request merges with that SIGTRAP), and the two need different
+ * places to go on.  So every other thread is stopped in the handler, the
+ * sites are rewritten while no code runs, and each thread then steps out of
+ * any interior it was stopped in (on_trap).  Write access is open. */
+static int switch_held(const struct site_set *set, int on, ucontext_t *self_uc)
+{
+	int ok = !park_threads(1);
+	if (ok) {
+		for (size_t i = 0; i < set->n; i++)
+			if (set->s[i].len)
+				memcpy((void *)set->s[i].at, on ? set->s[i].call : set->s[i].orig, 5);
+		sync_cores();
+		if (on && self_uc) {
+			uintptr_t ip = (uintptr_t)self_uc->uc_mcontext.gregs[REG_RIP];
+			const struct site *s = site_at(ip);
+			if (s && ip != s->at)
+				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
+		}
+	}
+	/* (given up: nothing was written) */
+	__atomic_store_n(&released, __atomic_load_n(&hold_gen, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+	__atomic_store_n(&hold_gen, 0, __ATOMIC_RELEASE);
+	write_range(set, PROT_READ | PROT_EXEC);
+	return ok ? 0 : -1;
+}
+
 /* with busy held: every pad to the call (on) or back to its NOPs */
 static int patch_switch(int on, ucontext_t *self_uc)
 {
 	struct site_set *set = __atomic_load_n(&sites, __ATOMIC_ACQUIRE);
 	int multi = 0;
 	if (!set || !set->n)
-		return -1;
+		return 0;       /* nothing to write yet: modules loaded later follow the new state */
 	if (trap_install() || list_threads())
 		return -1;
 	write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
+	for (size_t i = 0; i < set->n; i++)
+		if (set->s[i].nb && set->s[i].len)
+			return switch_held(set, on, self_uc);
 	for (size_t i = 0; i < set->n; i++) {
+		if (!set->s[i].len)
+			continue;
 		__atomic_store_n((uint8_t *)set->s[i].at, 0xcc, __ATOMIC_RELEASE);
-		multi |= set->s[i].orig[0] == 0x90;
+		multi |= set->s[i].orig[0] == 0x90 || set->s[i].nb;
 	}
 	sync_cores();
 	if (on && multi) {
@@ -404,12 +504,13 @@ static int patch_switch(int on, ucontext_t *self_uc)
 			uintptr_t ip = (uintptr_t)self_uc->uc_mcontext.gregs[REG_RIP];
 			const struct site *s = site_at(ip);
 			if (s && ip != s->at)
-				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(s->at + 5);
+				self_uc->uc_mcontext.gregs[REG_RIP] = (greg_t)site_interior(s, ip);
 		}
-		if (park_threads()) {
+		if (park_threads(0)) {
 			/* give up: only byte 0 changed, put it back */
 			for (size_t i = 0; i < set->n; i++)
-				__atomic_store_n((uint8_t *)set->s[i].at, set->s[i].orig[0], __ATOMIC_RELEASE);
+				if (set->s[i].len)
+					__atomic_store_n((uint8_t *)set->s[i].at, set->s[i].orig[0], __ATOMIC_RELEASE);
 			sync_cores();
 			write_range(set, PROT_READ | PROT_EXEC);
 			return -1;
@@ -417,14 +518,17 @@ static int patch_switch(int on, ucontext_t *self_uc)
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		const uint8_t *b = on ? set->s[i].call : set->s[i].orig;
+		if (!set->s[i].len)
+			continue;
 		for (int k = 1; k < 5; k++)
 			__atomic_store_n((uint8_t *)set->s[i].at + k, b[k], __ATOMIC_RELAXED);
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	sync_cores();
 	for (size_t i = 0; i < set->n; i++)
-		__atomic_store_n((uint8_t *)set->s[i].at, on ? set->s[i].call[0] : set->s[i].orig[0],
-				 __ATOMIC_RELEASE);
+		if (set->s[i].len)
+			__atomic_store_n((uint8_t *)set->s[i].at, on ? set->s[i].call[0] : set->s[i].orig[0],
+					 __ATOMIC_RELEASE);
 	sync_cores();
 	write_range(set, PROT_READ | PROT_EXEC);
 	return 0;
@@ -490,7 +594,8 @@ void fnt_patch_fork_child(void)
 	if (set && set->n) {
 		write_range(set, PROT_READ | PROT_WRITE | PROT_EXEC);
 		for (size_t i = 0; i < set->n; i++)
-			memcpy((void *)set->s[i].at, is_on ? set->s[i].call : set->s[i].orig, 5);
+			if (set->s[i].len)
+				memcpy((void *)set->s[i].at, is_on ? set->s[i].call : set->s[i].orig, 5);
 		write_range(set, PROT_READ | PROT_EXEC);
 	}
 	if (want_on >= 0)
@@ -551,7 +656,7 @@ static void patch_init(void)
 
 /* a module's selected pads join the table; patched now if patching is on
  * (the module is new: nobody runs it yet) */
-static void sites_add(const struct site *add, size_t n)
+void fnt_patch_sites_add(const struct site *add, size_t n)
 {
 	if (lock_busy())
 		return;        /* the module's pads stay NOPs: not traced */
@@ -583,6 +688,32 @@ static void sites_add(const struct site *add, size_t n)
 	apply(NULL);
 }
 
+void fnt_patch_module_gone(uintptr_t lo, uintptr_t hi)
+{
+	struct site_set *old = __atomic_load_n(&sites, __ATOMIC_ACQUIRE);
+	size_t keep = 0;
+	if (!old)
+		return;
+	for (size_t i = 0; i < old->n; i++)
+		keep += old->s[i].at < lo || old->s[i].at >= hi;
+	if (keep == old->n || lock_busy())
+		return;
+	struct site_set *set = malloc(sizeof(*set) + keep * sizeof(struct site));
+	if (set) {
+		set->n = 0;
+		for (size_t i = 0; i < old->n; i++)
+			if (old->s[i].at < lo || old->s[i].at >= hi)
+				set->s[set->n++] = old->s[i];
+		__atomic_store_n(&sites, set, __ATOMIC_RELEASE);   /* the old one stays: a handler may read it */
+	} else {
+		/* no memory: the module's sites at least never switch again */
+		for (size_t i = 0; i < old->n; i++)
+			if (old->s[i].at >= lo && old->s[i].at < hi)
+				old->s[i].len = 0;      /* skipped by every switch */
+	}
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
+
 struct pad_scan {
 	uint64_t bias;
 	const uintptr_t *pads;
@@ -606,7 +737,8 @@ static void pad_function(void *ctx, const char *name, uint64_t vaddr)
 			return;
 	}
 	if (!is_pad((const uint8_t *)a) ||
-	    (!wanted(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) && !fnt_argspec_find(a - 4)))
+	    (!fnt_patch_glob_match(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) &&
+	     !fnt_argspec_find(a - 4)))
 		return;
 	int64_t rel = (int64_t)((uintptr_t)ps->stub - (a + 5));
 	if (rel != (int32_t)rel)
@@ -617,7 +749,10 @@ static void pad_function(void *ctx, const char *name, uint64_t vaddr)
 	ps->news = ns;
 	struct site *st_ = &ps->news[ps->n_news++];
 	int32_t r32 = (int32_t)rel;
+	memset(st_, 0, sizeof(*st_));
 	st_->at = a;
+	st_->len = 5;
+	st_->resume = a + 5;
 	memcpy(st_->orig, (const void *)a, 5);
 	st_->call[0] = 0xe8;
 	memcpy(st_->call + 1, &r32, 4);
@@ -648,15 +783,19 @@ void fnt_patch_module(const char *path, uint64_t bias)
 		memcpy(pads + n_pads, entries, k * 8);
 		n_pads += k;
 	}
-	if (!n_pads)
-		goto out;
-	qsort(pads, n_pads, sizeof(*pads), cmp_addr);
 	const char *env = getenv(FNTRACE_ENV_PATCH);
 	if (env && *env && (globs_text = strdup(env))) {
 		char *save = NULL;
 		for (char *tok = strtok_r(globs_text, ";", &save); tok && n_globs < 64; tok = strtok_r(NULL, ";", &save))
 			globs[n_globs++] = tok;
 	}
+	if (!n_pads) {
+		/* no pads: built without any instrumentation, -P moves prologues */
+		if (n_globs && fnt_prologue_wanted(&e, path))
+			fnt_prologue_module(&e, path, bias, globs, n_globs);
+		goto out;
+	}
+	qsort(pads, n_pads, sizeof(*pads), cmp_addr);
 	ps.stub = stub_near(pads[0], pads[n_pads - 1] + 5);
 	if (!ps.stub)
 		goto out;
@@ -666,7 +805,7 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	ps.n_globs = n_globs;
 	fnt_elf_functions(&e, pad_function, &ps);
 	if (ps.n_news)
-		sites_add(ps.news, ps.n_news);
+		fnt_patch_sites_add(ps.news, ps.n_news);
 out:
 	free(ps.news);
 	free(globs_text);

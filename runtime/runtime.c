@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,23 +41,23 @@ uint32_t fnt_ring_chunks FNT_HIDDEN;
 uint32_t fnt_file_gen FNT_HIDDEN;
 FNT_EXPORT volatile int fnt__active;
 
-static struct fnt_file_header *hdr;   /* mapping of the file header */
-static int trace_fd = -1;
-static ino_t trace_ino;             /* identity of the trace file, see trace_fd_check */
-static dev_t trace_dev;
 static uint32_t chunk_size = FNT_DEFAULT_CHUNK;
 static char trace_dir[4096];
-static char trace_path[4200];
 static int state;                     /* 0 not yet, 1 recording, 2 off */
 static pthread_key_t thread_key;
-static uint32_t my_pid;
 unsigned fnt_file_mode = 0600;
 
-/* meta stream: appended under meta_lock by any thread */
-static int meta_lock;
-static uint8_t *meta_chunk, *meta_pos, *meta_end;
-static off_t meta_chunk_off;
-static uint32_t meta_seq;
+/* The process's trace file (struct fnt_trace_file in runtime.h).  A vfork
+ * child, which runs on this memory while the parent's other threads go on
+ * writing main_file, has a file of its own (vfork.c), named by its thread
+ * state; every slow path writes the file of the context it runs in. */
+static struct fnt_trace_file main_file = { .fd = -1 };
+
+static inline struct fnt_trace_file *cur_file(void)
+{
+	struct fnt_trace_file *f = fnt_self.file;
+	return likely(!f) ? &main_file : f;
+}
 
 uint64_t fnt_mono_ns(void)
 {
@@ -123,26 +124,32 @@ static int tsc_usable(void)
 	return n >= 3 && !strncmp(buf, "tsc", 3);
 }
 
-static void count_lost(uint64_t *counter, uint64_t n)
+/* Count n lost events under a counter of the file header (its offset): the
+ * file of this context, or, for a vfork child that could not create one,
+ * its parent's. */
+#define count_lost(field, n) count_lost_at(offsetof(struct fnt_file_header, field), n)
+static void count_lost_at(size_t field, uint64_t n)
 {
-	if (hdr)
-		__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+	struct fnt_file_header *h = cur_file()->hdr ? cur_file()->hdr : main_file.hdr;
+	if (h)
+		__atomic_fetch_add((uint64_t *)((char *)h + field), n, __ATOMIC_RELAXED);
 }
 
 /* Make sure [off, off+len) has blocks behind it, so that stores through the
  * mapping can never raise SIGBUS for lack of space.  Never shrinks the file. */
 static int reserve_space(off_t off, off_t len)
 {
+	struct fnt_trace_file *tf = cur_file();
 	static const char zeros[65536];
 	if (!fnt_fsize_allows(off + len))   /* past RLIMIT_FSIZE the kernel sends SIGXFSZ */
 		return -1;
-	if (fallocate(trace_fd, 0, off, len) == 0)
+	if (fallocate(tf->fd, 0, off, len) == 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != ENOSYS)
 		return -1;
 	for (off_t done = 0; done < len;) {
 		size_t n = (size_t)(len - done < (off_t)sizeof(zeros) ? len - done : (off_t)sizeof(zeros));
-		ssize_t w = pwrite(trace_fd, zeros, n, off + done);
+		ssize_t w = pwrite(tf->fd, zeros, n, off + done);
 		if (w <= 0)
 			return -1;
 		done += w;
@@ -158,18 +165,19 @@ static int reserve_space(off_t off, off_t len)
  * Never write through an fd that is not ours. */
 static int trace_fd_check(void)
 {
+	struct fnt_trace_file *tf = cur_file();
 	struct stat st;
 	int fd;
-	if (trace_fd >= 0 && !fstat(trace_fd, &st) && st.st_ino == trace_ino && st.st_dev == trace_dev)
+	if (tf->fd >= 0 && !fstat(tf->fd, &st) && st.st_ino == tf->ino && st.st_dev == tf->dev)
 		return 0;
-	fd = fnt_fd_high(open(trace_path, O_RDWR | O_NOFOLLOW | O_CLOEXEC));   /* never a low number, never through a link */
+	fd = fnt_fd_high(open(tf->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC));   /* never a low number, never through a link */
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || st.st_ino != trace_ino || st.st_dev != trace_dev) {
+	if (fstat(fd, &st) || st.st_ino != tf->ino || st.st_dev != tf->dev) {
 		close(fd);
 		return -1;
 	}
-	trace_fd = fd;
+	tf->fd = fd;
 	return 0;
 }
 
@@ -193,15 +201,16 @@ static void populate(void *m, size_t len)
  * populated.  Its magic stays zero until chunk_seal. */
 static uint8_t *chunk_new(off_t *off_out)
 {
+	struct fnt_trace_file *tf = cur_file();
 	if (trace_fd_check())
 		return NULL;
-	uint64_t idx = __atomic_fetch_add(&hdr->next_chunk, 1, __ATOMIC_RELAXED);
+	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
 	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
 	void *m;
 
 	if (reserve_space(off, chunk_size))
 		return NULL;
-	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, off);
+	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
 	if (m == MAP_FAILED)
 		return NULL;
 	populate(m, chunk_size);
@@ -213,8 +222,9 @@ static uint8_t *chunk_new(off_t *off_out)
  * (never started) and is skipped by readers. */
 static void chunk_discard(uint8_t *m, off_t off)
 {
+	struct fnt_trace_file *tf = cur_file();
 	if (!trace_fd_check())
-		fallocate(trace_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, chunk_size);
+		fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, chunk_size);
 	munmap(m, chunk_size);
 }
 
@@ -396,6 +406,8 @@ static void spares_close(void)
  * (-1: none): a spare if one is ready. */
 static uint8_t *chunk_map(off_t after, off_t *off_out)
 {
+	if (unlikely(fnt_self.file))    /* a vfork child: the spares are its parent's */
+		return chunk_new(off_out);
 	uint8_t *m = spare_take(after, off_out);
 	return m ? m : chunk_new(off_out);
 }
@@ -406,18 +418,19 @@ static uint8_t *chunk_map(off_t after, off_t *off_out)
  * and the drain's copy can never fail for lack of space. */
 static uint8_t *event_chunk(off_t after, off_t *off_out)
 {
-	if (!fnt_drain_wanted())
+	struct fnt_trace_file *tf = cur_file();
+	if (!fnt_drain_wanted() || fnt_self.file)      /* the ring is a vfork child's parent's */
 		return chunk_map(after, off_out);
 	if (trace_fd_check())
 		return NULL;
-	uint64_t idx = __atomic_fetch_add(&hdr->next_chunk, 1, __ATOMIC_RELAXED);
+	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
 	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
 	uint8_t *m;
 	if (reserve_space(off, chunk_size))
 		return NULL;
 	m = fnt_drain_take((uint64_t)off);
 	if (!m) {               /* record is gone or far behind: the file, as without it */
-		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, off);
+		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
 		if (m == MAP_FAILED)
 			return NULL;
 		populate(m, chunk_size);
@@ -435,11 +448,13 @@ static void chunk_seal(struct fnt_chunk_header *ch)
 
 static int meta_lock_take(void)
 {
-	return lock_take(&meta_lock);
+	struct fnt_trace_file *tf = cur_file();
+	return lock_take(&tf->meta_lock);
 }
 
 int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen)
 {
+	struct fnt_trace_file *tf = cur_file();
 	size_t need = (4 + alen + blen + 7) & ~(size_t)7;
 	uint32_t head = (uint32_t)((alen + blen) << 8 | type);
 	int ret = -1;
@@ -448,34 +463,34 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 		goto drop;
 	if (meta_lock_take())
 		goto drop;
-	if (!meta_pos || meta_pos + need + 4 > meta_end) {
+	if (!tf->meta_pos || tf->meta_pos + need + 4 > tf->meta_end) {
 		off_t off;
-		uint8_t *m = chunk_map(meta_seq ? meta_chunk_off : -1, &off);
+		uint8_t *m = chunk_map(tf->meta_seq ? tf->meta_chunk_off : -1, &off);
 		if (!m)
 			goto unlock;
-		if (meta_chunk)
-			munmap(meta_chunk, chunk_size);
+		if (tf->meta_chunk)
+			munmap(tf->meta_chunk, chunk_size);
 		struct fnt_chunk_header *ch = (void *)m;
 		ch->type = FNT_CHUNK_META;
-		ch->seq = meta_seq++;
+		ch->seq = tf->meta_seq++;
 		clock_sample(&ch->base_ticks, &ch->mono_ns, NULL);
 		chunk_seal(ch);
-		meta_chunk = m;
-		meta_chunk_off = off;
-		meta_pos = m + FNT_CHUNK_HDR_SIZE;
-		meta_end = m + chunk_size;
+		tf->meta_chunk = m;
+		tf->meta_chunk_off = off;
+		tf->meta_pos = m + FNT_CHUNK_HDR_SIZE;
+		tf->meta_end = m + chunk_size;
 	}
-	memcpy(meta_pos + 4, a, alen);
+	memcpy(tf->meta_pos + 4, a, alen);
 	if (blen)
-		memcpy(meta_pos + 4 + alen, b, blen);
-	__atomic_store_n((uint32_t *)meta_pos, head, __ATOMIC_RELEASE);
-	meta_pos += need;
+		memcpy(tf->meta_pos + 4 + alen, b, blen);
+	__atomic_store_n((uint32_t *)tf->meta_pos, head, __ATOMIC_RELEASE);
+	tf->meta_pos += need;
 	ret = 0;
 unlock:
-	__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&tf->meta_lock, 0, __ATOMIC_RELEASE);
 drop:
 	if (ret)
-		count_lost(hdr ? &hdr->lost_meta : NULL, 1);
+		count_lost(lost_meta, 1);
 	return ret;
 }
 
@@ -595,18 +610,19 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t 
 int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, const uint8_t *body,
 		  size_t len)
 {
+	struct fnt_trace_file *tf = cur_file();
 	int32_t depth = t->depth;
 	/* room for the event (at most 9 + 9 + 16 bytes) and the record, in
 	 * one chunk: the record must follow its event */
-	if (state == 1 && t->state == FNT_T_ACTIVE && t->pid == my_pid && t->chunk &&
+	if (state == 1 && t->state == FNT_T_ACTIVE && t->pid == tf->pid && t->chunk &&
 	    t->pos + 48 + len > t->limit + FNT_CHUNK_SLACK - 8) {
 		if (thread_chunk_start(t)) {
 			t->state = FNT_T_OFF;
-			count_lost(&hdr->lost_nospace, 1);
+			count_lost(lost_nospace, 1);
 			return -1;
 		}
 	}
-	if (t->pos && t->pos < t->limit && state == 1 && t->state == FNT_T_ACTIVE && t->pid == my_pid) {
+	if (t->pos && t->pos < t->limit && state == 1 && t->state == FNT_T_ACTIVE && t->pid == tf->pid) {
 		finish_event(t, fnt_now(), fn, site, is_exit);
 	} else {
 		fnt_slow_event(t, fn, site, is_exit);   /* releases the guard */
@@ -621,7 +637,8 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 /* an EXT record whose body is one varint (UNWIND, SWITCH); 0 written, -1 not */
 static int put_ext_value(struct fnt_thread *t, unsigned ext, uint64_t value)
 {
-	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != my_pid || !t->chunk)
+	struct fnt_trace_file *tf = cur_file();
+	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != tf->pid || !t->chunk)
 		return -1;
 	if (t->pos >= t->limit && thread_chunk_start(t))
 		return -1;
@@ -685,9 +702,10 @@ static void put_thread_end(struct fnt_thread *t)
  * again, which is what an unused tail must be. */
 static void punch_tail(int64_t chunk_off, uintptr_t used)
 {
+	struct fnt_trace_file *tf = cur_file();
 	uintptr_t from = (used + 4095) & ~(uintptr_t)4095;
 	if (from < chunk_size && !trace_fd_check())
-		fallocate(trace_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, chunk_off + (off_t)from,
+		fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, chunk_off + (off_t)from,
 			  (off_t)(chunk_size - from));
 }
 
@@ -695,21 +713,27 @@ static void punch_tail(int64_t chunk_off, uintptr_t used)
  * which is what an unused tail must be), then unmap it. */
 static void chunk_release(struct fnt_thread *t, int punch)
 {
+	struct fnt_trace_file *tf = cur_file();
 	if (!t->chunk)
 		return;
 	if (fnt_drain_owns(t->chunk)) {
 		fnt_drain_release(t->chunk);    /* record copies it out, only its used part */
 	} else {
-		if (punch && state == 1 && t->pid == my_pid)
+		if (punch && state == 1 && t->pid == tf->pid)
 			punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 8);
 		munmap(t->chunk, chunk_size);
 	}
 	t->chunk = t->pos = t->limit = NULL;
 }
 
+/* the fork the child's first chunk notes (FNT_EXT_FORK): when, from which thread */
+static uint64_t fork_ticks;
+static uint32_t fork_tid, fork_note;
+
 /* Start a new chunk for this thread: fresh timestamp base, fresh cache. */
 static int thread_chunk_start(struct fnt_thread *t)
 {
+	struct fnt_trace_file *tf = cur_file();
 	uint8_t *m;
 	off_t off;
 
@@ -726,7 +750,7 @@ static int thread_chunk_start(struct fnt_thread *t)
 		t->ring_next = (t->ring_next + 1) % fnt_ring_chunks;
 		if (trace_fd_check())
 			return -1;
-		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, off);
+		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
 		if (m == MAP_FAILED)
 			return -1;
 		__atomic_store_n(&((struct fnt_chunk_header *)m)->magic, 0, __ATOMIC_RELEASE);
@@ -757,6 +781,14 @@ static int thread_chunk_start(struct fnt_thread *t)
 	 * written for a slot the reader has not seen filled */
 	memset(t->cache, 0xff, sizeof(t->cache));
 	chunk_seal(ch);
+	if (unlikely(fork_note) && t->pid == tf->pid && t->tid == tf->pid) {
+		/* the forking thread's first chunk in the child: where its
+		 * inherited frames come from */
+		uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_FORK));
+		memcpy(p, &fork_ticks, 8);
+		t->pos = put_varint(p + 8, fork_tid);
+		fork_note = 0;
+	}
 	put_lost(t);
 	return 0;
 }
@@ -765,6 +797,7 @@ static void thread_exit_cb(void *arg);
 
 static void thread_register(struct fnt_thread *t)
 {
+	struct fnt_trace_file *tf = cur_file();
 	struct fnt_meta_thread mt;
 	/* kept: with record-time filters a thread may call setjmp and pass
 	 * filtered calls before its first written event registers it */
@@ -775,9 +808,16 @@ static void thread_register(struct fnt_thread *t)
 	 * (first event, a forked child) */
 	struct fnt_shadow_entry *ss = t->ss;
 	uint32_t ss_top = t->ss_top, ss_cap = t->ss_cap;
+	/* a vfork child: its file, and the depth it goes on at (vfork.c) */
+	struct fnt_trace_file *file = t->file;
+	struct fnt_vfork *vfork = t->vfork;
+	int32_t depth = file ? t->depth : 0;
 
 	memcpy(jmp, t->jmp, sizeof(jmp));
 	memset(t, 0, sizeof(*t));
+	t->file = file;
+	t->vfork = vfork;
+	t->depth = depth;
 	t->flt = flt;
 	memcpy(t->jmp, jmp, sizeof(jmp));
 	t->jmp_next = jmp_next;
@@ -785,20 +825,39 @@ static void thread_register(struct fnt_thread *t)
 	t->ss_top = ss_top;
 	t->ss_cap = ss_cap;
 	t->busy = 1;                    /* the caller holds the guard */
-	t->pid = my_pid;
+	t->pid = tf->pid;
 	t->tid = gettid_();
-	t->serial = (uint32_t)__atomic_fetch_add(&hdr->next_thread, 1, __ATOMIC_RELAXED);
+	t->serial = (uint32_t)__atomic_fetch_add(&tf->hdr->next_thread, 1, __ATOMIC_RELAXED);
 	memset(&mt, 0, sizeof(mt));
 	mt.ticks = fnt_now();
 	mt.thread = t->serial;
 	mt.tid = t->tid;
 	prctl(PR_GET_NAME, mt.name, 0, 0, 0);
 	fnt_meta_append(FNT_META_THREAD, &mt, sizeof(mt), NULL, 0);
-	pthread_setspecific(thread_key, t);
+	if (!t->file)           /* (a vfork child's thread is its parent's) */
+		pthread_setspecific(thread_key, t);
 	t->state = FNT_T_ACTIVE;
 }
 
 static void runtime_init(void);
+static int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal);
+
+/* A vfork child's first event (vfork.c): a file of its own, named by its
+ * pid, with the module map it shares with its parent, as a forked child's.
+ * 0, or -1: it records nothing (its drops count in its parent's file). */
+static int child_file_open(struct fnt_thread *t, struct fnt_trace_file *tf)
+{
+	if (tf == &main_file || t->state == FNT_T_OFF)
+		return -1;
+	if (file_open(tf, main_file.hdr)) {
+		t->state = FNT_T_OFF;   /* its drops count in its parent's file */
+		return -1;
+	}
+	fnt_modules_lock();             /* the parent's other threads may be loading a library */
+	fnt_modules_fork_child();
+	fnt_modules_unlock();
+	return 0;
+}
 
 void fnt_reentered(struct fnt_thread *t)
 {
@@ -807,16 +866,19 @@ void fnt_reentered(struct fnt_thread *t)
 
 int fnt_thread_room(struct fnt_thread *t, size_t need)
 {
+	struct fnt_trace_file *tf = cur_file();
 	if (unlikely(state == 0))
 		runtime_init();
 	if (state != 1 || fnt_paused || fnt_no_clock)
 		return -1;
-	if (t->state == FNT_T_OFF && t->pid == my_pid)
+	if (t->state == FNT_T_OFF && t->pid == tf->pid)
 		return -1;
-	if (t->state == FNT_T_ACTIVE && t->chunk && t->pid == my_pid &&
+	if (t->state == FNT_T_ACTIVE && t->chunk && t->pid == tf->pid &&
 	    t->pos + need + 8 <= t->chunk + chunk_size)
 		return 0;
-	if (t->state == FNT_T_NEW || t->pid != my_pid)
+	if (unlikely(!tf->hdr) && child_file_open(t, tf))
+		return -1;
+	if (t->state == FNT_T_NEW || t->pid != tf->pid)
 		thread_register(t);
 	else if (t->state == FNT_T_ENDED)
 		t->state = FNT_T_ACTIVE;
@@ -838,21 +900,25 @@ uint64_t fnt_event_time(struct fnt_thread *t)
 
 int fnt_trace_fd(void)
 {
-	return state == 1 && !trace_fd_check() ? trace_fd : -1;
+	struct fnt_trace_file *tf = cur_file();
+	return state == 1 && !trace_fd_check() ? tf->fd : -1;
 }
 
 struct fnt_file_header *fnt_trace_header(void)
 {
-	return hdr;
+	struct fnt_trace_file *tf = cur_file();
+	return tf->hdr;
 }
 
 const char *fnt_trace_path(void)
 {
-	return trace_path;
+	struct fnt_trace_file *tf = cur_file();
+	return tf->path;
 }
 
 void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
 {
+	struct fnt_trace_file *tf = cur_file();
 	if (unlikely(state == 0)) {
 		runtime_init();
 		/* this event started the runtime (code that runs before its
@@ -863,20 +929,24 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 	if (state != 1)
 		goto out;
 	if (unlikely(fnt_no_clock)) {    /* seccomp strict (clock.c) */
-		count_lost(&hdr->reserved[FNT_RES_LOST_NOCLOCK], 1);
+		count_lost(reserved[FNT_RES_LOST_NOCLOCK], 1);
 		goto out;
 	}
-	if (t->state == FNT_T_OFF && t->pid == my_pid) {
-		count_lost(&hdr->lost_nospace, 1);
+	if (t->state == FNT_T_OFF && t->pid == tf->pid) {
+		count_lost(lost_nospace, 1);
 		goto out;
 	}
-	if (t->state == FNT_T_NEW || t->pid != my_pid)
+	if (unlikely(!tf->hdr) && child_file_open(t, tf)) {
+		count_lost(lost_nospace, 1);
+		goto out;
+	}
+	if (t->state == FNT_T_NEW || t->pid != tf->pid)
 		thread_register(t);
 	else if (t->state == FNT_T_ENDED)
 		t->state = FNT_T_ACTIVE;  /* calls after the thread's destructor ran */
 	if (thread_chunk_start(t)) {
 		t->state = FNT_T_OFF;
-		count_lost(&hdr->lost_nospace, 1);
+		count_lost(lost_nospace, 1);
 		goto out;
 	}
 	/* now write the event the fast path could not */
@@ -996,7 +1066,7 @@ static void read_cmdline(struct fnt_file_header *h)
 
 /* Create "<dir>/<pid>-<n>.fnt" (n counts execs within one pid) and map its
  * header.  cal: calibration to copy (a forked child keeps its parent's). */
-static int file_open(const struct fnt_file_header *cal)
+static int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal)
 {
 	struct fnt_file_header *h;
 	uint32_t n;
@@ -1012,27 +1082,27 @@ static int file_open(const struct fnt_file_header *cal)
 		return -1;
 	}
 	for (n = 0; n < 1000; n++) {
-		snprintf(trace_path, sizeof(trace_path), "%s/%u-%u.fnt", trace_dir, my_pid, n);
-		trace_fd = open(trace_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fnt_file_mode);
-		if (trace_fd >= 0 || errno != EEXIST)
+		snprintf(tf->path, sizeof(tf->path), "%s/%u-%u.fnt", trace_dir, tf->pid, n);
+		tf->fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fnt_file_mode);
+		if (tf->fd >= 0 || errno != EEXIST)
 			break;
 	}
-	if (trace_fd < 0)
+	if (tf->fd < 0)
 		return -1;
 	if (fnt_file_mode != 0600)
-		fchmod(trace_fd, fnt_file_mode);        /* exactly --mode, whatever the umask */
+		fchmod(tf->fd, fnt_file_mode);        /* exactly --mode, whatever the umask */
 	{
 		/* out of the way of the low numbers programs manage themselves */
 		struct stat st;
-		trace_fd = fnt_fd_high(trace_fd);
-		if (trace_fd < 0 || fstat(trace_fd, &st))
+		tf->fd = fnt_fd_high(tf->fd);
+		if (tf->fd < 0 || fstat(tf->fd, &st))
 			goto fail;
-		trace_ino = st.st_ino;
-		trace_dev = st.st_dev;
+		tf->ino = st.st_ino;
+		tf->dev = st.st_dev;
 	}
 	if (reserve_space(0, FNT_HEADER_SIZE))
 		goto fail;
-	h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, trace_fd, 0);
+	h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, 0);
 	if (h == MAP_FAILED)
 		goto fail;
 	h->version = FNT_FORMAT_VERSION;
@@ -1040,7 +1110,7 @@ static int file_open(const struct fnt_file_header *cal)
 	h->chunk_size = chunk_size;
 	h->flags = fnt_flags;
 	h->reserved[FNT_RES_RING_CHUNKS] = fnt_ring_chunks;
-	h->pid = my_pid;
+	h->pid = tf->pid;
 	h->ppid = (uint32_t)getppid();
 	h->exec_seq = n;
 	h->clock = fnt_use_tsc ? FNT_CLOCK_TSC : FNT_CLOCK_MONOTONIC;
@@ -1059,23 +1129,25 @@ static int file_open(const struct fnt_file_header *cal)
 		h->exe[l] = 0;
 	read_cmdline(h);
 	memcpy(h->magic, FNT_FILE_MAGIC, 8);
-	hdr = h;
-	__atomic_add_fetch(&fnt_file_gen, 1, __ATOMIC_RELAXED);
+	tf->hdr = h;
+	if (tf == &main_file)   /* (api.c writes its records again into a new file of the process) */
+		__atomic_add_fetch(&fnt_file_gen, 1, __ATOMIC_RELAXED);
 	return 0;
 fail:
-	close(trace_fd);
-	trace_fd = -1;
-	unlink(trace_path);
+	close(tf->fd);
+	tf->fd = -1;
+	unlink(tf->path);
 	return -1;
 }
 
 static void at_exit(void)
 {
+	struct fnt_trace_file *tf = &main_file;
 	struct fnt_thread *t = &fnt_self;
-	if (state != 1 || getpid() != (pid_t)my_pid)
+	if (state != 1 || getpid() != (pid_t)tf->pid)
 		return;
 	spares_close();
-	if (t->state == FNT_T_ACTIVE && t->chunk && !t->busy && t->pid == my_pid &&
+	if (t->state == FNT_T_ACTIVE && t->chunk && !t->busy && t->pid == tf->pid &&
 	    (t->pos < t->limit || !thread_chunk_start(t))) {
 		t->busy = 1;
 		put_lost(t);
@@ -1087,25 +1159,26 @@ static void at_exit(void)
 			punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 4096);
 		t->busy = 0;
 	}
-	if (meta_chunk && !meta_lock_take()) {
-		punch_tail(meta_chunk_off, (uintptr_t)(meta_pos - meta_chunk) + 4096);
-		__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
+	if (tf->meta_chunk && !meta_lock_take()) {
+		punch_tail(tf->meta_chunk_off, (uintptr_t)(tf->meta_pos - tf->meta_chunk) + 4096);
+		__atomic_store_n(&tf->meta_lock, 0, __ATOMIC_RELEASE);
 	}
 	fnt_drain_exit();
-	clock_sample(&hdr->end_ticks, &hdr->end_mono, &hdr->end_real);
+	clock_sample(&tf->hdr->end_ticks, &tf->hdr->end_mono, &tf->hdr->end_real);
 	/* a process image that recorded no thread (a shell, an uninstrumented
-	 * program) leaves no file behind */
-	if (__atomic_load_n(&hdr->next_thread, __ATOMIC_RELAXED) == 0) {
-		unlink(trace_path);
+	 * program) leaves no file behind, unless it says what -P left alone */
+	if (__atomic_load_n(&tf->hdr->next_thread, __ATOMIC_RELAXED) == 0 && !fnt_patch_noted) {
+		unlink(tf->path);
 		return;
 	}
-	__atomic_store_n(&hdr->end_flags, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tf->hdr->end_flags, 1, __ATOMIC_RELEASE);
 }
 
 static int fork_meta_locked, fork_spare_locked;
 
 static void fork_prepare(void)
 {
+	fork_ticks = fnt_now();         /* before the fork: every later event of the parent comes after */
 	fnt_modules_lock();
 	fork_meta_locked = !meta_lock_take();
 	fork_spare_locked = !lock_take(&spare_lock);
@@ -1113,24 +1186,30 @@ static void fork_prepare(void)
 
 static void fork_parent(void)
 {
+	struct fnt_trace_file *tf = &main_file;
 	if (fork_spare_locked)
 		lock_release(&spare_lock);
 	if (fork_meta_locked)
-		__atomic_store_n(&meta_lock, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&tf->meta_lock, 0, __ATOMIC_RELEASE);
 	fnt_modules_unlock();
 }
 
 /* In the child: its own file, its own module map, its own thread serials.
  * The forking thread's chunk belongs to the parent's file: drop it unused. */
-static void fork_child(void)
+static void fork_child_common(int raw)
 {
+	struct fnt_trace_file *tf = &main_file;
 	struct fnt_thread *t = &fnt_self;
 	struct fnt_file_header cal;
 	int32_t depth = t->depth;
 
-	meta_lock = 0;
+	fnt_fork_mask_init();           /* (its page reads as zeros in a child) */
+	tf->meta_lock = 0;
 	spare_lock = 0;
-	fnt_modules_unlock();           /* taken by fork_prepare on this same thread */
+	if (raw)
+		fnt_modules_lock_reset();   /* no prepare step: another thread may have held it */
+	else
+		fnt_modules_unlock();   /* taken by fork_prepare on this same thread */
 #ifndef FNT_STATIC_ARCHIVE
 	fnt_patch_fork_child();         /* a pad switch another thread was making */
 #endif
@@ -1142,27 +1221,31 @@ static void fork_child(void)
 		munmap(junk[--junk_n].map, chunk_size);
 	if (state != 1)
 		return;
-	memcpy(&cal, hdr, sizeof(cal));
+	memcpy(&cal, tf->hdr, sizeof(cal));
 	if (t->chunk && !fnt_drain_owns(t->chunk))
 		munmap(t->chunk, chunk_size);
 	fnt_drain_fork_child();         /* the ring is the parent's, and its slots */
 	t->chunk = t->pos = t->limit = NULL;
-	if (meta_chunk)
-		munmap(meta_chunk, chunk_size);
-	meta_chunk = meta_pos = meta_end = NULL;
-	meta_seq = 0;
-	munmap(hdr, FNT_HEADER_SIZE);
-	hdr = NULL;
-	close(trace_fd);
-	trace_fd = -1;
-	my_pid = (uint32_t)getpid();
-	if (file_open(&cal)) {
+	if (tf->meta_chunk)
+		munmap(tf->meta_chunk, chunk_size);
+	tf->meta_chunk = tf->meta_pos = tf->meta_end = NULL;
+	tf->meta_seq = 0;
+	munmap(tf->hdr, FNT_HEADER_SIZE);
+	tf->hdr = NULL;
+	close(tf->fd);
+	tf->fd = -1;
+	tf->pid = (uint32_t)getpid();
+	if (file_open(tf, &cal)) {
 		state = 2;
 		return;
 	}
+	fnt_drain_fork_file(tf->path, (uint64_t)tf->ino, (uint64_t)tf->dev);
 	fnt_modules_fork_child();
 	/* the child goes on at the same depth; the reader learns it from the
-	 * first chunk header */
+	 * first chunk header, and which frames those are from the parent's
+	 * thread at fork_ticks (FNT_EXT_FORK, below) */
+	fork_tid = t->tid;
+	fork_note = depth > 0;
 	uint32_t busy = t->busy;
 	fnt_filter_thread_exit(t);       /* -t: the saved positions were in the parent's chunk */
 	t->state = FNT_T_NEW;
@@ -1171,18 +1254,31 @@ static void fork_child(void)
 	t->busy = busy;
 }
 
+static void fork_child(void)
+{
+	fork_child_common(0);
+}
+
+/* A process cloned by a raw system call, found at its first event (clone.c) */
+void fnt_raw_fork_child(void)
+{
+	fork_child_common(1);
+}
+
 void fnt_fork_prepare(void) { fork_prepare(); }
 void fnt_fork_parent(void) { fork_parent(); }
 void fnt_fork_child(void) { fork_child(); }
 
 static void runtime_init(void)
 {
+	struct fnt_trace_file *tf = &main_file;
 	const char *env;
 	size_t len;
 
 	if (state)
 		return;
 	state = 2;
+	fnt_fork_mask_init();
 	if (fnt_secure_exec())          /* setuid & co: the caller's settings are not to be trusted */
 		return;
 	fnt_environ_early();
@@ -1240,10 +1336,10 @@ static void runtime_init(void)
 	} else {
 		memcpy(trace_dir, env, len + 1);
 	}
-	my_pid = (uint32_t)getpid();
+	tf->pid = (uint32_t)getpid();
 	if (standalone)
 		setenv(FNTRACE_ENV_DIR, trace_dir, 1);
-	if (file_open(NULL)) {
+	if (file_open(tf, NULL)) {
 		/* the one message the runtime ever prints, at start-up */
 		char msg[4400];
 		int n = snprintf(msg, sizeof(msg), "fntrace: cannot create a trace file in '%s': %s; not recording\n",
@@ -1257,7 +1353,7 @@ static void runtime_init(void)
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	atexit(at_exit);
 	if (!fnt_ring_chunks)           /* a flight recorder rewrites its chunks in the file */
-		fnt_drain_attach(chunk_size, trace_path, (uint64_t)trace_ino, (uint64_t)trace_dev);
+		fnt_drain_attach(chunk_size, tf->path, (uint64_t)tf->ino, (uint64_t)tf->dev);
 	state = 1;
 	fnt__active = !fnt_paused;
 	fnt_filter_write_meta();

@@ -13,6 +13,7 @@
 #include <elf.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "format/argspec.h"
 #include "format/format.h"
 
 #define FNT_HIDDEN __attribute__((visibility("hidden")))
@@ -24,6 +25,23 @@
 
 enum fnt_thread_state { FNT_T_NEW = 0, FNT_T_ACTIVE, FNT_T_OFF, FNT_T_ENDED };
 
+/* A trace file and its meta stream: the process's own (runtime.c), or a
+ * vfork child's (vfork.c).  The meta fields are appended under meta_lock
+ * by any thread of the process that writes this file. */
+struct fnt_trace_file {
+	struct fnt_file_header *hdr;   /* mapping of the file header */
+	int fd;
+	ino_t ino;                     /* identity of the file (the fd is checked before use) */
+	dev_t dev;
+	uint32_t pid;                  /* the process it belongs to (fork check) */
+	int meta_lock;
+	uint8_t *meta_chunk, *meta_pos, *meta_end;
+	off_t meta_chunk_off;
+	uint32_t meta_seq;
+	char path[4200];
+};
+struct fnt_vfork;
+
 struct fnt_thread {
 	/* hot: read and written by every hook */
 	uint8_t *pos;            /* next byte to write */
@@ -32,6 +50,7 @@ struct fnt_thread {
 	uint64_t prev_new;       /* address of the previous NEW event */
 	int32_t depth;
 	uint32_t busy;           /* re-entrancy guard (signal handlers) */
+	uintptr_t stk_lo, stk_span;   /* the stack pointers the hooks take for this thread's (coro.c) */
 	uintptr_t cache[FNT_CACHE_SLOTS];
 	/* cold */
 	uint8_t *chunk;          /* mapping of the current chunk */
@@ -69,6 +88,11 @@ struct fnt_thread {
 	uint32_t tls_shared, tls_busy;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
 	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
+	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
+	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
+	 * process's); in any thread, its save area for the next vfork */
+	struct fnt_trace_file *file;
+	struct fnt_vfork *vfork;
 };
 
 struct fnt_argspec;
@@ -76,7 +100,7 @@ struct fnt_shadow_entry {
 	uintptr_t ret;           /* the real return address */
 	uintptr_t slot;          /* where it lives on the stack */
 	uintptr_t fn;            /* the function (for its exit event) */
-	const struct fnt_argspec *spec;   /* its -A/-R spec, or NULL */
+	const struct fnt_argplan *plan;   /* its -A/-R spec, or NULL */
 	uintptr_t written;       /* its entry was written (0: left out by the record-time filters) */
 	int32_t depth;           /* t->depth once it was written (library calls under -finstrument-functions) */
 };
@@ -146,6 +170,7 @@ int fnt_drain_active(void) FNT_HIDDEN;
 int fnt_drain_wanted(void) FNT_HIDDEN;         /* active, or a ring handed over, not claimed yet */
 void fnt_drain_each(void (*fn)(const uint8_t *slot, uint64_t off, uint32_t len)) FNT_HIDDEN;
 void fnt_drain_fork_child(void) FNT_HIDDEN;
+void fnt_drain_fork_file(const char *trace_path, uint64_t ino, uint64_t dev) FNT_HIDDEN;
 void fnt_drain_exit(void) FNT_HIDDEN;
 
 /* trace-signals.c: record --trace=off and --signal SIG@ACTION */
@@ -243,11 +268,58 @@ extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on
 void fnt_argspec_init(void) FNT_HIDDEN;
 int fnt_argspec_wanted(void) FNT_HIDDEN;     /* specs were given */
 void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
-const struct fnt_argspec *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
+const struct fnt_argplan *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
+
+/* A function's -A/-R spec pre-decoded once, where its address is resolved
+ * (argspec.c), for the trampolines' fast path (fentry.c): each item with a
+ * payload says where its value is and how it is written, and the worst
+ * case of each record's body is known, so one bounds check covers the
+ * event and its record.  Items of a kind the fast path does not know clear
+ * `fast`: that record goes through the spec (args_payload) instead. */
+/* words of the trampolines' register frame (struct fnt_regs, fentry.c) */
+#define FNT_REGS_ARG(i)  (i)              /* rdi rsi rdx rcx r8 r9: i < 6 */
+#define FNT_REGS_RAX     6
+#define FNT_REGS_XMM(k)  (10 + 2 * (k))   /* the low 8 bytes of xmm k */
+#define FNT_PLAN_STACK  0x80u     /* src: stack slot (src & 0x7f) above the return address */
+enum fnt_plan_kind { FNT_PLAN_RAW = 0, FNT_PLAN_STR = 1 };
+struct fnt_argplan_list {
+	uint8_t n;                 /* items with a payload */
+	uint8_t fast;              /* every item is RAW or STR */
+	uint8_t n_str;             /* STR items among them */
+	uint8_t len_len;           /* bytes of the body's length varint, for the worst case */
+	uint16_t max;              /* body bytes at most */
+	uint8_t src[FNT_ARGS_MAX];   /* word of struct fnt_regs, or FNT_PLAN_STACK | slot word */
+	uint8_t kind[FNT_ARGS_MAX];
+};
+struct fnt_argplan {
+	const struct fnt_argspec *spec;
+	struct fnt_argplan_list args, ret;
+};
 void fnt_argspec_fork_child(void) FNT_HIDDEN;
 
-/* -fpatchable-function-entry: patch the module's pads (runtime/patch.c) */
+/* -fpatchable-function-entry: patch the module's pads (runtime/patch.c);
+ * -P on code without instrumentation: move its prologues (prologue.c) */
 void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
+struct fnt_patch_site {
+	uintptr_t at;            /* the 5 bytes switched */
+	uintptr_t resume;        /* where a thread that meets the int3 of a switch at `at` goes on */
+	uint8_t orig[5], call[5];
+	uint8_t len;             /* bytes of the site (5; a prologue's moved instructions, more) */
+	uint8_t nb;              /* moved instructions after the first: a thread stopped at */
+	uint8_t from[7], to[7];  /* at + from[i] goes on at resume + to[i] */
+};
+extern int fnt_patch_noted FNT_HIDDEN;   /* -P wrote what it did: keep the file even without events */
+void fnt_patch_sites_add(const struct fnt_patch_site *add, size_t n) FNT_HIDDEN;
+/* a module was unloaded (dlclose): its sites leave the table, so that no
+ * later switch writes into memory that is no longer it */
+void fnt_patch_module_gone(uintptr_t lo, uintptr_t hi) FNT_HIDDEN;
+int fnt_patch_glob_match(const char *name, char **globs, int n_globs) FNT_HIDDEN;
+uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size) FNT_HIDDEN;
+int fnt_near_seal(void *p, size_t size) FNT_HIDDEN;
+struct fnt_elf;
+int fnt_prologue_wanted(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
+void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bias, char **globs,
+			 int n_globs) FNT_HIDDEN;
 
 /* elf.c: a module's file, mapped read-only, every offset checked */
 struct fnt_elf {
@@ -260,6 +332,11 @@ int fnt_elf_open(struct fnt_elf *e, const char *path) FNT_HIDDEN;
 void fnt_elf_close(struct fnt_elf *e) FNT_HIDDEN;
 /* the first section called name after `after` (NULL: from the start) */
 const Elf64_Shdr *fnt_elf_section(const struct fnt_elf *e, const char *name, const Elf64_Shdr *after) FNT_HIDDEN;
+/* every defined symbol of type `type` (STT_FUNC...) of .symtab (else .dynsym) */
+void fnt_elf_symbols(const struct fnt_elf *e, unsigned type,
+		     void (*fn)(void *ctx, const Elf64_Sym *sym, const char *name), void *ctx) FNT_HIDDEN;
+/* the file vaddr range of its PT_LOAD segments; 0, or -1 without any */
+int fnt_elf_load_range(const struct fnt_elf *e, uint64_t *lo, uint64_t *hi) FNT_HIDDEN;
 /* every defined function symbol of .symtab (else .dynsym), file vaddr */
 void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr),
 		       void *ctx) FNT_HIDDEN;
@@ -303,8 +380,36 @@ int fnt_secure_exec(void) FNT_HIDDEN;
 /* every knob is read with secure_getenv (NULL in a secure-execution process) */
 #define getenv(name) secure_getenv(name)
 
+/* Which machine stack, which process (coro.c, clone.c).  The hooks take
+ * an event for this thread when its stack pointer lies in
+ * [stk_lo, stk_lo + stk_span], a window around the stack pointers seen on
+ * the stack in use.  fnt_fork_mask is all ones, but reads as zero in a
+ * process cloned without CLONE_VM by a raw system call, which no wrapper
+ * saw (its page is MADV_WIPEONFORK): then every event takes the rare path,
+ * which gives that process its own file first. */
+extern uint64_t fnt_fork_page[512] FNT_HIDDEN;
+#define fnt_fork_mask (fnt_fork_page[0])
+/* the rare path: 1 when the event is not this thread's to write (another
+ * context on its TLS: `events` are counted as lost), else 0 */
+int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events) FNT_HIDDEN;
+static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thread *t, uintptr_t sp, unsigned events)
+{
+	return unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)) && fnt_stack_moved(t, sp, events);
+}
+void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
+int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */
+void fnt_raw_fork_child(void) FNT_HIDDEN;     /* runtime.c: the fork treatment, no prepare step ran */
+
 /* with the guard held for a child: give it back if the child is gone (clone.c) */
 void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;
+/* hold the guard for a child that runs on this thread's TLS, give it back (clone.c) */
+void fnt_tls_share(void) FNT_HIDDEN;
+void fnt_tls_unshare(void) FNT_HIDDEN;
+/* vfork children (vfork.c): before the system call (returns how the child
+ * is handled), in the child, in the parent once the child is gone */
+int fnt_vfork_prepare(void) FNT_HIDDEN;
+void fnt_vfork_child(int how) FNT_HIDDEN;
+void fnt_vfork_resume(int how) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;
@@ -314,6 +419,7 @@ void fnt_fork_child(void) FNT_HIDDEN;
 void fnt_modules_scan(void) FNT_HIDDEN;
 void fnt_modules_lock(void) FNT_HIDDEN;
 void fnt_modules_unlock(void) FNT_HIDDEN;
+void fnt_modules_lock_reset(void) FNT_HIDDEN;
 void fnt_modules_fork_child(void) FNT_HIDDEN;   /* record the inherited table in the child's file */
 
 #endif

@@ -71,6 +71,7 @@ struct entry {
 	char *short_name;       /* malloc'd, or == name */
 	char *file;             /* malloc'd or NULL */
 	uint64_t start;
+	uint64_t size;          /* the symbol's st_size */
 	int line;
 };
 
@@ -869,7 +870,7 @@ static int set_names(struct symbols *s, struct entry *e, const char *name)
 static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 {
 	GElf_Off off = 0;
-	GElf_Sym sym;
+	GElf_Sym sym = { 0 };     /* (a GOT slot's name comes without one: size 0) */
 	const char *name = got_slot_name(m, e->vaddr);
 
 	if (!name || !*name)
@@ -877,20 +878,22 @@ static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 	if (!name || !*name || set_names(s, e, name))
 		return -1;
 	e->start = e->vaddr - off;
+	e->size = sym.st_size;
 	return 0;
 }
 
 /* the same from the saved table */
 static int saved_symbol(struct symbols *s, struct module *m, struct entry *e)
 {
-	uint64_t start = e->vaddr;
+	uint64_t start = e->vaddr, size = 0;
 	const char *name = symtab_slot_at(m->saved, e->vaddr);
 
 	if (!name || !*name)
-		name = symtab_func_at(m->saved, e->vaddr, &start);
+		name = symtab_func_at(m->saved, e->vaddr, &start, &size);
 	if (!name || !*name || set_names(s, e, name))
 		return -1;
 	e->start = start;
+	e->size = size;
 	return 0;
 }
 
@@ -899,6 +902,7 @@ static void fill_out(const struct entry *e, int with_line, struct sym_func *out)
 	out->name = e->name;
 	out->short_name = e->short_name;
 	out->start = e->start;
+	out->size = e->ret ? 0 : e->size;
 	out->file = with_line || e->has_line ? e->file : NULL;
 	out->line = with_line || e->has_line ? e->line : 0;
 }

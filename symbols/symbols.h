@@ -46,6 +46,7 @@ struct sym_func {
 	const char *short_name;/* the same without return type and parameter list
 	                          ("ns::foo<int>"), for replay lines; == name for C */
 	uint64_t start;        /* file vaddr of the function start (== the looked-up address for hook addresses) */
+	uint64_t size;         /* the symbol's size (st_size), 0 when unknown or without a symbol */
 	const char *file;      /* source file of the function's first line, or NULL without DWARF */
 	int line;              /* its line, 0 if unknown */
 };

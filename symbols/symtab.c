@@ -406,7 +406,7 @@ int symtab_load(struct symtab *st, const char *dir, const uint8_t *build_id, siz
 
 /* ---- lookups ---- */
 
-const char *symtab_func_at(const struct symtab *st, uint64_t vaddr, uint64_t *start)
+const char *symtab_func_at(const struct symtab *st, uint64_t vaddr, uint64_t *start, uint64_t *size)
 {
 	size_t lo = 0, hi = st->n_funcs;
 
@@ -423,6 +423,8 @@ const char *symtab_func_at(const struct symtab *st, uint64_t vaddr, uint64_t *st
 	if (vaddr - f->vaddr >= (f->size ? f->size : 1))
 		return NULL;
 	*start = f->vaddr;
+	if (size)
+		*size = f->size;
 	return st->strings + f->name;
 }
 

@@ -78,8 +78,9 @@ void symtab_release(struct symtab *st);
 /* "0123abcd....sym" for a build-id into buf (at least 2 * 32 + 5 bytes) */
 void symtab_file_name(char *buf, size_t len, const uint8_t *build_id, size_t build_id_len);
 
-/* The function containing vaddr: its name (mangled) and start; NULL if none. */
-const char *symtab_func_at(const struct symtab *st, uint64_t vaddr, uint64_t *start);
+/* The function containing vaddr: its name (mangled), start and size (size
+ * may be NULL); NULL if none. */
+const char *symtab_func_at(const struct symtab *st, uint64_t vaddr, uint64_t *start, uint64_t *size);
 /* The name a GOT slot at exactly vaddr is recorded under, or NULL. */
 const char *symtab_slot_at(const struct symtab *st, uint64_t vaddr);
 /* file:line saved for vaddr (is_func: the function's own line); 0 or -1. */

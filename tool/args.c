@@ -1,7 +1,8 @@
 /*
  * args.c - formats the raw argument / return-value payloads the runtime
  * captured (format/argspec.h, doc/format.md "Argument payloads") as C-like
- * text: 12, -5, 0x7ffd..., "world", NULL, <bad 0x10>, 2.5, 'x', true, {...}.
+ * text: 12, -5, 0x7ffd..., &table+0x8, "world", NULL, <bad 0x10>, 2.5, 'x',
+ * true, {...}.
  * The spec text comes from the trace (ARGSPEC meta records), never from the
  * command line, so a trace formats the same wherever it is read.
  */
@@ -18,7 +19,7 @@ struct sbuf {
 	size_t len, cap;
 };
 
-static void sb_put(struct sbuf *b, const char *s, size_t n)
+static inline void sb_put(struct sbuf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap)
 		n = b->cap > b->len + 1 ? b->cap - b->len - 1 : 0;
@@ -39,6 +40,64 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 		sb_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
+/* Integers without printf: replay formats millions of them.  The digits
+ * are written in place, right to left, after counting them. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
+{
+	static const uint64_t pow10[19] = {
+		10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+		10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	unsigned n = 1;
+	while (n < 20 && v >= pow10[n - 1])
+		n++;
+	n += (unsigned)neg;
+	char tmp[24], *q = b->len + n + 1 > b->cap ? tmp + n : b->p + b->len + n;
+	*q = 0;
+	while (v >= 100) {         /* two digits at a time */
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		q -= 2;
+		memcpy(q, digit_pairs + d, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, digit_pairs + v * 2, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	if (neg)
+		*--q = '-';
+	if (q == tmp)
+		sb_put(b, tmp, n);      /* no room: cut */
+	else
+		b->len += n;
+}
+
+static void sb_put_i64(struct sbuf *b, int64_t v)
+{
+	sb_put_u64(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
+static void sb_put_hex(struct sbuf *b, uint64_t v)
+{
+	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
+	do {
+		*--q = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	*--q = 'x';
+	*--q = '0';
+	sb_put(b, q, (size_t)(e - q));
+}
+
 static void put_escaped_char(struct sbuf *b, unsigned char c, char quote)
 {
 	switch (c) {
@@ -55,6 +114,27 @@ static void put_escaped_char(struct sbuf *b, unsigned char c, char quote)
 	} else {
 		sb_put(b, (const char *)&c, 1);
 	}
+}
+
+/* where pointers are named (args_symbols, args_where) */
+static struct view *ptr_view;
+static int (*ptr_name)(struct view *v, const struct trace_process *p, uint64_t ns, uint64_t addr, char *out,
+		       size_t cap);
+static const struct trace_process *ptr_proc;
+static uint64_t ptr_ns;
+
+void args_symbols(struct view *v, int (*name)(struct view *v, const struct trace_process *p, uint64_t ns,
+						 uint64_t addr, char *out, size_t cap))
+{
+	ptr_view = v;
+	ptr_name = name;
+	ptr_proc = NULL;
+}
+
+void args_where(const struct trace_process *p, uint64_t ns)
+{
+	ptr_proc = p;
+	ptr_ns = ns;
 }
 
 /* shortest text that reads back as the same double */
@@ -75,6 +155,20 @@ static void put_float(struct sbuf *b, float f)
 	for (int prec = 1; prec <= 9; prec++) {
 		snprintf(tmp, sizeof(tmp), "%.*g", prec, (double)f);
 		if (strtof(tmp, NULL) == f || prec == 9)
+			break;
+	}
+	sb_put(b, tmp, strlen(tmp));
+}
+
+/* a long double (x87 80-bit), the shortest text that reads back as it */
+static void put_long_double(struct sbuf *b, const uint8_t *raw)
+{
+	char tmp[80];
+	long double d = 0;
+	memcpy(&d, raw, 10);
+	for (int prec = 1; prec <= 21; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*Lg", prec, d);
+		if (strtold(tmp, NULL) == d || prec == 21)
 			break;
 	}
 	sb_put(b, tmp, strlen(tmp));
@@ -112,7 +206,18 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 		sb_put(b, "{...}", 5);
 		return 0;
 	}
-	if (it->fmt == FNT_FMT_STR) {
+	if (it->fmt == FNT_FMT_LDOUBLE) {
+		/* 10 bytes of value, then 1 when there was one (st(0) empty: none) */
+		if (end - p < 16)
+			return -1;
+		if (p[10])
+			put_long_double(b, p);
+		else
+			sb_put(b, "?", 1);
+		*pp = p + 16;
+		return 0;
+	}
+	if (it->fmt == FNT_FMT_STR || it->fmt == FNT_FMT_STDSTRING || it->fmt == FNT_FMT_STRVIEW) {
 		if (p >= end)
 			return -1;
 		uint8_t st = *p++;
@@ -150,17 +255,21 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 	case FNT_FMT_ENUM: {
 		int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 		if (it->fmt != FNT_FMT_ENUM || put_enum(b, text, tlen, v, mask))
-			sb_printf(b, "%" PRId64, sv);
+			sb_put_i64(b, sv);
 		break;
 	}
-	case FNT_FMT_UINT: sb_printf(b, "%" PRIu64, v & mask); break;
-	case FNT_FMT_HEX: sb_printf(b, "0x%" PRIx64, v & mask); break;
-	case FNT_FMT_PTR:
-		if (v)
-			sb_printf(b, "0x%" PRIx64, v);
-		else
+	case FNT_FMT_UINT: sb_put_u64(b, v & mask, 0); break;
+	case FNT_FMT_HEX: sb_put_hex(b, v & mask); break;
+	case FNT_FMT_PTR: {
+		char sym[256];
+		if (!v)
 			sb_put(b, "NULL", 4);
+		else if (ptr_view && ptr_proc && !ptr_name(ptr_view, ptr_proc, ptr_ns, v, sym, sizeof(sym)))
+			sb_put(b, sym, strlen(sym));   /* &main, &table+0x10 */
+		else
+			sb_put_hex(b, v);
 		break;
+	}
 	case FNT_FMT_CHAR:
 		sb_put(b, "'", 1);
 		put_escaped_char(b, (unsigned char)v, '\'');
@@ -185,25 +294,72 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 	return 0;
 }
 
+/* A spec text parsed once: each line of a replay formats one, and parsing
+ * it every time was most of the cost.  Direct-mapped by the text's
+ * address, which names it while its trace is open: view_close and
+ * view_detach call args_forget() before they free the texts (a trace read
+ * after another may hold other texts at the same addresses). */
+#define SPEC_CACHE 256
+struct parsed_spec {
+	const char *key;                 /* the text; NULL when the slot is empty */
+	struct fnt_argspec spec;
+	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
+};
+static struct parsed_spec *spec_cache;
+
+static int spec_parse(const char *spec_text, struct parsed_spec *ps)
+{
+	size_t n = strlen(spec_text);
+	memset(&ps->spec, 0, sizeof(ps->spec));
+	if (n > UINT16_MAX || fnt_argspec_parse(spec_text, n, &ps->spec))
+		return -1;
+	/* the item's own text (fnt_argspec_parse splits on every comma) */
+	const char *text = spec_text;
+	for (unsigned i = 0; i < ps->spec.n; i++) {
+		const char *comma = strchr(text, ',');
+		size_t tlen = comma ? (size_t)(comma - text) : strlen(text);
+		ps->off[i] = (uint16_t)(text - spec_text);
+		ps->len[i] = (uint16_t)tlen;
+		text = comma ? comma + 1 : text + tlen;
+	}
+	return 0;
+}
+
+static const struct parsed_spec *spec_get(const char *spec_text)
+{
+	if (!spec_cache)
+		spec_cache = xcalloc(SPEC_CACHE, sizeof(*spec_cache));
+	struct parsed_spec *ps = &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
+	if (ps->key == spec_text)
+		return ps;
+	ps->key = NULL;
+	if (spec_parse(spec_text, ps))
+		return NULL;
+	ps->key = spec_text;
+	return ps;
+}
+
+void args_forget(void)
+{
+	free(spec_cache);
+	spec_cache = NULL;
+}
+
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
 {
-	struct fnt_argspec spec = { 0 };
 	struct sbuf b = { out, 0, cap };
 	const uint8_t *p = payload, *end = payload + len;
 	int first = 1, short_ = 0;
+	const struct parsed_spec *ps;
 	if (!cap)
 		return 0;
 	out[0] = 0;
-	if (!spec_text || fnt_argspec_parse(spec_text, strlen(spec_text), &spec))
+	if (!spec_text || !(ps = spec_get(spec_text)))
 		return 0;
-	const char *text = spec_text;
-	for (unsigned i = 0; i < spec.n; i++) {
-		const struct fnt_arg_item *it = &spec.item[i];
-		/* the item's own text (fnt_argspec_parse splits on every comma) */
-		const char *comma = strchr(text, ',');
-		size_t tlen = comma ? (size_t)(comma - text) : strlen(text);
-		const char *itext = text;
-		text = comma ? comma + 1 : text + tlen;
+	for (unsigned i = 0; i < ps->spec.n; i++) {
+		const struct fnt_arg_item *it = &ps->spec.item[i];
+		const char *itext = spec_text + ps->off[i];
+		size_t tlen = ps->len[i];
 		if ((it->src == FNT_SRC_RET) != is_ret)
 			continue;
 		if (!first)

@@ -8,10 +8,12 @@
  * and pointer parameters take rdi..r9 in order, floating-point ones xmm0..7;
  * a struct returned in memory passes its address in rdi first; a struct
  * passed by value takes one or two integer registers when it is at most 16
- * bytes of integers, none when larger, and is shown as {...}.  Where the
- * classification is unsure (a small struct holding floats, long double,
- * variadic functions), the remaining parameters are left out rather than
- * read from the wrong register.
+ * bytes of integers, none when larger, and is shown as {...}.  A long double
+ * is a stack word pair (arguments) or st(0) (return); std::string (a hidden
+ * reference, or a reference or pointer to one) and std::string_view (two
+ * registers) are shown as strings.  Where the classification is unsure (a
+ * small struct holding floats, __int128, variadic functions), the remaining
+ * parameters are left out rather than read from the wrong register.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -130,7 +132,29 @@ static int type_of(Dwarf_Die *die, Dwarf_Die *type)
 
 /* C_EMPTY: an empty struct or class by value takes no register and no
  * stack slot (x86-64 SysV: size 0 in C, a class of no data in C++) */
-enum cls { C_NONE, C_INT, C_FP, C_STRUCT_REGS, C_STRUCT_MEM, C_UNSURE, C_EMPTY };
+enum cls { C_NONE, C_INT, C_FP, C_STRUCT_REGS, C_STRUCT_MEM, C_UNSURE, C_EMPTY,
+	   C_BYREF,      /* a class passed by hidden reference, returned in memory: a C_INT argument */
+	   C_LDOUBLE,    /* long double: two stack words, returned in st(0) */
+	   C_STRVIEW };  /* std::string_view by value: two integer registers */
+
+/* libstdc++'s std::string and std::string_view, by the class's own name
+ * (gcc and clang name them alike; clang may give only a declaration,
+ * enough: the layout is libstdc++'s).  The old copy-on-write string
+ * (_GLIBCXX_USE_CXX11_ABI=0, one pointer: 8 bytes) is not one of these. */
+static int is_std_string(Dwarf_Die *type)
+{
+	const char *n = dwarf_diename(type);
+	Dwarf_Word size;
+	if (!n || strcmp(n, "basic_string<char, std::char_traits<char>, std::allocator<char> >"))
+		return 0;
+	return dwarf_aggregate_size(type, &size) || size == 32;
+}
+
+static int is_string_view(Dwarf_Die *type)
+{
+	const char *n = dwarf_diename(type);
+	return n && !strcmp(n, "basic_string_view<char, std::char_traits<char> >");
+}
 
 /* A C++ class passed by hidden reference: DW_AT_calling_convention says so
  * (DWARF 5), or, where a compiler leaves it out, a destructor of its own
@@ -171,6 +195,8 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 		if (tag == DW_TAG_pointer_type && ptag == DW_TAG_base_type && dwarf_formudata(dwarf_attr(&pointee, DW_AT_encoding, &at), &enc) == 0 &&
 		    (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char))
 			snprintf(fmt, fmtlen, "/s");
+		else if ((ptag == DW_TAG_class_type || ptag == DW_TAG_structure_type) && is_std_string(&pointee))
+			snprintf(fmt, fmtlen, "/t");    /* const std::string &, std::string * */
 		else
 			snprintf(fmt, fmtlen, "/p");
 		return C_INT;
@@ -221,8 +247,12 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 			snprintf(fmt, fmtlen, "/%c%u", enc == DW_ATE_signed ? 'i' : 'u', (unsigned)size * 8);
 			return C_INT;
 		case DW_ATE_float:
+			if (size == 16) {
+				snprintf(fmt, fmtlen, "/f80");  /* long double: in memory, st(0) */
+				return C_LDOUBLE;
+			}
 			if (size != 4 && size != 8)
-				return C_UNSURE;   /* long double, in memory / x87 */
+				return C_UNSURE;
 			snprintf(fmt, fmtlen, "/f%u", (unsigned)size * 8);
 			return C_FP;
 		default:
@@ -232,16 +262,27 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 	case DW_TAG_class_type:
 	case DW_TAG_union_type: {
 		snprintf(fmt, fmtlen, "/S");
+		if (is_std_string(type)) {
+			snprintf(fmt, fmtlen, "/t");    /* by hidden reference: its address */
+			return C_BYREF;
+		}
+		if (is_string_view(type)) {
+			snprintf(fmt, fmtlen, "/v");
+			*regs = 2;
+			return C_STRVIEW;
+		}
 		/* a C++ class with a non-trivial copy constructor or destructor
 		 * (std::string) is passed by hidden reference: a pointer */
 		if (by_reference(type)) {
 			snprintf(fmt, fmtlen, "/p");
-			return C_INT;
+			return C_BYREF;
 		}
 		if (dwarf_hasattr(type, DW_AT_declaration))
 			return C_UNSURE;        /* its definition is not here: cannot place it */
-		if (size > 16)
+		if (size > 16) {
+			*regs = (int)((size + 7) / 8);  /* stack words */
 			return C_STRUCT_MEM;
+		}
 		/* at most 16 bytes: integer registers only if no member is a float;
 		 * a member that is not at a multiple of its size (packed) puts the
 		 * whole struct in memory; no data member at all: nothing passed */
@@ -261,7 +302,7 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 				if (mtag > 0 && dwarf_aggregate_size(&mt, &msize) == 0 && msize &&
 				    dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &at), &off) == 0 &&
 				    off % msize && msize <= 8)
-					return C_STRUCT_MEM;
+					return *regs = (int)((size + 7) / 8), C_STRUCT_MEM;
 				if (mtag != DW_TAG_base_type && mtag != DW_TAG_pointer_type && mtag != DW_TAG_enumeration_type)
 					return C_UNSURE;
 				if (mtag == DW_TAG_base_type && dwarf_formudata(dwarf_attr(&mt, DW_AT_encoding, &at), &enc) == 0 &&
@@ -286,7 +327,7 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 	const char *name = NULL;
 	char items[4096], fmt[600];
 	size_t il = 0;
-	int n_int = 0, n_fp = 0, n_items = 0, regs;
+	int n_int = 0, n_fp = 0, n_items = 0, regs, n_stack = 0;   /* n_stack: stack words used */
 	Dwarf_Addr lo;
 
 	/* code of its own: low_pc, an entry pc, or ranges (gcc -O2 splits a
@@ -321,7 +362,10 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 	if (rc == C_STRUCT_MEM) {
 		n_int = 1;
 		snprintf(ret, sizeof(ret), "retval/S");
-	} else if (rc == C_INT || rc == C_FP || rc == C_STRUCT_REGS) {
+	} else if (rc == C_BYREF) {
+		n_int = 1;      /* returned in memory: rdi has its address, rax gives it back */
+		snprintf(ret, sizeof(ret), "retval%s", fmt);
+	} else if (rc == C_INT || rc == C_FP || rc == C_STRUCT_REGS || rc == C_LDOUBLE || rc == C_STRVIEW) {
 		snprintf(ret, sizeof(ret), "retval%s", rc == C_STRUCT_REGS ? "/S" : fmt);
 	}
 	if (dwarf_child(fn, &child) == 0) {
@@ -345,6 +389,18 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 				snprintf(item, sizeof(item), "%sarg1/S", nm);   /* {...}, nothing read */
 			} else if (c == C_STRUCT_MEM) {
 				snprintf(item, sizeof(item), "%sarg1/S", nm);   /* position unused: not captured */
+				n_stack += regs;
+			} else if (c == C_LDOUBLE) {
+				n_stack += n_stack & 1;         /* 16-byte aligned */
+				if (7 + n_stack + 1 > FNT_ARG_STACK_MAX)
+					break;
+				snprintf(item, sizeof(item), "%sarg%d%s", nm, 7 + n_stack, fmt);
+				n_stack += 2;
+			} else if (c == C_STRVIEW) {
+				if (n_int + 2 > 6)
+					break;          /* on the stack: not followed */
+				snprintf(item, sizeof(item), "%sarg%d%s", nm, n_int + 1, fmt);
+				n_int += 2;
 			} else if (c == C_STRUCT_REGS) {
 				if (n_int + regs > 6)
 					break;
@@ -354,10 +410,13 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 				if (n_fp == 8)
 					break;
 				snprintf(item, sizeof(item), "%sfparg%d%s", nm, ++n_fp, fmt);
-			} else {
-				if (n_int == FNT_ARG_STACK_MAX || (n_int >= 6 && n_fp > 8))
-					break;
+			} else if (n_int < 6) {
 				snprintf(item, sizeof(item), "%sarg%d%s", nm, ++n_int, fmt);
+			} else {
+				/* on the stack, after what went there before */
+				if (7 + n_stack > FNT_ARG_STACK_MAX)
+					break;
+				snprintf(item, sizeof(item), "%sarg%d%s", nm, 7 + n_stack++, fmt);
 			}
 			size_t l = strlen(item);
 			if (il + l + 2 >= sizeof(items))

@@ -25,6 +25,7 @@ struct tstack {
 	struct fstack fs;    /* open frames (framestack.c: bounded memory at any depth) */
 	int base;            /* depth of the frames entered before this stream began */
 	int reached;         /* the thread's events have reached --since */
+	int forked;          /* the frames inherited at a fork were looked at */
 	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
 	size_t c_done;       /* -C: no frame below this index waits to learn whether it leads to a -C function */
 	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
@@ -123,7 +124,8 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
 	s->reached = 1;
 	for (size_t i = 0; i < s->fs.n; i++) {
 		struct frame *f = fs_at(&s->fs, i);
-		if (!f->begun && !f->wait_t && !f->wait_c && (f->shown || w->all) && f->start_ns <= w->until) {
+		if (!f->begun && !f->wait_t && !f->wait_c && !f->inherited && (f->shown || w->all) &&
+		    f->start_ns <= w->until) {
 			f->begun = 1;
 			if (w->ops->begin)
 				w->ops->begin(w->ctx, th, f);
@@ -202,6 +204,51 @@ static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct 
 	s->c_done = s->fs.n;
 }
 
+/* -F/-N/-H/-D: where an entered frame shows, if at all */
+static void entry_filters(struct calls_walk *w, struct tstack *s, struct frame *f, const struct frame *parent)
+{
+	f->depth = parent ? parent->depth + (parent->shown ? 1 : 0) : s->base;
+	if (w->filtering) {
+		int m = view_filter_match(w->v, f->func);
+		f->hidden = (parent && parent->hidden) || (m & 2);
+		f->in_filter = !w->v->opts->filter.n || (parent && parent->in_filter) || (m & 1);
+		if (w->v->opts->filter.n && f->in_filter && !(parent && parent->in_filter))
+			f->depth = 0;
+		f->shown = f->in_filter && !f->hidden && !(m & 4) &&    /* -H: its callees one level up */
+			   (!w->v->opts->max_depth || f->depth < w->v->opts->max_depth);
+	} else {
+		f->hidden = 0;
+		f->in_filter = 1;
+		f->shown = 1;
+	}
+}
+
+/* A forked child's first events: the frames it inherited from its parent
+ * (the reader finds them at the fork) go on its stack, never begun, so the
+ * filters treat its calls as the record-time filters do (which the child
+ * inherits in memory): under an inherited -F function they are in, under
+ * an inherited -N one they are out.  Their returns are orphans. */
+static void inherit_frames(struct calls_walk *w, struct trace_thread *th, struct tstack *s)
+{
+	const struct trace_frame_ref *in;
+	size_t n = trace_inherited(w->v->trace, th, &in);
+	s->forked = 1;
+	if (!n)
+		return;
+	s->base = th->start_depth > (int)n ? th->start_depth - (int)n : 0;
+	for (size_t i = 0; i < n; i++) {
+		struct frame *parent = s->fs.n ? fs_top(&s->fs) : NULL;
+		struct frame *f = fs_push(&s->fs);
+		memset(f, 0, sizeof(*f));
+		f->func = in[i].func;
+		f->addr = in[i].addr;
+		f->inherited = 1;
+		entry_filters(w, s, f, parent);
+		f->start_ns = 0;
+	}
+	s->decided = s->c_done = s->fs.n;
+}
+
 static inline void on_event(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 			    const struct trace_event *ev)
 {
@@ -229,20 +276,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		f->args_len = f->args ? ev->payload_len : 0;
 		f->ret = NULL;
 		f->ret_len = 0;
-		f->depth = parent ? parent->depth + (parent->shown ? 1 : 0) : s->base;
-		if (w->filtering) {
-			int m = view_filter_match(w->v, ev->func);
-			f->hidden = (parent && parent->hidden) || (m & 2);
-			f->in_filter = !w->v->opts->filter.n || (parent && parent->in_filter) || (m & 1);
-			if (w->v->opts->filter.n && f->in_filter && !(parent && parent->in_filter))
-				f->depth = 0;
-			f->shown = f->in_filter && !f->hidden && !(m & 4) &&    /* -H: its callees one level up */
-				   (!w->v->opts->max_depth || f->depth < w->v->opts->max_depth);
-		} else {
-			f->hidden = 0;
-			f->in_filter = 1;
-			f->shown = 1;
-		}
+		f->inherited = 0;
+		entry_filters(w, s, f, parent);
 		f->begun = (f->shown || w->all) && s->reached && ev->ns <= w->until;
 		f->wait_t = 0;
 		if (w->min && f->begun && f->shown) {
@@ -274,6 +309,12 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		while (s->fs.n > i)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		struct frame *done = fs_top(&s->fs);
+		if (done->inherited) {
+			if (w->ops->orphan && done->shown && !w->callers && in_range)
+				w->ops->orphan(w->ctx, th, ev->func, ev->ns, done->depth);
+			fs_pop(&s->fs);
+			break;
+		}
 		done->ret = (th->proc->hdr.flags & FNT_FLAG_ARGS) ? ev->payload : NULL;
 		done->ret_len = done->ret ? ev->payload_len : 0;
 		pop(w, th, s, ev->ns, CALL_RETURN);
@@ -315,6 +356,8 @@ static int on_batch(void *ctx, const struct trace_event *ev, size_t n)
 	struct calls_walk *w = ctx;
 	struct trace_thread *th = ev->thread;
 	struct tstack *s = stack_of(th);
+	if (!s->forked && th->start_depth > 0 && w->filtering)
+		inherit_frames(w, th, s);
 	if (w->v->opts->live) {
 		for (size_t i = 0; i < n; i++) {
 			if (ev[i].ns > w->v->opts->horizon_ns && ev[i].kind != TRACE_STREAM_END)

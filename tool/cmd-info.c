@@ -99,6 +99,29 @@ static void print_untraced(const struct trace_process *p)
 	}
 }
 
+/* -P on code built without instrumentation: per module, what was patched
+ * and each function left alone with the reason */
+static void print_patches(const struct trace *t, const struct trace_process *p)
+{
+	for (size_t k = 0; k < p->n_patches; k++) {
+		const struct trace_patch *tp = &p->patches[k];
+		if (tp->what == FNT_PATCH_DONE)
+			printf("  -P: %u function%s patched in '%s'\n", tp->count, tp->count == 1 ? "" : "s", tp->name);
+		else if (tp->what == FNT_PATCH_NO_DISASM)
+			printf("  -P: nothing patched in '%s' (%u selected): %s\n", tp->name, tp->count,
+			       patch_reason(tp->what));
+	}
+	for (size_t k = 0; k < p->n_patches; k++) {
+		const struct trace_patch *tp = &p->patches[k];
+		if (tp->what == FNT_PATCH_DONE || tp->what == FNT_PATCH_NO_DISASM)
+			continue;
+		char where[64];
+		snprintf(where, sizeof(where), "0x%" PRIx64, tp->addr);
+		printf("  -P skipped %-30s %s: %s\n", tp->name, where, patch_reason(tp->what));
+	}
+	(void)t;
+}
+
 static void print_filters(const char *text)
 {
 	const char *p = text;
@@ -246,6 +269,13 @@ int cmd_info(int argc, char **argv)
 	printf("\n");
 	printf("lost: %" PRIu64 "\n", lost);
 	print_untraced_total(t);
+	{
+		struct patch_totals pt;
+		patch_totals(t, &pt);
+		if (pt.modules)
+			printf("patched (-P): %" PRIu64 " function%s, %" PRIu64 " skipped%s\n", pt.patched,
+			       pt.patched == 1 ? "" : "s", pt.skipped, pt.skipped ? " (see below)" : "");
+	}
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].filters) {
 			print_filters(t->procs[i].filters);
@@ -277,6 +307,7 @@ int cmd_info(int argc, char **argv)
 			printf("  lost: %" PRIu64 " in threads that entered seccomp strict mode (no clock, no "
 			       "memory: they stopped recording)\n", p->hdr.reserved[FNT_RES_LOST_NOCLOCK]);
 		print_untraced(p);
+		print_patches(t, p);
 		if (p->hdr.flags & FNT_FLAG_RING)
 			printf("  flight recorder: the last %" PRIu64 " chunks of %u bytes of each thread\n",
 			       p->hdr.reserved[FNT_RES_RING_CHUNKS], p->hdr.chunk_size);

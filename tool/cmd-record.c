@@ -4,7 +4,9 @@
  * the trace directory, sets the FNTRACE_* variables, reports how the
  * program ended and passes its status on.
  */
+#include <capstone/capstone.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -26,6 +28,10 @@
 #include "tool/record-drain.h"
 #include "format/drain.h"
 
+#define CAPSTONE_SOVERSION2(x) #x
+#define CAPSTONE_SOVERSION1(x) CAPSTONE_SOVERSION2(x)
+#define CAPSTONE_SOVERSION CAPSTONE_SOVERSION1(CS_API_MAJOR)
+
 static const char record_usage[] =
 	"usage: fntrace record [options] [--] program [args...]\n\n"
 	"Run a program built with -finstrument-functions (or -pg -mfentry) and record\n"
@@ -41,17 +47,22 @@ static const char record_usage[] =
 	"  -A, --argument FUNC@ITEMS  record arguments of the functions FUNC names (a\n"
 	"                       glob); ITEMS: argN[/fmt] and fpargN[/f32|/f64], comma-\n"
 	"                       separated; fmt: i8..i64 (default i32), u8..u64, x, p, s,\n"
-	"                       c, b, S (struct, not captured).  -pg -mfentry and\n"
+	"                       c, b, S (struct, not captured), t (std::string), v\n"
+	"                       (std::string_view), f80 (long double).  -pg -mfentry and\n"
 	"                       -fpatchable-function-entry builds, and library calls\n"
 	"  -R, --retval FUNC@retval[/fmt]  record the return value of FUNC\n"
 	"      --auto-args      record the arguments and return value of every function\n"
 	"                       of the program, as its DWARF (-g) describes them,\n"
 	"                       and of the common libc functions it calls\n"
-	"  -P, --patch FUNC     -fpatchable-function-entry builds: trace only the\n"
-	"                       functions FUNC (a glob, repeatable; default: all)\n"
-	"      --patch-signal SIG  -fpatchable-function-entry builds: start with no\n"
-	"                       function patched; each SIG (name or number, e.g. USR1)\n"
-	"                       the program receives switches patching on, then off\n"
+	"  -P, --patch FUNC     trace the functions FUNC names (a glob, repeatable;\n"
+	"                       '*': all) of a program, and of its own libraries,\n"
+	"                       built without instrumentation: their first\n"
+	"                       instructions are moved aside at start and at dlopen\n"
+	"                       ('fntrace info' lists what was refused and why);\n"
+	"                       -fpatchable-function-entry builds: only those pads\n"
+	"      --patch-signal SIG  -P and -fpatchable-function-entry builds: start with\n"
+	"                       no function patched; each SIG (name or number, e.g.\n"
+	"                       USR1) the program receives switches patching on, then off\n"
 	"      --no-libcall     do not trace library calls (the calls the program's\n"
 	"                       instrumented code makes through its PLT/GOT into\n"
 	"                       other shared objects: qsort, malloc...; on by default)\n"
@@ -314,7 +325,7 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 			  "specs together)", opt, val, FNT_ARGS_MAX);
 	if (bad)
 		die_usage("option '%s': item %d of '%s' is not valid (argN[/fmt], fpargN[/f32|/f64], retval[/fmt]; "
-			  "fmt: i8..i64, u8..u64, x, p, s, c, b, S; see doc/args.md)", opt, bad, at + 1);
+			  "fmt: i8..i64, u8..u64, x, p, s, c, b, S, t, v, f80; see doc/args.md)", opt, bad, at + 1);
 	for (unsigned i = 0; i < spec.n; i++)
 		if ((spec.item[i].src == FNT_SRC_RET) != is_ret)
 			die_usage("option '%s': '%s': %s", opt, val,
@@ -324,6 +335,16 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 	if (old)
 		(*env)[old++] = ';';
 	strcpy(*env + old, val);
+}
+
+/* Libraries that -P never patches (runtime/prologue.c says the same) */
+static int system_library(const char *path)
+{
+	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return 1;
+	return 0;
 }
 
 /* How a program was instrumented, from the symbols it imports or defines:
@@ -616,13 +637,24 @@ int cmd_record(int argc, char **argv)
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);
-		if (patch_env && !(kinds & 8))
-			warning("'%s' has no patchable function entries: -P/--patch patches only the pads of "
-				"-fpatchable-function-entry builds (code without them is not patched yet); "
-				"rebuild it with -fpatchable-function-entry=5", prog);
+		if (patch_env && !(kinds & 8) && (kinds & 3))
+			warning("'%s' is built with %s, whose hooks trace every function already: -P/--patch "
+				"selects functions of code built without instrumentation (or with "
+				"-fpatchable-function-entry), so it changes nothing here", prog,
+				(kinds & 1) ? "-finstrument-functions" : "-pg -mfentry");
+		if (patch_env && !(kinds & 15)) {
+			/* -P moves prologues: the runtime decodes them with capstone */
+			void *cs = dlopen("libcapstone.so." CAPSTONE_SOVERSION, RTLD_LAZY | RTLD_LOCAL);
+			if (!cs)
+				die("-P/--patch on '%s', built without instrumentation, needs the capstone "
+				    "disassembler (libcapstone.so." CAPSTONE_SOVERSION "): apt-get install libcapstone4",
+				    prog);
+			dlclose(cs);
+			kinds |= 16;    /* its functions can show arguments, as under -pg -mfentry */
+		}
 		/* a library the program links against may be the one built with
 		 * -pg -mfentry (or patchable entries): the specs may be for it */
-		if ((args_env || auto_args) && !(kinds & 10)) {
+		if ((args_env || auto_args) && !(kinds & 26)) {
 			char **libs;
 			size_t n = needed_libs(prog, &libs);
 			for (size_t i = 0; i < n; i++) {
@@ -633,7 +665,7 @@ int cmd_record(int argc, char **argv)
 		}
 		/* with library calls on, the specs may name library functions */
 		char *own = NULL;
-		if ((args_env || auto_args) && !(kinds & 10) &&
+		if ((args_env || auto_args) && !(kinds & 26) &&
 		    (!libcall || (args_env && (own = libcall_unserved_spec(prog, args_env)))))
 			die_usage("'%s' %s, which cannot see arguments or return values; rebuild it with "
 				  "-pg -mfentry or -fpatchable-function-entry=5 to use -A/-R%s%s%s", prog,
@@ -654,13 +686,18 @@ int cmd_record(int argc, char **argv)
 	if (auto_args) {
 		size_t n = 0;
 		/* a -finstrument-functions build: only its library calls can show arguments */
-		char *specs = (instrumentation_of(prog) & 10) ? autoargs_specs(prog, &n) : NULL;
+		/* -pg -mfentry and patchable builds, and code built without
+		 * instrumentation whose prologues -P moves */
+		int k = instrumentation_of(prog);
+		char *specs = ((k & 10) || (patch_env && !(k & 15))) ? autoargs_specs(prog, &n) : NULL;
 		/* and those of the libraries it links against that can show them */
 		char **libs;
 		size_t n_libs = needed_libs(prog, &libs);
 		for (size_t i = 0; i < n_libs; i++) {
 			size_t k = 0;
-			char *more = (instrumentation_of(libs[i]) & 10) ? autoargs_specs(libs[i], &k) : NULL;
+			int lk = instrumentation_of(libs[i]);
+			char *more = ((lk & 10) || (patch_env && !(lk & 15) && !system_library(libs[i]))) ?
+				     autoargs_specs(libs[i], &k) : NULL;
 			if (more && k) {
 				size_t a = specs ? strlen(specs) : 0, b = strlen(more);
 				specs = xrealloc(specs, a + b + 2);
@@ -860,7 +897,8 @@ int cmd_record(int argc, char **argv)
 		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
 	if (!recorded)
 		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
-			"-finstrument-functions?\n", argv[optind]);
+			"-finstrument-functions? (without rebuilding, -P FUNC patches the functions "
+			"FUNC names)\n", argv[optind]);
 	else if (report) {
 		char *rargv[] = { "report", "-d", absdir, NULL };
 		fflush(stdout);

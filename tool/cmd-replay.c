@@ -83,6 +83,10 @@ struct replay {
 	size_t n_pending;
 	struct name_ref *names;  /* by func id: copies padded for 16-byte loads */
 	size_t n_names;
+	/* the spec text of the last function with values looked up */
+	const struct trace_process *spec_proc;
+	uint64_t spec_addr;
+	const char *spec;
 };
 
 /* A function's short name, copied with NAME_PAD zero bytes after it so a
@@ -398,66 +402,82 @@ static void srcline(struct replay *r, const struct frame *f)
 	}
 }
 
-/* "(args)" of a call: its recorded arguments, or "()" */
-static void put_args(struct replay *r, struct trace_thread *th, const struct frame *f)
-{
-	char buf[2048];
-	const char *spec;
-	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr))) {
-		put_mem(r, "()", 2);
-		return;
-	}
-	size_t n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
-	put_mem(r, "(", 1);
-	put_mem(r, buf, n);
-	put_mem(r, ")", 1);
-}
-
-/* " = value" of a returned call with a recorded return value */
-static void put_retval(struct replay *r, struct trace_thread *th, const struct frame *f)
-{
-	char buf[512];
-	const char *spec;
-	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
-		return;
-	size_t n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf));
-	if (!n)
-		return;
-	put_mem(r, " = ", 3);
-	put_mem(r, buf, n);
-}
-
 /* A line of a call whose function has recorded values (the slow path
  * beside name_line): kind 0 opens "f(args) {", kind 1 is the leaf
  * "f(args) = ret;", kind 2 the closing "} = ret" with the function's name in
- * a comment.  Returns 0 (nothing written) when the function has no spec. */
+ * a comment.  Returns 0 (nothing written) when the function has no spec.
+ * The values are formatted straight into the output, in room reserved
+ * once for the whole line (ARGS_ROOM and RET_ROOM bytes at most). */
+#define ARGS_ROOM 2048
+#define RET_ROOM 512
 static void newline(struct replay *r);
+
+/* the name at p, in the room reserved for the line; a name longer than
+ * NAME_FAST was given no room there: it goes through put_mem, and `more`
+ * bytes are reserved again after it */
+static inline char *name_at(struct replay *r, char *p, const struct name_ref *nr, size_t more)
+{
+	if (nr->len <= NAME_FAST)
+		return copy_name(p, nr);
+	line_done(r, p);
+	put_mem(r, nr->s, nr->len);
+	return room(r, more);
+}
+
+static inline char *retval_at(char *p, const char *spec, const struct frame *f)
+{
+	size_t n = args_format(spec, f->ret, f->ret_len, 1, p + 3, RET_ROOM);
+	if (!n)
+		return p;
+	memcpy(p, " = ", 3);
+	return p + 3 + n;
+}
 
 static int values_line(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
 		       const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
 {
-	if (!th->proc->n_argspecs || !trace_argspec(th->proc, f->addr))
+	const char *spec;
+	if (!th->proc->n_argspecs)
 		return 0;
-	line_done(r, prefix(r, th, dur, ns, depth, 0, f));
+	if (f->addr == r->spec_addr && th->proc == r->spec_proc) {
+		spec = r->spec;
+	} else {
+		spec = trace_argspec(th->proc, f->addr);
+		r->spec_proc = th->proc;
+		r->spec_addr = f->addr;
+		r->spec = spec;
+	}
+	if (!spec)
+		return 0;
+	args_where(th->proc, f->start_ns);     /* pointers named by the module map of the call */
+	const struct name_ref *nr = name_of(r, f->func);
+	size_t more = ARGS_ROOM + RET_ROOM + 64 + why_len;
+	char *p = prefix(r, th, dur, ns, depth, (nr->len > NAME_FAST ? 0 : nr->len + 16) + more, f);
 	if (kind == 2) {
-		put_mem(r, "}", 1);
+		*p++ = '}';
 		if (how == CALL_RETURN)
-			put_retval(r, th, f);
-		put_mem(r, " /* ", 4);
-		put_name(r, f->func);
-		put_mem(r, why, why_len);
-		newline(r);
+			p = retval_at(p, spec, f);
+		memcpy(p, " /* ", 4);
+		p = name_at(r, p + 4, nr, more);
+		memcpy(p, why, why_len);
+		p += why_len;
+		*p++ = '\n';
+		line_done(r, p);
 		return 1;
 	}
-	put_name(r, f->func);
-	put_args(r, th, f);
+	p = name_at(r, p, nr, more);
+	*p++ = '(';
+	p += args_format(spec, f->args, f->args_len, 0, p, ARGS_ROOM);
+	*p++ = ')';
 	if (kind == 1) {
 		if (how == CALL_RETURN)
-			put_retval(r, th, f);
-		put_mem(r, ";", 1);
+			p = retval_at(p, spec, f);
+		*p++ = ';';
 	} else {
-		put_mem(r, " {", 2);
+		memcpy(p, " {", 2);
+		p += 2;
 	}
+	line_done(r, p);
 	srcline(r, f);
 	newline(r);
 	return 1;
@@ -850,6 +870,7 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 	put_str(r, buf);
 	json_str(r, name, n);
 	if (spec) {
+		args_where(th->proc, f->start_ns);
 		n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
 		put_str(r, ",\"args\":");
 		json_str(r, buf, n);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool/outbuf.h"
+#include "tool/framestack.h"
 #include "tool/tool.h"
 
 static const char report_usage[] =
@@ -65,24 +66,49 @@ struct table {
 	size_t n;
 };
 
-/* a call open on a thread's stack (the unfiltered path's own call layer):
- * 24 bytes, so a 2,000,000-deep recursion fits in 64 MB.  Exits are matched
+/* A call open on a thread's stack (the unfiltered path's own call layer):
+ * 16 bytes, and the stack is a pstack (framestack.h) whose deep pages go
+ * to a temporary file, so 10 M open calls fit in 64 MB.  Exits are matched
  * by function id, which stands for one address within a thread's module
- * map (calls.c matches by address; the two agree) */
+ * map (calls.c matches by address; the two agree).
+ *
+ * A call's time in its callees is not kept per call: the thread keeps
+ * `g`, which each closing call sets to its g at entry plus its duration,
+ * so that when a call closes, g minus its g at entry is exactly the sum of
+ * its direct callees' durations (each one's closing restored g to the
+ * value at its entry, plus itself).  A call keeps its start and its g at
+ * entry, 48 bits each (modulo 2^48 ns: a duration up to 2^47 ns, 39
+ * hours, is exact), and its function id split across the two top halves. */
+#define OC_BITS 48
+#define OC_MASK ((1ull << OC_BITS) - 1)
 struct open_call {
-	uint64_t start_ns, child_ns;
-	uint32_t func;
+	uint64_t start;          /* start_ns mod 2^48 | func's low 16 bits << 48 */
+	uint64_t g;              /* the thread's g at entry mod 2^48 | func's high 16 bits << 48 */
 };
+_Static_assert(sizeof(struct open_call) == 16, "an open call is 16 bytes");
+
+static inline uint32_t oc_func(const struct open_call *c)
+{
+	return (uint32_t)(c->start >> OC_BITS) | (uint32_t)(c->g >> OC_BITS) << 16;
+}
+
+/* b - a for two times mod 2^48: 0 when b is earlier (a clock that went back) */
+static inline uint64_t oc_since(uint64_t a, uint64_t b)
+{
+	uint64_t d = (b - a) & OC_MASK;
+	return d >> (OC_BITS - 1) ? 0 : d;
+}
 
 struct thread_data {
 	struct table table;      /* with --threads */
 	struct active active;
-	struct open_call *stack; /* unfiltered path only */
-	size_t depth, cap;
+	struct pstack stack;     /* unfiltered path only: its open calls */
+	uint64_t g;              /* see struct open_call */
+	int stack_init;
 	struct parked_calls {    /* coroutines: the calls open on the other machine stacks */
 		uint64_t id;
-		struct open_call *stack;
-		size_t depth, cap;
+		struct pstack stack;
+		uint64_t g;
 	} *parked;
 	size_t n_parked;
 	uint64_t cur;            /* the machine stack of `stack` (0: the thread's own) */
@@ -190,14 +216,16 @@ static void active_reserve(struct thread_data *d, size_t n)
 		active_of(d, (uint32_t)(n - 1));
 }
 
-static inline void close_call(struct fstat *tab, uint32_t *active, struct open_call *stack, size_t *depth,
-			      uint64_t ns)
+/* close the innermost open call at ns */
+static inline void close_call(struct fstat *tab, uint32_t *active, struct thread_data *d, uint64_t ns)
 {
-	struct open_call *c = &stack[--*depth];
-	uint64_t dur = ns > c->start_ns ? ns - c->start_ns : 0;
-	if (*depth)
-		stack[*depth - 1].child_ns += dur;
-	fstat_add(&tab[c->func], dur, c->child_ns, !--active[c->func]);
+	struct open_call *c = ps_at_fast(&d->stack, d->stack.n - 1);
+	uint32_t func = oc_func(c);
+	uint64_t dur = oc_since(c->start & OC_MASK, ns & OC_MASK);
+	uint64_t child = oc_since(c->g & OC_MASK, d->g & OC_MASK);
+	d->g = (c->g + dur) & OC_MASK;
+	ps_pop_fast(&d->stack);
+	fstat_add(&tab[func], dur, child, !--active[func]);
 }
 
 /* as calls.c's switch_stack: park the open calls, take out the other stack's */
@@ -213,11 +241,11 @@ static void fast_switch(struct thread_data *d, uint64_t id)
 		d->parked = xrealloc(d->parked, (d->n_parked + 1) * sizeof(*d->parked));
 		slot = &d->parked[d->n_parked++];
 		*slot = (struct parked_calls){ .id = id };
+		ps_init(&slot->stack, sizeof(struct open_call));
 	}
-	struct parked_calls cur = { d->cur, d->stack, d->depth, d->cap };
+	struct parked_calls cur = { d->cur, d->stack, d->g };
 	d->stack = slot->stack;
-	d->depth = slot->depth;
-	d->cap = slot->cap;
+	d->g = slot->g;
 	d->cur = id;
 	*slot = cur;
 }
@@ -226,7 +254,7 @@ static void fast_switch(struct thread_data *d, uint64_t id)
 static int fast_find_parked(struct thread_data *d, uint32_t func)
 {
 	for (size_t i = 0; i < d->n_parked; i++)
-		if (d->parked[i].depth && d->parked[i].stack[d->parked[i].depth - 1].func == func) {
+		if (d->parked[i].stack.n && oc_func(ps_top(&d->parked[i].stack)) == func) {
 			fast_switch(d, d->parked[i].id);
 			return 1;
 		}
@@ -249,60 +277,49 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 	struct thread_data *d = data_of(th);
 	struct table *t = r->threads ? &d->table : &r->all;
 
+	if (!d->stack_init) {
+		ps_init(&d->stack, sizeof(struct open_call));
+		d->stack_init = 1;
+	}
 	table_reserve(t, nf);
 	active_reserve(d, nf);
 	struct fstat *tab = t->s;
 	uint32_t *active = d->active.n;
-	struct open_call *stack = d->stack;
-	size_t depth = d->depth;
 	for (size_t i = 0; i < n; i++) {
 		const struct trace_event *e = &ev[i];
 		if (e->kind == TRACE_ENTRY) {
-			if (depth == d->cap) {
-				d->cap = d->cap ? d->cap * 2 : 256;
-				d->stack = stack = xrealloc(stack, d->cap * sizeof(*stack));
-			}
-			stack[depth++] = (struct open_call){ e->ns, 0, e->func };
+			struct open_call *c = ps_push_fast(&d->stack);
+			c->start = (e->ns & OC_MASK) | (uint64_t)(e->func & 0xffff) << OC_BITS;
+			c->g = d->g | (uint64_t)(e->func >> 16) << OC_BITS;
 			tab[e->func].calls++;
 			active[e->func]++;
 		} else if (e->kind == TRACE_EXIT) {
-			size_t k = depth;
-			while (k > 0 && stack[k - 1].func != e->func)
+			/* no open call of it on this thread: nothing to scan */
+			size_t k = active[e->func] ? d->stack.n : 0;
+			while (k > 0 && oc_func(ps_at_fast(&d->stack, k - 1)) != e->func)
 				k--;
-			if (!k && d->n_parked) {
-				d->depth = depth;
-				if (fast_find_parked(d, e->func)) {
-					stack = d->stack;
-					k = depth = d->depth;
-				}
-			}
+			if (!k && d->n_parked && fast_find_parked(d, e->func))
+				k = d->stack.n;
 			if (!k)
 				continue;   /* entered before the trace began */
-			while (depth >= k)
-				close_call(tab, active, stack, &depth, e->ns);
+			while (d->stack.n >= k)
+				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_UNWIND) {
-			for (uint64_t k = 0; k < e->count && depth; k++)
-				close_call(tab, active, stack, &depth, e->ns);
+			for (uint64_t k = 0; k < e->count && d->stack.n; k++)
+				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_SWITCH) {
-			d->depth = depth;
 			fast_switch(d, e->count);
-			stack = d->stack;
-			depth = d->depth;
 		} else if (e->kind == TRACE_THREAD_END || e->kind == TRACE_STREAM_END) {
-			while (depth)
-				close_call(tab, active, stack, &depth, e->ns);
+			while (d->stack.n)
+				close_call(tab, active, d, e->ns);
 			for (size_t j = 0; j < d->n_parked; j++)
-				if (d->parked[j].depth) {   /* suspended coroutines */
-					d->depth = depth;
+				if (d->parked[j].stack.n) {   /* suspended coroutines */
 					fast_switch(d, d->parked[j].id);
-					stack = d->stack;
-					depth = d->depth;
-					while (depth)
-						close_call(tab, active, stack, &depth, e->ns);
+					while (d->stack.n)
+						close_call(tab, active, d, e->ns);
 				}
 		}
 	}
-	d->depth = depth;
 	return 0;
 }
 
@@ -509,9 +526,10 @@ static void free_thread_data(struct view *v)
 				continue;
 			free(d->table.s);
 			free(d->active.n);
-			free(d->stack);
+			if (d->stack_init)
+				ps_free(&d->stack);
 			for (size_t j = 0; j < d->n_parked; j++)
-				free(d->parked[j].stack);
+				ps_free(&d->parked[j].stack);
 			free(d->parked);
 			free(d);
 			v->trace->procs[i].threads[k].view_aux = NULL;

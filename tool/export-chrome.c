@@ -200,6 +200,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	char text[2048], esc[6 * 2048 + 32], *e = esc;
 	const char *sep = ",\"args\":{";
 	size_t n;
+	args_where(th->proc, f->start_ns);
 	if (spec && (n = args_format(spec, f->args, f->args_len, 0, text, sizeof(text))) > 0) {
 		/* the recorded arguments: "args":{"args":"12, 18"} */
 		e += sprintf(e, "%s\"args\":\"", sep);

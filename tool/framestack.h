@@ -41,6 +41,35 @@ static inline void *ps_top(struct pstack *s)
 	return s->n ? ps_at(s, s->n - 1) : NULL;
 }
 
+/* The same three, inline where nothing moves between memory and the file
+ * (a page in memory; a push or pop within a page), for the views that
+ * touch the stack at every event (report). */
+static inline void *ps_at_fast(struct pstack *s, size_t i)
+{
+	size_t p = i / FS_PAGE;
+	if (__builtin_expect(p >= s->lo, 1))
+		return s->page[p] + (i % FS_PAGE) * s->elem;
+	return ps_at(s, i);
+}
+
+static inline void *ps_push_fast(struct pstack *s)
+{
+	size_t i = s->n;
+	if (__builtin_expect(i % FS_PAGE != 0, 1)) {
+		s->n++;
+		return s->page[i / FS_PAGE] + (i % FS_PAGE) * s->elem;
+	}
+	return ps_push(s);
+}
+
+static inline void ps_pop_fast(struct pstack *s)
+{
+	if (__builtin_expect(s->n > 1 && (s->n - 1) % FS_PAGE != 0, 1))
+		s->n--;
+	else
+		ps_pop(s);
+}
+
 /* the call layer's frames */
 #define fstack pstack
 static inline void fs_init(struct pstack *s) { ps_init(s, sizeof(struct frame)); }

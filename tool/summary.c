@@ -34,6 +34,7 @@ void trace_totals_walked(struct trace *t, struct trace_totals *out)
 		}
 		out->lost += fnt_header_lost(&t->procs[i].hdr);
 	}
+	patch_totals(t, &out->patch);
 }
 
 /* 987, 12.3 K, 4.56 M, 7.89 G: as a person reads a count at a glance */
@@ -76,6 +77,8 @@ int print_record_summary(const char *shown, const char *dir, const struct trace_
 		trace_totals(t, &tt);
 		trace_close(t);
 	}
+	if (tt.patch.modules)
+		print_patch_totals(&tt.patch);
 	if (!tt.events)
 		return 0;
 	human_count(events, sizeof(events), tt.events);
@@ -83,4 +86,52 @@ int print_record_summary(const char *shown, const char *dir, const struct trace_
 	fprintf(stderr, "fntrace: wrote '%s': %s events, %s (%.1f B/event), %" PRIu64 " lost\n", shown, events,
 		size, (double)tt.disk_bytes / (double)tt.events, tt.lost);
 	return 1;
+}
+
+/* FNT_PATCH_* as `info` and `record` say it */
+const char *patch_reason(unsigned what)
+{
+	static const char *const why[FNT_PATCH_N_REASONS] = {
+		[FNT_PATCH_TOO_SHORT] = "too short: its first 5 bytes are not whole instructions of its own",
+		[FNT_PATCH_BRANCH_INTO] = "a branch lands inside its first bytes",
+		[FNT_PATCH_LOOP_TO_START] = "it jumps back to its first instruction (a loop would count as calls)",
+		[FNT_PATCH_CALL] = "an indirect call among its first bytes",
+		[FNT_PATCH_CANNOT_MOVE] = "an instruction among its first bytes cannot move (loop, jrcxz, "
+					  "a call to the next instruction, a target out of reach)",
+		[FNT_PATCH_NOT_TEXT] = "not in .text (.init, .plt, .fini, _start)",
+		[FNT_PATCH_NO_SIZE] = "its symbol has no size",
+		[FNT_PATCH_UNDECODABLE] = "the disassembler cannot decode it",
+		[FNT_PATCH_NO_ROOM] = "no memory for its trampoline within 2 GB",
+		[FNT_PATCH_FRAGMENT] = "a part of another function (.cold), entered by a jump, not a call",
+		[FNT_PATCH_NO_DISASM] = "the capstone disassembler (libcapstone4) could not be loaded",
+	};
+	return what < FNT_PATCH_N_REASONS && why[what] ? why[what] : "not patched";
+}
+
+/* what -P did to code built without instrumentation, over every process */
+void patch_totals(const struct trace *t, struct patch_totals *pt)
+{
+	memset(pt, 0, sizeof(*pt));
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_patches; k++) {
+			const struct trace_patch *tp = &t->procs[i].patches[k];
+			if (tp->what == FNT_PATCH_DONE) {
+				pt->modules++;
+				pt->patched += tp->count;
+			} else if (tp->what == FNT_PATCH_NO_DISASM) {
+				pt->modules++;
+				pt->no_disasm += tp->count;
+			} else {
+				pt->skipped++;
+			}
+		}
+}
+
+void print_patch_totals(const struct patch_totals *pt)
+{
+	if (pt->no_disasm)
+		fprintf(stderr, "fntrace: -P could not patch %" PRIu64 " functions: %s\n", pt->no_disasm,
+			patch_reason(FNT_PATCH_NO_DISASM));
+	fprintf(stderr, "fntrace: -P patched %" PRIu64 " function%s, skipped %" PRIu64 "%s\n", pt->patched,
+		pt->patched == 1 ? "" : "s", pt->skipped, pt->skipped ? " ('fntrace info' lists them and why)" : "");
 }

@@ -64,8 +64,13 @@ int gz_suffix(const char *path);      /* the name ends in .gz */
 FILE *gz_stream(FILE *raw);
 
 /* ---- summary.c ---- */
+/* what -P did to code built without instrumentation (FNT_META_PATCH) */
+struct patch_totals {
+	uint64_t modules, patched, skipped, no_disasm;
+};
 struct trace_totals {
 	uint64_t events, file_bytes, disk_bytes, lost;
+	struct patch_totals patch;
 };
 void trace_totals(struct trace *t, struct trace_totals *out);   /* walks the trace once */
 void trace_totals_walked(struct trace *t, struct trace_totals *out);   /* the same after a walk */
@@ -75,6 +80,9 @@ void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB
  * 1 printed, 0 no events, -1 not readable; walked: the totals of a walk
  * already made (record_save_symtabs), else dir is walked */
 int print_record_summary(const char *shown, const char *dir, const struct trace_totals *walked);
+void patch_totals(const struct trace *t, struct patch_totals *pt);
+void print_patch_totals(const struct patch_totals *pt);   /* one line on stderr */
+const char *patch_reason(unsigned what);                  /* FNT_PATCH_* in words */
 
 struct strlist {
 	const char **v;
@@ -172,6 +180,11 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 /* the (short) name of the function containing an arbitrary code address, or
  * NULL when no symbol covers it */
 const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr);
+/* a pointer value of process p at trace time ns as "&name" or "&name+0x10"
+ * when it lies inside a symbol (function or data) of a module; 0, or -1
+ * (nothing written) */
+int view_pointer_name(struct view *v, const struct trace_process *p, uint64_t ns, uint64_t addr, char *out,
+		      size_t cap);
 /* after a walk: warn about damage, lost events, untrusted modules */
 void view_report_problems(struct view *v);
 void view_no_events_hint(struct view *v);
@@ -198,6 +211,8 @@ struct frame {
 	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
 	int wait_c;              /* -C: shown once it turns out to lead to a -C function */
 	int in_c;                /* -C: a -C function or inside one (its callees are not shown) */
+	int inherited;           /* a forked child's frame entered in its parent: never begun, its
+	                            return is an orphan (shown as such if the frame passes the filters) */
 	const uint8_t *args;     /* raw ARGS payload (points into the trace) or NULL */
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
@@ -233,6 +248,17 @@ int replay_follow(struct view_opts *o, int time, int srcline, int recorder, int 
  * comma-separated, into out (NUL-terminated).  Returns the length; 0 when
  * there is nothing to show. */
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
+/* args_format parses each spec text once and knows it by its address from
+ * then on: call this before the texts it was given are freed or changed
+ * (view_close and view_detach do, for the trace's ARGSPEC texts) */
+void args_forget(void);
+/* Pointers (/p) print as &symbol+0xoff when they point inside a symbol of a
+ * module: args_format names them with the view given here (view_open sets
+ * it) and the module map of process p at time ns (set before formatting a
+ * call's values; without it, or for a NULL p, they print in hex). */
+void args_symbols(struct view *v, int (*name)(struct view *v, const struct trace_process *p, uint64_t ns,
+						 uint64_t addr, char *out, size_t cap));
+void args_where(const struct trace_process *p, uint64_t ns);
 
 /* ---- autoargs.c: record --auto-args ---- */
 /* "func@items;..." for every function of the program with DWARF, or NULL */

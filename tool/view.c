@@ -201,6 +201,7 @@ void view_open(struct view *v, struct view_opts *o)
 	free(debug_dirs);
 	if (!v->syms)
 		die("cannot initialise the symbolizer");
+	args_symbols(v, view_pointer_name);
 }
 
 void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms)
@@ -211,6 +212,7 @@ void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct sy
 	v->syms = syms;
 	if (o->n_tids)
 		trace_select_tids(t, o->tids, o->n_tids);
+	args_symbols(v, view_pointer_name);
 }
 
 /* the names and filter matches cached per function */
@@ -231,15 +233,19 @@ static void free_names(struct view *v)
 
 void view_detach(struct view *v)
 {
+	args_symbols(NULL, NULL);
 	free_names(v);
+	args_forget();
 	trace_close(v->trace);
 	memset(v, 0, sizeof(*v));
 }
 
 void view_close(struct view *v)
 {
+	args_symbols(NULL, NULL);
 	free_names(v);
 	symbols_free(v->syms);
+	args_forget();
 	trace_close(v->trace);
 	free(v->opts->debug_dirs.v);
 	free(v->opts->prefix_map.v);
@@ -377,6 +383,20 @@ const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr)
 	return sf.short_name ? sf.short_name : sf.name;
 }
 
+int view_pointer_name(struct view *v, const struct trace_process *p, uint64_t ns, uint64_t addr, char *out,
+		      size_t cap)
+{
+	const struct trace_module *m = trace_module_at(p, addr, ns);
+	struct sym_func sf;
+	if (!m || symbols_func(v->syms, file_sym(v, m->file), addr - m->bias, 0, &sf) || !sf.size ||
+	    addr - m->bias - sf.start >= sf.size)
+		return -1;      /* not in a module, or no symbol covers it (a string literal, padding) */
+	uint64_t off = addr - m->bias - sf.start;
+	const char *name = sf.short_name ? sf.short_name : sf.name;
+	int n = off ? snprintf(out, cap, "&%s+0x%" PRIx64, name, off) : snprintf(out, cap, "&%s", name);
+	return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line)
 {
 	if (file == TRACE_NO_FILE)
@@ -488,7 +508,8 @@ void view_no_events_hint(struct view *v)
 {
 	fprintf(stderr, "fntrace: no function events were recorded in '%s'\n"
 		"hint: build the program with -finstrument-functions (gcc or clang), "
-		"then run 'fntrace record' again\n", v->opts->dir);
+		"then run 'fntrace record' again (or, without rebuilding, 'fntrace record -P FUNC')\n",
+		v->opts->dir);
 }
 
 /* ---- filters ---- */

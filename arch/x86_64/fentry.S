@@ -99,6 +99,30 @@ __fentry__:
 	.cfi_endproc
 	.size __fentry__, . - __fentry__
 
+/* -P on code built without instrumentation (runtime/prologue.c): a
+ * function's first instructions were replaced by a jmp to its trampoline,
+ * which calls here with, at 0(%rsp), the address of the trampoline's
+ * `.quad fn` (the function's first byte) and at 8(%rsp) the function's own
+ * return address.  The entry is recorded as in fentry mode; the return
+ * skips the .quad, to the moved instructions. */
+	.globl fnt_prologue_entry
+	.hidden fnt_prologue_entry
+	.type fnt_prologue_entry, @function
+fnt_prologue_entry:
+	.cfi_startproc
+	SAVE_ALL
+	mov %rsp, %rdi              /* struct fnt_regs * */
+	mov 8(%rbp), %rsi
+	mov (%rsi), %rsi            /* the function */
+	lea 16(%rbp), %rdx          /* the function's return-address slot */
+	call fnt_shadow_enter
+	addq $8, 8(%rbp)            /* past the .quad */
+	RESTORE_ALL
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size fnt_prologue_entry, . - fnt_prologue_entry
+
 /* Library calls (runtime/libcall.c): a GOT slot's stub loads its
  * struct libcall_slot into %r11 (call-clobbered, never an argument) and
  * jumps here.  0(%rsp): the caller's return address.  The C side records
@@ -138,7 +162,12 @@ fnt_libcall_entry:
 	 * address ends the walk there.  (The real address is in the
 	 * thread's shadow stack, which no CFI expression can reach:
 	 * backtrace() and _Unwind_Backtrace put the real ones back first,
-	 * see runtime/fentry.c.) */
+	 * see runtime/fentry.c; gdb, with scripts/fntrace-gdb.py.)  The
+	 * byte has a name of its own, which debuggers show for the frame
+	 * between a traced function and its caller. */
+	.type fnt_traced_return, @function
+	.hidden fnt_traced_return
+fnt_traced_return:
 	nop
 fnt_return_trampoline:
 	sub $8, %rsp
@@ -152,6 +181,7 @@ fnt_return_trampoline:
 	ret
 	.cfi_endproc
 	.size fnt_return_trampoline, . - fnt_return_trampoline
+	.size fnt_traced_return, . - fnt_traced_return
 
 /* The unwinder must see real return addresses: before an exception (or a
  * forced unwind: pthread_exit, cancellation) starts walking the stack, put

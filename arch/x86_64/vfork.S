@@ -2,15 +2,15 @@
  * vfork.S - vfork() for traced programs.
  *
  * A vfork child runs on its parent's memory and thread-local storage until
- * it execs or exits, so the hooks would write its calls into the parent
- * thread's buffer (attributed to the parent, and left open there).  This
- * vfork holds the parent thread's re-entrancy guard for the child: the
- * child's calls are counted as lost (runtime/clone.c says which kind) and the
- * parent's stream is untouched; once the child is gone the parent gets its
- * guard back.  Like libc's, it keeps the return address in a register across
- * the system call, since the child reuses (and overwrites) the stack below
- * the caller's frame.  Only rdi, the call-clobbered registers and errno
- * are touched.
+ * it execs or exits.  runtime/vfork.c gives it a thread state and a trace
+ * file of its own for that time, and gives the parent its state back when
+ * it resumes: fnt_vfork_prepare before the system call (its result, how the
+ * child is handled, is kept in %rsi, which the kernel preserves),
+ * fnt_vfork_child in the child, fnt_vfork_resume in the parent.  Like
+ * libc's, this vfork keeps the return address in a register across the
+ * system call, since the child reuses (and overwrites) the stack below the
+ * caller's frame.  Only the call-clobbered registers and errno are
+ * touched.
  */
 	.text
 	.globl vfork
@@ -20,9 +20,10 @@ vfork:
 	.cfi_startproc
 	sub $8, %rsp                 /* 16-byte aligned for the call */
 	.cfi_adjust_cfa_offset 8
-	call fnt_tls_share
+	call fnt_vfork_prepare
 	add $8, %rsp
 	.cfi_adjust_cfa_offset -8
+	mov %eax, %esi               /* how: kept across the system call */
 	pop %rdi                     /* the return address, out of the child's way */
 	.cfi_adjust_cfa_offset -8
 	.cfi_register %rip, %rdi
@@ -31,16 +32,24 @@ vfork:
 	push %rdi
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rip, 0
+	mov %esi, %edi
 	test %rax, %rax
-	jz 1f                        /* the child: straight back, nothing of ours runs */
-	push %rax                    /* the parent, the child gone (or an error) */
+	jnz 3f
+	sub $8, %rsp                 /* the child: a state of its own, then back */
 	.cfi_adjust_cfa_offset 8
-	call fnt_tls_unshare
+	call fnt_vfork_child
+	add $8, %rsp
+	.cfi_adjust_cfa_offset -8
+	xor %eax, %eax
+	ret
+3:	push %rax                    /* the parent, the child gone (or an error) */
+	.cfi_adjust_cfa_offset 8
+	call fnt_vfork_resume
 	pop %rax
 	.cfi_adjust_cfa_offset -8
 	cmp $-4095, %rax
 	jae 2f
-1:	ret
+	ret
 2:	neg %eax
 	push %rax
 	.cfi_adjust_cfa_offset 8

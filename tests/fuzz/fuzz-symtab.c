@@ -21,7 +21,7 @@ const char *__ubsan_default_options(void)
 static void probe(const struct symtab *st, uint64_t a)
 {
 	uint64_t start;
-	const char *file, *name = symtab_func_at(st, a, &start);
+	const char *file, *name = symtab_func_at(st, a, &start, NULL);
 	int line;
 
 	if (name)

@@ -96,6 +96,70 @@ int main(void)
 	fmt("c=arg1/e32{RED=0|GREEN=5},d=arg2/e32{RED=0|GREEN=5}", p, n, 0, "c=GREEN, d=9");
 	/* a spec that does not parse gives nothing */
 	fmt("arg1/zz", p, n, 0, "");
+	/* parsed specs are cached by address: after args_forget() (a trace
+	 * closed), a text at an address that held another one is parsed again */
+	{
+		char text[16];
+		uint64_t v = (uint64_t)-2;
+		strcpy(text, "arg1/x64");
+		fmt(text, (const uint8_t *)&v, 8, 0, "0xfffffffffffffffe");
+		fmt(text, (const uint8_t *)&v, 8, 0, "0xfffffffffffffffe");
+		args_forget();
+		strcpy(text, "arg1/i64");
+		fmt(text, (const uint8_t *)&v, 8, 0, "-2");
+		args_forget();
+		strcpy(text, "arg1/u64");
+		fmt(text, (const uint8_t *)&v, 8, 0, "18446744073709551614");
+		args_forget();
+	}
+	/* integers cut at the end of a small buffer, never past it */
+	{
+		char out[5];
+		uint64_t v = (uint64_t)-123456;
+		memset(out, 'z', sizeof(out));
+		CHECK(args_format("arg1/i64", (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "-12") &&
+		      out[4] == 'z', "cut integer '%s'", out);
+		CHECK(args_format("arg1/x64", (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "0xf") &&
+		      out[4] == 'z', "cut hex '%s'", out);
+	}
+
+	/* std::string (/t) and std::string_view (/v): the string payload,
+	 * NUL bytes included; a view takes two words, never split between the
+	 * registers and the stack */
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("arg1/t,arg2/v,arg7/v,retval/v", strlen("arg1/t,arg2/v,arg7/v,retval/v"), &bad) == 0 &&
+	      bad.item[0].fmt == FNT_FMT_STDSTRING && bad.item[1].fmt == FNT_FMT_STRVIEW, "/t /v");
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("arg6/v", 6, &bad) == 1 && fnt_argspec_parse("arg16/v", 7, &bad) == 1 &&
+	      fnt_argspec_parse("arg1/t8", 7, &bad) == 1 && fnt_argspec_parse("fparg1/v", 8, &bad) == 1, "bad /t /v");
+	n = 0;
+	p[n++] = FNT_STR_OK, p[n++] = 3, memcpy(p + n, "a\0b", 3), n += 3;
+	p[n++] = FNT_STR_NULL;
+	p[n++] = FNT_STR_BAD, n += put64(p + n, 0x8);
+	fmt("s=arg1/t,v=arg2/v,w=arg4/v", p, n, 0, "s=\"a\\x00b\", v=NULL, w=<bad 0x8>");
+	fmt("s=arg1/t,v=arg2/v,w=arg4/v", p, 6, 0, "s=\"a\\x00b\", v=NULL, w=?");
+	/* long double (/f80): argN on the stack or st(0); 16 bytes, the 11th
+	 * says whether there was a value */
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("arg7/f80,retval/f80", strlen("arg7/f80,retval/f80"), &bad) == 0 &&
+	      bad.item[0].fmt == FNT_FMT_LDOUBLE && bad.item[1].fmt == FNT_FMT_LDOUBLE, "/f80");
+	memset(&bad, 0, sizeof(bad));
+	CHECK(fnt_argspec_parse("arg6/f80", 8, &bad) == 1 && fnt_argspec_parse("fparg1/f80", 10, &bad) == 1 &&
+	      fnt_argspec_parse("arg7/f81", 8, &bad) == 1, "bad /f80");
+	{
+		long double ld = 0.1L;
+		memset(p, 0, 32);
+		memcpy(p, &ld, 10);
+		p[10] = 1;
+		fmt("x=arg7/f80,y=arg9/f80", p, 32, 0, "x=0.1, y=?");
+		fmt("x=arg7/f80,y=arg9/f80", p, 20, 0, "x=0.1, y=?");
+		ld = -1e600L;
+		memcpy(p, &ld, 10);
+		fmt("retval/f80", p, 16, 1, "-1e+600");
+	}
+	/* pointers without a view to name them: hex */
+	n = put64(p, 0x55550000);
+	fmt("arg1/p", p, n, 0, "0x55550000");
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;
 }

@@ -45,18 +45,18 @@ static void lookups(const struct symtab *st)
 	CHECK(!strcmp(symtab_path(st), "/usr/bin/prog"), "path %s", symtab_path(st));
 	CHECK(st->n_funcs == 3 && st->n_slots == 1 && st->n_lines == 4, "%zu %zu %zu", st->n_funcs, st->n_slots,
 	      st->n_lines);
-	name = symtab_func_at(st, 0x1000, &start);
+	name = symtab_func_at(st, 0x1000, &start, NULL);
 	CHECK(name && !strcmp(name, "main") && start == 0x1000, "main at its start: %s", name ? name : "-");
-	name = symtab_func_at(st, 0x100f, &start);
+	name = symtab_func_at(st, 0x100f, &start, NULL);
 	CHECK(name && !strcmp(name, "main"), "main's last byte");
-	CHECK(!symtab_func_at(st, 0x1010, &start), "past main's size: nothing");
-	CHECK(!symtab_func_at(st, 0xfff, &start), "before every function: nothing");
-	name = symtab_func_at(st, 0x203f, &start);
+	CHECK(!symtab_func_at(st, 0x1010, &start, NULL), "past main's size: nothing");
+	CHECK(!symtab_func_at(st, 0xfff, &start, NULL), "before every function: nothing");
+	name = symtab_func_at(st, 0x203f, &start, NULL);
 	CHECK(name && !strcmp(name, "_ZN3geo3BoxIiE4areaEv") && start == 0x2000, "inside area");
-	name = symtab_func_at(st, 0x3000, &start);
+	name = symtab_func_at(st, 0x3000, &start, NULL);
 	CHECK(name && !strcmp(name, "sizeless"), "a sizeless symbol covers its address");
-	CHECK(!symtab_func_at(st, 0x3001, &start), "and only that");
-	CHECK(!symtab_func_at(st, UINT64_MAX, &start), "far past the end");
+	CHECK(!symtab_func_at(st, 0x3001, &start, NULL), "and only that");
+	CHECK(!symtab_func_at(st, UINT64_MAX, &start, NULL), "far past the end");
 	name = symtab_slot_at(st, 0x4018);
 	CHECK(name && !strcmp(name, "qsort"), "slot");
 	CHECK(!symtab_slot_at(st, 0x4010), "not a slot");
@@ -90,7 +90,7 @@ static void probe(const struct symtab *st)
 
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
 		uint64_t start;
-		const char *file, *name = symtab_func_at(st, at[i], &start);
+		const char *file, *name = symtab_func_at(st, at[i], &start, NULL);
 		int line;
 		if (name)
 			sink += strlen(name);

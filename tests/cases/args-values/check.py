@@ -1,10 +1,11 @@
 import os, re, subprocess
 
 def check(ctx):
-    # the pointer: exactly what the program printed, argument and return value
-    ptr = re.search(r"^ptr (0x[0-9a-f]+)$", ctx.record.stdout, re.M).group(1)
+    # the pointer (the program printed it): a static variable of the program,
+    # so it is named, argument and return value
+    assert re.search(r"^ptr 0x[0-9a-f]+$", ctx.record.stdout, re.M), ctx.record.stdout
     out = ctx.run("replay", "-F", "where", check=True).stdout
-    assert re.search(r"\| where\(%s\) = %s;$" % (ptr, ptr), out, re.M), out
+    assert re.search(r"\| where\(&sink\) = &sink;$", out, re.M), out
     # -A on a -finstrument-functions build: a clear usage error naming the flags that can
     cc = "gcc" if ctx.compiler == "gcc" else "clang"
     exe = os.path.join(ctx.work, "prog-cyg")

@@ -62,7 +62,7 @@ def check(ctx):
     # memory: the views keep the open frames on a bounded stack
     # (tool/framestack.c), 2,000,000 of them open at once here: each view
     # runs in 64 MB of address space (ulimit -v; before, they needed 220-255
-    # MB; report keeps its own open calls, 24 bytes each now, 32 before).
+    # MB; report keeps its own open calls, 16 bytes each, on a bounded stack too).
     # Not under the sanitizers, which reserve terabytes.
     if "san" not in os.path.basename(os.path.dirname(ctx.fntrace)):
         for args, mb in ((["replay", "-D", "3"], 64), (["graph"], 64), (["report"], 64),

@@ -42,7 +42,8 @@ def check(ctx):
     p = subprocess.run([ctx.fntrace, "record", "-d", os.path.join(ctx.work, "plain.data"), "--", plain],
                        capture_output=True, text=True, cwd=ctx.work)
     assert p.returncode == 0 and p.stderr.splitlines() == [
-        "fntrace: no function events were recorded: was '%s' built with -finstrument-functions?" % plain], p
+        "fntrace: no function events were recorded: was '%s' built with -finstrument-functions? "
+        "(without rebuilding, -P FUNC patches the functions FUNC names)" % plain], p
 
     # export: what it wrote, the format and the size, on one line; --quiet and -o - print nothing
     out = os.path.join(ctx.work, "t.json")

@@ -1,0 +1,1 @@
+../patch-prologue-lib/plugin.c

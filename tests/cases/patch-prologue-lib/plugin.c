@@ -1,0 +1,22 @@
+/* an uninstrumented plugin: -P patches it right after dlopen */
+#ifdef __clang__
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE __attribute__((noinline, noclone))
+#endif
+volatile long plug_calls;
+
+NOINLINE long plug_step(long x)
+{
+	plug_calls++;
+	return x * 2 + 1;
+}
+
+long plug_run(long n)
+{
+	long s = 0;
+	plug_calls++;
+	for (long i = 0; i < n; i++)
+		s += plug_step(i);
+	return s;
+}

@@ -1,0 +1,1 @@
+../patch-api-threads/prog.c

@@ -1,0 +1,49 @@
+"""-P '*' on a program built with no instrumentation: the trace's counts are
+the program's own, library callbacks nest, and the functions that cannot be
+moved safely are refused with their reason, and still run."""
+import re
+
+
+def check(ctx):
+    out = ctx.record.stdout
+    assert "tot=2488 a0=0 asm=10,0,4,0,6,-1,8\n" in out, out
+    want = dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", out.splitlines()[1]))
+    got = ctx.counts()
+    for fn in ("rec", "sw", "tail", "leaf", "cmp", "worker"):
+        assert got.get(fn) == want[fn], (fn, got.get(fn), want[fn])
+    # the hand-written function of exactly 5 bytes moves whole (called by
+    # call_first, whose first instruction is a direct call, and by
+    # icall_first); main once; hot_part twice, its cold part not at all
+    assert got.get("tiny") == 2 and got.get("main") == 1 and got.get("call_first") == 1, got
+    assert got.get("hot_part") == 2, got
+    # library calls of the patched program, as with an instrumented one
+    assert got.get("qsort") == 1 and got.get("pthread_create") == 2, got
+    # refused, and never in the trace
+    for fn in ("into_first", "loop_to_start", "icall_first", "tiny3", "_start", "hot_part.cold"):
+        assert fn not in got, (fn, got)
+    info = ctx.run("info", check=True).stdout
+    reasons = {
+        "into_first": "a branch lands inside its first bytes",
+        "loop_to_start": "it jumps back to its first instruction",
+        "icall_first": "an indirect call among its first bytes",
+        "hot_part.cold": "a part of another function (.cold)",
+        "tiny3": "too short",
+        "_start": "not in .text (.init, .plt, .fini, _start)",
+    }
+    for fn, why in reasons.items():
+        assert re.search(r"-P skipped %s +0x[0-9a-f]+: %s" % (re.escape(fn), re.escape(why)), info), (fn, info)
+    m = re.search(r"patched \(-P\): (\d+) functions, (\d+) skipped", info)
+    # main worker tail sw rec leaf cmp tiny call_first hot_part
+    assert m and int(m.group(1)) == 10, info
+    assert re.search(r"-P: 10 functions patched in '.*/prog'", info), info
+    # record says it too
+    assert re.search(r"fntrace: -P patched 10 functions, skipped \d+ \('fntrace info' lists them and why\)",
+                     ctx.record.stderr), ctx.record.stderr
+    # -P selects: only sw and what matches rec*; nothing else patched
+    import os
+    d = os.path.join(ctx.work, "sel.data")
+    p = ctx.run("record", "-q", "-d", d, "-P", "sw", "-P", "rec*", "--no-libcall", "--",
+                os.path.join(ctx.work, "prog"), data=False)
+    assert p.returncode == 0 and p.stdout == out, (p.returncode, p.stdout, p.stderr)
+    rows = ctx.counts("-d", d)
+    assert rows == {"sw": want["sw"], "rec": want["rec"]}, rows

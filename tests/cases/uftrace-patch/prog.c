@@ -1,0 +1,1 @@
+../uftrace-libcall/prog.c

@@ -134,9 +134,15 @@ $(O)/fuzz-reader: tests/fuzz/fuzz-reader.c $(wildcard format/*.c format/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Iinclude -fsanitize=fuzzer,address,undefined \
 		-o $@ tests/fuzz/fuzz-reader.c $(wildcard format/*.c)
-fuzz-smoke: $(O)/fuzz-reader
+# the saved symbol tables' reader (symbols/symtab.c), seeded with real tables
+$(O)/fuzz-symtab: tests/fuzz/fuzz-symtab.c symbols/symtab.c symbols/symtab.h format/safeio.c
+	@mkdir -p $(dir $@)
+	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Iinclude -fsanitize=fuzzer,address,undefined \
+		-o $@ tests/fuzz/fuzz-symtab.c symbols/symtab.c format/safeio.c
+fuzz-smoke: $(O)/fuzz-reader $(O)/fuzz-symtab
 	python3 tests/fuzz/make-corpus.py $(O)/fuzz-corpus
 	$(O)/fuzz-reader -max_total_time=$(FUZZ_TIME) -max_len=65536 $(O)/fuzz-corpus
+	$(O)/fuzz-symtab -max_total_time=$(FUZZ_TIME) -max_len=65536 $(O)/fuzz-corpus/symtab
 fuzz: fuzz-smoke
 
 bench: all

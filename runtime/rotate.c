@@ -5,7 +5,7 @@
  * ./fntrace.data.old first, replacing an older .old, so two runs never mix
  * in one directory.  Only fntrace's own files are ever moved or removed
  * (regular *.fnt, session, .session.tmp, argspecs, .lock, and snapshot-*
- * directories of *.fnt), never through a symlink, and never a directory
+ * directories of *.fnt, symtab/ of *.sym), never through a symlink, and never a directory
  * another user owns or that a running `fntrace record` holds (its .lock).
  * When any of that is not so, nothing is touched and the runtime does not
  * record (it says so in its one start-up message).
@@ -25,6 +25,8 @@ static int own_name(const char *name, int depth)
 	size_t l = strlen(name);
 	if (l > 4 && !strcmp(name + l - 4, ".fnt"))
 		return 1;
+	if (depth && ((l > 4 && !strcmp(name + l - 4, ".sym")) || (l > 8 && !strcmp(name + l - 8, ".sym.tmp"))))
+		return 1;       /* symtab/: symbol tables a record saved (or was writing) */
 	return !depth && (!strcmp(name, "session") || !strcmp(name, ".session.tmp") ||
 			  !strcmp(name, "argspecs") || !strcmp(name, ".lock"));
 }
@@ -51,7 +53,8 @@ static int only_ours(int dfd, int depth, int remove)
 		} else if (S_ISREG(st.st_mode) && own_name(de->d_name, depth)) {
 			if (remove && unlinkat(dfd, de->d_name, 0))
 				ok = 0;
-		} else if (S_ISDIR(st.st_mode) && !depth && !strncmp(de->d_name, "snapshot-", 9)) {
+		} else if (S_ISDIR(st.st_mode) && !depth &&
+			   (!strncmp(de->d_name, "snapshot-", 9) || !strcmp(de->d_name, "symtab"))) {
 			int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			ok = sub >= 0 && only_ours(sub, 1, remove);
 			if (sub >= 0)

@@ -48,7 +48,7 @@ _fntrace()
 	done
 	case $prev in
 	-d | --data | --output | --debug-dir)
-		if [ "$cmd" = export ] && [ "$prev" = --output ]; then
+		if { [ "$cmd" = export ] || [ "$cmd" = archive ]; } && [ "$prev" = --output ]; then
 			COMPREPLY=($(compgen -f -- "$cur"))
 		else
 			COMPREPLY=($(compgen -d -- "$cur"))

@@ -31,6 +31,7 @@
 #include "symbols/cxxname.h"
 #include "symbols/symbols.h"
 #include "symbols/safe-debug.h"
+#include "symbols/symtab.h"
 #include "format/safeio.h"
 
 /* a compile unit's address range, for units libdwfl cannot find by
@@ -55,6 +56,7 @@ struct module {
 	struct cu_range *ranges;
 	size_t n_ranges;
 	Dwarf_Addr ranges_bias;
+	struct symtab *saved;   /* the table record saved (symtab.h), used when the file cannot be */
 };
 
 enum entry_kind { ENTRY_FUNC, ENTRY_SRCLINE };
@@ -78,6 +80,8 @@ struct symbols {
 	size_t n_debug_dirs;
 	char **prefix_map;
 	size_t n_prefix_map;
+	char **symtab_dirs;
+	size_t n_symtab_dirs;
 	int demangle;           /* enum symbols_demangle */
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
@@ -190,9 +194,11 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 		s->n_debug_dirs = opts->debug_dirs ? opts->n_debug_dirs : 0;
 		s->n_prefix_map = opts->prefix_map ? opts->n_prefix_map : 0;
 		s->demangle = opts->no_demangle ? SYMBOLS_DEMANGLE_NO : opts->demangle;
+		s->n_symtab_dirs = opts->symtab_dirs ? opts->n_symtab_dirs : 0;
 		s->debug_dirs = copy_strv(opts->debug_dirs, s->n_debug_dirs);
 		s->prefix_map = copy_strv(opts->prefix_map, s->n_prefix_map);
-		if (!s->debug_dirs || !s->prefix_map)
+		s->symtab_dirs = copy_strv(opts->symtab_dirs, s->n_symtab_dirs);
+		if (!s->debug_dirs || !s->prefix_map || !s->symtab_dirs)
 			goto fail;
 	}
 	if (build_debuginfo_path(s))
@@ -231,6 +237,9 @@ static void module_release(struct module *m)
 		free(m->search->refused);
 	free(m->search);
 	free(m->ranges);
+	if (m->saved)
+		symtab_release(m->saved);
+	free(m->saved);
 }
 
 void symbols_free(struct symbols *s)
@@ -246,6 +255,7 @@ void symbols_free(struct symbols *s)
 	free(s->hash);
 	free_strv(s->debug_dirs, s->n_debug_dirs);
 	free_strv(s->prefix_map, s->n_prefix_map);
+	free_strv(s->symtab_dirs, s->n_symtab_dirs);
 	free(s->debuginfo_path);
 	free(s);
 }
@@ -342,6 +352,82 @@ static void module_open(struct symbols *s, struct module *m)
 	m->usable = 1;
 }
 
+/* The module file cannot be used: a copy of it by build-id under a debug
+ * directory (ROOT/.build-id/xx/rest, where `fntrace archive` puts the
+ * modules, as perf's build-id cache does) is the same file. */
+static void module_use_copy(struct symbols *s, struct module *m)
+{
+	char *hexid = m->build_id_len > 1 ? hex(m->build_id, m->build_id_len) : NULL;
+
+	for (size_t i = 0; hexid && i < s->n_debug_dirs; i++) {
+		char *copy = str_printf("%s/.build-id/%.2s/%s", s->debug_dirs[i], hexid, hexid + 2);
+		struct stat st;
+		char *warning = m->warning, *real = m->real_path;
+
+		if (!copy || stat(copy, &st) || !S_ISREG(st.st_mode)) {
+			free(copy);
+			continue;
+		}
+		m->warning = NULL;
+		m->real_path = copy;
+		if (m->search)
+			free(m->search->refused);
+		free(m->search);
+		m->search = NULL;
+		module_open(s, m);
+		if (m->usable) {
+			free(warning);
+			free(real);
+			break;
+		}
+		if (m->dwfl)
+			dwfl_end(m->dwfl);
+		m->dwfl = NULL;
+		m->mod = NULL;
+		free(m->warning);
+		free(m->real_path);
+		m->warning = warning;
+		m->real_path = real;
+	}
+	free(hexid);
+}
+
+/* The module file cannot be used (gone, unreadable, rebuilt): take the
+ * symbol table `record` saved for its build-id, if a trace directory holds
+ * one, and say so in the module's one warning instead of the fallback. */
+static void module_use_saved(struct symbols *s, struct module *m)
+{
+	static const char fallback[] = "; names shown as ";
+	char err[512];
+
+	if (!m->build_id_len || !m->warning)
+		return;
+	for (size_t i = 0; i < s->n_symtab_dirs; i++) {
+		struct symtab *st = calloc(1, sizeof(*st));
+		int r = st ? symtab_load(st, s->symtab_dirs[i], m->build_id, m->build_id_len, err, sizeof(err)) : 1;
+		char *cut = strstr(m->warning, fallback), *w;
+
+		if (r == 1) {
+			free(st);
+			continue;
+		}
+		if (r < 0) {
+			free(st);
+			w = str_printf("%s (the symbol table saved in the trace cannot be used: %s)", m->warning, err);
+		} else {
+			if (cut)
+				*cut = 0;
+			m->saved = st;
+			w = str_printf("%s; names and lines come from the symbol table saved in the trace", m->warning);
+		}
+		if (w) {
+			free(m->warning);
+			m->warning = w;
+		}
+		return;
+	}
+}
+
 int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build_id, size_t build_id_len)
 {
 	struct module *m, *nm;
@@ -382,6 +468,10 @@ int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build
 		return -1;
 	}
 	module_open(s, m);
+	if (!m->usable)
+		module_use_copy(s, m);
+	if (!m->usable)
+		module_use_saved(s, m);
 	return (int)s->n_modules++;
 }
 
@@ -670,12 +760,65 @@ static struct entry *entry_new(int module, uint64_t vaddr, enum entry_kind kind)
  * slot (runtime/libcall.c): such an address is named by the symbol of its
  * JUMP_SLOT or GLOB_DAT relocation in the file's .dynsym, as the user wrote
  * it ("qsort", not "qsort@plt"); NULL when vaddr is not a GOT slot. */
-static const char *got_slot_name(struct module *m, uint64_t vaddr)
+/* Each JUMP_SLOT / GLOB_DAT relocation of the file: fn(arg, slot, name)
+ * until it returns non-zero, which is returned (0 when none did). */
+static int each_slot(struct module *m, int (*fn)(void *, uint64_t, const char *), void *arg)
 {
 	GElf_Addr bias = 0;
 	Elf *elf = dwfl_module_getelf(m->mod, &bias);
 	Elf_Scn *scn = NULL;
 
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh, dsh;
+		Elf_Data *data, *syms;
+		Elf_Scn *dyn;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		dyn = elf_getscn(elf, sh.sh_link);
+		if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
+			continue;
+		data = elf_getdata(scn, NULL);
+		syms = elf_getdata(dyn, NULL);
+		for (size_t k = 0; data && syms && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Rela rela;
+			GElf_Sym sym;
+			const char *name;
+			unsigned type;
+			int r;
+			if (!gelf_getrela(data, (int)k, &rela))
+				continue;
+			type = GELF_R_TYPE(rela.r_info);
+			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym) ||
+			    !(name = elf_strptr(elf, dsh.sh_link, sym.st_name)))
+				continue;
+			if ((r = fn(arg, rela.r_offset, name)))
+				return r;
+		}
+	}
+	return 0;
+}
+
+struct slot_query {
+	uint64_t vaddr;
+	const char *name;
+};
+
+static int slot_match(void *arg, uint64_t slot, const char *name)
+{
+	struct slot_query *q = arg;
+	if (slot != q->vaddr)
+		return 0;
+	q->name = name;
+	return 1;
+}
+
+static const char *got_slot_name(struct module *m, uint64_t vaddr)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+	Elf_Scn *scn = NULL;
+	struct slot_query q = { vaddr, NULL };
 	size_t shstrndx;
 	int on_got = 0;
 
@@ -691,50 +834,20 @@ static const char *got_slot_name(struct module *m, uint64_t vaddr)
 	}
 	if (!on_got)
 		return NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh, dsh;
-		Elf_Data *data;
-		Elf_Scn *dyn;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
-			continue;
-		dyn = elf_getscn(elf, sh.sh_link);
-		if (!dyn || !gelf_getshdr(dyn, &dsh) || dsh.sh_type != SHT_DYNSYM)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		Elf_Data *syms = elf_getdata(dyn, NULL);
-		for (size_t k = 0; syms && k < sh.sh_size / sh.sh_entsize; k++) {
-			GElf_Rela rela;
-			GElf_Sym sym;
-			if (!gelf_getrela(data, (int)k, &rela) || rela.r_offset != vaddr)
-				continue;
-			unsigned type = GELF_R_TYPE(rela.r_info);
-			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
-			    !gelf_getsym(syms, (int)GELF_R_SYM(rela.r_info), &sym))
-				continue;
-			return elf_strptr(elf, dsh.sh_link, sym.st_name);
-		}
-	}
-	return NULL;
+	each_slot(m, slot_match, &q);
+	return q.name;
 }
 
-static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
+/* e's names from a symbol name as the file spells it (mangled) */
+static int set_names(struct symbols *s, struct entry *e, const char *name)
 {
 	static const enum cxxname_style styles[] = {
 		[SYMBOLS_DEMANGLE_SHORT] = CXXNAME_SHORT,
 		[SYMBOLS_DEMANGLE_FULL] = CXXNAME_FULL,
 		[SYMBOLS_DEMANGLE_SIMPLE] = CXXNAME_SIMPLE,
 	};
-	GElf_Off off = 0;
-	GElf_Sym sym = { 0 };     /* (a GOT slot's name comes without one: size 0) */
-	const char *name = got_slot_name(m, e->vaddr);
 	char *dem = NULL;
 
-	if (!name || !*name)
-		name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
-	if (!name || !*name)
-		return -1;
 	if (s->demangle != SYMBOLS_DEMANGLE_NO)
 		dem = cxxname_demangle(name, CXXNAME_FULL);
 	if (dem) {
@@ -751,8 +864,36 @@ static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
 		if (!e->name)
 			return -1;
 	}
+	return 0;
+}
+
+static int func_symbol(struct symbols *s, struct module *m, struct entry *e)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym = { 0 };     /* (a GOT slot's name comes without one: size 0) */
+	const char *name = got_slot_name(m, e->vaddr);
+
+	if (!name || !*name)
+		name = dwfl_module_addrinfo(m->mod, e->vaddr, &off, &sym, NULL, NULL, NULL);
+	if (!name || !*name || set_names(s, e, name))
+		return -1;
 	e->start = e->vaddr - off;
 	e->size = sym.st_size;
+	return 0;
+}
+
+/* the same from the saved table */
+static int saved_symbol(struct symbols *s, struct module *m, struct entry *e)
+{
+	uint64_t start = e->vaddr, size = 0;
+	const char *name = symtab_slot_at(m->saved, e->vaddr);
+
+	if (!name || !*name)
+		name = symtab_func_at(m->saved, e->vaddr, &start, &size);
+	if (!name || !*name || set_names(s, e, name))
+		return -1;
+	e->start = start;
+	e->size = size;
 	return 0;
 }
 
@@ -785,6 +926,8 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 			return -1;
 		if (m && m->usable && !func_symbol(s, m, e))
 			e->ret = 0;
+		else if (m && m->saved && !saved_symbol(s, m, e))
+			e->ret = 0;
 		if (e->ret) {
 			if (e->short_name != e->name)
 				free(e->short_name);
@@ -804,6 +947,8 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 
 		if (m && m->usable && !e->ret)
 			func_line(m, e->start, &file, &line);
+		else if (m && m->saved && !e->ret)
+			symtab_line_at(m->saved, e->start, 1, &file, &line);
 		e->file = file ? strdup(file) : NULL;
 		e->line = e->file ? line : 0;
 		e->has_line = 1;
@@ -832,6 +977,8 @@ int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **
 			return -1;
 		if (m && m->usable)
 			line_of(m, vaddr, &f, &l);
+		else if (m && m->saved)
+			symtab_line_at(m->saved, vaddr, 0, &f, &l);
 		if (f) {
 			e->file = strdup(f);
 			e->line = l;
@@ -845,4 +992,111 @@ int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **
 	*file = e->file;
 	*line = e->line;
 	return e->ret;
+}
+
+/* ---- saving (record, archive) ---- */
+
+/* every JUMP_SLOT / GLOB_DAT relocation's slot and symbol name into out */
+static int add_slot(void *out, uint64_t slot, const char *name)
+{
+	return *name && symtab_add_slot(out, slot, name) ? -1 : 0;
+}
+
+static int all_slots(struct module *m, struct symtab *out)
+{
+	return each_slot(m, add_slot, out);
+}
+
+const char *symbols_module_files(struct symbols *s, int module, const char **debug_file)
+{
+	struct module *m = module_get(s, module);
+	const char *main_file = NULL, *dbg = NULL;
+	Dwarf_Addr bias;
+
+	*debug_file = NULL;
+	if (!m || !m->usable || !m->mod)
+		return NULL;
+	dwfl_module_getdwarf(m->mod, &bias);     /* runs the debug-file search */
+	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &dbg);
+	if (dbg && (!main_file || strcmp(dbg, main_file)))
+		*debug_file = dbg;
+	return main_file ? main_file : m->real_path;
+}
+
+int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, size_t n_funcs,
+		       const uint64_t *addrs, size_t n_addrs, const struct symtab *old, struct symtab *out)
+{
+	struct module *m = module_get(s, module);
+	int n, r = -1;
+	int64_t path;
+
+	if (!m || !m->usable || !m->mod || !m->build_id_len)
+		return -1;
+	symtab_init(out, m->build_id, m->build_id_len);
+	path = symtab_string(out, m->path);
+	if (path < 0)
+		goto out;
+	out->path = (uint32_t)path;
+	/* Of several symbols at one address the table keeps the first added
+	 * (symtab_encode): the functions that appear first, named as a lookup
+	 * names them now (dwfl_module_addrinfo, too slow to ask for each of
+	 * libc's 7,000 symbols), then every function symbol, global ones
+	 * before weak ones before local ones, as libdwfl prefers them. */
+	for (size_t i = 0; funcs && i < n_funcs; i++) {
+		GElf_Sym sym;
+		GElf_Off off = 0;
+		const char *name = dwfl_module_addrinfo(m->mod, funcs[i], &off, &sym, NULL, NULL, NULL);
+
+		if (name && *name && (GELF_ST_TYPE(sym.st_info) == STT_FUNC || GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) &&
+		    symtab_add_func(out, funcs[i] - off, sym.st_size, name))
+			goto out;
+	}
+	n = dwfl_module_getsymtab(m->mod);
+	for (int pass = 0; pass < 3; pass++)
+		for (int i = 1; i < n; i++) {
+			static const int binds[] = { STB_GLOBAL, STB_WEAK, STB_LOCAL };
+			GElf_Sym sym;
+			GElf_Addr addr;
+			const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL, NULL);
+			int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+
+			if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !addr)
+				continue;
+			if (bind == binds[pass] || (pass == 2 && bind != STB_GLOBAL && bind != STB_WEAK))
+				if (symtab_add_func(out, addr, sym.st_size, name))
+					goto out;
+		}
+	if (!funcs && all_slots(m, out))       /* not known which appear: all of them */
+		goto out;
+	for (size_t i = 0; funcs && i < n_funcs; i++) {
+		const char *slot = got_slot_name(m, funcs[i]);
+		struct sym_func sf;
+
+		if (slot && *slot && symtab_add_slot(out, funcs[i], slot))
+			goto out;
+		if (!symbols_func(s, module, funcs[i], 1, &sf) &&
+		    symtab_add_line(out, sf.start, 1, sf.file, sf.file ? sf.line : 0))
+			goto out;
+	}
+	for (size_t i = 0; i < n_addrs; i++) {
+		const char *file = NULL;
+		int line = 0;
+
+		symbols_srcline(s, module, addrs[i], &file, &line);
+		if (symtab_add_line(out, addrs[i], 0, file, file ? line : 0))
+			goto out;
+	}
+	/* what an earlier save (a snapshot's) knew, for the places not seen now */
+	for (size_t i = 0; old && i < old->n_lines; i++) {
+		const struct symtab_line *l = &old->lines[i];
+		if (symtab_add_line(out, l->vaddr, !!(l->line & SYMTAB_LINE_FUNC), old->strings + l->file,
+				    (int)(l->line & ~SYMTAB_LINE_FUNC)))
+			goto out;
+	}
+	r = 0;
+out:
+	if (r)
+		symtab_release(out);
+	return r;
 }

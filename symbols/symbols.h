@@ -23,6 +23,10 @@ struct symbols_options {
 	size_t n_debug_dirs;
 	const char *const *prefix_map;  /* "OLD=NEW" path substitutions (--prefix-map), may be NULL */
 	size_t n_prefix_map;
+	/* directories of saved symbol tables (DIR/symtab of the trace, symtab.h),
+	 * used for a module whose file is gone or was rebuilt; may be NULL */
+	const char *const *symtab_dirs;
+	size_t n_symtab_dirs;
 	int no_demangle;                /* keep mangled C++ names (== demangle SYMBOLS_DEMANGLE_NO) */
 	int demangle;                   /* enum symbols_demangle: what short_name holds */
 };
@@ -74,5 +78,22 @@ int symbols_func(struct symbols *syms, int module, uint64_t vaddr, int with_line
  * Returns 0 and fills file and line, or -1. */
 int symbols_srcline(struct symbols *syms, int module, uint64_t vaddr,
 		    const char **file, int *line);
+
+/* The file the module is read from (NULL when it cannot be used) and, in
+ * *debug_file, its separate debug file if one was found (else NULL). */
+const char *symbols_module_files(struct symbols *syms, int module, const char **debug_file);
+
+/* ---- record: the table saved in the trace (symbols/symtab.h) ---- */
+struct symtab;
+/* Build the saved table of a module whose file matches its build-id: every
+ * function symbol, the GOT slots among funcs, the own line of each function
+ * in funcs (file vaddrs of the functions that appear) and the line of each
+ * address in addrs (call sites and stack frames, as looked up), plus the
+ * lines of old (a table saved earlier for that build-id, may be NULL).
+ * funcs NULL: the functions that appear are not known; every GOT slot is
+ * saved, and no function's line. 
+ * 0, or -1 when the file cannot be used (symbols_module_warning says why). */
+int symbols_save_table(struct symbols *syms, int module, const uint64_t *funcs, size_t n_funcs,
+		       const uint64_t *addrs, size_t n_addrs, const struct symtab *old, struct symtab *out);
 
 #endif

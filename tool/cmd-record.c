@@ -112,6 +112,10 @@ static const char record_usage[] =
 	"      --no-drain       let the program map its trace file itself, instead of\n"
 	"                       writing into a ring of buffers that record copies out\n"
 	"                       (about 2 ns more per call; see doc/perf-floor.md)\n"
+	"      --no-symtab      do not save the symbol tables of the traced modules into\n"
+	"                       DIR/symtab when the program ends (names then come only\n"
+	"                       from the module files, which a rebuild changes; with\n"
+	"                       -q the tables hold names only, no source lines)\n"
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
@@ -372,7 +376,7 @@ static int system_library(const char *path)
 /* How a program was instrumented, from the symbols it imports or defines:
  * bit 0 -finstrument-functions, bit 1 __fentry__, bit 2 mcount, bit 3 a
  * __patchable_function_entries section. */
-static int instrumentation_of(const char *path)
+int instrumentation_of(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), kinds = 0;
 	Elf *e;
@@ -502,6 +506,7 @@ int cmd_record(int argc, char **argv)
 		{ "snapshot-signal", required_argument, NULL, 0x20a },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "no-drain", no_argument, NULL, 0x280 },
+		{ "no-symtab", no_argument, NULL, 0x281 },
 		{ "trace", required_argument, NULL, 0x270 },
 		{ "signal", required_argument, NULL, 0x271 },
 		{ "mode", required_argument, NULL, 0x240 },
@@ -513,7 +518,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct filter_text ft = { 0 };
 	const char *dir = "fntrace.data", *clock_name = NULL;
-	int callsite = 0, report = 0, auto_args = 0, quiet = 0, no_drain = 0, trace_off = 0, opt, pipefd[2], status = 0;
+	int no_symtab = 0, callsite = 0, report = 0, auto_args = 0, quiet = 0, no_drain = 0, trace_off = 0, opt, pipefd[2], status = 0;
 	char *signals_env = NULL;
 	struct drain drain = { .fd = -1, .file_fd = -1 };
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
@@ -603,6 +608,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 0x280: no_drain = 1; break;
+		case 0x281: no_symtab = 1; break;
 		case 0x270:
 			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
 				die_usage("option '--trace' takes on or off, not '%s'", optarg);
@@ -876,17 +882,44 @@ int cmd_record(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
+	/* a flight recorder's snapshots get their symbol tables as they are
+	 * taken.  Not while draining: a walk of a snapshot (a copy of the whole
+	 * trace there) would hold up the copying the program's threads wait
+	 * for; the end of the record covers those snapshots */
+	struct symtab_watch watch = { .dir = absdir, .file_mode = td.file_mode, .dir_mode = td.dir_mode };
 	if (drain.ctl) {
 		if (drain_wait(&drain, absdir, child_pid, &status))
 			die("waitpid: %s", strerror(errno));
 		drain_close(&drain);
-	} else {
+	} else if (no_symtab) {
 		while (waitpid(child_pid, &status, 0) < 0)
 			if (errno != EINTR)
 				die("waitpid: %s", strerror(errno));
+	} else {
+		/* wake at the child's exit (SIGCHLD, blocked here only: the
+		 * program did not inherit the mask) or twice a second */
+		sigset_t chld;
+		pid_t r;
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, NULL);
+		while ((r = waitpid(child_pid, &status, WNOHANG)) != child_pid) {
+			struct timespec half = { 0, 500000000 };
+			if (r < 0 && errno != EINTR)
+				die("waitpid: %s", strerror(errno));
+			symtab_watch_tick(&watch);
+			sigtimedwait(&chld, NULL, &half);
+		}
+		sigprocmask(SIG_UNBLOCK, &chld, NULL);
 	}
+	symtab_watch_release(&watch);
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
+	/* names that survive a rebuild: one more walk of the trace (doc/format.md) */
+	/* from the walk the summary line makes anyway; -q: no walk, so
+	 * names only (doc/portable-traces.md) */
+	struct trace_totals totals;
+	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, quiet ? NULL : &totals);
 
 	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (WIFSIGNALED(status))
@@ -896,7 +929,7 @@ int cmd_record(int argc, char **argv)
 	/* the summary walks the trace once (~100 M events/s); --quiet skips it */
 	int recorded = count_fnt(absdir) > 0;
 	if (recorded && !quiet)
-		recorded = print_record_summary(dir, absdir) != 0;
+		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
 	if (!recorded)
 		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
 			"-finstrument-functions? (without rebuilding, -P FUNC patches the functions "

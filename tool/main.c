@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "info",   cmd_info,   "what a trace holds: command, threads, modules, events, losses" },
 	{ "tui",    cmd_tui,    "browse a trace on the terminal: call graph, report, replay" },
 	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
+	{ "archive", cmd_archive, "bundle a trace with the module and debug files it needs, to read elsewhere" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, speedscope, folded, svg, html" },
 };
 

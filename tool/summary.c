@@ -18,8 +18,13 @@ static int count_event(void *ctx, const struct trace_event *ev)
 
 void trace_totals(struct trace *t, struct trace_totals *out)
 {
-	memset(out, 0, sizeof(*out));
 	trace_walk(t, 0, count_event, NULL);
+	trace_totals_walked(t, out);
+}
+
+void trace_totals_walked(struct trace *t, struct trace_totals *out)
+{
+	memset(out, 0, sizeof(*out));
 	out->events = trace_total_events(t);
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct stat st;
@@ -29,6 +34,7 @@ void trace_totals(struct trace *t, struct trace_totals *out)
 		}
 		out->lost += fnt_header_lost(&t->procs[i].hdr);
 	}
+	patch_totals(t, &out->patch);
 }
 
 /* 987, 12.3 K, 4.56 M, 7.89 G: as a person reads a count at a glance */
@@ -57,20 +63,22 @@ void human_bytes(char *buf, size_t len, uint64_t n)
 		snprintf(buf, len, "%.2f GB", (double)n / 1e9);
 }
 
-int print_record_summary(const char *shown, const char *dir)
+int print_record_summary(const char *shown, const char *dir, const struct trace_totals *walked)
 {
 	struct trace *t;
 	struct trace_totals tt;
 	char err[512], events[32], size[32];
 
-	if (trace_open(&t, dir, err, sizeof(err)))
-		return -1;
-	trace_totals(t, &tt);
-	struct patch_totals pt;
-	patch_totals(t, &pt);
-	trace_close(t);
-	if (pt.modules)
-		print_patch_totals(&pt);
+	if (walked) {
+		tt = *walked;
+	} else {
+		if (trace_open(&t, dir, err, sizeof(err)))
+			return -1;
+		trace_totals(t, &tt);
+		trace_close(t);
+	}
+	if (tt.patch.modules)
+		print_patch_totals(&tt.patch);
 	if (!tt.events)
 		return 0;
 	human_count(events, sizeof(events), tt.events);

@@ -72,19 +72,22 @@ int gz_suffix(const char *path);      /* the name ends in .gz */
 FILE *gz_stream(FILE *raw);
 
 /* ---- summary.c ---- */
-struct trace_totals {
-	uint64_t events, file_bytes, disk_bytes, lost;
-};
-void trace_totals(struct trace *t, struct trace_totals *out);   /* walks the trace once */
-void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
-void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */
-/* record's last line on stderr: "fntrace: wrote 'DIR': N events, SIZE (B/event), N lost";
- * 1 printed, 0 no events, -1 not readable */
-int print_record_summary(const char *shown, const char *dir);
 /* what -P did to code built without instrumentation (FNT_META_PATCH) */
 struct patch_totals {
 	uint64_t modules, patched, skipped, no_disasm;
 };
+struct trace_totals {
+	uint64_t events, file_bytes, disk_bytes, lost;
+	struct patch_totals patch;
+};
+void trace_totals(struct trace *t, struct trace_totals *out);   /* walks the trace once */
+void trace_totals_walked(struct trace *t, struct trace_totals *out);   /* the same after a walk */
+void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
+void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */
+/* record's last line on stderr: "fntrace: wrote 'DIR': N events, SIZE (B/event), N lost";
+ * 1 printed, 0 no events, -1 not readable; walked: the totals of a walk
+ * already made (record_save_symtabs), else dir is walked */
+int print_record_summary(const char *shown, const char *dir, const struct trace_totals *walked);
 void patch_totals(const struct trace *t, struct patch_totals *pt);
 void print_patch_totals(const struct patch_totals *pt);   /* one line on stderr */
 const char *patch_reason(unsigned what);                  /* FNT_PATCH_* in words */
@@ -120,6 +123,7 @@ char *trigger_record_text(const struct trigger *g);    /* malloc'd "GLOB@ACTION,
 struct view_opts {
 	const char *dir;
 	struct strlist debug_dirs, prefix_map;
+	char *home[3];                    /* view_open: DIR/symtab, ../symtab (snapshot), DIR/debug (archive) */
 	int no_demangle;
 	int demangle;                     /* --demangle: enum symbols_demangle */
 	uint32_t *tids;
@@ -334,6 +338,46 @@ const char *libc_auto_specs(void);
  * function the program defines and none it imports (malloc'd), or NULL */
 char *libcall_unserved_spec(const char *prog, const char *specs);
 
+/* ---- record-symtab.c: the modules a trace uses, their saved symbol tables ---- */
+struct addr_set;
+struct used_module {                  /* a module file with events: path + build-id */
+	char *path;
+	uint8_t build_id[32];
+	uint8_t build_id_len;
+	struct addr_set *funcs;       /* file vaddrs of the functions that appear */
+	struct addr_set *addrs;       /* call sites and stack frames (minus 1) shown with a line */
+	int all;                      /* not walked: every function and slot, no lines */
+};
+struct used_modules {
+	struct used_module *v;
+	size_t n;
+	struct trace_totals *totals;  /* if set before collect: the top trace's totals */
+	int snapshots;                /* set before collect: walk dir's snapshot-* too */
+};
+/* walk the trace at dir (and its snapshot-* if u->snapshots); -1 if dir is not a trace */
+int used_modules_collect(struct used_modules *u, const char *dir);
+void used_modules_release(struct used_modules *u);
+/* DIR/symtab/<build-id>.sym for every module with events whose file still
+ * has its recorded build-id (a warning for the others); modes of the trace */
+/* tt: walk the events (the functions that appear, their lines, call sites
+ * and stack frames) and give the trace's totals, 0; tt NULL: no walk, every
+ * function name and GOT slot of each instrumented module of the module map,
+ * no lines, -1.  -1 too if dir is not a trace. */
+int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt);
+/* cmd-record.c: bit 0 -finstrument-functions, 1 __fentry__, 2 mcount, 3 patchable entries */
+int instrumentation_of(const char *path);
+/* while the program runs: the tables of each snapshot as soon as it is
+ * complete (the modules are most likely the traced ones then) */
+struct symtab_watch {
+	const char *dir;
+	unsigned file_mode, dir_mode;
+	int64_t next_ns;
+	struct seen_snapshot *seen;
+	size_t n;
+};
+void symtab_watch_tick(struct symtab_watch *w);   /* cheap; looks twice a second */
+void symtab_watch_release(struct symtab_watch *w);
+
 /* ---- commands ---- */
 int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
@@ -344,5 +388,6 @@ int cmd_graph(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 
 #endif

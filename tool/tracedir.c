@@ -8,7 +8,7 @@
  * with O_NOFOLLOW, creates with O_EXCL, and touches an existing entry only
  * after it has been seen to be one of fntrace's own files (a regular file
  * named session, .session.tmp, argspecs, .lock or *.fnt, or a snapshot-*
- * directory of *.fnt).  Anything else, a symlink above all, stops the record
+ * directory of *.fnt, or symtab/ of *.sym).  Anything else, a symlink above all, stops the record
  * with a message instead of being followed, emptied or overwritten.
  *
  * The directory is locked (flock on DIR/.lock) for as long as record runs:
@@ -52,6 +52,8 @@ static int is_own_name(const char *name, int depth)
 	size_t l = strlen(name);
 	if (l > 4 && !strcmp(name + l - 4, ".fnt"))
 		return 1;
+	if (depth && ((l > 4 && !strcmp(name + l - 4, ".sym")) || (l > 8 && !strcmp(name + l - 8, ".sym.tmp"))))
+		return 1;       /* symtab/: the saved symbol tables (and one being written) */
 	return !depth && (!strcmp(name, "session") || !strcmp(name, ".session.tmp") ||
 			  !strcmp(name, "argspecs") || !strcmp(name, ".lock"));
 }
@@ -82,7 +84,8 @@ static int holds_only_trace(int dfd, int depth, int *empty, char *bad, size_t ba
 		else if (S_ISREG(st.st_mode))
 			ok = is_own_name(de->d_name, depth);
 		else if (S_ISDIR(st.st_mode) && !depth &&
-			 !strncmp(de->d_name, SNAPSHOT_PREFIX, strlen(SNAPSHOT_PREFIX)) &&
+			 (!strncmp(de->d_name, SNAPSHOT_PREFIX, strlen(SNAPSHOT_PREFIX)) ||
+			  !strcmp(de->d_name, "symtab")) &&
 			 (sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
 			ok = holds_only_trace(sub, 1, &dummy, bad, badlen);
 			close(sub);

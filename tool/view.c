@@ -142,6 +142,43 @@ static int is_uftrace_dir(const char *dir)
 	return !lstat(path, &st) && S_ISREG(st.st_mode);
 }
 
+/* Where the trace keeps what record saved and archive bundled: its
+ * directory (that of a .fnt file given alone), or, for a snapshot-*
+ * directory, the trace directory above it.  dirs[0..1]: DIR/symtab of each,
+ * dirs[2]: DIR/debug of an unpacked archive (a debug root), if there is one. */
+static void trace_home(struct view_opts *o)
+{
+	struct stat st;
+	char *d = xstrdup(o->dir), *base;
+	size_t n;
+
+	if (!stat(d, &st) && !S_ISDIR(st.st_mode)) {
+		base = strrchr(d, '/');
+		if (base)
+			*base = 0;
+		else
+			strcpy(d, ".");
+	}
+	n = strlen(d);
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = 0;
+	base = strrchr(d, '/');
+	base = base ? base + 1 : d;
+	o->home[0] = xmalloc(n + 16);
+	sprintf(o->home[0], "%s/symtab", d);
+	if (!strncmp(base, "snapshot-", 9)) {
+		o->home[1] = xmalloc(n + 16);
+		sprintf(o->home[1], "%s/../symtab", d);
+	}
+	o->home[2] = xmalloc(n + 16);
+	sprintf(o->home[2], "%s/%sdebug", d, o->home[1] ? "../" : "");
+	if (stat(o->home[2], &st) || !S_ISDIR(st.st_mode)) {
+		free(o->home[2]);
+		o->home[2] = NULL;
+	}
+	free(d);
+}
+
 void view_open(struct view *v, struct view_opts *o)
 {
 	char err[4400];
@@ -162,13 +199,24 @@ void view_open(struct view *v, struct view_opts *o)
 		warning("%s", v->trace->warnings[i]);
 	if (o->n_tids && !trace_select_tids(v->trace, o->tids, o->n_tids))
 		die("no thread in '%s' has the tid given with --tid ('fntrace info' lists them)", o->dir);
-	so.debug_dirs = o->debug_dirs.v;
-	so.n_debug_dirs = o->debug_dirs.n;
+	/* o may be a copy of another view's options (report --diff): its
+	 * lists are not grown here, DIR/debug goes into a list of this call */
+	trace_home(o);
+	const char **debug_dirs = xcalloc(o->debug_dirs.n + 1, sizeof(*debug_dirs));
+	for (size_t i = 0; i < o->debug_dirs.n; i++)
+		debug_dirs[i] = o->debug_dirs.v[i];
+	if (o->home[2])
+		debug_dirs[o->debug_dirs.n] = o->home[2];
+	so.symtab_dirs = (const char *const *)o->home;
+	so.n_symtab_dirs = o->home[1] ? 2 : 1;
+	so.debug_dirs = debug_dirs;
+	so.n_debug_dirs = o->debug_dirs.n + !!o->home[2];
 	so.prefix_map = o->prefix_map.v;
 	so.n_prefix_map = o->prefix_map.n;
 	so.no_demangle = o->no_demangle;
 	so.demangle = o->demangle;
 	v->syms = symbols_new(&so);
+	free(debug_dirs);
 	if (!v->syms)
 		die("cannot initialise the symbolizer");
 	args_symbols(v, view_pointer_name);
@@ -241,6 +289,10 @@ void view_close(struct view *v)
 	v->opts->trigger_globs = NULL;
 	v->opts->triggers = NULL;
 	v->opts->n_trigger_globs = v->opts->n_triggers = 0;
+	for (int i = 0; i < 3; i++) {
+		free(v->opts->home[i]);
+		v->opts->home[i] = NULL;
+	}
 	memset(&v->opts->debug_dirs, 0, sizeof(v->opts->debug_dirs));
 	memset(&v->opts->prefix_map, 0, sizeof(v->opts->prefix_map));
 	memset(&v->opts->filter, 0, sizeof(v->opts->filter));

@@ -14,6 +14,8 @@ Writes into DIR (created if needed):
     event and meta record kind, so the fuzzer starts from deep inside.
   - every file of tests/fuzz/regress/ (inputs that once broke the reader),
     so each smoke run replays them.
+  - in DIR/symtab/, for tests/fuzz/fuzz-symtab.c: the saved symbol tables
+    (DIR/symtab/*.sym) of the same program recorded with <build>/fntrace.
 Only the standard library is used.
 """
 import os
@@ -236,6 +238,9 @@ def find_build(out):
     return None
 
 
+SYMTAB_SEEDS = {}
+
+
 def recorded(out):
     build = find_build(out)
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
@@ -268,6 +273,14 @@ def recorded(out):
                 if fn.endswith(".fnt"):
                     with open(os.path.join(data, fn), "rb") as f:
                         seeds["rec-%s-%s" % (name, fn)] = f.read(MAX_LEN)
+        data = os.path.join(tmp, "data-symtab")
+        subprocess.run([os.path.join(build, "fntrace"), "record", "-q", "--callsite", "-d", data, "--", prog, lib],
+                       check=True, capture_output=True, timeout=60)
+        for fn in sorted(os.listdir(os.path.join(data, "symtab"))):
+            with open(os.path.join(data, "symtab", fn), "rb") as f:
+                body = f.read()
+            if len(body) <= MAX_LEN:
+                SYMTAB_SEEDS["rec-" + fn] = body
     except (OSError, subprocess.SubprocessError) as e:
         print("make-corpus: recording failed (%s); synthetic seeds only" % e)
     finally:
@@ -285,6 +298,10 @@ def main():
     for name, data in seeds.items():
         assert len(data) <= MAX_LEN, name
         with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    os.makedirs(os.path.join(out, "symtab"), exist_ok=True)
+    for name, data in SYMTAB_SEEDS.items():
+        with open(os.path.join(out, "symtab", name), "wb") as f:
             f.write(data)
     regress = os.path.join(ROOT, "tests", "fuzz", "regress")
     n_reg = 0

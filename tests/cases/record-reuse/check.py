@@ -9,7 +9,7 @@ def check(ctx):
     # after a snapshot: the trace moves to DIR.old, snapshot and all
     p = ctx.run("record", "-q", "-d", d, "--", prog, data=False)
     assert p.returncode == 0 and p.stderr == "", p.stderr
-    assert sorted(os.listdir(d + ".old")) == sorted([".lock", "session", "snapshot-first"] + fnt)
+    assert sorted(os.listdir(d + ".old")) == sorted([".lock", "session", "snapshot-first", "symtab"] + fnt)
     assert ctx.counts("-d", d + ".old") == {"main": 1, "step": 5}
     assert ctx.counts("-d", d) == {"main": 1, "step": 5}
     # after an interrupted start that left .session.tmp (and a trace with a
@@ -18,7 +18,7 @@ def check(ctx):
     fnt2 = sorted(f for f in os.listdir(d) if f.endswith(".fnt"))
     p = ctx.run("record", "-q", "-d", d, "--", prog, data=False)
     assert p.returncode == 0 and p.stderr == "", p.stderr
-    assert sorted(os.listdir(d + ".old")) == sorted([".lock", ".session.tmp", "session", "snapshot-first"] + fnt2)
+    assert sorted(os.listdir(d + ".old")) == sorted([".lock", ".session.tmp", "session", "snapshot-first", "symtab"] + fnt2)
     assert ctx.counts("-d", d) == {"main": 1, "step": 5}
     assert ".session.tmp" not in os.listdir(d)
     # and a file that is not fntrace's still stops it, naming the file

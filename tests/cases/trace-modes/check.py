@@ -14,8 +14,8 @@ def modes(top):
 
 
 def kinds(m):
-    """the modes by kind: directories ('.', snapshot-*) and files by name"""
-    d = {k: v for k, v in m.items() if k == "." or k.startswith("snapshot-") and "/" not in k}
+    """the modes by kind: directories ('.', snapshot-*, symtab) and files by name"""
+    d = {k: v for k, v in m.items() if k == "." or (k.startswith("snapshot-") or k == "symtab") and "/" not in k}
     f = {k: v for k, v in m.items() if k not in d}
     return d, f
 
@@ -49,7 +49,7 @@ def check(ctx):
         assert files.pop(".lock") == 0o600, files   # only recorders use it
         assert set(dirs.values()) == {want_d}, (mode, dirs)
         assert set(files.values()) == {want_f}, (mode, files)
-        assert len(files) == 3, files     # session, the trace and its snapshot-mid/ copy
+        assert len(files) == 4, files     # session, the trace, its snapshot-mid/ copy, symtab/ of prog
         r = ctx.run("report", "--format", "csv", "-d", d, check=True)
         assert "secret,4," in r.stdout, r.stdout
     # live passes --mode on to record

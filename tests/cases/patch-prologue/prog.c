@@ -12,18 +12,20 @@
 #else
 #define NOINLINE __attribute__((noinline, noclone))
 #endif
-static volatile long n_rec, n_sw, n_tail, n_leaf, n_cmp, n_worker;
+static long n_rec, n_sw, n_tail, n_leaf, n_cmp, n_worker;
+/* two threads count: atomically, or the program's own counts lose updates */
+#define COUNT(n) __atomic_fetch_add(&(n), 1, __ATOMIC_RELAXED)
 
 NOINLINE long leaf(long x)
 {
-	n_leaf++;
+	COUNT(n_leaf);
 	return x * 3 + 1;
 }
 
 /* not a tail call (the result is mixed after the call) */
 NOINLINE long rec(long n)
 {
-	n_rec++;
+	COUNT(n_rec);
 	if (n <= 0)
 		return leaf(n);
 	long r = rec(n - 1);
@@ -33,7 +35,7 @@ NOINLINE long rec(long n)
 /* seven cases: a jump table at -O2 */
 NOINLINE long sw(long k)
 {
-	n_sw++;
+	COUNT(n_sw);
 	switch (k) {
 	case 0: return rec(3);
 	case 1: return 7;
@@ -49,20 +51,20 @@ NOINLINE long sw(long k)
 /* a tail call at -O2 */
 NOINLINE long tail(long x)
 {
-	n_tail++;
+	COUNT(n_tail);
 	return sw(x % 7);
 }
 
 static NOINLINE int cmp(const void *a, const void *b)
 {
-	n_cmp++;
+	COUNT(n_cmp);
 	return *(const int *)a - *(const int *)b;
 }
 
 NOINLINE void *worker(void *arg)
 {
 	long s = 0;
-	n_worker++;
+	COUNT(n_worker);
 	for (long i = 0; i < 50; i++)
 		s += tail(i + (long)arg);
 	return (void *)s;

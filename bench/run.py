@@ -67,7 +67,8 @@ FNTRACE_MODES = [
     ("notrace-all", ["-N", "*"], "--notrace"),
     ("time-1us", ["-t", "1us"], "--time-filter"),
 ]
-FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us"}  # record less: not counted, not decoded
+FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us",
+                "fntrace-patch-none"}  # record less: not counted, not decoded
 # library calls on (the other rows record without them, as uftrace --no-libcall):
 # more events than the counting build's; measured per library call instead
 LIBCALL_METHODS = {"fntrace-libcall": "fntrace-default", "uftrace-libcall": "uftrace"}

@@ -522,19 +522,7 @@ def rescale_own_rows(rows, calls, counted, methods):
 
 def rescale_pg_rows(rows, calls):
     """per-call figures of the -pg builds over their own call count"""
-    fe = next((r for r in rows if r["method"] == "fntrace-fentry" and r.get("status") == "ok"), None)
-    if not fe or not fe.get("trace_dir"):
-        return
-    got, _ = fntrace_calls(fe["trace_dir"])
-    if not got or got == calls:
-        return
-    k = calls / got
-    for r in rows:
-        if r["method"] in PG_METHODS and r.get("status") == "ok":
-            for key in ("ns_per_call", "ns_per_call_min", "ns_per_call_max", "cpu_ns_per_call", "bytes_per_event"):
-                if r.get(key) is not None:
-                    r[key] *= k
-            r["own_calls"] = got
+    rescale_own_rows(rows, calls, "fntrace-fentry", PG_METHODS)
 
 
 # ---------------------------------------------------------------- checks

@@ -152,6 +152,9 @@ static void trace_home(struct view_opts *o)
 	char *d = xstrdup(o->dir), *base;
 	size_t n;
 
+	/* o may be a copy of another view's options: the paths it holds are
+	 * that view's, this one gets its own (view_close_borrowed frees them) */
+	o->home[0] = o->home[1] = o->home[2] = NULL;
 	if (!stat(d, &st) && !S_ISDIR(st.st_mode)) {
 		base = strrchr(d, '/');
 		if (base)
@@ -265,6 +268,10 @@ void view_close_borrowed(struct view *v)
 	free_names(v);
 	symbols_free(v->syms);
 	trace_close(v->trace);
+	for (int i = 0; i < 3; i++) {         /* its own: trace_home */
+		free(v->opts->home[i]);
+		v->opts->home[i] = NULL;
+	}
 	memset(v, 0, sizeof(*v));
 }
 

@@ -89,21 +89,6 @@ static int symbols(const struct fnt_elf *e, const Elf64_Sym **sym, size_t *n, co
 	return 0;
 }
 
-void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr), void *ctx)
-{
-	const Elf64_Sym *sym;
-	const char *str;
-	size_t n, strsize;
-	if (!symbols(e, &sym, &n, &str, &strsize))
-		return;
-	for (size_t k = 0; k < n; k++) {
-		const Elf64_Sym *s = &sym[k];
-		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC || s->st_shndx == SHN_UNDEF || !s->st_value ||
-		    s->st_name >= strsize || !memchr(str + s->st_name, 0, strsize - s->st_name))
-			continue;
-		fn(ctx, str + s->st_name, s->st_value);
-	}
-}
 
 void fnt_elf_symbols(const struct fnt_elf *e, unsigned type,
 		     void (*fn)(void *ctx, const Elf64_Sym *sym, const char *name), void *ctx)
@@ -120,6 +105,23 @@ void fnt_elf_symbols(const struct fnt_elf *e, unsigned type,
 			continue;
 		fn(ctx, s, str + s->st_name);
 	}
+}
+
+struct function_cb {
+	void (*fn)(void *ctx, const char *name, uint64_t vaddr);
+	void *ctx;
+};
+
+static void function_of(void *ctx, const Elf64_Sym *s, const char *name)
+{
+	const struct function_cb *cb = ctx;
+	cb->fn(cb->ctx, name, s->st_value);
+}
+
+void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char *name, uint64_t vaddr), void *ctx)
+{
+	struct function_cb cb = { fn, ctx };
+	fnt_elf_symbols(e, STT_FUNC, function_of, &cb);
 }
 
 int fnt_elf_load_range(const struct fnt_elf *e, uint64_t *lo, uint64_t *hi)

@@ -3,13 +3,14 @@ import shutil
 import subprocess
 
 
-def uftrace_counts(work, prog, args):
-    """per-function calls of `uftrace record` with its defaults (library calls on)"""
+def uftrace_counts(work, prog, args, opts=()):
+    """per-function calls of `uftrace record` with its defaults (library calls
+    on) and opts"""
     d = os.path.join(work, "uftrace.data")
     shutil.rmtree(d, ignore_errors=True)
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
-    subprocess.run(["uftrace", "record", "-d", d, prog] + args, check=True, capture_output=True, env=env,
+    subprocess.run(["uftrace", "record", "-d", d] + list(opts) + [prog] + args, check=True, capture_output=True, env=env,
                    timeout=300, cwd=work)
     out = subprocess.run(["uftrace", "report", "-d", d, "--no-pager"], check=True, capture_output=True,
                          text=True, env=env, timeout=300).stdout

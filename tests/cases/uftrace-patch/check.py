@@ -1,30 +1,19 @@
 """-P on an uninstrumented -O2 build of bench's mix: the calls of every
 function equal uftrace -P's on the same binary, and whatever one of the two
 left alone, fntrace says why."""
+import importlib.util
 import os
 import re
 import shutil
-import subprocess
 
 
 def uftrace_counts(work, prog, args):
-    d = os.path.join(work, "uftrace.data")
-    shutil.rmtree(d, ignore_errors=True)
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)
-    subprocess.run(["uftrace", "record", "-d", d, "--no-libcall", "-P", ".", prog] + args, check=True,
-                   capture_output=True, env=env, timeout=300, cwd=work)
-    out = subprocess.run(["uftrace", "report", "-d", d, "--no-pager"], check=True, capture_output=True,
-                         text=True, env=env, timeout=300).stdout
-    counts, seen = {}, False
-    for line in out.splitlines():
-        if line.strip().startswith("===="):
-            seen = True
-            continue
-        tok = line.split()
-        if seen and len(tok) >= 6 and tok[4].isdigit() and not tok[5].startswith("linux:"):
-            counts[" ".join(tok[5:])] = counts.get(" ".join(tok[5:]), 0) + int(tok[4])
-    return counts
+    """uftrace-libcall's counter, with -P . and no library calls"""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "uftrace-libcall", "check.py")
+    spec = importlib.util.spec_from_file_location("uftrace_libcall_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.uftrace_counts(work, prog, args, ("--no-libcall", "-P", "."))
 
 
 def check(ctx):

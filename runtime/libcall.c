@@ -162,17 +162,9 @@ static int target_traces_itself(uintptr_t target, const char *name)
 		return 1;
 	if (how >= 2) {
 		/* selected by -P (pads without -P: every one) */
-		char *globs[64], *text = NULL;
-		int n = 0, hit;
-		const char *env = getenv(FNTRACE_ENV_PATCH);
-		if (env && *env && (text = strdup(env))) {
-			char *save = NULL;
-			for (char *tok = strtok_r(text, ";", &save); tok && n < 64; tok = strtok_r(NULL, ";", &save))
-				globs[n++] = tok;
-		}
-		hit = how == 2 ? fnt_patch_glob_match(name, globs, n) : n && fnt_patch_glob_match(name, globs, n);
-		free(text);
-		return hit;
+		char **globs;
+		int n = fnt_patch_globs(&globs);
+		return how == 2 ? fnt_patch_glob_match(name, globs, n) : n && fnt_patch_glob_match(name, globs, n);
 	}
 	return 0;
 }

@@ -97,6 +97,25 @@ static uint8_t *stub_near(uintptr_t lo, uintptr_t hi)
 	return fnt_near_seal(s, 14) ? NULL : s;
 }
 
+/* The -P globs (FNTRACE_PATCH, "a*;b"), split once and kept: the module
+ * scan (patch.c, prologue.c, libcall.c) asks for them at every module */
+int fnt_patch_globs(char ***globs)
+{
+	static char *text, *list[64];
+	static int n = -1;
+	if (n < 0) {
+		const char *env = getenv(FNTRACE_ENV_PATCH);
+		n = 0;
+		if (env && *env && (text = strdup(env))) {
+			char *save = NULL;
+			for (char *tok = strtok_r(text, ";", &save); tok && n < 64; tok = strtok_r(NULL, ";", &save))
+				list[n++] = tok;
+		}
+	}
+	*globs = list;
+	return n;
+}
+
 /* FUNC globs of -P: no glob selects everything; a C++ name matches in
  * every form the tool shows (as the record-time filters do) */
 int fnt_patch_glob_match(const char *name, char **globs, int n_globs)
@@ -763,8 +782,8 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	struct fnt_elf e;
 	uintptr_t *pads = NULL;
 	size_t n_pads = 0;
-	char *globs_text = NULL, *globs[64];
-	int n_globs = 0;
+	char **globs;
+	int n_globs = fnt_patch_globs(&globs);
 	struct pad_scan ps = { .bias = bias };
 
 	patch_init();
@@ -782,12 +801,6 @@ void fnt_patch_module(const char *path, uint64_t bias)
 		pads = np;
 		memcpy(pads + n_pads, entries, k * 8);
 		n_pads += k;
-	}
-	const char *env = getenv(FNTRACE_ENV_PATCH);
-	if (env && *env && (globs_text = strdup(env))) {
-		char *save = NULL;
-		for (char *tok = strtok_r(globs_text, ";", &save); tok && n_globs < 64; tok = strtok_r(NULL, ";", &save))
-			globs[n_globs++] = tok;
 	}
 	if (!n_pads) {
 		/* no pads: built without any instrumentation, -P moves prologues */
@@ -808,7 +821,6 @@ void fnt_patch_module(const char *path, uint64_t bias)
 		fnt_patch_sites_add(ps.news, ps.n_news);
 out:
 	free(ps.news);
-	free(globs_text);
 	free(pads);
 	fnt_elf_close(&e);
 }

@@ -429,8 +429,8 @@ static int is_system_library(const char *path)
 
 int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)
 {
-	const char *env = getenv(FNTRACE_ENV_PATCH);
-	if (!env || !*env || !*path || is_system_library(path))
+	char **globs;
+	if (!fnt_patch_globs(&globs) || !*path || is_system_library(path))
 		return 0;
 	return !fnt_elf_hooks(e, path);
 }

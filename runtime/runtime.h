@@ -371,6 +371,7 @@ void fnt_patch_sites_add(const struct fnt_patch_site *add, size_t n) FNT_HIDDEN;
  * later switch writes into memory that is no longer it */
 void fnt_patch_module_gone(uintptr_t lo, uintptr_t hi) FNT_HIDDEN;
 int fnt_patch_glob_match(const char *name, char **globs, int n_globs) FNT_HIDDEN;
+int fnt_patch_globs(char ***globs) FNT_HIDDEN;   /* the -P globs, split once */
 uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size) FNT_HIDDEN;
 int fnt_near_seal(void *p, size_t size) FNT_HIDDEN;
 struct fnt_elf;

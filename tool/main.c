@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "tui",    cmd_tui,    "browse a trace on the terminal: call graph, report, replay" },
 	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
 	{ "archive", cmd_archive, "bundle a trace with the module and debug files it needs, to read elsewhere" },
+	{ "perf-script", cmd_perf_script, "perf's samples (perf script) with the real callers of traced calls put back" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, speedscope, folded, svg, html" },
 };
 

@@ -222,6 +222,9 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 /* the (short) name of the function containing an arbitrary code address, or
  * NULL when no symbol covers it */
 const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr);
+/* the symbol covering an arbitrary code address (its start and size): 0, or
+ * -1 when none does (out then holds the module+0xoffset name) */
+int view_addr_sym(struct view *v, uint32_t file, uint64_t vaddr, struct sym_func *out);
 /* a pointer value of process p at trace time ns as "&name" or "&name+0x10"
  * when it lies inside a symbol (function or data) of a module; 0, or -1
  * (nothing written) */
@@ -389,5 +392,6 @@ int cmd_stacks(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
+int cmd_perf_script(int argc, char **argv);
 
 #endif

@@ -427,6 +427,13 @@ const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr)
 	return sf.short_name ? sf.short_name : sf.name;
 }
 
+int view_addr_sym(struct view *v, uint32_t file, uint64_t vaddr, struct sym_func *out)
+{
+	if (file == TRACE_NO_FILE)
+		return -1;
+	return symbols_func(v->syms, file_sym(v, file), vaddr, 0, out);
+}
+
 int view_pointer_name(struct view *v, const struct trace_process *p, uint64_t ns, uint64_t addr, char *out,
 		      size_t cap)
 {

@@ -1,0 +1,278 @@
+/*
+ * perf-chain.c - reading `perf script` text and rewriting one sample's
+ * callchain with the calls the trace says were open (perf-chain.h).
+ *
+ * Lines are parsed where they lie in the input (nothing copied); a line that
+ * is not what perf prints is kept as it is.  The rewritten frames copy the
+ * look of the line they replace (its indent, the width of the address
+ * column, whether offsets and modules are shown), so that what reads perf's
+ * text (FlameGraph's stackcollapse-perf.pl, speedscope) reads ours.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tool/perf-chain.h"
+
+static int is_digits(const char *s, size_t n)
+{
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* "123" or "123/456" (pid/tid): the tid */
+static int tid_token(const char *s, size_t n, uint32_t *tid)
+{
+	const char *slash = memchr(s, '/', n);
+	const char *t = slash ? slash + 1 : s;
+	size_t tn = n - (size_t)(t - s);
+	if ((slash && !is_digits(s, (size_t)(slash - s))) || !is_digits(t, tn) || tn > 10)
+		return -1;
+	uint64_t v = strtoull(t, NULL, 10);
+	if (v > UINT32_MAX)
+		return -1;
+	*tid = (uint32_t)v;
+	return 0;
+}
+
+/* "12345.678901:" -> ns */
+static int time_token(const char *s, size_t n, uint64_t *ns)
+{
+	const char *dot = memchr(s, '.', n);
+	if (n < 4 || s[n - 1] != ':' || !dot || !is_digits(s, (size_t)(dot - s)) ||
+	    !is_digits(dot + 1, (size_t)(s + n - 1 - dot - 1)) || dot - s > 10)
+		return -1;
+	uint64_t sec = strtoull(s, NULL, 10), frac = 0;
+	size_t digits = 0;
+	for (const char *p = dot + 1; p < s + n - 1 && digits < 9; p++, digits++)
+		frac = frac * 10 + (uint64_t)(*p - '0');
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+int pc_parse_header(const char *line, size_t len, uint32_t *tid, uint64_t *ns)
+{
+	const char *tok[64];
+	size_t tlen[64], n = 0;
+
+	if (!len || line[0] == ' ' || line[0] == '\t')
+		return -1;
+	for (size_t i = 0; i < len && n < 64;) {
+		while (i < len && line[i] == ' ')
+			i++;
+		if (i >= len)
+			break;
+		tok[n] = line + i;
+		while (i < len && line[i] != ' ')
+			i++;
+		tlen[n] = (size_t)(line + i - tok[n]);
+		n++;
+	}
+	/* comm (which may hold spaces), then the tid, maybe "[cpu]", then the time */
+	for (size_t i = 1; i + 1 < n; i++) {
+		size_t t = i + 1;
+		if (tlen[t] >= 3 && tok[t][0] == '[' && tok[t][tlen[t] - 1] == ']' && is_digits(tok[t] + 1, tlen[t] - 2))
+			t++;
+		if (t < n && tid_token(tok[i], tlen[i], tid) == 0 && time_token(tok[t], tlen[t], ns) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+void pc_parse_frame(const char *line, size_t len, struct pc_frame *f)
+{
+	size_t i = 0, a;
+
+	memset(f, 0, sizeof(*f));
+	f->line = line;
+	f->len = len;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (!i)
+		return;
+	for (a = i; i < len && is_hex(line[i]); i++)
+		;
+	if (i == a || i - a > 16 || i >= len || line[i] != ' ')
+		return;
+	f->addr = strtoull(line + a, NULL, 16);
+	i++;
+	const char *rest = line + i;
+	size_t rlen = len - i;
+	f->sym = rest;
+	f->sym_len = rlen;
+	/* " (dso)" at the end */
+	if (rlen >= 3 && rest[rlen - 1] == ')') {
+		for (size_t k = rlen - 1; k > 0; k--)
+			if (rest[k] == '(' && rest[k - 1] == ' ') {
+				f->dso = rest + k + 1;
+				f->dso_len = rlen - k - 2;
+				f->sym_len = k - 1;
+				break;
+			}
+	}
+	/* "+0xoff" at the end of the symbol */
+	for (size_t k = f->sym_len; k >= 3; k--)
+		if (f->sym[k - 3] == '+' && f->sym[k - 2] == '0' && f->sym[k - 1] == 'x') {
+			size_t d = k;
+			while (d < f->sym_len && is_hex(f->sym[d]))
+				d++;
+			if (d == f->sym_len && d > k) {
+				f->off = strtoull(f->sym + k, NULL, 16);
+				f->has_off = 1;
+				f->sym_len = k - 3;
+			}
+			break;
+		}
+	f->parsed = 1;
+#define SYM_IS(s) (f->sym_len == sizeof(s) - 1 && !memcmp(f->sym, s, sizeof(s) - 1))
+	f->tramp = (SYM_IS("fnt_traced_return") && f->has_off && f->off <= 1) ||
+		   (SYM_IS("fnt_return_trampoline") && (!f->has_off || f->off == 0));
+#undef SYM_IS
+}
+
+static const char *base_name(const char *p, size_t n, size_t *out_n)
+{
+	const char *b = p;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '/')
+			b = p + i + 1;
+	*out_n = n - (size_t)(b - p);
+	return b;
+}
+
+static int same_module(const struct pc_frame *h, const char *dso)
+{
+	size_t n = strlen(dso), hb_n, b_n;
+	const char *hb, *b;
+	if (!h->dso || (h->dso_len == 7 && !memcmp(h->dso, "inlined", 7)))
+		return 1;           /* an inlined frame names no module: its address decides */
+	if (h->dso_len == n && !memcmp(h->dso, dso, n))
+		return 1;
+	hb = base_name(h->dso, h->dso_len, &hb_n);
+	b = base_name(dso, n, &b_n);
+	return hb_n == b_n && !memcmp(hb, b, b_n);
+}
+
+/* the frame just inside the first swapped one lies in the call's function:
+ * the same module, and the same name (perf adds "@@GLIBC_2.17" to versioned
+ * ones) or an address inside the function.  A library call is known by its
+ * GOT slot in the calling module, which no function symbol covers (size 0):
+ * its name alone decides. */
+static int head_fits(const struct pc_frame *h, const struct pc_call *c)
+{
+	size_t n, sym_len = h->sym_len;
+	const char *at = memchr(h->sym, '@', h->sym_len);
+	if (!c->name)
+		return 0;
+	if (at && at > h->sym)
+		sym_len = (size_t)(at - h->sym);
+	n = strlen(c->name);
+	int name_ok = sym_len == n && !memcmp(h->sym, c->name, n);
+	if (!same_module(h, c->dso))
+		return !c->size && name_ok;
+	return name_ok || (c->size && h->addr >= c->start && h->addr - c->start < c->size);
+}
+
+/* a frame line like model's: its indent, address width, offset and module shown as there */
+static void put_frame(FILE *o, const struct pc_frame *model, const char *name, const char *dso, uint64_t addr,
+		      uint64_t off)
+{
+	size_t ws = 0, tab = 0, hex = 0;
+	while (ws < model->len && (model->line[ws] == ' ' || model->line[ws] == '\t')) {
+		if (model->line[ws] == '\t')
+			tab = ws + 1;
+		ws++;
+	}
+	while (ws + hex < model->len && is_hex(model->line[ws + hex]))
+		hex++;
+	int width = (int)(ws - tab + hex);
+	fprintf(o, "%.*s%*" PRIx64 " %s", (int)tab, model->line, width, name ? addr : 0, name ? name : "[unknown]");
+	if (name && model->has_off)
+		fprintf(o, "+0x%" PRIx64, off);
+	if (model->dso)
+		fprintf(o, " (%s)", name && dso ? dso : "[unknown]");
+	fputc('\n', o);
+}
+
+int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n, char **out, size_t *out_len)
+{
+	size_t first = s->n_frames, last = 0, head = s->n_frames, k = 0, a, j, t;
+	const struct pc_frame *model = NULL;
+	int trailing = 0;
+
+	for (size_t i = 0; i < s->n_frames; i++)
+		if (s->frames[i].tramp) {
+			if (first == s->n_frames)
+				first = i;
+			last = i;
+			k++;
+		}
+	if (!k)
+		return -1;
+	for (size_t i = first; i-- > 0;)
+		if (s->frames[i].parsed) {
+			head = i;
+			break;
+		}
+	for (size_t i = last + 1; i < s->n_frames; i++)
+		trailing |= s->frames[i].parsed;
+	if (head == s->n_frames || k > n)
+		return 0;
+	/* Which call's return address is the first swapped frame?  A chain
+	 * that goes on past it was walked by frame pointers, which reach every
+	 * swapped slot up to the outermost call's: the last swapped frame is
+	 * the outermost call's.  One that ends there was walked by an unwinder
+	 * that stopped at the first: the innermost call's. */
+	a = k >= 2 || trailing ? n - k : 0;
+	/* The frame inside it lies in that call's function, or in a deeper
+	 * call's when a walk by frame pointers skipped frames (code without
+	 * them: a libc function called from a traced one); the frames skipped
+	 * are put back from the trace too. */
+	for (j = a + 1; j-- > 0;)
+		if (head_fits(&s->frames[head], &calls[j]))
+			break;
+	if (j > a)
+		return 0;
+
+	FILE *o = open_memstream(out, out_len);
+	if (!o)
+		return 0;
+	t = j;
+	for (size_t i = 0; i < s->n_frames; i++) {
+		const struct pc_frame *f = &s->frames[i];
+		if (!f->tramp) {
+			fprintf(o, "%.*s\n", (int)f->len, f->line);
+			continue;
+		}
+		model = f;
+		for (size_t upto = i == first ? a : t; t <= upto; t++) {
+			const struct pc_call *c = &calls[t];
+			/* the outermost call's unknown caller at the very end: the chain just ends */
+			if (!c->caller && t + 1 == n && !trailing)
+				continue;
+			put_frame(o, f, c->caller, c->caller_dso, c->caller_addr, c->caller_off);
+		}
+	}
+	/* the unwinder stopped at a swapped return address: the rest from the trace */
+	if (!trailing)
+		for (; t < n; t++) {
+			const struct pc_call *c = &calls[t];
+			if (!c->caller && t + 1 == n)
+				break;
+			put_frame(o, model, c->caller, c->caller_dso, c->caller_addr, c->caller_off);
+		}
+	if (fclose(o))
+		return 0;
+	return 1;
+}

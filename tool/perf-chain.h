@@ -1,0 +1,75 @@
+/*
+ * perf-chain.h - the text of `perf script` (its default output with
+ * callchains) and the rewrite of one sample's callchain, for
+ * `fntrace perf-script`.  Pure: no trace, no symbols; cmd-perf-script.c
+ * finds the calls that were open at a sample and hands them here.
+ *
+ * A sample is a header line "comm tid[/...] [cpu] secs.frac: period event:"
+ * (the pid/tid and cpu columns as perf's -F options print them) followed by
+ * one line per frame, "\t<hex addr> sym+0xoff (dso)", innermost first, and
+ * a blank line.  Under -pg -mfentry, -P and library calls, the return
+ * address of every traced call is swapped for fnt_return_trampoline (whose
+ * symbol perf shows as fnt_traced_return+0x1, or +0x0 once an unwinder
+ * subtracts one from a return address): those frames are the ones put
+ * back, each with the frame of the caller it stands for.
+ */
+#ifndef FNT_PERF_CHAIN_H
+#define FNT_PERF_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pc_frame {                   /* one line below a sample's header */
+	const char *line;           /* the whole line, without its newline (points into the input) */
+	size_t len;
+	int parsed;                 /* an "addr sym (dso)" line; 0: kept as it is */
+	uint64_t addr;
+	const char *sym;            /* without its "+0xoff" */
+	size_t sym_len;
+	uint64_t off;
+	int has_off;
+	const char *dso;            /* between the last parentheses, or NULL */
+	size_t dso_len;
+	int tramp;                  /* a swapped return address (fnt_traced_return+0x1 ...) */
+};
+
+struct pc_sample {
+	size_t line;                /* its header line's index in the input */
+	uint32_t tid;
+	uint64_t ns;                /* its time stamp, in ns */
+	struct pc_frame *frames;
+	size_t n_frames;
+	size_t n_tramp;             /* how many of the frames are swapped return addresses */
+};
+
+/* A header line: its tid and time (ns).  0, or -1 when it is not one. */
+int pc_parse_header(const char *line, size_t len, uint32_t *tid, uint64_t *ns);
+/* A frame line into f (f->parsed 0 when it is not "addr sym (dso)"). */
+void pc_parse_frame(const char *line, size_t len, struct pc_frame *f);
+
+/* An open call at the sample's time, for pc_rewrite; calls[0] is the
+ * innermost. */
+struct pc_call {
+	const char *name;           /* its function's name, or NULL when not known */
+	const char *dso;            /* its module's path */
+	uint64_t start, size;       /* its function's file vaddr and size (0: not known) */
+	/* the frame its return address stands for: where it was called from */
+	const char *caller;         /* NULL: not known */
+	const char *caller_dso;
+	uint64_t caller_addr;       /* file vaddr shown */
+	uint64_t caller_off;        /* from the caller's start */
+};
+
+/* The sample's frames with each swapped return address replaced by the
+ * frame of its call's caller (the i-th one, innermost first, by calls[i]'s
+ * caller), as frame lines ending in newlines, into a malloc'd *out.  A chain
+ * that ends at a swapped return address (an unwinder that could not go on
+ * there, as perf's DWARF unwinding) gets the callers of the remaining calls
+ * appended.  The calls must fit the chain: the frame just inside the first
+ * swapped one lies in calls[0]'s function (same module; its name, or an
+ * address within it), and there are no more swapped frames than calls.
+ * Returns 1 with *out set, 0 when they do not fit, -1 when the sample has
+ * no swapped return address. */
+int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n, char **out, size_t *out_len);
+
+#endif

@@ -5,6 +5,8 @@ Each tests/cases/<name>/ holds a program (prog.c or prog.cc, maybe more
 sources), a case.json saying how to build and run it, golden files under
 expected/, and optionally check.py with a check(ctx) function for assertions
 that a golden file cannot express (exact file:line values, totals, errors).
+A check.py that needs a tool this machine cannot run (perf) raises
+Skip("why"): the case is reported as skipped, and the summary counts it.
 
 Every case is built with gcc and clang at -O0 and -O2 (unless case.json
 narrows it), recorded with the real `fntrace record`, and read back with the
@@ -82,6 +84,12 @@ def normalise_replay(text, per_thread=False):
         parts = sorted("\n".join(b) for b in blocks.values())
         return "\n=== thread ===\n".join(parts) + "\n" + "\n".join(out)
     return "\n".join(out) + "\n"
+
+
+class Skip(Exception):
+    """Raised by a case's check.py when this machine lacks what the case
+    needs (a tool that cannot run here): the case is counted as skipped,
+    with the reason, rather than passed or failed."""
 
 
 class Ctx:
@@ -240,7 +248,7 @@ def run_case(case, build, args, fntrace):
             raise AssertionError("unknown check type %r" % kind)
     check_py = os.path.join(CASES, case, "check.py")
     if os.path.exists(check_py):
-        scope = {"__file__": check_py}
+        scope = {"__file__": check_py, "Skip": Skip}
         with open(check_py) as f:
             exec(compile(f.read(), check_py, "exec"), scope)
         scope["check"](ctx)
@@ -267,7 +275,7 @@ def main():
     jobs = [(c, b) for c in cases for b in BUILDS]
     if args.update:
         args.j = 1
-    passed = failed = 0
+    passed = failed = skipped = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
         futs = {ex.submit(run_case, c, b, args, fntrace): (c, b) for c, b in jobs}
         for fut in concurrent.futures.as_completed(futs):
@@ -278,13 +286,16 @@ def main():
                     continue
                 passed += 1
                 print("ok   %-22s %s" % (c, b), flush=True)
+            except Skip as e:
+                skipped += 1
+                print("skip %-22s %s: %s" % (c, b, e), flush=True)
             except AssertionError as e:
                 failed += 1
                 print("FAIL %-22s %s\n%s" % (c, b, e), flush=True)
             except Exception:
                 failed += 1
                 print("FAIL %-22s %s\n%s" % (c, b, traceback.format_exc()), flush=True)
-    print("%d passed, %d failed" % (passed, failed))
+    print("%d passed, %d failed%s" % (passed, failed, ", %d skipped" % skipped if skipped else ""))
     return 1 if failed else 0
 
 

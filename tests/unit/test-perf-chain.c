@@ -1,0 +1,149 @@
+/* perf-chain: reading perf script's text and putting the real callers back
+ * into a sample's callchain (tool/perf-chain.h), on hand-made samples in
+ * the shapes perf 6.1 prints: frame pointers (-g: a swapped frame for every
+ * traced call, as fnt_traced_return+0x1) and DWARF (--call-graph dwarf: the
+ * walk ends at the first, as fnt_traced_return+0x0). */
+#include <stdlib.h>
+#include <string.h>
+#include "tests/unit/check.h"
+#include "tool/perf-chain.h"
+
+#define T1 "\t           1ae4f fnt_traced_return+0x1 (/usr/lib/libfntrace.so)"
+#define T0 "\t           1ae4e fnt_traced_return+0x0 (/usr/lib/libfntrace.so)"
+
+static struct pc_frame frames[16];
+
+/* a sample from its frame lines (NULL-ended) */
+static struct pc_sample sample(const char *const *lines)
+{
+	struct pc_sample s = { .tid = 1, .frames = frames };
+	for (; *lines; lines++) {
+		pc_parse_frame(*lines, strlen(*lines), &frames[s.n_frames]);
+		s.n_tramp += frames[s.n_frames++].tramp;
+	}
+	return s;
+}
+
+static void header(const char *line, int ok, uint32_t tid, uint64_t ns)
+{
+	uint32_t t = 0;
+	uint64_t n = 0;
+	int r = pc_parse_header(line, strlen(line), &t, &n);
+	CHECK(r == (ok ? 0 : -1), "'%s': %d", line, r);
+	if (ok)
+		CHECK(t == tid && n == ns, "'%s': tid %u ns %llu", line, t, (unsigned long long)n);
+}
+
+static void rewrite(const char *what, const char *const *lines, const struct pc_call *calls, size_t n, int want_r,
+		    const char *want)
+{
+	struct pc_sample s = sample(lines);
+	char *out = NULL;
+	size_t len = 0;
+	int r = pc_rewrite(&s, calls, n, &out, &len);
+	CHECK(r == want_r, "%s: returned %d, not %d", what, r, want_r);
+	if (r == 1 && want)
+		CHECK(!strcmp(out, want), "%s: got\n%s\nwanted\n%s", what, out, want);
+	free(out);
+}
+
+/* main -> outer -> middle -> leaf, innermost first, callers from the trace's entries */
+static const struct pc_call chain[] = {
+	{ "leaf", "/w/prog", 0x1280, 0x20, "middle", "/w/prog", 0x12a0, 0 },
+	{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0 },
+	{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
+	{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+};
+
+int main(void)
+{
+	header("prog 26397 10235.101246:     250000 cpu-clock: ", 1, 26397, 10235101246000ull);
+	header("prog 26397/26398 [001] 10235.101246123: 250000 cpu-clock:", 1, 26398, 10235101246123ull);
+	header("V8 WorkerThread 25607 4794564.109216: cycles:", 1, 25607, 4794564109216000ull);
+	header("         prog  9345 10663.280306:     250000 cpu-clock: ", 0, 0, 0);   /* indented: a frame */
+	header("\t            1237 spin+0x47 (/w/prog)", 0, 0, 0);
+	header("prog 12 cpu-clock:", 0, 0, 0);
+
+	struct pc_frame f;
+	const char *l = "\t            1237 spin+0x47 (/w/prog)";
+	pc_parse_frame(l, strlen(l), &f);
+	CHECK(f.parsed && f.addr == 0x1237 && f.sym_len == 4 && !memcmp(f.sym, "spin", 4) && f.off == 0x47 &&
+	      f.dso_len == 7 && !memcmp(f.dso, "/w/prog", 7) && !f.tramp, "frame line");
+	l = "\t    7fb94588f000 [unknown] (/tmp/perf-26397.map)";
+	pc_parse_frame(l, strlen(l), &f);
+	CHECK(f.parsed && !f.has_off && f.sym_len == 9 && !f.tramp, "[unknown] frame");
+	pc_parse_frame(T1, strlen(T1), &f);
+	CHECK(f.tramp, "fnt_traced_return+0x1 is a swapped return address");
+	pc_parse_frame(T0, strlen(T0), &f);
+	CHECK(f.tramp, "fnt_traced_return+0x0 is a swapped return address");
+	l = "\t           1aece fnt_traced_return+0x80 (/usr/lib/libfntrace.so)";
+	pc_parse_frame(l, strlen(l), &f);
+	CHECK(!f.tramp, "a pc inside the trampoline is not");
+	l = "\t           1ae4f fnt_return_trampoline+0x0 (/usr/lib/libfntrace.so)";
+	pc_parse_frame(l, strlen(l), &f);
+	CHECK(f.tramp, "fnt_return_trampoline+0x0 is");
+
+	/* frame pointers: one swapped frame per traced call; main's caller is not known: the chain ends */
+	rewrite("frame pointers", (const char *[]){ "\t            1295 leaf+0x15 (/w/prog)", T1, T1, T1, T1, NULL },
+		chain, 4, 1,
+		"\t            1295 leaf+0x15 (/w/prog)\n"
+		"\t            12a0 middle+0x0 (/w/prog)\n"
+		"\t            12c0 outer+0x0 (/w/prog)\n"
+		"\t            1080 main+0x0 (/w/prog)\n");
+	/* DWARF: the walk ended at the first; the rest comes from the trace */
+	rewrite("dwarf", (const char *[]){ "\t            1295 leaf+0x15 (/w/prog)", T0, NULL }, chain, 4, 1,
+		"\t            1295 leaf+0x15 (/w/prog)\n"
+		"\t            12a0 middle+0x0 (/w/prog)\n"
+		"\t            12c0 outer+0x0 (/w/prog)\n"
+		"\t            1080 main+0x0 (/w/prog)\n");
+	/* the frame inside the first swapped one decides: by name, or by address within the function */
+	rewrite("not in the innermost call", (const char *[]){ "\t            1237 spin+0x47 (/w/prog)", T0, NULL },
+		chain, 4, 0, NULL);
+	rewrite("by address", (const char *[]){ "\t            1295 [unknown] (/w/prog)", T0, NULL }, chain, 4, 1, NULL);
+	rewrite("another module", (const char *[]){ "\t            1295 leaf+0x15 (/w/other)", T0, NULL }, chain, 4, 0,
+		NULL);
+	rewrite("more swapped frames than calls",
+		(const char *[]){ "\t            1295 leaf+0x15 (/w/prog)", T1, T1, T1, T1, T1, NULL }, chain, 4, 0, NULL);
+	rewrite("no swapped frame", (const char *[]){ "\t            1295 leaf+0x15 (/w/prog)", NULL }, chain, 4, -1, NULL);
+	rewrite("nothing inside it", (const char *[]){ T1, T1, NULL }, chain, 4, 0, NULL);
+
+	/* frames after the last swapped one stay, and a caller not known in
+	 * the middle of the chain is perf's "[unknown]"; a recorded call site
+	 * gives the caller's own address and offset */
+	const struct pc_call two[] = {
+		{ "cb", "/w/prog", 0x1400, 0x10, "msort", "/lib/libc.so.6", 0x3f2a0, 0x40 },
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+	};
+	rewrite("trailing frames", (const char *[]){ "\t            1404 cb+0x4 (/w/prog)", T1,
+						      "\t           3f400 qsort+0x10 (/lib/libc.so.6)", T1,
+						      "\t           29d8f __libc_start_call_main+0x7f (/lib/libc.so.6)",
+						      NULL },
+		two, 2, 1,
+		"\t            1404 cb+0x4 (/w/prog)\n"
+		"\t           3f2a0 msort+0x40 (/lib/libc.so.6)\n"
+		"\t           3f400 qsort+0x10 (/lib/libc.so.6)\n"
+		"\t               0 [unknown] ([unknown])\n"
+		"\t           29d8f __libc_start_call_main+0x7f (/lib/libc.so.6)\n");
+
+	/* a walk by frame pointers skipped frames (libc's clock_gettime keeps
+	 * none): the library call is innermost, its slot and spin's were
+	 * skipped, and spin is put back; the library call is known by its GOT
+	 * slot (no function size) and matched by name without the version */
+	const struct pc_call lib[] = {
+		{ "clock_gettime", "/w/prog", 0x4000, 0, "spin", "/w/prog", 0x11f0, 0 },
+		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0 },
+		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+	};
+	rewrite("skipped frames", (const char *[]){ "\t             b46 __vdso_clock_gettime+0x56 ([vdso])",
+						     "\t           cf439 clock_gettime@@GLIBC_2.17+0x19 (/lib/libc.so.6)",
+						     T1, T1, T1, NULL },
+		lib, 4, 1,
+		"\t             b46 __vdso_clock_gettime+0x56 ([vdso])\n"
+		"\t           cf439 clock_gettime@@GLIBC_2.17+0x19 (/lib/libc.so.6)\n"
+		"\t            11f0 spin+0x0 (/w/prog)\n"
+		"\t            12c0 outer+0x0 (/w/prog)\n"
+		"\t            1080 main+0x0 (/w/prog)\n");
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	return n_fail != 0;
+}

@@ -33,7 +33,7 @@ _fntrace()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
 	if ((COMP_CWORD == 1)); then
-		words=$("$fntrace" --help 2>/dev/null | sed -n '/^commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p')
+		words=$("$fntrace" --help 2>/dev/null | sed -n '/^commands:/,/^$/s/^  \([a-z-]\+\) .*/\1/p')
 		COMPREPLY=($(compgen -W "$words --help --version" -- "$cur"))
 		return
 	fi

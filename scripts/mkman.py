@@ -207,7 +207,7 @@ def commands(main_help):
             on = True
             continue
         if on:
-            m = re.match(r"^  (\w+)\s+(.*)$", l)
+            m = re.match(r"^  ([\w-]+)\s+(.*)$", l)
             if not m:
                 break
             out.append((m.group(1), m.group(2)))

@@ -26,8 +26,8 @@ static const struct command commands[] = {
 	{ "tui",    cmd_tui,    "browse a trace on the terminal: call graph, report, replay" },
 	{ "live",   cmd_live,   "record a program and print the replay while it runs" },
 	{ "archive", cmd_archive, "bundle a trace with the module and debug files it needs, to read elsewhere" },
-	{ "perf-script", cmd_perf_script, "perf's samples (perf script) with the real callers of traced calls put back" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, speedscope, folded, svg, html" },
+	{ "perf-script", cmd_perf_script, "perf script's samples with the real callers of traced calls put back" },
 };
 
 static void usage(FILE *f)
@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		   "(or -pg -mfentry / -fpatchable-function-entry, which also see arguments).\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nTypical use:\n"
 		   "  gcc -finstrument-functions -g -O2 -o prog prog.c\n"
 		   "  fntrace record -- ./prog args     # writes ./fntrace.data\n"

@@ -15,7 +15,7 @@ MAN = os.path.join(ROOT, "doc", "man")
 
 def commands(ctx):
     out = ctx.run("--help", data=False, check=True).stdout
-    cmds = re.findall(r"^  ([a-z]+)  +\S", out.split("commands:")[1].split("\n\n")[0], re.M)
+    cmds = re.findall(r"^  ([a-z-]+)  +\S", out.split("commands:")[1].split("\n\n")[0], re.M)
     assert len(cmds) >= 8, out
     return cmds
 

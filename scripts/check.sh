@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/.."
 J=${J:-2}
 SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-pass=0 fail=0
+pass=0 fail=0 skip=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -15,14 +15,15 @@ stage() {          # stage NAME COMMAND...: run it, add up its summary lines
 	local name=$1; shift
 	echo "== $name"
 	"$@" 2>&1 | tee "$log"
-	local rc=${PIPESTATUS[0]} p=0 f=0 line
+	local rc=${PIPESTATUS[0]} p=0 f=0 s=0 line
 	while read -r line; do
 		p=$((p + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
 		f=$((f + $(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')))
+		case $line in *skipped*) s=$((s + $(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/'))) ;; esac
 	done < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "stage '$name' failed (exit $rc)"; fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then p=1; fi   # a stage with no counter (fuzzing) counts once
-	pass=$((pass + p)); fail=$((fail + f))
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 }
 
 units() {          # units BUILD: every unit test binary of that build
@@ -45,5 +46,5 @@ if [ -f tests/fuzz/fuzz-reader.c ]; then
 	stage "fuzzing the reader" make fuzz-smoke FUZZ_TIME="${FUZZ_TIME:-30}"
 fi
 echo
-echo "$pass passed, $fail failed"
+if [ "$skip" -gt 0 ]; then echo "$pass passed, $fail failed, $skip skipped"; else echo "$pass passed, $fail failed"; fi
 [ "$fail" -eq 0 ]

@@ -164,11 +164,31 @@ static int same_module(const struct pc_frame *h, const char *dso)
 	return hb_n == b_n && !memcmp(hb, b, b_n);
 }
 
+/* a library function's name without glibc's decorations: the version perf
+ * adds ("@@GLIBC_2.17"), the internal alias prefix ("__GI_") and leading
+ * underscores, so that "__GI___clock_gettime" is "clock_gettime" */
+static const char *core_name(const char *s, size_t n, size_t *out_n)
+{
+	const char *at = memchr(s, '@', n);
+	if (at)
+		n = (size_t)(at - s);
+	if (n > 5 && !memcmp(s, "__GI_", 5)) {
+		s += 5;
+		n -= 5;
+	}
+	while (n > 1 && *s == '_') {
+		s++;
+		n--;
+	}
+	*out_n = n;
+	return s;
+}
+
 /* the frame just inside the first swapped one lies in the call's function:
  * the same module, and the same name (perf adds "@@GLIBC_2.17" to versioned
  * ones) or an address inside the function.  A library call is known by its
  * GOT slot in the calling module, which no function symbol covers (size 0):
- * its name alone decides. */
+ * its name alone decides, as the library names it (an alias, perhaps). */
 static int head_fits(const struct pc_frame *h, const struct pc_call *c)
 {
 	size_t n, sym_len = h->sym_len;
@@ -179,6 +199,11 @@ static int head_fits(const struct pc_frame *h, const struct pc_call *c)
 		sym_len = (size_t)(at - h->sym);
 	n = strlen(c->name);
 	int name_ok = sym_len == n && !memcmp(h->sym, c->name, n);
+	if (!c->size && !name_ok) {
+		size_t a_n, b_n;
+		const char *a = core_name(h->sym, h->sym_len, &a_n), *b = core_name(c->name, n, &b_n);
+		name_ok = a_n == b_n && !memcmp(a, b, a_n);
+	}
 	if (!same_module(h, c->dso))
 		return !c->size && name_ok;
 	return name_ok || (c->size && h->addr >= c->start && h->addr - c->start < c->size);

@@ -162,9 +162,11 @@ fnt_libcall_entry:
 	 * address ends the walk there.  (The real address is in the
 	 * thread's shadow stack, which no CFI expression can reach:
 	 * backtrace() and _Unwind_Backtrace put the real ones back first,
-	 * see runtime/fentry.c; gdb, with scripts/fntrace-gdb.py.)  The
+	 * see runtime/fentry.c; gdb, with scripts/fntrace-gdb.py; perf's
+	 * samples, afterwards, from the trace: fntrace perf-script.)  The
 	 * byte has a name of its own, which debuggers show for the frame
-	 * between a traced function and its caller. */
+	 * between a traced function and its caller.  perf-script finds the
+	 * swapped frames by these two names (tool/perf-chain.c): keep them. */
 	.type fnt_traced_return, @function
 	.hidden fnt_traced_return
 fnt_traced_return:

@@ -144,6 +144,17 @@ int main(void)
 		"\t            11f0 spin+0x0 (/w/prog)\n"
 		"\t            12c0 outer+0x0 (/w/prog)\n"
 		"\t            1080 main+0x0 (/w/prog)\n");
+	/* DWARF names the library function by its internal alias, inlined (no module) */
+	rewrite("library alias", (const char *[]){ "\t             b46 __vdso_clock_gettime+0x56 ([vdso])",
+						    "\t           cf438 __GI___clock_gettime+0x18 (inlined)", T0, NULL },
+		lib, 4, 1,
+		"\t             b46 __vdso_clock_gettime+0x56 ([vdso])\n"
+		"\t           cf438 __GI___clock_gettime+0x18 (inlined)\n"
+		"\t            11f0 spin+0x0 (/w/prog)\n"
+		"\t            12c0 outer+0x0 (/w/prog)\n"
+		"\t            1080 main+0x0 (/w/prog)\n");
+	rewrite("another library function", (const char *[]){ "\t           3f400 qsort+0x10 (/lib/libc.so.6)", T0, NULL },
+		lib, 4, 0, NULL);
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;
 }

@@ -3,9 +3,13 @@ packages chromium, chromium-driver, python3-selenium) for the end-to-end
 cases' check.py.  open_browser() returns None, after saying why, only when
 Chromium or its driver is not installed here; CI installs them, so there
 the browser checks always run.  Screenshots go to <build>/artifacts/."""
+import functools
+import http.server
 import os
 import shutil
+import subprocess
 import sys
+import threading
 import time
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -57,3 +61,47 @@ def screenshot(driver, ctx, name):
     path = os.path.join(d, "%s-%s-%s.png" % (ctx.case, ctx.build, name))
     driver.save_screenshot(path)
     return path
+
+
+def serve(root):
+    """an HTTP server on 127.0.0.1 (a free port) for the files under root"""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def end_headers(self):      # the viewer and the files are on two ports
+            self.send_header("Access-Control-Allow-Origin", "*")
+            super().end_headers()
+    h = functools.partial(Quiet, directory=root)
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def speedscope_dir(ctx):
+    """build/node_modules/speedscope (npm install when absent); None when node/npm are missing"""
+    build = os.path.dirname(ctx.fntrace)
+    rel = os.path.join(build, "node_modules", "speedscope", "dist", "release")
+    if os.path.exists(os.path.join(rel, "index.html")):
+        return rel
+    if not shutil.which("npm"):
+        sys.stderr.write("SKIP %s speedscope checks: npm is not installed (apt-get install -y nodejs npm)\n" % ctx.case)
+        return None
+    lock = os.path.join(build, ".npm-speedscope.lock")
+    import fcntl
+    with open(lock, "w") as lf:
+        fcntl.flock(lf, fcntl.LOCK_EX)       # the four builds run at once
+        if not os.path.exists(os.path.join(rel, "index.html")):
+            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", build, "speedscope@1.25.0"],
+                           check=True, capture_output=True)
+    return rel
+
+
+def page_text(d, want, timeout=60):
+    """the page's text once every string of want is in it (or after timeout s)"""
+    end = time.time() + timeout
+    while True:
+        t = d.execute_script("return document.body ? document.body.innerText : ''")
+        if all(w in t for w in want) or time.time() > end:
+            return t
+        time.sleep(0.2)

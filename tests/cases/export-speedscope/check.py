@@ -1,11 +1,5 @@
-import functools
-import http.server
 import os
-import shutil
-import subprocess
 import sys
-import threading
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
@@ -44,48 +38,6 @@ def chrome_as_speedscope_sees_it(events):
     return names
 
 
-def serve(root):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *a):
-            pass
-
-        def end_headers(self):      # the viewer and the files are on two ports
-            self.send_header("Access-Control-Allow-Origin", "*")
-            super().end_headers()
-    h = functools.partial(Quiet, directory=root)
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv
-
-
-def speedscope_dir(ctx):
-    """build/node_modules/speedscope (npm install when absent); None when node/npm are missing"""
-    build = os.path.dirname(ctx.fntrace)
-    rel = os.path.join(build, "node_modules", "speedscope", "dist", "release")
-    if os.path.exists(os.path.join(rel, "index.html")):
-        return rel
-    if not shutil.which("npm"):
-        sys.stderr.write("SKIP %s speedscope checks: npm is not installed (apt-get install -y nodejs npm)\n" % ctx.case)
-        return None
-    lock = os.path.join(build, ".npm-speedscope.lock")
-    import fcntl
-    with open(lock, "w") as lf:
-        fcntl.flock(lf, fcntl.LOCK_EX)       # the four builds run at once
-        if not os.path.exists(os.path.join(rel, "index.html")):
-            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", build, "speedscope@1.25.0"],
-                           check=True, capture_output=True)
-    return rel
-
-
-def page_text(d, want, timeout=60):
-    end = time.time() + timeout
-    while True:
-        t = d.execute_script("return document.body ? document.body.innerText : ''")
-        if all(w in t for w in want) or time.time() > end:
-            return t
-        time.sleep(0.2)
-
-
 def check(ctx):
     want = X.report_profile(ctx)
     assert set(want) == FUNCS, want
@@ -110,15 +62,15 @@ def check(ctx):
     folded = X.export(ctx, "folded", "-q", out=os.path.join(ctx.work, "trace.folded"))
 
     # the real viewer
-    rel = speedscope_dir(ctx)
+    rel = browser.speedscope_dir(ctx)
     if rel is None:
         return
     d = browser.open_browser(ctx.case)
     if d is None:
         return
-    srv = serve(ctx.work)
+    srv = browser.serve(ctx.work)
     port = srv.server_address[1]
-    ui = serve(rel)
+    ui = browser.serve(rel)
     try:
         # per thread, what the sandwich view (key 3) lists; 'n' goes to the next profile
         threads = [("main-thread", {"main", "mid", "leaf"}), ("worker-1", {"worker", "mid", "leaf", "fact"})]
@@ -128,13 +80,13 @@ def check(ctx):
                 ui.server_address[1], port, os.path.basename(path))
             d.get("about:blank")        # a new hash alone would not reload the viewer
             d.get(url)
-            text = page_text(d, [profiles[0][0]])
+            text = browser.page_text(d, [profiles[0][0]])
             assert profiles[0][0] in text and "rror" not in text and "wrong" not in text, (name, text, d.get_log("browser"))
             d.find_element("css selector", "body").send_keys("3")
             for i, (pname, funcs) in enumerate(profiles):
                 if i:
                     d.find_element("css selector", "body").send_keys("n")
-                text = page_text(d, [pname] + sorted(funcs))
+                text = browser.page_text(d, [pname] + sorted(funcs))
                 browser.screenshot(d, ctx, "%s-%d" % (name, i))
                 if len(profiles) > 1:
                     assert "(%d/%d)" % (i + 1, len(profiles)) in text, (name, text)

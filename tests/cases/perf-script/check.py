@@ -1,12 +1,17 @@
-import os, re, shutil, subprocess
+import os, re, shutil, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+import browser  # noqa: E402
 
 # perf samples the traced program (perf record -k mono around fntrace
 # record), once walking frame pointers (-g) and once unwinding with DWARF
 # (--call-graph dwarf).  perf alone shows fnt_traced_return in place of
 # every traced caller (frame pointers) or ends the chain there (DWARF);
 # `fntrace perf-script` puts the real callers back from the trace, in the
-# text perf script writes, which FlameGraph's stackcollapse-perf.pl reads:
-# its line patterns are used below to fold the stacks.
+# text perf script writes. FlameGraph's stackcollapse-perf.pl and speedscope
+# 1.25's importer read a sample's header and frame lines with the patterns
+# used below to fold the stacks; the gcc -O0 build also loads the main
+# thread's samples into the real speedscope.
 #
 # Unmatched samples: a sample taken while the program is inside fntrace's
 # own hooks (the entry hook of a traced call, the return trampoline) has no
@@ -103,3 +108,39 @@ def check(ctx):
             assert seen.get((t, "leaf"), 0) >= 20 and seen.get((t, "outer"), 0) >= 3, (how, seen)
         with open(os.path.join(ctx.work, "perf-script%s.txt" % how[-1]), "w") as f:
             f.write(p.stdout)
+        if ctx.build == "gcc-O0" and how == ["-g"]:
+            in_speedscope(ctx, p.stdout, [t for t, f in tids.items() if f == "main"][0])
+
+
+def in_speedscope(ctx, text, tid):
+    """The real speedscope (1.25, from npm) imports the rewritten text: the
+    main thread's samples in leaf, middle and outer, as its sandwich view
+    lists their functions, are exactly those and main."""
+    keep = [b for b in text.split("\n\n") if HEADER.match(b) and int(HEADER.match(b).group(3) or
+            HEADER.match(b).group(2)) == tid and FRAME.match(b.split("\n")[1] if "\n" in b else "") and
+            FRAME.match(b.split("\n")[1]).group(2).split("+")[0] in CHAINS]
+    assert len(keep) >= 20, len(keep)
+    path = os.path.join(ctx.work, "main-thread.perf")
+    with open(path, "w") as f:
+        f.write("\n\n".join(keep) + "\n\n")
+    rel = browser.speedscope_dir(ctx)
+    d = browser.open_browser(ctx.case) if rel else None
+    if d is None:
+        return
+    srv, ui = browser.serve(ctx.work), browser.serve(rel)
+    try:
+        d.get("http://127.0.0.1:%d/index.html#profileURL=http://127.0.0.1:%d/%s" % (
+            ui.server_address[1], srv.server_address[1], os.path.basename(path)))
+        text = browser.page_text(d, ["tid: %d" % tid])
+        assert "tid: %d" % tid in text and "rror" not in text, (text, d.get_log("browser"))
+        d.find_element("css selector", "body").send_keys("3")
+        text = browser.page_text(d, ["Symbol Name", "leaf", "middle", "outer", "main"])
+        browser.screenshot(d, ctx, "sandwich")
+        table = text.split("Symbol Name", 1)[-1].split("\n")
+        shown = {l.strip() for l in table if l.strip() and not l.strip()[0].isdigit()}
+        assert shown == {"leaf", "middle", "outer", "main"}, (shown, text)
+        assert browser.console_errors(d) == [], browser.console_errors(d)
+    finally:
+        d.quit()
+        srv.shutdown()
+        ui.shutdown()

@@ -54,15 +54,9 @@ static const char perf_script_usage[] =
 	"Samples whose thread is not in the trace, or whose chain fits no calls open\n"
 	"at their time, are written as they were; stderr says how many.\n";
 
-struct open_call {
-	uint32_t func;
-	uint64_t callsite;          /* runtime return address, 0: not recorded */
-	uint32_t callsite_file;
-	uint64_t callsite_vaddr;
-};
-
 struct ps_thread {                  /* th->view_aux */
-	struct open_call *stack;
+	struct pc_call *stack;      /* its open calls, outermost first, as pc_rewrite takes them */
+	uint64_t *key;              /* key[i]: what stack[0..i] are (functions, call sites), hashed */
 	size_t n, cap;
 	uint64_t since;             /* CLOCK_MONOTONIC ns of the stack's last change */
 	size_t lo, end;             /* its samples: order[lo..end) */
@@ -77,6 +71,7 @@ struct func_info {
 struct match {
 	char *text;                 /* the rewritten frames, or NULL */
 	size_t len;
+	uint64_t key;               /* which stack (and depth inside it) they came from */
 	uint64_t dist;              /* ns from the sample to the state it came from */
 	int conflict;               /* states as near gave other frames */
 };
@@ -92,8 +87,6 @@ struct perf_script {
 	uint64_t window;
 	struct func_info *fi;
 	size_t n_fi;
-	struct pc_call *calls;
-	size_t cap_calls;
 	struct ps_thread **threads; /* to free */
 	size_t n_threads;
 };
@@ -141,7 +134,6 @@ static void parse_input(struct perf_script *ps)
 			if (n_frames == cap_frames)
 				frames = xrealloc(frames, (cap_frames = cap_frames ? cap_frames * 2 : 1024) * sizeof(*frames));
 			pc_parse_frame(p, len, &frames[n_frames]);
-			cur->n_tramp += frames[n_frames].tramp;
 			n_frames++;
 			cur->n_frames++;
 		} else if (pc_parse_header(p, len, &tid, &ns) == 0) {
@@ -162,8 +154,10 @@ static void parse_input(struct perf_script *ps)
 		p += len + 1;
 		line++;
 	}
-	for (size_t i = 0; i < ps->n_samples; i++)
+	for (size_t i = 0; i < ps->n_samples; i++) {
 		ps->samples[i].frames = frames + first[i];
+		pc_scan(&ps->samples[i]);
+	}
 	free(first);
 }
 
@@ -202,50 +196,56 @@ static const struct func_info *func_info(struct perf_script *ps, uint32_t func)
 	return fi;
 }
 
-/* the open calls of st as pc_rewrite wants them, innermost first */
-static const struct pc_call *open_calls(struct perf_script *ps, const struct ps_thread *st)
+/* an entered call as pc_rewrite wants it: its function, and the frame its
+ * return address stands for (the call site when recorded, else the entry
+ * of the traced call it was made from: up, NULL for the outermost) */
+static struct pc_call open_call(struct perf_script *ps, const struct frame *f, const struct pc_call *up)
 {
 	struct view *v = ps->v;
-	if (st->n > ps->cap_calls)
-		ps->calls = xrealloc(ps->calls, (ps->cap_calls = st->n * 2) * sizeof(*ps->calls));
-	for (size_t i = 0; i < st->n; i++) {
-		const struct open_call *oc = &st->stack[st->n - 1 - i];
-		const struct func_info *fi = func_info(ps, oc->func);
-		struct pc_call *c = &ps->calls[i];
-		struct sym_func sf;
-		c->name = fi->name;
-		c->dso = fi->dso ? fi->dso : "[unknown]";
-		c->start = fi->start;
-		c->size = fi->size;
-		c->caller = NULL;
-		if (oc->callsite && oc->callsite_file != TRACE_NO_FILE) {
-			/* the call site itself: a return address, named by the call before it */
-			view_addr_sym(v, oc->callsite_file, oc->callsite_vaddr - 1, &sf);
-			c->caller = sf.short_name ? sf.short_name : sf.name;
-			c->caller_dso = v->trace->files[oc->callsite_file].path;
-			c->caller_addr = oc->callsite_vaddr;
-			c->caller_off = oc->callsite_vaddr - sf.start;
-		} else if (i + 1 < st->n) {
-			/* not recorded: the traced caller's entry */
-			const struct func_info *up = func_info(ps, st->stack[st->n - 2 - i].func);
-			c->caller = up->name;
-			c->caller_dso = up->dso ? up->dso : "[unknown]";
-			c->caller_addr = up->start;
-			c->caller_off = 0;
-		}
+	const struct func_info *fi = func_info(ps, f->func);
+	struct pc_call c = { .name = fi->name, .dso = fi->dso ? fi->dso : "[unknown]", .start = fi->start,
+			     .size = fi->size };
+	struct sym_func sf;
+	if (f->callsite && f->callsite_file != TRACE_NO_FILE) {
+		/* a return address: named by the call before it */
+		view_addr_sym(v, f->callsite_file, f->callsite_vaddr - 1, &sf);
+		c.caller = sf.short_name ? sf.short_name : sf.name;
+		c.caller_dso = v->trace->files[f->callsite_file].path;
+		c.caller_addr = f->callsite_vaddr;
+		c.caller_off = f->callsite_vaddr - sf.start;
+	} else if (up) {
+		c.caller = up->name;
+		c.caller_dso = up->dso;
+		c.caller_addr = up->start;
 	}
-	return ps->calls;
+	return c;
 }
 
-/* a state of the thread that fits sample m at dist ns from its time: the
- * state at its very time stands; else all those that fit must agree */
-static void take(struct match *m, char *text, size_t len, uint64_t dist)
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	int same = m->text && m->len == len && !memcmp(m->text, text, len);
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
+
+/* st's stack fits sample s at dist ns from its time: the state at its very
+ * time stands; else all the states that fit must be the same (by key, so
+ * that the frames are made only for the one kept) */
+static void take(struct match *m, const struct pc_sample *s, const struct ps_thread *st,
+		 size_t skipped_to, uint64_t dist)
+{
+	uint64_t key = mix(st->key[st->n - 1], skipped_to);
+	int same = m->text && m->key == key;
 	if (!m->text || (!same && dist == 0)) {
+		char *text;
+		size_t len;
+		if (pc_render(s, st->stack, st->n, skipped_to, &text, &len))
+			die("out of memory");
 		free(m->text);
 		m->text = text;
 		m->len = len;
+		m->key = key;
 		m->dist = dist;
 		m->conflict = 0;
 		return;
@@ -258,14 +258,12 @@ static void take(struct match *m, char *text, size_t len, uint64_t dist)
 	} else if (m->dist > 0) {
 		m->conflict = 1;
 	}
-	free(text);
 }
 
 /* the thread's stack has been as it is from st->since to upto: try it on
  * the thread's samples within the window of that */
 static void advance(struct perf_script *ps, struct ps_thread *st, uint64_t upto)
 {
-	const struct pc_call *calls = NULL;
 	uint64_t since = st->since;
 
 	st->since = upto;
@@ -277,8 +275,7 @@ static void advance(struct perf_script *ps, struct ps_thread *st, uint64_t upto)
 		size_t idx = ps->order[j];
 		const struct pc_sample *s = &ps->samples[idx];
 		struct match *m = &ps->match[idx];
-		char *text;
-		size_t len;
+		size_t skipped_to;
 		if (s->ns > upto && s->ns - upto > ps->window)
 			break;
 		if (!s->n_tramp)
@@ -286,10 +283,8 @@ static void advance(struct perf_script *ps, struct ps_thread *st, uint64_t upto)
 		uint64_t dist = s->ns < since ? since - s->ns : s->ns > upto ? s->ns - upto : 0;
 		if (m->text && m->dist == 0 && dist > 0)
 			continue;
-		if (!calls)
-			calls = open_calls(ps, st);
-		if (pc_rewrite(s, calls, st->n, &text, &len) == 1)
-			take(m, text, len, dist);
+		if (pc_fit(s, st->stack, st->n, &skipped_to) == 1)
+			take(m, s, st, skipped_to, dist);
 	}
 }
 
@@ -322,9 +317,14 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	struct perf_script *ps = ctx;
 	struct ps_thread *st = thread_state(ps, th);
 	advance(ps, st, ps->v->trace->t0_mono + f->start_ns);
-	if (st->n == st->cap)
-		st->stack = xrealloc(st->stack, (st->cap = st->cap ? st->cap * 2 : 64) * sizeof(*st->stack));
-	st->stack[st->n++] = (struct open_call){ f->func, f->callsite, f->callsite_file, f->callsite_vaddr };
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 64;
+		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
+		st->key = xrealloc(st->key, st->cap * sizeof(*st->key));
+	}
+	st->stack[st->n] = open_call(ps, f, st->n ? &st->stack[st->n - 1] : NULL);
+	st->key[st->n] = mix(mix(st->n ? st->key[st->n - 1] : 0, f->func), f->callsite);
+	st->n++;
 }
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
@@ -430,6 +430,7 @@ int cmd_perf_script(int argc, char **argv)
 	int failed = ferror(stdout);
 	for (size_t i = 0; i < ps.n_threads; i++) {
 		free(ps.threads[i]->stack);
+		free(ps.threads[i]->key);
 		free(ps.threads[i]);
 	}
 	for (size_t i = 0; i < ps.n_samples; i++)
@@ -438,7 +439,6 @@ int cmd_perf_script(int argc, char **argv)
 	free(ps.match);
 	free(ps.order);
 	free(ps.fi);
-	free(ps.calls);
 	free(ps.n_samples ? ps.samples[0].frames : NULL);
 	free(ps.samples);
 	free(ps.in);

@@ -230,50 +230,76 @@ static void put_frame(FILE *o, const struct pc_frame *model, const char *name, c
 	fputc('\n', o);
 }
 
-int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n, char **out, size_t *out_len)
+void pc_scan(struct pc_sample *s)
 {
-	size_t first = s->n_frames, last = 0, head = s->n_frames, k = 0, a, j, t;
-	const struct pc_frame *model = NULL;
-	int trailing = 0;
-
+	s->n_tramp = 0;
+	s->first = s->head = s->n_frames;
+	s->last = 0;
+	s->trailing = 0;
 	for (size_t i = 0; i < s->n_frames; i++)
 		if (s->frames[i].tramp) {
-			if (first == s->n_frames)
-				first = i;
-			last = i;
-			k++;
+			if (!s->n_tramp++)
+				s->first = i;
+			s->last = i;
 		}
-	if (!k)
-		return -1;
-	for (size_t i = first; i-- > 0;)
+	if (!s->n_tramp)
+		return;
+	for (size_t i = s->first; i-- > 0;)
 		if (s->frames[i].parsed) {
-			head = i;
+			s->head = i;
 			break;
 		}
-	for (size_t i = last + 1; i < s->n_frames; i++)
-		trailing |= s->frames[i].parsed;
-	if (head == s->n_frames || k > n)
-		return 0;
-	/* Which call's return address is the first swapped frame?  A chain
-	 * that goes on past it was walked by frame pointers, which reach every
-	 * swapped slot up to the outermost call's: the last swapped frame is
-	 * the outermost call's.  One that ends there was walked by an unwinder
-	 * that stopped at the first: the innermost call's. */
-	a = k >= 2 || trailing ? n - k : 0;
-	/* The frame inside it lies in that call's function, or in a deeper
-	 * call's when a walk by frame pointers skipped frames (code without
-	 * them: a libc function called from a traced one); the frames skipped
-	 * are put back from the trace too. */
-	for (j = a + 1; j-- > 0;)
-		if (head_fits(&s->frames[head], &calls[j]))
-			break;
-	if (j > a)
-		return 0;
+	for (size_t i = s->last + 1; i < s->n_frames; i++)
+		s->trailing |= s->frames[i].parsed;
+}
 
-	FILE *o = open_memstream(out, out_len);
-	if (!o)
+/* how many frames a walk by frame pointers may have skipped below the first
+ * swapped one (functions without a frame pointer called from a traced one) */
+#define PC_MAX_SKIPPED 64
+
+/* the call (counted from the innermost) whose return address the first
+ * swapped frame is */
+static size_t first_slot(const struct pc_sample *s, size_t n)
+{
+	/* A chain that goes on past its last swapped frame was walked by frame
+	 * pointers out of the traced calls: its last swapped frame is the
+	 * outermost call's.  One that ends there was walked by an unwinder that
+	 * stopped at the first (DWARF), or by frame pointers that ended at the
+	 * outermost call's (code above main keeps none) or at perf's depth
+	 * limit: counting from the innermost is right for all three, and the
+	 * calls the chain lacks are appended. */
+	return s->trailing ? n - s->n_tramp : 0;
+}
+
+int pc_fit(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t *skipped_to)
+{
+	size_t a, j;
+	if (!s->n_tramp)
+		return -1;
+	if (s->head == s->n_frames || s->n_tramp > n)
 		return 0;
-	t = j;
+	a = first_slot(s, n);
+	/* The frame inside the first swapped one lies in that call's function,
+	 * or in a deeper call's when the walk skipped frames; the skipped
+	 * traced frames are put back from the trace too.  (t and j count from
+	 * the innermost call: calls[n - 1 - j].) */
+	for (j = a + 1; j-- > 0 && a - j < PC_MAX_SKIPPED;)
+		if (head_fits(&s->frames[s->head], &calls[n - 1 - j])) {
+			*skipped_to = j;
+			return 1;
+		}
+	return 0;
+}
+
+int pc_render(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t j, char **out,
+	      size_t *out_len)
+{
+	const struct pc_frame *model = NULL;
+	size_t a = first_slot(s, n), t = j;
+	FILE *o = open_memstream(out, out_len);
+
+	if (!o)
+		return -1;
 	for (size_t i = 0; i < s->n_frames; i++) {
 		const struct pc_frame *f = &s->frames[i];
 		if (!f->tramp) {
@@ -281,23 +307,35 @@ int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n,
 			continue;
 		}
 		model = f;
-		for (size_t upto = i == first ? a : t; t <= upto; t++) {
-			const struct pc_call *c = &calls[t];
+		for (size_t upto = i == s->first ? a : t; t <= upto && t < n; t++) {
+			const struct pc_call *c = &calls[n - 1 - t];
 			/* the outermost call's unknown caller at the very end: the chain just ends */
-			if (!c->caller && t + 1 == n && !trailing)
+			if (!c->caller && t + 1 == n && !s->trailing)
 				continue;
 			put_frame(o, f, c->caller, c->caller_dso, c->caller_addr, c->caller_off);
 		}
 	}
-	/* the unwinder stopped at a swapped return address: the rest from the trace */
-	if (!trailing)
+	/* the walk stopped at a swapped return address: the rest from the trace */
+	if (!s->trailing)
 		for (; t < n; t++) {
-			const struct pc_call *c = &calls[t];
+			const struct pc_call *c = &calls[n - 1 - t];
 			if (!c->caller && t + 1 == n)
 				break;
 			put_frame(o, model, c->caller, c->caller_dso, c->caller_addr, c->caller_off);
 		}
-	if (fclose(o))
-		return 0;
-	return 1;
+	if (fclose(o)) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n, char **out, size_t *out_len)
+{
+	size_t j;
+	int r = pc_fit(s, calls, n, &j);
+	if (r != 1)
+		return r;
+	return pc_render(s, calls, n, j, out, out_len) ? 0 : 1;
 }

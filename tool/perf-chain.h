@@ -39,16 +39,23 @@ struct pc_sample {
 	uint64_t ns;                /* its time stamp, in ns */
 	struct pc_frame *frames;
 	size_t n_frames;
+	/* set by pc_scan */
 	size_t n_tramp;             /* how many of the frames are swapped return addresses */
+	size_t first, last;         /* the first and last of them */
+	size_t head;                /* the frame line just inside the first (n_frames: none) */
+	int trailing;               /* frames follow the last */
 };
 
 /* A header line: its tid and time (ns).  0, or -1 when it is not one. */
 int pc_parse_header(const char *line, size_t len, uint32_t *tid, uint64_t *ns);
 /* A frame line into f (f->parsed 0 when it is not "addr sym (dso)"). */
 void pc_parse_frame(const char *line, size_t len, struct pc_frame *f);
+/* Once s's frames are parsed: where its swapped frames are. */
+void pc_scan(struct pc_sample *s);
 
 /* An open call at the sample's time, for pc_rewrite; calls[0] is the
- * innermost. */
+ * outermost (the order of the thread's stack, so that a caller keeps the
+ * array as the stack grows). */
 struct pc_call {
 	const char *name;           /* its function's name, or NULL when not known */
 	const char *dso;            /* its module's path */
@@ -61,15 +68,23 @@ struct pc_call {
 };
 
 /* The sample's frames with each swapped return address replaced by the
- * frame of its call's caller (the i-th one, innermost first, by calls[i]'s
- * caller), as frame lines ending in newlines, into a malloc'd *out.  A chain
- * that ends at a swapped return address (an unwinder that could not go on
- * there, as perf's DWARF unwinding) gets the callers of the remaining calls
- * appended.  The calls must fit the chain: the frame just inside the first
- * swapped one lies in calls[0]'s function (same module; its name, or an
- * address within it), and there are no more swapped frames than calls.
+ * frame of its call's caller, as frame lines ending in newlines, into a
+ * malloc'd *out.  A chain that ends at a swapped return address (an
+ * unwinder that could not go on there, as perf's DWARF unwinding) gets the
+ * callers of the remaining calls appended.  The calls must fit the chain:
+ * the frame just inside the first swapped one lies in the innermost call's
+ * function (same module; its name, or an address within it), or a deeper
+ * one's when a walk by frame pointers skipped frames, and there are no more
+ * swapped frames than calls.
  * Returns 1 with *out set, 0 when they do not fit, -1 when the sample has
- * no swapped return address. */
+ * no swapped return address.  It is pc_fit then pc_render: */
 int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n, char **out, size_t *out_len);
+/* Whether the calls fit (1, 0, -1 as pc_rewrite), cheaply (no text made);
+ * *skipped_to: how deep, from the innermost call, the frame inside the first
+ * swapped one lies (0 unless the walk skipped frames), for pc_render. */
+int pc_fit(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t *skipped_to);
+/* The rewritten frames of calls that fit (0), or -1 out of memory. */
+int pc_render(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t skipped_to, char **out,
+	      size_t *out_len);
 
 #endif

@@ -17,10 +17,9 @@ static struct pc_frame frames[16];
 static struct pc_sample sample(const char *const *lines)
 {
 	struct pc_sample s = { .tid = 1, .frames = frames };
-	for (; *lines; lines++) {
-		pc_parse_frame(*lines, strlen(*lines), &frames[s.n_frames]);
-		s.n_tramp += frames[s.n_frames++].tramp;
-	}
+	for (; *lines; lines++)
+		pc_parse_frame(*lines, strlen(*lines), &frames[s.n_frames++]);
+	pc_scan(&s);
 	return s;
 }
 
@@ -47,12 +46,12 @@ static void rewrite(const char *what, const char *const *lines, const struct pc_
 	free(out);
 }
 
-/* main -> outer -> middle -> leaf, innermost first, callers from the trace's entries */
+/* main -> outer -> middle -> leaf, outermost first, callers from the trace's entries */
 static const struct pc_call chain[] = {
-	{ "leaf", "/w/prog", 0x1280, 0x20, "middle", "/w/prog", 0x12a0, 0 },
-	{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0 },
-	{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
 	{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+	{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
+	{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0 },
+	{ "leaf", "/w/prog", 0x1280, 0x20, "middle", "/w/prog", 0x12a0, 0 },
 };
 
 int main(void)
@@ -111,8 +110,8 @@ int main(void)
 	 * the middle of the chain is perf's "[unknown]"; a recorded call site
 	 * gives the caller's own address and offset */
 	const struct pc_call two[] = {
-		{ "cb", "/w/prog", 0x1400, 0x10, "msort", "/lib/libc.so.6", 0x3f2a0, 0x40 },
 		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+		{ "cb", "/w/prog", 0x1400, 0x10, "msort", "/lib/libc.so.6", 0x3f2a0, 0x40 },
 	};
 	rewrite("trailing frames", (const char *[]){ "\t            1404 cb+0x4 (/w/prog)", T1,
 						      "\t           3f400 qsort+0x10 (/lib/libc.so.6)", T1,
@@ -130,10 +129,10 @@ int main(void)
 	 * skipped, and spin is put back; the library call is known by its GOT
 	 * slot (no function size) and matched by name without the version */
 	const struct pc_call lib[] = {
-		{ "clock_gettime", "/w/prog", 0x4000, 0, "spin", "/w/prog", 0x11f0, 0 },
-		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0 },
-		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
 		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
+		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0 },
+		{ "clock_gettime", "/w/prog", 0x4000, 0, "spin", "/w/prog", 0x11f0, 0 },
 	};
 	rewrite("skipped frames", (const char *[]){ "\t             b46 __vdso_clock_gettime+0x56 ([vdso])",
 						     "\t           cf439 clock_gettime@@GLIBC_2.17+0x19 (/lib/libc.so.6)",

@@ -423,9 +423,12 @@ int cmd_perf_script(int argc, char **argv)
 			swapped++;
 			unmatched += !ps.match[i].text || ps.match[i].conflict;
 		}
-	fprintf(stderr, "fntrace: perf-script: %zu of %zu samples had no matching calls in the trace%s\n", unmatched,
-		swapped, unmatched && unmatched * 2 >= swapped ?
-		" (record with 'perf record -k mono' around the same run as the trace)" : "");
+	if (!swapped)
+		fprintf(stderr, "fntrace: perf-script: no sample has a fnt_traced_return frame: nothing to put back\n");
+	else
+		fprintf(stderr, "fntrace: perf-script: %zu of %zu samples had no matching calls in the trace%s\n",
+			unmatched, swapped, unmatched * 2 >= swapped ?
+			" (record with 'perf record -k mono' around the same run as the trace)" : "");
 	view_report_problems(&v);
 	int failed = ferror(stdout);
 	for (size_t i = 0; i < ps.n_threads; i++) {

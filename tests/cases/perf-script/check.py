@@ -108,6 +108,8 @@ def check(ctx):
             assert seen.get((t, "leaf"), 0) >= 20 and seen.get((t, "outer"), 0) >= 3, (how, seen)
         with open(os.path.join(ctx.work, "perf-script%s.txt" % how[-1]), "w") as f:
             f.write(p.stdout)
+        with open(os.path.join(ctx.work, "perf-script%s.err" % how[-1]), "w") as f:
+            f.write(p.stderr)
         if ctx.build == "gcc-O0" and how == ["-g"]:
             in_speedscope(ctx, p.stdout, [t for t, f in tids.items() if f == "main"][0])
 

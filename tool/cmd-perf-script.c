@@ -16,9 +16,10 @@
  * are read at different moments (the trace's around each event, perf's in
  * the sample's interrupt), so a sample within --window of a call's entry or
  * exit could belong to either side: every state of the thread's stack in
- * that window is tried, and the chain decides (the frame inside the first
- * swapped one must lie in the innermost open call's function, and there must
- * be no more swapped frames than open calls).  The state at the sample's
+ * that window is tried, and the chain decides (perf-chain.c: the frame just
+ * inside the first swapped one must lie in the open call whose return
+ * address that is, and there must be no more swapped frames than open
+ * calls).  The state at the sample's
  * very time wins; otherwise the fitting states must all give the same
  * frames, or the sample is left as it was and counted.
  *

@@ -17,8 +17,8 @@ import browser  # noqa: E402
 # own hooks (the entry hook of a traced call, the return trampoline) has no
 # program frame inside the first swapped return address to check the
 # trace's calls against, so it is written as it was and counted.  The
-# program makes 10 traced calls in 0.3 s, so that is expected to happen to
-# no sample, and at most to one or two.
+# program makes eight traced calls in about 0.3 s, so that is expected to
+# happen to no sample, and at most to one or two.
 
 CHAINS = {"leaf": ["leaf", "middle", "outer"], "middle": ["middle", "outer"], "outer": ["outer"]}
 HEADER = re.compile(r"^(\S+\s*?\S*?)\s+(\d+)(?:/(\d+))?\s")

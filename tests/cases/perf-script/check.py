@@ -5,7 +5,8 @@ import browser  # noqa: E402
 
 # perf samples the traced program (perf record -k mono around fntrace
 # record), once walking frame pointers (-g) and once unwinding with DWARF
-# (--call-graph dwarf); and the same program built without instrumentation,
+# (--call-graph dwarf, recorded with --callsite: the frames put back are
+# then the call sites); and the same program built without instrumentation,
 # its functions patched at start (record -P '*'), with library calls traced
 # too, walking frame pointers.  perf alone shows fnt_traced_return in place of
 # every traced caller (frame pointers) or ends the chain there (DWARF);
@@ -67,7 +68,7 @@ def perf_usable(ctx, perf):
 def check(ctx):
     perf = shutil.which("perf")
     perf_usable(ctx, perf)
-    rounds = [("prog", [], ["-g"], {}), ("prog", [], ["--call-graph", "dwarf"], {}),
+    rounds = [("prog", [], ["-g"], {}), ("prog", ["--callsite"], ["--call-graph", "dwarf"], {}),
               ("prog-plain", ["-P", "*"], ["-g"], {"FNTRACE_LIBCALL": "1"})]
     for name, record_args, how, env in rounds:
         prog = os.path.join(ctx.work, name)
@@ -111,6 +112,14 @@ def check(ctx):
             want = CHAINS[frames[0][0]] + [tids[tid]]
             assert mine[:len(want)] == want, (name, how, tid, frames)
             seen[(tids[tid], frames[0][0])] = seen.get((tids[tid], frames[0][0]), 0) + 1
+        if "--callsite" in record_args:
+            # the call sites themselves (not the callers' entries), and the
+            # outermost calls' callers in libc, which the trace knows then
+            leafs = [b for b in p.stdout.split("\n\n")
+                     if re.search(r"^\s*\w+ leaf\+", b, re.M) and "fnt_traced_return" not in b]
+            assert leafs and not any(re.search(r" (middle|outer|main|worker)\+0x0 ", b) for b in leafs), leafs[:2]
+            assert all(re.search(r" (__libc_start_call_main|start_thread)\+0x[0-9a-f]+ \(\S*libc", b)
+                       for b in leafs), [b for b in leafs if "libc" not in b][:2]
         # both threads were sampled in each function (leaf spins longest)
         for t in ("main", "worker"):
             assert seen.get((t, "leaf"), 0) >= 20 and seen.get((t, "outer"), 0) >= 3, (name, how, seen)

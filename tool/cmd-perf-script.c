@@ -69,14 +69,6 @@ struct func_info {
 	uint64_t start, size;
 };
 
-struct match {
-	char *text;                 /* the rewritten frames, or NULL */
-	size_t len;
-	uint64_t key;               /* which stack (and depth inside it) they came from */
-	uint64_t dist;              /* ns from the sample to the state it came from */
-	int conflict;               /* states as near gave other frames */
-};
-
 struct perf_script {
 	struct view *v;
 	char *in;
@@ -84,7 +76,7 @@ struct perf_script {
 	struct pc_sample *samples;
 	size_t n_samples;
 	size_t *order;              /* sample indices by (tid, time) */
-	struct match *match;
+	struct pc_match *match;
 	uint64_t window;
 	struct func_info *fi;
 	size_t n_fi;
@@ -222,45 +214,6 @@ static struct pc_call open_call(struct perf_script *ps, const struct frame *f, c
 	return c;
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 29);
-}
-
-/* st's stack fits sample s at dist ns from its time: the state at its very
- * time stands; else all the states that fit must be the same (by key, so
- * that the frames are made only for the one kept) */
-static void take(struct match *m, const struct pc_sample *s, const struct ps_thread *st,
-		 size_t skipped_to, uint64_t dist)
-{
-	uint64_t key = mix(st->key[st->n - 1], skipped_to);
-	int same = m->text && m->key == key;
-	if (!m->text || (!same && dist == 0)) {
-		char *text;
-		size_t len;
-		if (pc_render(s, st->stack, st->n, skipped_to, &text, &len))
-			die("out of memory");
-		free(m->text);
-		m->text = text;
-		m->len = len;
-		m->key = key;
-		m->dist = dist;
-		m->conflict = 0;
-		return;
-	}
-	if (same) {
-		if (dist < m->dist)
-			m->dist = dist;
-		if (dist == 0)
-			m->conflict = 0;
-	} else if (m->dist > 0) {
-		m->conflict = 1;
-	}
-}
-
 /* the thread's stack has been as it is from st->since to upto: try it on
  * the thread's samples within the window of that */
 static void advance(struct perf_script *ps, struct ps_thread *st, uint64_t upto)
@@ -275,17 +228,10 @@ static void advance(struct perf_script *ps, struct ps_thread *st, uint64_t upto)
 	for (size_t j = st->lo; j < st->end; j++) {
 		size_t idx = ps->order[j];
 		const struct pc_sample *s = &ps->samples[idx];
-		struct match *m = &ps->match[idx];
-		size_t skipped_to;
 		if (s->ns > upto && s->ns - upto > ps->window)
 			break;
-		if (!s->n_tramp)
-			continue;
-		uint64_t dist = s->ns < since ? since - s->ns : s->ns > upto ? s->ns - upto : 0;
-		if (m->text && m->dist == 0 && dist > 0)
-			continue;
-		if (pc_fit(s, st->stack, st->n, &skipped_to) == 1)
-			take(m, s, st, skipped_to, dist);
+		if (pc_match_state(&ps->match[idx], s, st->stack, st->n, st->key[st->n - 1], since, upto))
+			die("out of memory");
 	}
 }
 
@@ -324,7 +270,7 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 		st->key = xrealloc(st->key, st->cap * sizeof(*st->key));
 	}
 	st->stack[st->n] = open_call(ps, f, st->n ? &st->stack[st->n - 1] : NULL);
-	st->key[st->n] = mix(mix(st->n ? st->key[st->n - 1] : 0, f->func), f->callsite);
+	st->key[st->n] = pc_key(pc_key(st->n ? st->key[st->n - 1] : 0, f->func), f->callsite);
 	st->n++;
 }
 
@@ -354,7 +300,7 @@ static void write_output(struct perf_script *ps)
 			if (nl)
 				putchar('\n');
 			if (next < ps->n_samples && ps->samples[next].line == line) {
-				const struct match *m = &ps->match[next];
+				const struct pc_match *m = &ps->match[next];
 				if (m->text && !m->conflict) {
 					fwrite(m->text, 1, m->len, stdout);
 					skip = ps->samples[next].n_frames;

@@ -339,3 +339,46 @@ int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n,
 		return r;
 	return pc_render(s, calls, n, j, out, out_len) ? 0 : 1;
 }
+
+uint64_t pc_key(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
+
+int pc_match_state(struct pc_match *m, const struct pc_sample *s, const struct pc_call *calls, size_t n,
+		   uint64_t key, uint64_t since, uint64_t upto)
+{
+	uint64_t dist = s->ns < since ? since - s->ns : s->ns > upto ? s->ns - upto : 0;
+	size_t skipped_to;
+
+	if (!n || (m->text && m->dist == 0 && dist > 0))
+		return 0;               /* the state at the sample's very time fitted already */
+	if (pc_fit(s, calls, n, &skipped_to) != 1)
+		return 0;
+	key = pc_key(key, skipped_to);
+	int same = m->text && m->key == key;
+	if (!m->text || (!same && dist == 0)) {
+		/* the first that fits, or the one at the very time: its frames */
+		char *text;
+		size_t len;
+		if (pc_render(s, calls, n, skipped_to, &text, &len))
+			return -1;
+		free(m->text);
+		m->text = text;
+		m->len = len;
+		m->key = key;
+		m->dist = dist;
+		m->conflict = 0;
+	} else if (same) {
+		if (dist < m->dist)
+			m->dist = dist;
+		if (dist == 0)
+			m->conflict = 0;
+	} else if (m->dist > 0) {
+		m->conflict = 1;        /* two states near the sample fit and differ */
+	}
+	return 0;
+}

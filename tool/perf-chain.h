@@ -87,4 +87,23 @@ int pc_fit(const struct pc_sample *s, const struct pc_call *calls, size_t n, siz
 int pc_render(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t skipped_to, char **out,
 	      size_t *out_len);
 
+/* Matching a sample to its thread's states: each state of the thread's
+ * stack (calls[0..n), outermost first), which held from since to upto (ns,
+ * the sample's clock), is tried on the samples near it.  The state at the
+ * sample's very time stands if it fits; otherwise every state that fits
+ * must be the same one (by key), or the sample is ambiguous (conflict) and
+ * stays as it was.  Frames are made only for the state kept. */
+struct pc_match {
+	char *text;                 /* the rewritten frames (malloc'd), or NULL */
+	size_t len;
+	uint64_t key;               /* which state (and depth inside it) they came from */
+	uint64_t dist;              /* ns from the sample to that state */
+	int conflict;               /* another state as near fitted and differs */
+};
+/* key: what calls[0..n) are (pc_key over each call's function and call
+ * site, outermost first).  0, or -1 out of memory. */
+int pc_match_state(struct pc_match *m, const struct pc_sample *s, const struct pc_call *calls, size_t n,
+		   uint64_t key, uint64_t since, uint64_t upto);
+uint64_t pc_key(uint64_t h, uint64_t v);
+
 #endif

@@ -3,6 +3,8 @@
  * the shapes perf 6.1 prints: frame pointers (-g: a swapped frame for every
  * traced call, as fnt_traced_return+0x1) and DWARF (--call-graph dwarf: the
  * walk ends at the first, as fnt_traced_return+0x0). */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/check.h"
@@ -53,6 +55,98 @@ static const struct pc_call chain[] = {
 	{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0 },
 	{ "leaf", "/w/prog", 0x1280, 0x20, "middle", "/w/prog", 0x12a0, 0 },
 };
+
+/* the key of a state: its calls, outermost first */
+static uint64_t key_of(const struct pc_call *calls, size_t n)
+{
+	uint64_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k = pc_key(k, (uint64_t)(uintptr_t)calls[i].name);
+	return k;
+}
+
+/* a hand-made sample of perf script text: header, then frames */
+static struct pc_sample text_sample(const char *text)
+{
+	static char buf[1024];
+	struct pc_sample s = { .frames = frames };
+	char *line, *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", text);
+	line = strtok_r(buf, "\n", &save);
+	CHECK(pc_parse_header(line, strlen(line), &s.tid, &s.ns) == 0, "header '%s'", line);
+	while ((line = strtok_r(NULL, "\n", &save)))
+		pc_parse_frame(line, strlen(line), &frames[s.n_frames++]);
+	pc_scan(&s);
+	return s;
+}
+
+/* A sample is tried on the states of its thread near its time: spin called
+ * from outer (state A, [main outer spin]) ends, outer calls middle, which
+ * calls spin (state B, [main outer middle spin]).  The chain alone (three
+ * swapped frames: the tail-called middle shares outer's slot) fits both. */
+static void matching(void)
+{
+	const struct pc_call a[] = {
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
+		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0 },
+	};
+	const struct pc_call b[] = {
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0 },
+		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0 },
+		{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0 },
+		{ "spin", "/w/prog", 0x11f0, 0x80, "middle", "/w/prog", 0x12a0, 0 },
+	};
+	const char *sample_text = "prog 4242 100.000500: 250000 cpu-clock:\n"
+				  "\t            1237 spin+0x47 (/w/prog)\n" T1 "\n" T1 "\n" T1 "\n";
+	const char *from_b = "\t            1237 spin+0x47 (/w/prog)\n"
+			     "\t            12a0 middle+0x0 (/w/prog)\n"
+			     "\t            12c0 outer+0x0 (/w/prog)\n"
+			     "\t            1080 main+0x0 (/w/prog)\n";
+	const char *from_a = "\t            1237 spin+0x47 (/w/prog)\n"
+			     "\t            12c0 outer+0x0 (/w/prog)\n"
+			     "\t            1080 main+0x0 (/w/prog)\n";
+	uint64_t t = 100000500000ull;
+	struct pc_sample s = text_sample(sample_text);
+	CHECK(s.tid == 4242 && s.ns == t && s.n_tramp == 3, "sample %u %llu", s.tid, (unsigned long long)s.ns);
+
+	/* A ended 10 us before the sample, B holds at its time: B stands */
+	struct pc_match m = { 0 };
+	CHECK(pc_match_state(&m, &s, a, 3, key_of(a, 3), t - 400000, t - 10000) == 0, "state a");
+	CHECK(m.text && !strcmp(m.text, from_a) && m.dist == 10000, "the first state that fits: %s", m.text);
+	pc_match_state(&m, &s, b, 4, key_of(b, 4), t - 10000, t + 90000);
+	CHECK(m.text && !strcmp(m.text, from_b) && !m.conflict && m.dist == 0, "the state at its time: %s", m.text);
+	pc_match_state(&m, &s, a, 3, key_of(a, 3), t + 90000, t + 95000);
+	CHECK(!strcmp(m.text, from_b) && !m.conflict, "a state after it does not undo that");
+	free(m.text);
+
+	/* the sample falls between them, in [main outer] (no fit): A 1 us
+	 * before, B 2 us after give other frames: ambiguous */
+	memset(&m, 0, sizeof(m));
+	pc_match_state(&m, &s, a, 3, key_of(a, 3), t - 400000, t - 1000);
+	pc_match_state(&m, &s, a, 2, key_of(a, 2), t - 1000, t + 2000);
+	pc_match_state(&m, &s, b, 4, key_of(b, 4), t + 2000, t + 90000);
+	CHECK(m.text && m.conflict, "two states near the sample that differ");
+	free(m.text);
+
+	/* the same stack before and after a call that does not fit (a library
+	 * call made from spin and returned): no doubt */
+	memset(&m, 0, sizeof(m));
+	const struct pc_call a_lib[] = { a[0], a[1], a[2],
+		{ "memcpy", "/w/prog", 0x4010, 0, "spin", "/w/prog", 0x11f0, 0 } };
+	pc_match_state(&m, &s, a, 3, key_of(a, 3), t - 400000, t - 1000);
+	pc_match_state(&m, &s, a_lib, 4, key_of(a_lib, 4), t - 1000, t + 2000);
+	pc_match_state(&m, &s, a, 3, key_of(a, 3), t + 2000, t + 90000);
+	CHECK(m.text && !m.conflict && !strcmp(m.text, from_a) && m.dist == 1000, "one stack on both sides");
+	free(m.text);
+
+	/* no swapped frame: nothing to match */
+	memset(&m, 0, sizeof(m));
+	struct pc_sample plain = text_sample("prog 4242 100.000500: 250000 cpu-clock:\n"
+					     "\t            1237 spin+0x47 (/w/prog)\n");
+	pc_match_state(&m, &plain, a, 3, key_of(a, 3), t - 1000, t + 1000);
+	CHECK(!m.text, "a sample without swapped frames");
+}
 
 int main(void)
 {
@@ -154,6 +248,22 @@ int main(void)
 		"\t            1080 main+0x0 (/w/prog)\n");
 	rewrite("another library function", (const char *[]){ "\t           3f400 qsort+0x10 (/lib/libc.so.6)", T0, NULL },
 		lib, 4, 0, NULL);
+	/* frame pointers past the outermost traced call (trailing frames) with
+	 * frames skipped below the first swapped one: the last swapped frame
+	 * is main's, the first spin's, and the library call's frame is put back;
+	 * main's caller, not known, stands as perf's [unknown] */
+	rewrite("trailing, skipped frames", (const char *[]){
+			"\t           cf439 clock_gettime@@GLIBC_2.17+0x19 (/lib/libc.so.6)", T1, T1, T1,
+			"\t           29d8f __libc_start_call_main+0x7f (/lib/libc.so.6)", NULL },
+		lib, 4, 1,
+		"\t           cf439 clock_gettime@@GLIBC_2.17+0x19 (/lib/libc.so.6)\n"
+		"\t            11f0 spin+0x0 (/w/prog)\n"
+		"\t            12c0 outer+0x0 (/w/prog)\n"
+		"\t            1080 main+0x0 (/w/prog)\n"
+		"\t               0 [unknown] ([unknown])\n"
+		"\t           29d8f __libc_start_call_main+0x7f (/lib/libc.so.6)\n");
+
+	matching();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;
 }

@@ -358,9 +358,7 @@ int cmd_perf_script(int argc, char **argv)
 	ps.match = xcalloc(ps.n_samples + 1, sizeof(*ps.match));
 
 	view_open(&v, &o);
-	calls_walk(&v, 0, &ops, &ps, 1);
-	for (size_t i = 0; i < ps.n_threads; i++)
-		advance(&ps, ps.threads[i], UINT64_MAX - ps.window);   /* the frames still open at the end */
+	calls_walk(&v, 0, &ops, &ps, 1);      /* a thread's last frames end with its stream: no state left */
 
 	write_output(&ps);
 	fflush(stdout);

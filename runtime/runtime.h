@@ -403,6 +403,9 @@ void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char
 #define FNT_ELF_FENTRY    2u   /* __fentry__ */
 #define FNT_ELF_PATCHABLE 4u   /* a __patchable_function_entries section */
 unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
+/* whether path names the runtime's own shared object, whatever its file is
+ * called (FNTRACE_LIBRARY may name any copy): never hooked nor patched */
+int fnt_elf_is_runtime(const char *path) FNT_HIDDEN;
 /* the GOT slots of its calls into other objects (name, slot's file vaddr);
  * defined: also the slots of its own interposable functions */
 void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx, const char *name, uint64_t vaddr),

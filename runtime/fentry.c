@@ -34,6 +34,7 @@
 #include "fntrace.h"
 #include "format/argspec.h"
 #include "runtime/event.h"
+#include "runtime/fentry.h"
 
 #ifdef FNT_STATIC_ARCHIVE
 /* the trampolines are assembly the archive leaves out (see the Makefile) */
@@ -50,7 +51,6 @@ struct fnt_regs {
 };
 _Static_assert(sizeof(struct fnt_regs) == 336, "fentry.S frame is 336 bytes");
 
-void fnt_return_trampoline(void) FNT_HIDDEN;
 void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot) FNT_HIDDEN;
 uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp) FNT_HIDDEN;
 void *fnt_unwind_begin(int which, uintptr_t sp) FNT_HIDDEN;
@@ -84,38 +84,6 @@ void fnt_shadow_release(struct fnt_thread *t)
 		t->ss = NULL;
 		t->ss_cap = 0;
 	}
-}
-
-/* gcc's nested functions save their static chain around the __fentry__
- * call: `push %r10; [endbr64;] call __fentry__; pop %r10`.  Then the
- * function's return address lies one slot further up than usual, and the
- * slot next to the call's own return address is the saved chain, which
- * the trampoline must leave alone.  The pop right after the call is what
- * tells it apart from whatever precedes an ordinary function. */
-static inline int fentry_saves_chain(uintptr_t ret)
-{
-	const uint8_t *p = (const uint8_t *)ret;
-	if (p[0] != 0x41 || p[1] != 0x5a)
-		return 0;
-	const uint8_t *c = p - ((p[-6] == 0xff && p[-5] == 0x15) ? 6 : 5);
-	if (c[-4] == 0xf3 && c[-3] == 0x0f && c[-2] == 0x1e && c[-1] == 0xfa)
-		c -= 4;
-	return c[-2] == 0x41 && c[-1] == 0x52;
-}
-
-/* The function's first byte, from the address just past its __fentry__
- * call: a 5-byte direct call (clang, gcc -fno-plt off) or a 6-byte call
- * through the GOT (gcc's default), after an endbr64 if there is one. */
-static inline uintptr_t fentry_fn(uintptr_t ret)
-{
-	const uint8_t *p = (const uint8_t *)ret;
-	uintptr_t fn = (p[-6] == 0xff && p[-5] == 0x15) ? ret - 6 : ret - 5;
-	const uint8_t *e = (const uint8_t *)fn - 4;
-	if (e[0] == 0xf3 && e[1] == 0x0f && e[2] == 0x1e && e[3] == 0xfa)
-		fn -= 4;
-	if (fentry_saves_chain(ret))
-		fn -= 2;
-	return fn;
 }
 
 /* Copy a C string without ever faulting: process_vm_readv on ourselves
@@ -432,15 +400,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 			}
 			written = t->depth != depth;
 		}
-		struct fnt_shadow_entry *e = &t->ss[t->ss_top];
-		e->ret = *slot;
-		e->slot = (uintptr_t)slot;
-		e->fn = fn;
-		e->plan = written ? plan : NULL;
-		e->written = written;
-		e->depth = t->depth;
-		t->ss_top++;
-		*slot = (uintptr_t)fnt_return_trampoline;
+		fnt_shadow_push(t, fn, slot, written ? plan : NULL, written);
 		barrier();
 		t->busy = 0;
 		return;
@@ -486,15 +446,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		return;         /* (cannot happen: nothing above leaves it held) */
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	struct fnt_shadow_entry *e = &t->ss[t->ss_top];
-	e->ret = *slot;
-	e->slot = (uintptr_t)slot;
-	e->fn = fn;
-	e->plan = plan;
-	e->written = 1;
-	e->depth = t->depth;
-	t->ss_top++;
-	*slot = (uintptr_t)fnt_return_trampoline;
+	fnt_shadow_push(t, fn, slot, plan, 1);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }

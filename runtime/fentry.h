@@ -12,6 +12,8 @@
 #include "runtime/runtime.h"
 
 void fnt_return_trampoline(void) FNT_HIDDEN;
+/* copy a C string from the program, never faulting (fentry.c) */
+uint8_t *fnt_put_string(uint8_t *p, uintptr_t ptr) FNT_HIDDEN;
 
 /* gcc's nested functions save their static chain around the __fentry__
  * call: `push %r10; [endbr64;] call __fentry__; pop %r10`.  Then the
@@ -59,6 +61,81 @@ fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struc
 	e->depth = t->depth;
 	t->ss_top++;
 	*slot = (uintptr_t)fnt_return_trampoline;
+}
+
+/* ---- the fast path of captured values ----
+ * With the guard held, the common case of an entry with its ARGS record or
+ * an exit with its RETVAL record: the clock read, the function in the
+ * address cache, room in the chunk for the worst case of both (one bounds
+ * check), no call site to add.  The event head goes first (its 8-byte
+ * store zeroes what follows), then the record's length and body, then the
+ * record's one-byte head, so that a reader never sees a head without its
+ * body.  Values go straight from the register frame into the chunk; a
+ * string is copied into it, bounded by FNT_ARG_STR_MAX.  Returns 0 when it
+ * wrote nothing: the caller takes the general path (fnt_event_ext).  w:
+ * the register frame's words (struct fnt_regs); fixed_only: the caller
+ * made sure the list has no string (then nothing here calls out). */
+static inline __attribute__((always_inline)) int
+values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn, const uint64_t *w,
+	    const uintptr_t *slot, const int is_exit, const int fixed_only)
+{
+	uint8_t *p = t->pos, *q, *body;
+	uint64_t now, d, v, x;
+	unsigned sl, len;
+
+	if (unlikely(!l->fast || p >= t->limit || !fnt_use_tsc ||
+		     p + 8 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||
+		     (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
+		return 0;
+	now = __builtin_ia32_rdtsc();
+	d = now - t->last;
+	sl = fnt_slot(fn);
+	if (unlikely(t->cache[sl] != fn || d >= (1ull << 47)))
+		return 0;
+	t->last = now;
+	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
+	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	p += len;
+	body = q = p + 1 + l->len_len;
+	if (fixed_only || !l->n_str) {
+		/* fixed size: the length is known, and stored before the body */
+		x = fnt_varint_pack(8u * l->n, l->len_len);
+		memcpy(p + 1, &x, 8);
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			memcpy(q, &v, 8);
+			q += 8;
+		}
+	} else {
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			if (l->kind[i] == FNT_PLAN_STR) {
+				q = fnt_put_string(q, (uintptr_t)v);
+			} else {
+				memcpy(q, &v, 8);
+				q += 8;
+			}
+		}
+		/* the length, as short as it can be: the body moves up when
+		 * the worst case needed a longer one */
+		size_t n = (size_t)(q - body);
+		unsigned ll = fnt_varint_len(n);
+		if (ll < l->len_len) {
+			memmove(p + 1 + ll, body, n);
+			q -= l->len_len - ll;
+		}
+		x = fnt_varint_pack(n, ll);
+		memcpy(p + 1, &x, ll);
+	}
+	x = fnt_varint_pack((uint64_t)(is_exit ? FNT_EXT_RETVAL : FNT_EXT_ARGS) << 2 | FNT_K_EXT, 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	t->pos = q;
+	t->depth += is_exit ? -1 : 1;
+	return 1;
 }
 
 #endif

@@ -76,6 +76,48 @@
 	.cfi_adjust_cfa_offset -8
 .endm
 
+.macro GP_PUSH
+	push %r11
+	.cfi_adjust_cfa_offset 8
+	push %r10
+	.cfi_adjust_cfa_offset 8
+	push %rax
+	.cfi_adjust_cfa_offset 8
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %rcx
+	.cfi_adjust_cfa_offset 8
+	push %rdx
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+.endm
+
+.macro GP_POP
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	pop %r10
+	.cfi_adjust_cfa_offset -8
+	pop %r11
+	.cfi_adjust_cfa_offset -8
+.endm
+
 .macro RESTORE_ALL
 	mov 0(%rsp), %rdi
 	mov 8(%rsp), %rsi
@@ -116,8 +158,19 @@ __fentry__:
 	mov 24(%rsp), %rdi          /* address just past the call in the function */
 	lea 32(%rsp), %rsi          /* the function's return-address slot */
 	call fnt_fentry_fast
-	test %eax, %eax
+	cmp $1, %eax
 	FAST_POP
+	ja 2f
+	je 1f
+	ret
+2:	/* values to capture: the general registers, as struct fnt_regs begins */
+	GP_PUSH
+	mov %rsp, %rdi
+	mov 72(%rsp), %rsi          /* address just past the call in the function */
+	lea 80(%rsp), %rdx          /* the function's return-address slot */
+	call fnt_fentry_args_fast
+	test %eax, %eax
+	GP_POP
 	jnz 1f
 	ret
 1:
@@ -147,10 +200,22 @@ fnt_prologue_entry:
 	mov 24(%rsp), %rdi          /* the .quad */
 	lea 32(%rsp), %rsi          /* the function's return-address slot */
 	call fnt_prologue_fast
-	test %eax, %eax
+	cmp $1, %eax
 	FAST_POP
-	jnz 1f
+	ja 2f
+	je 1f
 	addq $8, (%rsp)             /* past the .quad */
+	ret
+2:
+	GP_PUSH
+	mov %rsp, %rdi
+	mov 72(%rsp), %rsi          /* the .quad */
+	lea 80(%rsp), %rdx          /* the function's return-address slot */
+	call fnt_prologue_args_fast
+	test %eax, %eax
+	GP_POP
+	jnz 1f
+	addq $8, (%rsp)
 	ret
 1:
 	SAVE_ALL
@@ -181,10 +246,21 @@ fnt_libcall_entry:
 	mov 8(%r11), %rdi           /* the GOT slot: the event's function */
 	lea 24(%rsp), %rsi          /* the caller's return-address slot */
 	call fnt_fast_enter         /* (keeps %r11, as every register) */
-	test %eax, %eax
+	cmp $1, %eax
 	FAST_POP
-	jnz 1f
+	ja 2f
+	je 1f
 	jmp *(%r11)                 /* the real function */
+2:
+	GP_PUSH
+	mov %rsp, %rdi
+	mov 8(%r11), %rsi
+	lea 72(%rsp), %rdx          /* the caller's return-address slot */
+	call fnt_args_fast
+	test %eax, %eax
+	GP_POP
+	jnz 1f
+	jmp *(%r11)
 1:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
@@ -230,8 +306,8 @@ fnt_return_trampoline:
 	.cfi_adjust_cfa_offset 8
 	lea 24(%rsp), %rdi          /* the caller's %rsp after the return */
 	call fnt_exit_fast
-	test %rax, %rax
-	jz 1f
+	cmp $1, %rax
+	jbe 1f
 	mov %rax, 16(%rsp)
 	pop %rax
 	.cfi_adjust_cfa_offset -8
@@ -244,6 +320,21 @@ fnt_return_trampoline:
 	.cfi_adjust_cfa_offset -8
 	pop %rdi
 	.cfi_adjust_cfa_offset -8
+	jb 3f
+	/* a return value to capture: the general registers, as struct fnt_regs begins */
+	GP_PUSH
+	mov %rsp, %rdi
+	lea 80(%rsp), %rsi          /* the caller's %rsp after the return */
+	call fnt_exit_ret_fast
+	test %rax, %rax
+	jz 2f
+	mov %rax, 72(%rsp)
+	GP_POP
+	ret
+	.cfi_adjust_cfa_offset 72
+2:
+	GP_POP
+3:
 	SAVE_ALL
 	mov %rsp, %rdi
 	lea 16(%rbp), %rsi          /* the caller's %rsp after the return */

@@ -50,7 +50,7 @@ static inline uintptr_t fentry_fn(uintptr_t ret)
 /* Push fn's frame, whose return address is at *slot, and swap that
  * address for the return trampoline; with the guard held. */
 static inline __attribute__((always_inline)) void
-fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_argplan *plan, uintptr_t written)
+fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_argplan *plan, uint32_t written)
 {
 	struct fnt_shadow_entry *e = &t->ss[t->ss_top];
 	e->ret = *slot;

@@ -26,7 +26,7 @@
 #include "runtime/runtime.h"
 #include "symbols/cxxname.h"
 
-#define TABLE_BITS 16
+#define TABLE_BITS FNT_ARGSPEC_TABLE_BITS
 #define TABLE_SIZE (1u << TABLE_BITS)
 #define MAX_RULES 100000
 
@@ -36,16 +36,11 @@ struct rule {
 	struct fnt_argspec spec;
 };
 
-struct table_entry {
-	uintptr_t addr;
-	const struct fnt_argplan *plan;
-	const char *text;
-};
-
 uint32_t fnt_argspec_count;
 static struct rule *rules;
 static int n_rules;
-static struct table_entry *table;
+struct fnt_argspec_entry *fnt_argspec_table;
+#define table fnt_argspec_table
 /* rules whose glob is a plain name (all of --auto-args'), by name hash:
  * index + 1 in rules[], chained through next_exact */
 #define EXACT_BITS 14
@@ -134,21 +129,7 @@ int fnt_argspec_wanted(void)
 
 static inline uint32_t addr_hash(uintptr_t a)
 {
-	return (uint32_t)((a * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
-}
-
-const struct fnt_argplan *fnt_argspec_find(uintptr_t fn)
-{
-	if (!table)
-		return NULL;
-	for (uint32_t h = addr_hash(fn), i = 0; i < TABLE_SIZE; i++, h = (h + 1) & (TABLE_SIZE - 1)) {
-		uintptr_t a = __atomic_load_n(&table[h].addr, __ATOMIC_ACQUIRE);
-		if (a == fn)
-			return table[h].plan;
-		if (!a)
-			return NULL;
-	}
-	return NULL;
+	return fnt_argspec_hash(a);
 }
 
 /* The name a C++ symbol is written with, without its parameters:
@@ -250,6 +231,7 @@ static void plan_list(struct fnt_argplan_list *l, const struct fnt_argspec *spec
 {
 	memset(l, 0, sizeof(*l));
 	l->fast = 1;
+	l->gp = 1;
 	for (unsigned i = 0; i < spec->n; i++) {
 		const struct fnt_arg_item *it = &spec->item[i];
 		unsigned src;
@@ -279,6 +261,8 @@ static void plan_list(struct fnt_argplan_list *l, const struct fnt_argspec *spec
 			src = FNT_REGS_ARG(it->index);
 		else
 			src = FNT_PLAN_STACK | (1u + it->index - 6u);
+		if (!(src & FNT_PLAN_STACK) && src >= FNT_REGS_XMM(0))
+			l->gp = 0;
 		l->src[l->n++] = (uint8_t)src;
 	}
 	l->len_len = (uint8_t)fnt_varint_len(l->max);

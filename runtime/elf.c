@@ -6,6 +6,7 @@
  * a damaged or odd file yields nothing, never a crash.  (libelf would do
  * this, but the runtime loads into every traced process and stays small.)
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -301,4 +302,21 @@ const char *fnt_elf_import_version(const struct fnt_elf *e, const char *name)
 		off += vn->vn_next;
 	}
 	return NULL;
+}
+
+/* The link map's name of the object holding this code, as dladdr gives it
+ * (the module scan reads the same names).  "" when the runtime is linked
+ * into the executable (libfntrace.a): then nothing is the runtime's alone. */
+int fnt_elf_is_runtime(const char *path)
+{
+	static const char *own;
+	if (!own) {
+		Dl_info di;
+		const char *name = dladdr((void *)fnt_elf_is_runtime, &di) && di.dli_fname ? di.dli_fname : "";
+		__atomic_store_n(&own, name, __ATOMIC_RELEASE);
+	}
+	const char *o = __atomic_load_n(&own, __ATOMIC_ACQUIRE);
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return (*o && !strcmp(path, o)) || !strncmp(base, "libfntrace", 10);
 }

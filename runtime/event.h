@@ -60,14 +60,36 @@ fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 	return fnt_filter_skip(t, fn, is_exit);
 }
 
+/* With t->busy held, room at p and the cycle counter read: the common
+ * case of an event, written at p (0); or nothing done (1) when it needs
+ * the rare path: a function not in this chunk's cache, a long pause, a
+ * call site to add.  Calls nothing: the fast trampolines' C side
+ * (fastpath.c) is built on it with no vector register to save. */
+static inline __attribute__((always_inline)) int
+fnt_event_put(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
+{
+	uint64_t d = now - t->last, v, x;
+	unsigned slot = fnt_slot(fn), len;
+
+	if (unlikely(t->cache[slot] != fn || d >= (1ull << 47) || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
+		return 1;
+	t->last = now;
+	v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
+	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	t->pos = p + len;
+	t->depth += is_exit ? -1 : 1;
+	return 0;
+}
+
 /* With t->busy held (and the filters, if any, passed): write the event;
  * releases the guard. */
 static inline __attribute__((always_inline)) void
 fnt_event_write(struct fnt_thread *t, uintptr_t fn, uintptr_t site, const int is_exit)
 {
 	uint8_t *p;
-	uint64_t now, d, v, x;
-	unsigned slot, len;
+	uint64_t now;
 
 	p = t->pos;
 	if (unlikely(p >= t->limit)) {
@@ -79,19 +101,10 @@ fnt_event_write(struct fnt_thread *t, uintptr_t fn, uintptr_t site, const int is
 		return;
 	}
 	now = __builtin_ia32_rdtsc();
-	d = now - t->last;
-	slot = fnt_slot(fn);
-	if (unlikely(t->cache[slot] != fn || d >= (1ull << 47) || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE)))) {
+	if (unlikely(fnt_event_put(t, p, fn, now, is_exit))) {
 		fnt_rare_event(t, now, fn, site, is_exit);
 		return;
 	}
-	t->last = now;
-	v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
-	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
-	x = fnt_varint_pack(v, len);
-	memcpy(p, &x, 8);
-	t->pos = p + len;
-	t->depth += is_exit ? -1 : 1;
 	barrier();
 	t->busy = 0;
 }

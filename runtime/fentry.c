@@ -34,6 +34,7 @@
 #include "fntrace.h"
 #include "format/argspec.h"
 #include "runtime/event.h"
+#include "runtime/fentry.h"
 
 #ifdef FNT_STATIC_ARCHIVE
 /* the trampolines are assembly the archive leaves out (see the Makefile) */
@@ -50,7 +51,6 @@ struct fnt_regs {
 };
 _Static_assert(sizeof(struct fnt_regs) == 336, "fentry.S frame is 336 bytes");
 
-void fnt_return_trampoline(void) FNT_HIDDEN;
 void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot) FNT_HIDDEN;
 uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp) FNT_HIDDEN;
 void *fnt_unwind_begin(int which, uintptr_t sp) FNT_HIDDEN;
@@ -86,41 +86,9 @@ void fnt_shadow_release(struct fnt_thread *t)
 	}
 }
 
-/* gcc's nested functions save their static chain around the __fentry__
- * call: `push %r10; [endbr64;] call __fentry__; pop %r10`.  Then the
- * function's return address lies one slot further up than usual, and the
- * slot next to the call's own return address is the saved chain, which
- * the trampoline must leave alone.  The pop right after the call is what
- * tells it apart from whatever precedes an ordinary function. */
-static inline int fentry_saves_chain(uintptr_t ret)
-{
-	const uint8_t *p = (const uint8_t *)ret;
-	if (p[0] != 0x41 || p[1] != 0x5a)
-		return 0;
-	const uint8_t *c = p - ((p[-6] == 0xff && p[-5] == 0x15) ? 6 : 5);
-	if (c[-4] == 0xf3 && c[-3] == 0x0f && c[-2] == 0x1e && c[-1] == 0xfa)
-		c -= 4;
-	return c[-2] == 0x41 && c[-1] == 0x52;
-}
-
-/* The function's first byte, from the address just past its __fentry__
- * call: a 5-byte direct call (clang, gcc -fno-plt off) or a 6-byte call
- * through the GOT (gcc's default), after an endbr64 if there is one. */
-static inline uintptr_t fentry_fn(uintptr_t ret)
-{
-	const uint8_t *p = (const uint8_t *)ret;
-	uintptr_t fn = (p[-6] == 0xff && p[-5] == 0x15) ? ret - 6 : ret - 5;
-	const uint8_t *e = (const uint8_t *)fn - 4;
-	if (e[0] == 0xf3 && e[1] == 0x0f && e[2] == 0x1e && e[3] == 0xfa)
-		fn -= 4;
-	if (fentry_saves_chain(ret))
-		fn -= 2;
-	return fn;
-}
-
 /* Copy a C string without ever faulting: process_vm_readv on ourselves
  * fails (or stops short) where the memory is not readable. */
-static uint8_t *put_string(uint8_t *p, uintptr_t ptr)
+uint8_t *fnt_put_string(uint8_t *p, uintptr_t ptr)
 {
 	char buf[FNT_ARG_STR_MAX];
 	if (!ptr) {
@@ -191,7 +159,7 @@ static uint8_t *put_item(uint8_t *p, const struct fnt_arg_item *it, uint64_t v)
 	if (it->fmt == FNT_FMT_STRUCT)
 		return p;
 	if (it->fmt == FNT_FMT_STR)
-		return put_string(p, (uintptr_t)v);
+		return fnt_put_string(p, (uintptr_t)v);
 	if (it->fmt == FNT_FMT_STDSTRING)
 		return put_std_string(p, (uintptr_t)v);
 	memcpy(p, &v, 8);
@@ -273,80 +241,6 @@ static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const st
 	return (size_t)(p - buf);
 }
 
-/* ---- the fast path of captured values ----
- * With the guard held, the common case of an entry with its ARGS record or
- * an exit with its RETVAL record: the clock read, the function in the
- * address cache, room in the chunk for the worst case of both (one bounds
- * check), no call site to add.  The event head goes first (its 8-byte
- * store zeroes what follows), then the record's length and body, then the
- * record's one-byte head, so that a reader never sees a head without its
- * body.  Values go straight from the register frame into the chunk; a
- * string is copied into it, bounded by FNT_ARG_STR_MAX.  Returns 0 when it
- * wrote nothing: the caller takes the general path (fnt_event_ext). */
-static inline __attribute__((always_inline)) int
-values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn, const struct fnt_regs *r,
-	    const uintptr_t *slot, const int is_exit)
-{
-	const uint64_t *w = (const uint64_t *)r;
-	uint8_t *p = t->pos, *q, *body;
-	uint64_t now, d, v, x;
-	unsigned sl, len;
-
-	if (unlikely(!l->fast || p >= t->limit || !fnt_use_tsc ||
-		     p + 8 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||
-		     (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
-		return 0;
-	now = __builtin_ia32_rdtsc();
-	d = now - t->last;
-	sl = fnt_slot(fn);
-	if (unlikely(t->cache[sl] != fn || d >= (1ull << 47)))
-		return 0;
-	t->last = now;
-	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
-	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
-	x = fnt_varint_pack(v, len);
-	memcpy(p, &x, 8);
-	p += len;
-	body = q = p + 1 + l->len_len;
-	if (!l->n_str) {
-		/* fixed size: the length is known, and stored before the body */
-		x = fnt_varint_pack(8u * l->n, l->len_len);
-		memcpy(p + 1, &x, 8);
-		for (unsigned i = 0; i < l->n; i++) {
-			uint8_t s = l->src[i];
-			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
-			memcpy(q, &v, 8);
-			q += 8;
-		}
-	} else {
-		for (unsigned i = 0; i < l->n; i++) {
-			uint8_t s = l->src[i];
-			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
-			if (l->kind[i] == FNT_PLAN_STR) {
-				q = put_string(q, (uintptr_t)v);
-			} else {
-				memcpy(q, &v, 8);
-				q += 8;
-			}
-		}
-		/* the length, as short as it can be: the body moves up when
-		 * the worst case needed a longer one */
-		size_t n = (size_t)(q - body);
-		unsigned ll = fnt_varint_len(n);
-		if (ll < l->len_len) {
-			memmove(p + 1 + ll, body, n);
-			q -= l->len_len - ll;
-		}
-		x = fnt_varint_pack(n, ll);
-		memcpy(p + 1, &x, ll);
-	}
-	x = fnt_varint_pack((uint64_t)(is_exit ? FNT_EXT_RETVAL : FNT_EXT_ARGS) << 2 | FNT_K_EXT, 1);
-	*(volatile uint8_t *)p = (uint8_t)x;
-	t->pos = q;
-	t->depth += is_exit ? -1 : 1;
-	return 1;
-}
-
 /* The general path of an entry with its ARGS record, with the guard held:
  * a new chunk, a cache miss, a call site, an item the plan does not know.
  * 0, or -1 when nothing was written. */
@@ -423,7 +317,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		if (!fnt_gate_skip(t, fn, 0)) {
 			depth = t->depth;
 			if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
-				if (!values_fast(t, &plan->args, fn, r, slot, 0))
+				if (!values_fast(t, &plan->args, fn, (const uint64_t *)r, slot, 0, 0))
 					args_slow(t, plan, fn, site, r, slot);
 			} else {
 				fnt_event_write(t, fn, site, 0);   /* releases the guard */
@@ -432,15 +326,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 			}
 			written = t->depth != depth;
 		}
-		struct fnt_shadow_entry *e = &t->ss[t->ss_top];
-		e->ret = *slot;
-		e->slot = (uintptr_t)slot;
-		e->fn = fn;
-		e->plan = written ? plan : NULL;
-		e->written = written;
-		e->depth = t->depth;
-		t->ss_top++;
-		*slot = (uintptr_t)fnt_return_trampoline;
+		fnt_shadow_push(t, fn, slot, written ? plan : NULL, written);
 		barrier();
 		t->busy = 0;
 		return;
@@ -452,7 +338,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		}
 		t->busy = 1;
 		barrier();
-		int rc = values_fast(t, &plan->args, fn, r, slot, 0) ? 0 : args_slow(t, plan, fn, site, r, slot);
+		int rc = values_fast(t, &plan->args, fn, (const uint64_t *)r, slot, 0, 0) ? 0 : args_slow(t, plan, fn, site, r, slot);
 		barrier();
 		t->busy = 0;
 		if (rc)
@@ -486,15 +372,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		return;         /* (cannot happen: nothing above leaves it held) */
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	struct fnt_shadow_entry *e = &t->ss[t->ss_top];
-	e->ret = *slot;
-	e->slot = (uintptr_t)slot;
-	e->fn = fn;
-	e->plan = plan;
-	e->written = 1;
-	e->depth = t->depth;
-	t->ss_top++;
-	*slot = (uintptr_t)fnt_return_trampoline;
+	fnt_shadow_push(t, fn, slot, plan, 1);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }
@@ -585,7 +463,7 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			t->busy = 0;
 			return e.ret;
 		}
-		if (e.plan && e.plan->ret.max && (values_fast(t, &e.plan->ret, e.fn, r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0)) {
+		if (e.plan && e.plan->ret.max && (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1, 0) || ret_slow(t, e.plan, e.fn, r) <= 0)) {
 			barrier();
 			t->busy = 0;
 			return e.ret;
@@ -596,7 +474,7 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 	if (e.plan && e.plan->ret.max && !t->busy) {
 		t->busy = 1;
 		barrier();
-		if (values_fast(t, &e.plan->ret, e.fn, r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0) {
+		if (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1, 0) || ret_slow(t, e.plan, e.fn, r) <= 0) {
 			barrier();
 			t->busy = 0;
 			return e.ret;

@@ -110,7 +110,7 @@ int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	if (!mode || !strncmp(base, "libfntrace", 10) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld64.so", 7))
+	if (!mode || fnt_elf_is_runtime(path) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "ld64.so", 7))
 		return 0;
 	if (fnt_elf_hooks(e, path) || fnt_prologue_wanted(e, path))
 		return 1;      /* instrumented, or -P moves its prologues */

@@ -424,7 +424,7 @@ static int is_system_library(const char *path)
 			return 1;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	return !strncmp(base, "libfntrace", 10) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "libc.so", 7);
+	return fnt_elf_is_runtime(path) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "libc.so", 7);
 }
 
 int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)

@@ -110,7 +110,7 @@ struct fnt_shadow_entry {
 	uintptr_t slot;          /* where it lives on the stack */
 	uintptr_t fn;            /* the function (for its exit event) */
 	const struct fnt_argplan *plan;   /* its -A/-R spec, or NULL */
-	uintptr_t written;       /* its entry was written (0: left out by the record-time filters) */
+	uint32_t written;        /* its entry was written (0: left out by the record-time filters) */
 	int32_t depth;           /* t->depth once it was written (library calls under -finstrument-functions) */
 };
 
@@ -325,7 +325,6 @@ extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on
 void fnt_argspec_init(void) FNT_HIDDEN;
 int fnt_argspec_wanted(void) FNT_HIDDEN;     /* specs were given */
 void fnt_argspec_module(const char *path, uint64_t bias) FNT_HIDDEN;
-const struct fnt_argplan *fnt_argspec_find(uintptr_t fn) FNT_HIDDEN;
 
 /* A function's -A/-R spec pre-decoded once, where its address is resolved
  * (argspec.c), for the trampolines' fast path (fentry.c): each item with a
@@ -344,6 +343,7 @@ struct fnt_argplan_list {
 	uint8_t fast;              /* every item is RAW or STR */
 	uint8_t n_str;             /* STR items among them */
 	uint8_t len_len;           /* bytes of the body's length varint, for the worst case */
+	uint8_t gp;                /* every source is a general register or the stack (no xmm) */
 	uint16_t max;              /* body bytes at most */
 	uint8_t src[FNT_ARGS_MAX];   /* word of struct fnt_regs, or FNT_PLAN_STACK | slot word */
 	uint8_t kind[FNT_ARGS_MAX];
@@ -353,6 +353,38 @@ struct fnt_argplan {
 	struct fnt_argplan_list args, ret;
 };
 void fnt_argspec_fork_child(void) FNT_HIDDEN;
+
+/* the functions with a spec, by address: open addressing, filled at
+ * start-up and at each dlopen, addresses published last (argspec.c) */
+#define FNT_ARGSPEC_TABLE_BITS 16
+struct fnt_argspec_entry {
+	uintptr_t addr;
+	const struct fnt_argplan *plan;
+	const char *text;
+};
+extern struct fnt_argspec_entry *fnt_argspec_table FNT_HIDDEN;
+
+static inline uint32_t fnt_argspec_hash(uintptr_t a)
+{
+	return (uint32_t)((a * 0x9E3779B97F4A7C15ull) >> (64 - FNT_ARGSPEC_TABLE_BITS));
+}
+
+/* fn's plan, or NULL; calls nothing (the fast trampolines use it) */
+static inline const struct fnt_argplan *fnt_argspec_find(uintptr_t fn)
+{
+	const struct fnt_argspec_entry *t = __atomic_load_n(&fnt_argspec_table, __ATOMIC_ACQUIRE);
+	const uint32_t mask = (1u << FNT_ARGSPEC_TABLE_BITS) - 1;
+	if (!t)
+		return NULL;
+	for (uint32_t h = fnt_argspec_hash(fn), i = 0; i <= mask; i++, h = (h + 1) & mask) {
+		uintptr_t a = __atomic_load_n(&t[h].addr, __ATOMIC_ACQUIRE);
+		if (a == fn)
+			return t[h].plan;
+		if (!a)
+			return NULL;
+	}
+	return NULL;
+}
 
 /* -fpatchable-function-entry: patch the module's pads (runtime/patch.c);
  * -P on code without instrumentation: move its prologues (prologue.c) */
@@ -403,6 +435,9 @@ void fnt_elf_functions(const struct fnt_elf *e, void (*fn)(void *ctx, const char
 #define FNT_ELF_FENTRY    2u   /* __fentry__ */
 #define FNT_ELF_PATCHABLE 4u   /* a __patchable_function_entries section */
 unsigned fnt_elf_hooks(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
+/* whether path names the runtime's own shared object, whatever its file is
+ * called (FNTRACE_LIBRARY may name any copy): never hooked nor patched */
+int fnt_elf_is_runtime(const char *path) FNT_HIDDEN;
 /* the GOT slots of its calls into other objects (name, slot's file vaddr);
  * defined: also the slots of its own interposable functions */
 void fnt_elf_imports(const struct fnt_elf *e, int defined, void (*fn)(void *ctx, const char *name, uint64_t vaddr),

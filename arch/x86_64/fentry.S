@@ -11,6 +11,12 @@
  * rcx, rdx, rsi, rdi, r8-r11, xmm0-xmm15) around the C code, whatever it
  * does, and the stack is realigned to 16 bytes for it.
  *
+ * Each first tries the common case (runtime/fastpath.c), which is built to
+ * use no vector register and to save every general register it uses: it
+ * needs only the registers it is passed arguments in saved, and either
+ * does the whole entry or exit or changes nothing.  Otherwise the general
+ * path below it runs, with the full save.
+ *
  * Frame (struct fnt_regs in runtime/fentry.c), from the aligned %rsp:
  *   0 rdi, 8 rsi, 16 rdx, 24 rcx, 32 r8, 40 r9, 48 rax, 56 r10, 64 r11,
  *   72 pad, 80 + 16*i xmm_i (i = 0..15): 336 bytes.
@@ -52,6 +58,66 @@
 	movaps %xmm15, 320(%rsp)
 .endm
 
+.macro FAST_PUSH
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %rax
+	.cfi_adjust_cfa_offset 8
+.endm
+
+.macro FAST_POP
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+.endm
+
+.macro GP_PUSH
+	push %r11
+	.cfi_adjust_cfa_offset 8
+	push %r10
+	.cfi_adjust_cfa_offset 8
+	push %rax
+	.cfi_adjust_cfa_offset 8
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %rcx
+	.cfi_adjust_cfa_offset 8
+	push %rdx
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+.endm
+
+.macro GP_POP
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	pop %r10
+	.cfi_adjust_cfa_offset -8
+	pop %r11
+	.cfi_adjust_cfa_offset -8
+.endm
+
 .macro RESTORE_ALL
 	mov 0(%rsp), %rdi
 	mov 8(%rsp), %rsi
@@ -88,6 +154,26 @@
 	.type __fentry__, @function
 __fentry__:
 	.cfi_startproc
+	FAST_PUSH
+	mov 24(%rsp), %rdi          /* address just past the call in the function */
+	lea 32(%rsp), %rsi          /* the function's return-address slot */
+	call fnt_fentry_fast
+	cmp $1, %eax
+	FAST_POP
+	ja 2f
+	je 1f
+	ret
+2:	/* values to capture: the general registers, as struct fnt_regs begins */
+	GP_PUSH
+	mov %rsp, %rdi
+	mov 72(%rsp), %rsi          /* address just past the call in the function */
+	lea 80(%rsp), %rdx          /* the function's return-address slot */
+	call fnt_fentry_args_fast
+	test %eax, %eax
+	GP_POP
+	jnz 1f
+	ret
+1:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
 	mov 8(%rbp), %rsi           /* address just past the call in the function */
@@ -110,6 +196,28 @@ __fentry__:
 	.type fnt_prologue_entry, @function
 fnt_prologue_entry:
 	.cfi_startproc
+	FAST_PUSH
+	mov 24(%rsp), %rdi          /* the .quad */
+	lea 32(%rsp), %rsi          /* the function's return-address slot */
+	call fnt_prologue_fast
+	cmp $1, %eax
+	FAST_POP
+	ja 2f
+	je 1f
+	addq $8, (%rsp)             /* past the .quad */
+	ret
+2:
+	GP_PUSH
+	mov %rsp, %rdi
+	mov 72(%rsp), %rsi          /* the .quad */
+	lea 80(%rsp), %rdx          /* the function's return-address slot */
+	call fnt_prologue_args_fast
+	test %eax, %eax
+	GP_POP
+	jnz 1f
+	addq $8, (%rsp)
+	ret
+1:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
 	mov 8(%rbp), %rsi
@@ -134,6 +242,26 @@ fnt_prologue_entry:
 	.type fnt_libcall_entry, @function
 fnt_libcall_entry:
 	.cfi_startproc
+	FAST_PUSH
+	mov 8(%r11), %rdi           /* the GOT slot: the event's function */
+	lea 24(%rsp), %rsi          /* the caller's return-address slot */
+	call fnt_fast_enter         /* (keeps %r11, as every register) */
+	cmp $1, %eax
+	FAST_POP
+	ja 2f
+	je 1f
+	jmp *(%r11)                 /* the real function */
+2:
+	GP_PUSH
+	mov %rsp, %rdi
+	mov 8(%r11), %rsi
+	lea 72(%rsp), %rdx          /* the caller's return-address slot */
+	call fnt_args_fast
+	test %eax, %eax
+	GP_POP
+	jnz 1f
+	jmp *(%r11)
+1:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
 	mov %r11, %rsi              /* struct libcall_slot * */
@@ -174,6 +302,41 @@ fnt_traced_return:
 fnt_return_trampoline:
 	sub $8, %rsp
 	.cfi_adjust_cfa_offset 8
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+	push %rax                   /* the return value (%rdx, %xmm0-1, %st: untouched) */
+	.cfi_adjust_cfa_offset 8
+	lea 24(%rsp), %rdi          /* the caller's %rsp after the return */
+	call fnt_exit_fast
+	cmp $1, %rax
+	jbe 1f
+	mov %rax, 16(%rsp)
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_adjust_cfa_offset 16
+1:
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	jb 3f
+	/* a return value to capture: the general registers, as struct fnt_regs begins */
+	GP_PUSH
+	mov %rsp, %rdi
+	lea 80(%rsp), %rsi          /* the caller's %rsp after the return */
+	call fnt_exit_ret_fast
+	test %rax, %rax
+	jz 2f
+	mov %rax, 72(%rsp)
+	GP_POP
+	ret
+	.cfi_adjust_cfa_offset 72
+2:
+	GP_POP
+3:
 	SAVE_ALL
 	mov %rsp, %rdi
 	lea 16(%rbp), %rsi          /* the caller's %rsp after the return */

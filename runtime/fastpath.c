@@ -1,0 +1,212 @@
+/*
+ * fastpath.c - the common case of the return-address-swap modes (-pg
+ * -mfentry, -fpatchable-function-entry, -P, library calls), for the
+ * trampolines in arch/x86_64/fentry.S to try first.
+ *
+ * Every call these trampolines see used to go through the general C side
+ * (fentry.c) with every call-clobbered register saved around it, the 16
+ * vector registers included, on entry and on exit.  Most calls need
+ * nothing of it: recording is on, no filter, no argument to capture, the
+ * event fits the current chunk, the function is in the chunk's cache, the
+ * thread is on its own stack and its shadow stack has room.  For those,
+ * the functions here do the whole entry or exit: the event, and the shadow
+ * stack's push or pop with the return-address swap.
+ *
+ * They are built with -mgeneral-regs-only and no_caller_saved_registers
+ * (see the Makefile): the compiler saves exactly the registers they use,
+ * and they use no vector register, so a trampoline saves only the ones it
+ * passes arguments in.  They call nothing: each either finishes its event
+ * or changes nothing at all and answers "slow", and the trampoline then
+ * takes the general path, which redoes the event from the start.
+ */
+#include "fntrace.h"
+#include "format/argspec.h"
+#include "runtime/event.h"
+#include "runtime/fentry.h"
+
+#ifndef FNT_STATIC_ARCHIVE
+
+#define FAST __attribute__((no_caller_saved_registers, used)) FNT_HIDDEN
+
+int fnt_fast_enter(uintptr_t fn, uintptr_t *slot) FAST;
+int fnt_fentry_fast(uintptr_t ret_in_fn, uintptr_t *slot) FAST;
+int fnt_prologue_fast(uintptr_t *quad, uintptr_t *slot) FAST;
+uintptr_t fnt_exit_fast(uintptr_t sp) FAST;
+int fnt_args_fast(const uint64_t *gp, uintptr_t fn, uintptr_t *slot) FAST;
+int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slot) FAST;
+int fnt_prologue_args_fast(const uint64_t *gp, uintptr_t *quad, uintptr_t *slot) FAST;
+uintptr_t fnt_exit_ret_fast(const uint64_t *gp, uintptr_t sp) FAST;
+
+/* Whether nothing process-wide asks for the general path: recording on,
+ * no record-time filter, no call sites. */
+static inline __attribute__((always_inline)) int fast_allowed(void)
+{
+	return !(fnt_filtering | (uint32_t)fnt_paused | (fnt_flags & FNT_FLAG_CALLSITE));
+}
+
+/* With nothing special about the thread: on its own stack (fnt_stack_check's
+ * test, without its rare path), its shadow stack there with room, the
+ * guard free, room in the chunk and the cycle counter in use. */
+static inline __attribute__((always_inline)) int thread_ready(struct fnt_thread *t, uintptr_t sp, int push)
+{
+	if (unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)))
+		return 0;
+	if (unlikely(push && (!t->ss || t->ss_top == t->ss_cap)))
+		return 0;
+	return !t->busy && t->pos < t->limit && fnt_use_tsc;
+}
+
+/* The entry of fn, whose return address is at *slot: 0 when recorded and
+ * swapped, 1 when nothing was done, 2 (nothing done) when fn has values
+ * to capture: the trampoline then passes its registers (enter_args). */
+static inline __attribute__((always_inline)) int enter(uintptr_t fn, uintptr_t *slot)
+{
+	struct fnt_thread *t = &fnt_self;
+
+	if (unlikely(!fast_allowed()))
+		return 1;
+	if (unlikely(fnt_argspec_count) && fnt_argspec_find(fn))
+		return 2;
+	if (unlikely(!thread_ready(t, (uintptr_t)slot, 1)))
+		return 1;
+	t->busy = 1;
+	barrier();
+	if (unlikely(fnt_event_put(t, t->pos, fn, __builtin_ia32_rdtsc(), 0))) {
+		barrier();
+		t->busy = 0;
+		return 1;
+	}
+	fnt_shadow_push(t, fn, slot, NULL, 1);
+	barrier();
+	t->busy = 0;
+	return 0;
+}
+
+/* The same with fn's ARGS record, its values read from gp (the general
+ * registers in struct fnt_regs order) and the stack: when every value is
+ * a word of those (no string, no xmm).  0, or 1 when nothing was done. */
+static inline __attribute__((always_inline)) int enter_args(const uint64_t *gp, uintptr_t fn, uintptr_t *slot)
+{
+	struct fnt_thread *t = &fnt_self;
+	const struct fnt_argplan *plan;
+
+	if (unlikely(!fast_allowed()) || !(plan = fnt_argspec_find(fn)))
+		return 1;
+	if (!plan->args.fast || plan->args.n_str || !plan->args.gp || !thread_ready(t, (uintptr_t)slot, 1))
+		return 1;
+	t->busy = 1;
+	barrier();
+	if (!values_fast(t, &plan->args, fn, gp, slot, 0, 1)) {
+		barrier();
+		t->busy = 0;
+		return 1;
+	}
+	fnt_shadow_push(t, fn, slot, plan, 1);
+	barrier();
+	t->busy = 0;
+	return 0;
+}
+
+int fnt_fast_enter(uintptr_t fn, uintptr_t *slot)
+{
+	return enter(fn, slot);
+}
+
+int fnt_args_fast(const uint64_t *gp, uintptr_t fn, uintptr_t *slot)
+{
+	return enter_args(gp, fn, slot);
+}
+
+/* __fentry__: from the address just past the call in the function */
+int fnt_fentry_fast(uintptr_t ret_in_fn, uintptr_t *slot)
+{
+	if (unlikely(fentry_saves_chain(ret_in_fn)))
+		return 1;
+	return enter(fentry_fn(ret_in_fn), slot);
+}
+
+int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slot)
+{
+	return enter_args(gp, fentry_fn(ret_in_fn), slot);   /* (no static chain: see above) */
+}
+
+/* -P: the trampoline's `.quad fn`, which the return then skips */
+int fnt_prologue_fast(uintptr_t *quad, uintptr_t *slot)
+{
+	return enter(*quad, slot);
+}
+
+int fnt_prologue_args_fast(const uint64_t *gp, uintptr_t *quad, uintptr_t *slot)
+{
+	return enter_args(gp, *quad, slot);
+}
+
+/* The frame the return trampoline pops, with sp the caller's %rsp after
+ * the return: NULL when it is not the plain case (frames to drop first,
+ * another stack, not written). */
+static inline __attribute__((always_inline)) struct fnt_shadow_entry *exit_frame(struct fnt_thread *t, uintptr_t sp)
+{
+	uint32_t top = t->ss_top;
+	struct fnt_shadow_entry *e;
+
+	if (unlikely(!top || !fast_allowed()))
+		return NULL;
+	e = &t->ss[top - 1];
+	if (unlikely(e->slot != sp - 8 || !e->written || !thread_ready(t, sp, 0)))
+		return NULL;
+	return e;
+}
+
+/* The return trampoline: the real return address once the exit is
+ * recorded and popped; 0 when nothing was done; 1 (nothing done) when the
+ * frame has a return value to capture: the trampoline then passes its
+ * registers (fnt_exit_ret_fast). */
+uintptr_t fnt_exit_fast(uintptr_t sp)
+{
+	struct fnt_thread *t = &fnt_self;
+	struct fnt_shadow_entry *e = exit_frame(t, sp);
+
+	if (!e)
+		return 0;
+	if (unlikely(e->plan != NULL) && e->plan->ret.max)
+		return 1;
+	t->busy = 1;
+	barrier();
+	if (unlikely(fnt_event_put(t, t->pos, e->fn, __builtin_ia32_rdtsc(), 1))) {
+		barrier();
+		t->busy = 0;
+		return 0;
+	}
+	uintptr_t ret = e->ret;
+	t->ss_top--;
+	barrier();
+	t->busy = 0;
+	return ret;
+}
+
+uintptr_t fnt_exit_ret_fast(const uint64_t *gp, uintptr_t sp)
+{
+	struct fnt_thread *t = &fnt_self;
+	struct fnt_shadow_entry *e = exit_frame(t, sp);
+	const struct fnt_argplan_list *l;
+
+	if (!e || !e->plan)
+		return 0;
+	l = &e->plan->ret;
+	if (!l->max || !l->fast || l->n_str || !l->gp)
+		return 0;
+	t->busy = 1;
+	barrier();
+	if (!values_fast(t, l, e->fn, gp, NULL, 1, 1)) {
+		barrier();
+		t->busy = 0;
+		return 0;
+	}
+	uintptr_t ret = e->ret;
+	t->ss_top--;
+	barrier();
+	t->busy = 0;
+	return ret;
+}
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * fentry.h - what the -pg -mfentry trampolines' two C sides share: the
+ * slow one (fentry.c: arguments, filters, exceptions, everything) and the
+ * fast one (fastpath.c: an entry or exit with nothing special about it,
+ * built without vector registers so that the trampolines need not save
+ * them).
+ */
+#ifndef FNT_FENTRY_H
+#define FNT_FENTRY_H
+
+#include <stdint.h>
+#include "runtime/runtime.h"
+
+void fnt_return_trampoline(void) FNT_HIDDEN;
+/* copy a C string from the program, never faulting (fentry.c) */
+uint8_t *fnt_put_string(uint8_t *p, uintptr_t ptr) FNT_HIDDEN;
+
+/* gcc's nested functions save their static chain around the __fentry__
+ * call: `push %r10; [endbr64;] call __fentry__; pop %r10`.  Then the
+ * function's return address lies one slot further up than usual, and the
+ * slot next to the call's own return address is the saved chain, which
+ * the trampoline must leave alone.  The pop right after the call is what
+ * tells it apart from whatever precedes an ordinary function. */
+static inline int fentry_saves_chain(uintptr_t ret)
+{
+	const uint8_t *p = (const uint8_t *)ret;
+	if (p[0] != 0x41 || p[1] != 0x5a)
+		return 0;
+	const uint8_t *c = p - ((p[-6] == 0xff && p[-5] == 0x15) ? 6 : 5);
+	if (c[-4] == 0xf3 && c[-3] == 0x0f && c[-2] == 0x1e && c[-1] == 0xfa)
+		c -= 4;
+	return c[-2] == 0x41 && c[-1] == 0x52;
+}
+
+/* The function's first byte, from the address just past its __fentry__
+ * call: a 5-byte direct call (clang, gcc -fno-plt off) or a 6-byte call
+ * through the GOT (gcc's default), after an endbr64 if there is one. */
+static inline uintptr_t fentry_fn(uintptr_t ret)
+{
+	const uint8_t *p = (const uint8_t *)ret;
+	uintptr_t fn = (p[-6] == 0xff && p[-5] == 0x15) ? ret - 6 : ret - 5;
+	const uint8_t *e = (const uint8_t *)fn - 4;
+	if (e[0] == 0xf3 && e[1] == 0x0f && e[2] == 0x1e && e[3] == 0xfa)
+		fn -= 4;
+	if (fentry_saves_chain(ret))
+		fn -= 2;
+	return fn;
+}
+
+/* Push fn's frame, whose return address is at *slot, and swap that
+ * address for the return trampoline; with the guard held. */
+static inline __attribute__((always_inline)) void
+fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_argplan *plan, uint32_t written)
+{
+	struct fnt_shadow_entry *e = &t->ss[t->ss_top];
+	e->ret = *slot;
+	e->slot = (uintptr_t)slot;
+	e->fn = fn;
+	e->plan = plan;
+	e->written = written;
+	e->depth = t->depth;
+	t->ss_top++;
+	*slot = (uintptr_t)fnt_return_trampoline;
+}
+
+/* ---- the fast path of captured values ----
+ * With the guard held, the common case of an entry with its ARGS record or
+ * an exit with its RETVAL record: the clock read, the function in the
+ * address cache, room in the chunk for the worst case of both (one bounds
+ * check), no call site to add.  The event head goes first (its 8-byte
+ * store zeroes what follows), then the record's length and body, then the
+ * record's one-byte head, so that a reader never sees a head without its
+ * body.  Values go straight from the register frame into the chunk; a
+ * string is copied into it, bounded by FNT_ARG_STR_MAX.  Returns 0 when it
+ * wrote nothing: the caller takes the general path (fnt_event_ext).  w:
+ * the register frame's words (struct fnt_regs); fixed_only: the caller
+ * made sure the list has no string (then nothing here calls out). */
+static inline __attribute__((always_inline)) int
+values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn, const uint64_t *w,
+	    const uintptr_t *slot, const int is_exit, const int fixed_only)
+{
+	uint8_t *p = t->pos, *q, *body;
+	uint64_t now, d, v, x;
+	unsigned sl, len;
+
+	if (unlikely(!l->fast || p >= t->limit || !fnt_use_tsc ||
+		     p + 8 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||
+		     (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
+		return 0;
+	now = __builtin_ia32_rdtsc();
+	d = now - t->last;
+	sl = fnt_slot(fn);
+	if (unlikely(t->cache[sl] != fn || d >= (1ull << 47)))
+		return 0;
+	t->last = now;
+	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
+	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	x = fnt_varint_pack(v, len);
+	memcpy(p, &x, 8);
+	p += len;
+	body = q = p + 1 + l->len_len;
+	if (fixed_only || !l->n_str) {
+		/* fixed size: the length is known, and stored before the body */
+		x = fnt_varint_pack(8u * l->n, l->len_len);
+		memcpy(p + 1, &x, 8);
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			memcpy(q, &v, 8);
+			q += 8;
+		}
+	} else {
+		for (unsigned i = 0; i < l->n; i++) {
+			uint8_t s = l->src[i];
+			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
+			if (l->kind[i] == FNT_PLAN_STR) {
+				q = fnt_put_string(q, (uintptr_t)v);
+			} else {
+				memcpy(q, &v, 8);
+				q += 8;
+			}
+		}
+		/* the length, as short as it can be: the body moves up when
+		 * the worst case needed a longer one */
+		size_t n = (size_t)(q - body);
+		unsigned ll = fnt_varint_len(n);
+		if (ll < l->len_len) {
+			memmove(p + 1 + ll, body, n);
+			q -= l->len_len - ll;
+		}
+		x = fnt_varint_pack(n, ll);
+		memcpy(p + 1, &x, ll);
+	}
+	x = fnt_varint_pack((uint64_t)(is_exit ? FNT_EXT_RETVAL : FNT_EXT_ARGS) << 2 | FNT_K_EXT, 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	t->pos = q;
+	t->depth += is_exit ? -1 : 1;
+	return 1;
+}
+
+#endif

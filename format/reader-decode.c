@@ -664,6 +664,58 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 	return (size_t)(ev - ev0);
 }
 
+/* A NEW event whose address this walk has already resolved since the last
+ * module change (the walk cache's hit, without call sites or values) into
+ * ev, exactly as cursor_next would decode it, without leaving the batch
+ * loop: in a program with many functions the format's 64 slots collide
+ * (sqlite: 15 % of its events are NEW, nine in ten of them walk-cache
+ * hits), and each one left fast_run for a cleared event and cursor_next's
+ * every check.
+ * Returns 1, or 0 with nothing changed: the event is left to cursor_next
+ * (a thread's first event, which sets first_ns, too). */
+static inline int fast_new(struct cursor *c, struct trace_event *ev)
+{
+	const uint8_t *p = c->pos, *end = c->end, *q;
+	uint64_t x, v, zz, nt, addr;
+	unsigned len, l2;
+
+	if (end - p < 8 || !*p || c->ticks_went_back || !c->th->events)
+		return 0;
+	len = (unsigned)__builtin_ctz(*p) + 1;
+	memcpy(&x, p, 8);
+	v = (x & varint_mask[len]) >> len;
+	nt = c->ticks + (v >> 8);
+	q = p + len;
+	/* NEW with payload 0 (entry) or 1 (exit), then its address varint */
+	if ((v & 0xfb) != FNT_K_NEW || nt >= c->next_change || end - q < 8 || !*q)
+		return 0;
+	l2 = (unsigned)__builtin_ctz(*q) + 1;
+	memcpy(&zz, q, 8);
+	zz = (zz & varint_mask[l2]) >> l2;
+	addr = c->prev_new + (uint64_t)fnt_unzigzag(zz);
+	const struct resolved_slot *r = &c->wc->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
+	if (!addr || addr >= (1ull << 57) || r->addr != addr || r->p != c->p || r->gen != c->gen + 1)
+		return 0;
+	struct cache_slot *s = &c->cache[fnt_slot(addr)];
+	s->addr = addr;
+	s->gen = c->gen + 1;
+	s->func = r->func;
+	c->prev_new = addr;
+	c->ticks = nt;
+	c->pos = q + l2;
+	ev->kind = (v & 4) ? TRACE_EXIT : TRACE_ENTRY;
+	ev->func = r->func;
+	ev->addr = addr;
+	ev->ns = to_ns(c->p, nt);
+	ev->thread = c->th;
+	ev->callsite = 0;
+	ev->callsite_vaddr = 0;
+	ev->payload = NULL;
+	ev->callsite_file = 0;
+	ev->payload_len = 0;
+	return 1;
+}
+
 _Static_assert(sizeof(struct trace_event) == 64, "an event is one cache line");
 
 /* a batch buffer, one event per cache line */
@@ -706,6 +758,14 @@ size_t cursor_fill(struct cursor *c)
 				break;
 		}
 		struct trace_event *ev = &buf[n];
+		if (!cs && !ar && fast_new(c, ev)) {
+			th->events++;
+			th->last_ns = ev->ns;
+			if (ev->ns > max_ns)
+				max_ns = ev->ns;
+			n++;
+			continue;
+		}
 		memset(ev, 0, sizeof(*ev));
 		if (!cursor_next(c, ev))
 			break;

@@ -1,5 +1,7 @@
 /*
- * clock.c - the trace clock when the program takes the cycle counter away.
+ * clock.c - the trace clock: the TSC or CLOCK_MONOTONIC (chosen at start-up),
+ * the samples that calibrate ticks against nanoseconds, and the clock when
+ * the program takes the cycle counter away.
  *
  * prctl(PR_SET_TSC, PR_TSC_SIGSEGV) makes rdtsc fault in the calling thread
  * and in every thread it starts later.  The vDSO's clock_gettime reads the
@@ -19,12 +21,16 @@
  * hooks' slow path with one atomic add on the mapped header, no system
  * call.  Other threads go on as before.
  */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "runtime/runtime.h"
+#include "fntrace.h"
+#include "runtime/runtime-internal.h"
 
 int fnt_clock_raw FNT_HIDDEN;                    /* CLOCK_MONOTONIC by system call */
 __thread int fnt_no_clock FNT_HIDDEN __attribute__((tls_model("initial-exec")));
@@ -32,6 +38,66 @@ __thread int fnt_no_clock FNT_HIDDEN __attribute__((tls_model("initial-exec")));
 static int emulated;                  /* the file is in TSC ticks: convert */
 static uint64_t sw_ticks, sw_mono;    /* the last TSC sample, at the switch */
 static double ticks_per_ns;
+
+uint64_t fnt_mono_ns(void)
+{
+	struct timespec ts;
+	if (unlikely(fnt_clock_raw))     /* the vDSO would run rdtsc (clock.c) */
+		return fnt_clock_raw_ns(CLOCK_MONOTONIC);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+	if (unlikely(fnt_clock_raw))
+		return fnt_clock_raw_ns(CLOCK_REALTIME);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* One clock sample: ticks read on both sides of CLOCK_MONOTONIC, averaged;
+ * the tightest of a few such windows, so that a sample an interrupt or the
+ * scheduler cut in two is never used (the conversion of the first seconds
+ * rests on samples 1 ms apart: 10 us off in one was 1 %). */
+void clock_sample(uint64_t *ticks, uint64_t *mono, uint64_t *real)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = fnt_now(), m = fnt_mono_ns(), b = fnt_now();
+		if (b - a < best) {
+			best = b - a;
+			*ticks = a + (b - a) / 2;
+			*mono = m;
+		}
+		if (!fnt_use_tsc)
+			break;          /* ticks are CLOCK_MONOTONIC ns: one read is exact */
+	}
+	if (real)
+		*real = real_ns();
+}
+
+/* The TSC is used when the kernel itself uses it as its clocksource (it then
+ * is invariant and synchronised across CPUs); FNTRACE_CLOCK overrides. */
+int tsc_usable(void)
+{
+	const char *env = getenv(FNTRACE_ENV_CLOCK);
+	char buf[32] = "";
+	int fd;
+	ssize_t n;
+
+	if (env && !strcmp(env, "tsc"))
+		return 1;
+	if (env && !strcmp(env, "monotonic"))
+		return 0;
+	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n >= 3 && !strncmp(buf, "tsc", 3);
+}
 
 uint64_t fnt_clock_raw_ns(int clock)
 {

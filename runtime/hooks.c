@@ -7,7 +7,7 @@
  * lock, no atomic, no syscall, no call through the PLT, nothing shared with
  * other threads.  Everything unusual (cache miss, first event of a thread,
  * full chunk, re-entry from a signal handler, call sites) leaves through one
- * predictable branch as a tail call to runtime.c, so the common path calls
+ * predictable branch as a tail call to slowpath.c, so the common path calls
  * nothing and spills no register.  Record-time filters (filter.c) are one
  * more predictable branch when off; when on, the calls they leave out most
  * often are decided here from per-thread depth counters (event.h).

@@ -1,7 +1,7 @@
 /*
  * ring.c - snapshots of a running trace (the flight recorder's dump).
  *
- * The rings themselves live in runtime.c (a thread rewrites its oldest
+ * The rings themselves live in tracefile.c (a thread rewrites its oldest
  * chunk, see thread_chunk_start) and need nothing at a crash or a kill: the
  * mapping is the file.  A snapshot freezes the trace as it is now into
  * <trace dir>/snapshot-<name>/<pid>-<n>.fnt: the header (marked as a

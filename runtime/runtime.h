@@ -1,6 +1,7 @@
 /*
- * runtime.h - state shared by the runtime's files (hooks.c, runtime.c,
- * modules.c).  Nothing here is exported from libfntrace.so.
+ * runtime.h - state shared by the runtime's files (hooks.c, slowpath.c,
+ * modules.c ...; runtime-internal.h holds what only the files split from
+ * runtime.c share).  Nothing here is exported from libfntrace.so.
  *
  * Ownership: struct fnt_thread is touched only by its own thread (and by
  * signal handlers on that thread, which the `busy` guard turns away).  The
@@ -25,7 +26,7 @@
 
 enum fnt_thread_state { FNT_T_NEW = 0, FNT_T_ACTIVE, FNT_T_OFF, FNT_T_ENDED };
 
-/* A trace file and its meta stream: the process's own (runtime.c), or a
+/* A trace file and its meta stream: the process's own (tracefile.c), or a
  * vfork child's (vfork.c).  The meta fields are appended under meta_lock
  * by any thread of the process that writes this file. */
 struct fnt_trace_file {
@@ -491,7 +492,7 @@ static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thre
 }
 void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
 int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */
-void fnt_raw_fork_child(void) FNT_HIDDEN;     /* runtime.c: the fork treatment, no prepare step ran */
+void fnt_raw_fork_child(void) FNT_HIDDEN;     /* fork.c: the fork treatment, no prepare step ran */
 
 /* with the guard held for a child: give it back if the child is gone (clone.c) */
 void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;

@@ -7,7 +7,7 @@
  * of their own (addr -> actions).  Most actions run in the hooks' rare
  * path: after its first event, a function with a trigger stays in the
  * thread's address cache with FNT_CACHE_TAG set, so that each of its events
- * misses the cache and comes through runtime.c's finish_event, which calls
+ * misses the cache and comes through slowpath.c's finish_event, which calls
  * here.  A function without a trigger keeps hitting the cache: it pays
  * nothing.  (depth=N, filter, notrace and hide act through the filters.)
  *

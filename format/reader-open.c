@@ -1,0 +1,1007 @@
+/*
+ * reader-open.c - opening a trace: find its files, check each header, scan
+ * the chunks of every process, replay the module map and the other meta
+ * records, and calibrate the clock.  Also what views ask of an open trace
+ * (scope names, argument specs, the module at a time) and trace_close.
+ *
+ * Every length and offset read from a file is checked against the file
+ * before use: a corrupt or truncated trace yields warnings and counts of
+ * skipped bytes, never a crash.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "format/reader-internal.h"
+#include "format/safeio.h"
+
+#define MAX_THREADS_PER_PROC (1u << 20)
+/* no real stack holds more frames (each takes at least 16 bytes): a chunk
+ * header giving a larger call depth is corrupt */
+#define MAX_START_DEPTH (1 << 28)
+#define MAX_SESSION_SIZE (1u << 20)
+
+void *xrealloc_(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+/* Room for element n of an array of n elements that only ever grows
+ * through here: capacities are powers of two, so appending n records costs
+ * O(n) copies, whatever the allocator (ASan's realloc always copies). */
+void *grow_(void *p, size_t n, size_t size)
+{
+	if (n & (n - 1))        /* neither 0 nor a power of two: there is room */
+		return p;
+	return xrealloc_(p, (n ? 2 * n : 1) * size);
+}
+
+static char *xstrdup_(const char *s)
+{
+	char *d = strdup(s);
+	if (!d) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+static void warn(struct trace *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	t->warnings = grow_(t->warnings, t->n_warnings, sizeof(*t->warnings));
+	t->warnings[t->n_warnings++] = xstrdup_(buf);
+}
+
+/* ---- opening ---- */
+
+/* Module files and threads are found through hash tables, not by a scan:
+ * a trace may hold hundreds of thousands of module or thread records, and
+ * opening it must stay O(n). */
+static uint64_t file_key_hash(const char *path, const uint8_t *bid, uint8_t bid_len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	for (uint8_t i = 0; i < bid_len; i++)
+		h = (h ^ bid[i]) * 0x100000001b3ull;
+	return h ^ (h >> 31);
+}
+
+static void file_hash_grow(struct trace *t)
+{
+	size_t nsize = t->file_hash_size ? t->file_hash_size * 2 : 256;
+	uint32_t *nh = calloc(nsize, sizeof(*nh));
+	if (!nh) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	for (size_t k = 0; k < t->n_files; k++) {
+		const struct trace_file_ref *f = &t->files[k];
+		size_t j = file_key_hash(f->path, f->build_id, f->build_id_len) & (nsize - 1);
+		while (nh[j])
+			j = (j + 1) & (nsize - 1);
+		nh[j] = (uint32_t)k + 1;
+	}
+	free(t->file_hash);
+	t->file_hash = nh;
+	t->file_hash_size = nsize;
+}
+
+static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, uint8_t bid_len)
+{
+	size_t i, mask;
+	if (t->n_files * 2 >= t->file_hash_size)
+		file_hash_grow(t);
+	mask = t->file_hash_size - 1;
+	for (i = file_key_hash(path, bid, bid_len) & mask; t->file_hash[i]; i = (i + 1) & mask) {
+		struct trace_file_ref *f = &t->files[t->file_hash[i] - 1];
+		if (f->build_id_len == bid_len && !memcmp(f->build_id, bid, bid_len) && !strcmp(f->path, path))
+			return t->file_hash[i] - 1;
+	}
+	t->file_hash[i] = (uint32_t)t->n_files + 1;
+	t->files = grow_(t->files, t->n_files, sizeof(*t->files));
+	struct trace_file_ref *f = &t->files[t->n_files];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup_(path);
+	memcpy(f->build_id, bid, bid_len);
+	f->build_id_len = bid_len;
+	f->sym = -1;
+	return (uint32_t)t->n_files++;
+}
+
+static struct trace_thread *thread_get(struct trace_process *p, uint32_t serial, uint32_t tid)
+{
+	/* serial < MAX_THREADS_PER_PROC: the index is at most 4 MiB */
+	if (serial >= p->n_thread_index) {
+		size_t n = p->n_thread_index ? p->n_thread_index : 64;
+		while (n <= serial)
+			n *= 2;
+		p->thread_index = xrealloc_(p->thread_index, n * sizeof(*p->thread_index));
+		memset(p->thread_index + p->n_thread_index, 0, (n - p->n_thread_index) * sizeof(*p->thread_index));
+		p->n_thread_index = n;
+	}
+	if (p->thread_index[serial])
+		return &p->threads[p->thread_index[serial] - 1];
+	if (p->n_threads == p->cap_threads) {
+		p->cap_threads = p->cap_threads ? 2 * p->cap_threads : 8;
+		p->threads = xrealloc_(p->threads, p->cap_threads * sizeof(*p->threads));
+	}
+	p->thread_index[serial] = (uint32_t)p->n_threads + 1;
+	struct trace_thread *th = &p->threads[p->n_threads++];
+	memset(th, 0, sizeof(*th));
+	th->proc = p;
+	th->serial = serial;
+	th->tid = tid;
+	th->selected = 1;
+	th->start_depth = INT32_MIN;
+	return th;
+}
+
+const struct fnt_chunk_header *chunk_at(const struct trace_process *p, uint64_t idx, size_t *avail)
+{
+	uint64_t off = FNT_HEADER_SIZE + idx * (uint64_t)p->hdr.chunk_size;
+	if (off + FNT_CHUNK_HDR_SIZE > p->size)
+		return NULL;
+	*avail = p->size - off < p->hdr.chunk_size ? (size_t)(p->size - off) : p->hdr.chunk_size;
+	return (const void *)(p->map + off);
+}
+
+/* A copy of chunk idx's header, read with pread when the file is open: the
+ * scan at open time touches every chunk, and through the mapping each touch
+ * would make the kernel map the neighbouring pages too (fault-around),
+ * holding a quarter of a large trace in memory.  Returns NULL past the end. */
+static const struct fnt_chunk_header *chunk_header(const struct trace_process *p, uint64_t idx,
+						   struct fnt_chunk_header *buf, size_t *avail)
+{
+	uint64_t off = FNT_HEADER_SIZE + idx * (uint64_t)p->hdr.chunk_size;
+	if (off + FNT_CHUNK_HDR_SIZE > p->size)
+		return NULL;
+	*avail = p->size - off < p->hdr.chunk_size ? (size_t)(p->size - off) : p->hdr.chunk_size;
+	if (p->fd >= 0 && pread(p->fd, buf, sizeof(*buf), (off_t)off) == (ssize_t)sizeof(*buf))
+		return buf;
+	memcpy(buf, p->map + off, sizeof(*buf));
+	return buf;
+}
+
+/* After an unused chunk idx, the index of the chunk before the next one that
+ * holds any data: the holes of a sparse file are skipped with one lseek
+ * each, not read chunk by chunk, so opening takes the time of what the file
+ * holds, not of its size (a hostile 4 TiB sparse file opens at once). */
+static uint64_t skip_hole(const struct trace_process *p, uint64_t idx)
+{
+	uint64_t from = FNT_HEADER_SIZE + (idx + 1) * (uint64_t)p->hdr.chunk_size;
+	off_t data;
+	if (p->fd < 0 || from >= p->size)
+		return idx;
+	data = lseek(p->fd, (off_t)from, SEEK_DATA);
+	if (data < 0)           /* ENXIO: no data after it; else: no skipping */
+		return errno == ENXIO ? p->n_chunks - 1 : idx;
+	if ((uint64_t)data <= from)
+		return idx;
+	return ((uint64_t)data - FNT_HEADER_SIZE) / p->hdr.chunk_size - 1;
+}
+
+static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
+{
+	if (ticks > p->max_ticks && mono > p->hdr.cal0_mono) {
+		p->max_ticks = ticks;
+		p->max_mono = mono;
+	}
+}
+
+/* The modules loaded and not yet unloaded, hashed by (path, bias, lo): an
+ * unload record closes the latest such load, found without a scan (a
+ * trace may load and unload a plugin hundreds of thousands of times). */
+static size_t open_key(const struct trace_process *p, const char *path, uint64_t bias, uint64_t lo)
+{
+	uint64_t h = file_key_hash(path, NULL, 0) ^ (bias * 0x9E3779B97F4A7C15ull) ^ (lo * 0xC2B2AE3D27D4EB4Full);
+	return (size_t)((h ^ (h >> 29)) & (p->n_open_bucket - 1));
+}
+
+static void open_module_link(struct trace_process *p, size_t i)
+{
+	const struct trace_module *m = &p->modules[i];
+	size_t b = open_key(p, p->trace->files[m->file].path, m->bias, m->lo);
+	p->open_next[i] = p->open_bucket[b];
+	p->open_bucket[b] = (uint32_t)i + 1;
+}
+
+static void open_module_add(struct trace_process *p, size_t i)
+{
+	if (p->n_modules * 2 > p->n_open_bucket) {
+		/* rebuild: in index order, so each chain stays newest first */
+		size_t n = p->n_open_bucket ? 2 * p->n_open_bucket : 64;
+		while (n < p->n_modules * 2)
+			n *= 2;
+		free(p->open_bucket);
+		p->open_bucket = calloc(n, sizeof(*p->open_bucket));
+		if (!p->open_bucket) {
+			fprintf(stderr, "fntrace: out of memory\n");
+			exit(1);
+		}
+		p->n_open_bucket = n;
+		for (size_t k = 0; k < p->n_modules; k++)
+			if (p->modules[k].unload_ticks == UINT64_MAX)
+				open_module_link(p, k);
+		return;         /* module i was linked with the others */
+	}
+	open_module_link(p, i);
+}
+
+static void open_module_unload(struct trace_process *p, const char *path, uint64_t bias, uint64_t lo,
+			       uint64_t ticks)
+{
+	if (!p->n_open_bucket)
+		return;
+	uint32_t *link = &p->open_bucket[open_key(p, path, bias, lo)];
+	for (; *link; link = &p->open_next[*link - 1]) {
+		struct trace_module *m = &p->modules[*link - 1];
+		if (m->bias == bias && m->lo == lo && !strcmp(p->trace->files[m->file].path, path)) {
+			m->unload_ticks = ticks;
+			*link = p->open_next[*link - 1];
+			return;
+		}
+	}
+}
+
+static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
+{
+	struct trace *t = p->trace;
+	size_t off = 0;
+	while (off + 4 <= len) {
+		uint32_t head;
+		memcpy(&head, d + off, 4);
+		if (!head)
+			break;
+		uint32_t type = head & 0xff, rlen = head >> 8;
+		if (rlen > len - off - 4) {
+			warn(t, "'%s': a module record runs past its chunk; rest of the module map skipped", p->file);
+			return;
+		}
+		const uint8_t *r = d + off + 4;
+		if ((type == FNT_META_MODULE_LOAD || type == FNT_META_MODULE_UNLOAD) &&
+		    rlen > sizeof(struct fnt_meta_module)) {
+			struct fnt_meta_module mm;
+			memcpy(&mm, r, sizeof(mm));
+			const char *path = (const char *)r + sizeof(mm);
+			size_t plen = strnlen(path, rlen - sizeof(mm));
+			char pathbuf[4096];
+			if (plen >= sizeof(pathbuf))
+				plen = sizeof(pathbuf) - 1;
+			memcpy(pathbuf, path, plen);
+			pathbuf[plen] = 0;
+			if (mm.build_id_len > sizeof(mm.build_id) || mm.hi <= mm.lo) {
+				warn(t, "'%s': a corrupt module record was skipped", p->file);
+			} else if (type == FNT_META_MODULE_LOAD) {
+				if (p->n_modules == p->cap_modules) {
+					p->cap_modules = p->cap_modules ? 2 * p->cap_modules : 16;
+					p->modules = xrealloc_(p->modules, p->cap_modules * sizeof(*p->modules));
+					p->open_next = xrealloc_(p->open_next, p->cap_modules * sizeof(*p->open_next));
+				}
+				struct trace_module *m = &p->modules[p->n_modules++];
+				memset(m, 0, sizeof(*m));
+				m->file = file_ref(t, pathbuf, mm.build_id, mm.build_id_len);
+				m->bias = mm.bias;
+				m->lo = mm.lo;
+				m->hi = mm.hi;
+				m->load_ticks = mm.ticks;
+				m->unload_ticks = UINT64_MAX;
+				open_module_add(p, p->n_modules - 1);
+			} else {
+				open_module_unload(p, pathbuf, mm.bias, mm.lo, mm.ticks);
+			}
+		} else if (type == FNT_META_THREAD && rlen >= sizeof(struct fnt_meta_thread)) {
+			struct fnt_meta_thread mt;
+			memcpy(&mt, r, sizeof(mt));
+			if (mt.thread < MAX_THREADS_PER_PROC) {
+				struct trace_thread *th = thread_get(p, mt.thread, mt.tid);
+				th->tid = mt.tid;
+				if (!th->name[0])
+					memcpy(th->name, mt.name, 16);
+			}
+		} else if (type == FNT_META_SCOPE && rlen > 16) {
+			uint64_t rec[2];
+			memcpy(rec, r, 16);
+			size_t nlen = strnlen((const char *)r + 16, rlen - 16);
+			t->scopes = grow_(t->scopes, t->n_scopes, sizeof(*t->scopes));
+			struct trace_scope *sc = &t->scopes[t->n_scopes++];
+			sc->name = malloc(nlen + 1);
+			if (!sc->name)
+				exit(1);
+			memcpy(sc->name, r + 16, nlen);
+			sc->name[nlen] = 0;
+			/* resolved once the whole module map is known (process_scan) */
+			sc->file = TRACE_NO_FILE;
+			sc->vaddr = rec[1];
+			p->scope_ticks = grow_(p->scope_ticks, p->n_scope_ticks, sizeof(*p->scope_ticks));
+			p->scope_ticks[p->n_scope_ticks++] = (struct scope_pending){ t->n_scopes - 1, rec[0] };
+		} else if (type == FNT_META_FILTERS) {
+			free(p->filters);
+			p->filters = malloc(rlen + 1);
+			if (!p->filters)
+				exit(1);
+			memcpy(p->filters, r, rlen);
+			p->filters[rlen] = 0;
+		} else if (type == FNT_META_UNTRACED && rlen > sizeof(struct fnt_meta_untraced)) {
+			struct fnt_meta_untraced mu;
+			memcpy(&mu, r, sizeof(mu));
+			size_t pl = strnlen((const char *)r + sizeof(mu), rlen - sizeof(mu));
+			if (p->n_untraced < 100000) {
+				p->untraced = xrealloc_(p->untraced, (p->n_untraced + 1) * sizeof(*p->untraced));
+				struct trace_untraced *u = &p->untraced[p->n_untraced++];
+				u->pid = mu.pid;
+				u->reason = mu.reason;
+				u->path = xrealloc_(NULL, pl + 1);
+				memcpy(u->path, r + sizeof(mu), pl);
+				u->path[pl] = 0;
+			}
+		} else if (type == FNT_META_PATCH && rlen > sizeof(struct fnt_meta_patch)) {
+			struct fnt_meta_patch mp;
+			memcpy(&mp, r, sizeof(mp));
+			size_t nl = strnlen((const char *)r + sizeof(mp), rlen - sizeof(mp));
+			if (p->n_patches < 1000000) {
+				p->patches = grow_(p->patches, p->n_patches, sizeof(*p->patches));
+				struct trace_patch *tp = &p->patches[p->n_patches++];
+				tp->addr = mp.addr;
+				tp->what = mp.what;
+				tp->count = mp.count;
+				tp->name = xrealloc_(NULL, nl + 1);
+				memcpy(tp->name, r + sizeof(mp), nl);
+				tp->name[nl] = 0;
+			}
+		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
+			struct fnt_meta_argspec ma;
+			memcpy(&ma, r, sizeof(ma));
+			const char *text = (const char *)r + sizeof(ma);
+			size_t tl = strnlen(text, rlen - sizeof(ma));
+			if (p->n_argspecs < 1000000) {
+				p->argspecs = grow_(p->argspecs, p->n_argspecs, sizeof(*p->argspecs));
+				struct trace_argspec *a = &p->argspecs[p->n_argspecs++];
+				a->addr = ma.addr;
+				a->text = xrealloc_(NULL, tl + 1);
+				memcpy(a->text, text, tl);
+				a->text[tl] = 0;
+			}
+		} else {
+			warn(t, "'%s': unknown meta record type %u skipped", p->file, type);
+		}
+		off += (4 + rlen + 7) & ~(size_t)7;
+	}
+}
+
+struct seq_item {
+	uint32_t seq, idx;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq_item *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void process_scan(struct trace_process *p)
+{
+	struct seq_item *meta = NULL;
+	size_t n_meta = 0;
+
+	clock_point(p, p->hdr.cal1_ticks, p->hdr.cal1_mono);
+	if (p->hdr.end_flags & 1)
+		clock_point(p, p->hdr.end_ticks, p->hdr.end_mono);
+	for (uint64_t i = 0; i < p->n_chunks; i++) {
+		size_t avail = 0;
+		struct fnt_chunk_header hbuf;
+		const struct fnt_chunk_header *ch = chunk_header(p, i, &hbuf, &avail);
+		if (!ch)
+			break;
+		if (ch->magic != FNT_CHUNK_MAGIC) {
+			/* (in a ring, a zero magic is a chunk being rewritten) */
+			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING)))
+				p->damaged_chunks++;
+			else if (!ch->type)
+				i = skip_hole(p, i);
+			continue;
+		}
+		if (ch->type == FNT_CHUNK_META) {
+			meta = grow_(meta, n_meta, sizeof(*meta));
+			meta[n_meta++] = (struct seq_item){ ch->seq, (uint32_t)i };
+			clock_point(p, ch->base_ticks, ch->mono_ns);
+		} else if (ch->type == FNT_CHUNK_EVENTS && ch->thread < MAX_THREADS_PER_PROC) {
+			struct trace_thread *th = thread_get(p, ch->thread, ch->tid);
+			if (th->n_chunks == th->cap_chunks) {
+				th->cap_chunks = th->cap_chunks ? th->cap_chunks * 2 : 4;
+				th->chunks = xrealloc_(th->chunks, th->cap_chunks * sizeof(*th->chunks));
+			}
+			th->chunks[th->n_chunks++] = (uint32_t)i;
+			clock_point(p, ch->base_ticks, ch->mono_ns);
+		} else {
+			p->damaged_chunks++;
+		}
+	}
+	if (n_meta)   /* qsort(NULL, 0) is undefined */
+		qsort(meta, n_meta, sizeof(*meta), cmp_seq);
+	for (size_t i = 0; i < n_meta; i++) {
+		size_t avail = 0;
+		const struct fnt_chunk_header *ch = chunk_at(p, meta[i].idx, &avail);
+		parse_meta(p, (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE, avail - FNT_CHUNK_HDR_SIZE);
+	}
+	free(meta);
+	/* modules recorded by the start-up scan */
+	for (size_t i = 0; i < p->n_modules; i++)
+		if (p->modules[i].load_ticks <= p->hdr.cal1_ticks)
+			p->modules[i].at_start = 1;
+	for (size_t i = 0; i < p->n_scope_ticks; i++) {
+		struct trace_scope *sc = &p->trace->scopes[p->scope_ticks[i].scope];
+		const struct trace_module *m = module_at(p, sc->vaddr, p->scope_ticks[i].ticks);
+		if (m) {
+			sc->file = m->file;
+			sc->vaddr -= m->bias;
+		}
+	}
+	free(p->scope_ticks);
+	p->scope_ticks = NULL;
+	p->n_scope_ticks = 0;
+	free(p->thread_index);
+	p->thread_index = NULL;
+	p->n_thread_index = 0;
+	free(p->open_bucket);
+	free(p->open_next);
+	p->open_bucket = p->open_next = NULL;
+	p->n_open_bucket = 0;
+	/* each thread's chunks in sequence order; note holes */
+	for (size_t i = 0; i < p->n_threads; i++) {
+		struct trace_thread *th = &p->threads[i];
+		struct seq_item *items = calloc(th->n_chunks ? th->n_chunks : 1, sizeof(*items));
+		if (!items)
+			exit(1);
+		for (size_t k = 0; k < th->n_chunks; k++) {
+			size_t avail = 0;
+			struct fnt_chunk_header hbuf;
+			items[k].seq = chunk_header(p, th->chunks[k], &hbuf, &avail)->seq;
+			items[k].idx = th->chunks[k];
+		}
+		qsort(items, th->n_chunks, sizeof(*items), cmp_seq);
+		/* A ring is contiguous: a hole in it can only be a chunk a snapshot
+		 * left out (rewritten while it was copied).  The history is then
+		 * the run of chunks after the last hole. */
+		size_t from = 0;
+		if (p->hdr.flags & FNT_FLAG_RING)
+			for (size_t k = 1; k < th->n_chunks; k++)
+				if (items[k].seq != items[k - 1].seq + 1)
+					from = k;
+		if (from) {
+			memmove(items, items + from, (th->n_chunks - from) * sizeof(*items));
+			th->n_chunks -= from;
+		}
+		for (size_t k = 0; k < th->n_chunks; k++) {
+			th->chunks[k] = items[k].idx;
+			if (k && items[k].seq != items[k - 1].seq + 1)
+				p->missing_chunks += items[k].seq - items[k - 1].seq - 1;
+		}
+		th->first_seq = th->n_chunks ? items[0].seq : 0;
+		if (th->n_chunks) {
+			size_t avail = 0;
+			struct fnt_chunk_header hbuf;
+			const struct fnt_chunk_header *ch = chunk_header(p, th->chunks[0], &hbuf, &avail);
+			th->start_depth = ch->depth;
+			if (ch->depth > MAX_START_DEPTH || ch->depth < -MAX_START_DEPTH) {
+				warn(p->trace, "'%s': thread %u: its first chunk gives an impossible call depth (%d); "
+				     "depths counted from 0", p->file, th->tid, (int)ch->depth);
+				th->start_depth = 0;
+			}
+			if (!th->name[0])
+				memcpy(th->name, ch->name, 16);
+			/* in a ring, the chunks before the first one present were
+			 * overwritten: that is where the history starts, not a hole */
+			if (items[0].seq != 0 && !(p->hdr.flags & FNT_FLAG_RING))
+				p->missing_chunks += items[0].seq;
+			th->history_ticks = ch->base_ticks;
+		}
+		free(items);
+	}
+}
+
+static void process_clock(struct trace_process *p)
+{
+	const struct fnt_file_header *h = &p->hdr;
+	p->tick0 = h->cal0_ticks;
+	p->scale = 1.0;
+	if (h->clock == FNT_CLOCK_TSC && p->max_ticks > h->cal0_ticks) {
+		p->scale = (double)(p->max_mono - h->cal0_mono) / (double)(p->max_ticks - h->cal0_ticks);
+		if (!(p->scale > 1e-3 && p->scale < 1e3)) {
+			warn(p->trace, "'%s': the clock calibration is unusable; times are in raw ticks", p->file);
+			p->scale = 1.0;
+		}
+	}
+	p->mult = (int64_t)(p->scale * 4294967296.0);
+}
+
+static int check_header(const struct fnt_file_header *h, size_t size, char *why, size_t len)
+{
+	if (memcmp(h->magic, FNT_FILE_MAGIC, 8)) {
+		snprintf(why, len, "not a fntrace trace file (bad magic)");
+		return -1;
+	}
+	if (h->version != FNT_FORMAT_VERSION) {
+		snprintf(why, len, "format version %u is not supported (this fntrace reads version %u)",
+			 h->version, FNT_FORMAT_VERSION);
+		return -1;
+	}
+	if (h->header_size != FNT_HEADER_SIZE || h->chunk_size < FNT_MIN_CHUNK || h->chunk_size > FNT_MAX_CHUNK ||
+	    h->chunk_size % 4096 || h->cmdline_len > sizeof(h->cmdline) ||
+	    (h->clock != FNT_CLOCK_TSC && h->clock != FNT_CLOCK_MONOTONIC)) {
+		snprintf(why, len, "corrupt file header");
+		return -1;
+	}
+	(void)size;
+	return 0;
+}
+
+static int process_init(struct trace *t, struct trace_process *p, const char *name, const uint8_t *map,
+			size_t size, int fd, char *why, size_t whylen)
+{
+	memset(p, 0, sizeof(*p));
+	p->fd = fd;
+	p->trace = t;
+	p->file = xstrdup_(name);
+	p->map = map;
+	p->size = size;
+	if (size == 0) {
+		snprintf(why, whylen, "file is empty");
+		return -1;
+	}
+	/* a file that does not start as a trace is not a trace, whatever its size
+	 * (a source file given to -d is not "truncated") */
+	if (memcmp(map, FNT_FILE_MAGIC, size < 8 ? size : 8)) {
+		snprintf(why, whylen, "not a fntrace trace file (it does not start with '%s')", FNT_FILE_MAGIC);
+		return -1;
+	}
+	if (size < FNT_HEADER_SIZE) {
+		snprintf(why, whylen, "file is truncated (%zu bytes, its header alone takes %u)", size,
+			 FNT_HEADER_SIZE);
+		return -1;
+	}
+	memcpy(&p->hdr, map, sizeof(p->hdr));
+	p->hdr.exe[sizeof(p->hdr.exe) - 1] = 0;
+	if (check_header(&p->hdr, size, why, whylen))
+		return -1;
+	if (size > FNT_HEADER_SIZE) {
+		uint64_t body = size - FNT_HEADER_SIZE;
+		p->n_chunks = body / p->hdr.chunk_size + (body % p->hdr.chunk_size >= FNT_CHUNK_HDR_SIZE);
+		if (body % p->hdr.chunk_size)
+			warn(t, "'%s': file is truncated inside chunk %llu (%llu of %u bytes present); "
+			     "events up to the cut are kept", name, (unsigned long long)(body / p->hdr.chunk_size),
+			     (unsigned long long)(body % p->hdr.chunk_size), p->hdr.chunk_size);
+	}
+	/* cut at a chunk boundary: the header knows how many were handed out */
+	if (p->hdr.next_chunk > p->n_chunks && p->hdr.next_chunk < (1ull << 40) && !p->hdr.lost_nospace &&
+	    (size - FNT_HEADER_SIZE) % p->hdr.chunk_size == 0)
+		warn(t, "'%s': file is truncated: %llu of %llu chunks present; events up to the cut are kept",
+		     name, (unsigned long long)p->n_chunks, (unsigned long long)p->hdr.next_chunk);
+	/* argv */
+	{
+		const char *c = p->hdr.cmdline;
+		size_t n = p->hdr.cmdline_len, off = 0;
+		while (off < n) {
+			size_t l = strnlen(c + off, n - off);
+			char *a = malloc(l + 1);
+			if (!a)
+				exit(1);
+			memcpy(a, c + off, l);
+			a[l] = 0;
+			p->argv = xrealloc_(p->argv, (size_t)(p->argc + 1) * sizeof(*p->argv));
+			p->argv[p->argc++] = a;
+			off += l + 1;
+		}
+	}
+	process_scan(p);
+	process_clock(p);
+	return 0;
+}
+
+static void read_session(struct trace *t)
+{
+	char path[4200], *text, *line, *next;
+	const char *why;
+	size_t len;
+	snprintf(path, sizeof(path), "%s/session", t->dir);
+	text = fnt_read_small(path, FNT_OPEN_NOFOLLOW, MAX_SESSION_SIZE, &len, &why);
+	if (!text) {
+		if (errno != ENOENT)
+			warn(t, "'%s': %s; ignored", path, why);
+		return;
+	}
+	for (line = text; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (!strncmp(line, "command=", 8)) {
+			free(t->session_command);
+			t->session_command = xstrdup_(line + 8);
+		} else if (!strncmp(line, "wait_status=", 12)) {
+			t->session_has_status = 1;
+			t->session_status = atoi(line + 12);
+		} else if (!strncmp(line, "start_realtime_ns=", 18)) {
+			t->session_start_real = strtoull(line + 18, NULL, 10);
+		} else if (!strncmp(line, "clock_monotonic_ns=", 19)) {
+			t->session_mono = strtoull(line + 19, NULL, 10);
+		} else if (!strncmp(line, "clock_boottime_ns=", 18)) {
+			t->session_boot = strtoull(line + 18, NULL, 10);
+		}
+	}
+	free(text);
+}
+
+static int is_fnt(const char *name)
+{
+	size_t l = strlen(name);
+	return l > 4 && !strcmp(name + l - 4, ".fnt");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_argspec(const void *a, const void *b);
+
+static int cmp_pid_exec(const void *a, const void *b)
+{
+	const struct trace_process *x = *(struct trace_process *const *)a, *y = *(struct trace_process *const *)b;
+	if (x->hdr.pid != y->hdr.pid)
+		return x->hdr.pid < y->hdr.pid ? -1 : 1;
+	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
+}
+
+static void scope_hash_build(struct trace *t);
+
+static void trace_finish_open(struct trace *t)
+{
+	scope_hash_build(t);
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (t->procs[i].n_argspecs > 1)
+			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);
+	t->t0_mono = UINT64_MAX;
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (t->procs[i].hdr.cal0_mono < t->t0_mono) {
+			t->t0_mono = t->procs[i].hdr.cal0_mono;
+			t->t0_real = t->procs[i].hdr.cal0_real;
+		}
+	if (t->t0_mono == UINT64_MAX)
+		t->t0_mono = 0;
+	/* by (pid, exec_seq), sorted rather than compared pairwise (a trace
+	 * may hold many processes): an image followed by the next one of its
+	 * pid ended in exec, unless it exited cleanly or was still running
+	 * when the next one started (the same pid in another pid namespace,
+	 * or a pid used again after a wrap) */
+	if (t->n_procs > 1) {
+		struct trace_process **by_pid = xrealloc_(NULL, t->n_procs * sizeof(*by_pid));
+		for (size_t i = 0; i < t->n_procs; i++)
+			by_pid[i] = &t->procs[i];
+		qsort(by_pid, t->n_procs, sizeof(*by_pid), cmp_pid_exec);
+		for (size_t i = 0; i + 1 < t->n_procs; i++)
+			if (by_pid[i + 1]->hdr.pid == by_pid[i]->hdr.pid &&
+			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq && !(by_pid[i]->hdr.end_flags & 1) &&
+			    by_pid[i + 1]->hdr.cal0_mono >= by_pid[i]->max_mono) {
+				by_pid[i]->exec_replaced = 1;
+				by_pid[i + 1]->after_exec = 1;
+			}
+		free(by_pid);
+	}
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
+		for (size_t k = 0; k < p->n_modules; k++) {
+			struct trace_module *m = &p->modules[k];
+			double ns = ((double)(int64_t)(m->load_ticks - p->tick0)) * p->scale + (double)p->off;
+			m->load_ns = m->at_start || ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+			ns = ((double)(int64_t)(m->unload_ticks - p->tick0)) * p->scale + (double)p->off;
+			m->unload_ns = m->unload_ticks == UINT64_MAX || ns >= 0x1p64 ? UINT64_MAX : ns < 0 ? 0 : (uint64_t)ns;
+		}
+		if (p->damaged_chunks)
+			warn(t, "'%s': %llu chunk(s) with a corrupt header skipped", p->file,
+			     (unsigned long long)p->damaged_chunks);
+		for (size_t k = 0; k < p->n_threads; k++) {
+			struct trace_thread *th = &p->threads[k];
+			double ns = ((double)(int64_t)(th->history_ticks - p->tick0)) * p->scale + (double)p->off;
+			th->history_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+		}
+	}
+}
+
+/* Named scopes are looked up once per distinct function: hashed, so that
+ * a trace with many scope records does not make naming quadratic. */
+static void scope_hash_build(struct trace *t)
+{
+	size_t n = 64, mask;
+	while (n < 2 * t->n_scopes)
+		n *= 2;
+	t->scope_hash = calloc(n, sizeof(*t->scope_hash));
+	if (!t->scope_hash) {
+		fprintf(stderr, "fntrace: out of memory\n");
+		exit(1);
+	}
+	t->scope_hash_size = n;
+	mask = n - 1;
+	for (size_t k = 0; k < t->n_scopes; k++) {
+		const struct trace_scope *sc = &t->scopes[k];
+		size_t j = func_key_hash(sc->file, sc->vaddr) & mask;
+		while (t->scope_hash[j] && (t->scopes[t->scope_hash[j] - 1].file != sc->file ||
+					    t->scopes[t->scope_hash[j] - 1].vaddr != sc->vaddr))
+			j = (j + 1) & mask;
+		if (!t->scope_hash[j])
+			t->scope_hash[j] = (uint32_t)k + 1;
+	}
+}
+
+const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr)
+{
+	size_t mask = t->scope_hash_size - 1;
+	if (!t->scope_hash_size)
+		return NULL;
+	for (size_t j = func_key_hash(file, vaddr) & mask; t->scope_hash[j]; j = (j + 1) & mask) {
+		const struct trace_scope *sc = &t->scopes[t->scope_hash[j] - 1];
+		if (sc->file == file && sc->vaddr == vaddr)
+			return sc->name;
+	}
+	return NULL;
+}
+
+int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
+{
+	struct trace *t;
+	struct stat st;
+	DIR *d = NULL;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n_names = 0;
+	int single = 0;
+
+	*out = NULL;
+	if (stat(dir, &st)) {
+		snprintf(err, errlen, "cannot open '%s': %s%s", dir, strerror(errno),
+			 errno == ENOENT ? " (run 'fntrace record' first, or name the trace with -d)" : "");
+		return -1;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		exit(1);
+	t->dir = xstrdup_(dir);
+	if (S_ISDIR(st.st_mode)) {
+		d = opendir(dir);
+		if (!d) {
+			snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
+			trace_close(t);
+			return -1;
+		}
+		while ((de = readdir(d))) {
+			if (!is_fnt(de->d_name))
+				continue;
+			names = grow_(names, n_names, sizeof(*names));
+			names[n_names] = malloc(strlen(dir) + strlen(de->d_name) + 2);
+			if (!names[n_names])
+				exit(1);
+			sprintf(names[n_names++], "%s/%s", dir, de->d_name);
+		}
+		closedir(d);
+		if (n_names)
+			qsort(names, n_names, sizeof(*names), cmp_str);
+		read_session(t);
+	} else {
+		names = xrealloc_(names, sizeof(*names));
+		names[n_names++] = xstrdup_(dir);
+		single = 1;
+	}
+	t->procs = calloc(n_names ? n_names : 1, sizeof(*t->procs));
+	if (!t->procs)
+		exit(1);
+	for (size_t i = 0; i < n_names; i++) {
+		char why[256];
+		const char *reason;
+		/* a file named on the command line may be a link; inside a
+		 * directory, only what the recorder wrote: regular files */
+		int fd = fnt_open_regular(names[i], single ? 0 : FNT_OPEN_NOFOLLOW, &st, &reason);
+		const uint8_t *map = NULL;
+		size_t size = 0;
+		if (fd < 0) {
+			snprintf(why, sizeof(why), "%s", reason);
+			goto bad;
+		}
+		size = (size_t)st.st_size;
+		if (size) {
+			void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (m == MAP_FAILED) {
+				snprintf(why, sizeof(why), "cannot map: %s", strerror(errno));
+				close(fd);
+				goto bad;
+			}
+			map = m;
+			fnt_mapguard_add(map, size);
+		}
+		if (process_init(t, &t->procs[t->n_procs], names[i], map, size, fd, why, sizeof(why)) == 0) {
+			/* the headers are read; events come through the mapping */
+			close(fd);
+			t->procs[t->n_procs].fd = -1;
+			t->n_procs++;
+			continue;
+		}
+		close(fd);
+		if (map) {
+			fnt_mapguard_remove(map);
+			munmap((void *)map, size);
+		}
+		free(t->procs[t->n_procs].file);
+		free(t->procs[t->n_procs].argv);
+	bad:
+		if (n_names == 1) {
+			snprintf(err, errlen, "'%s': %s", names[i], why);
+			for (size_t k = 0; k < n_names; k++)
+				free(names[k]);
+			free(names);
+			trace_close(t);
+			return -1;
+		}
+		warn(t, "'%s': %s; file skipped", names[i], why);
+	}
+	for (size_t k = 0; k < n_names; k++)
+		free(names[k]);
+	free(names);
+	if (!t->n_procs && n_names) {
+		snprintf(err, errlen, "'%s': no readable trace file (%zu damaged)", dir, n_names);
+		trace_close(t);
+		return -1;
+	}
+	trace_finish_open(t);
+	*out = t;
+	return 0;
+}
+
+int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	char why[256];
+	if (!t)
+		exit(1);
+	t->dir = xstrdup_("<buffer>");
+	t->procs = calloc(1, sizeof(*t->procs));
+	if (!t->procs)
+		exit(1);
+	if (process_init(t, &t->procs[0], "<buffer>", buf, len, -1, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		free(t->procs[0].file);
+		for (int i = 0; i < t->procs[0].argc; i++)
+			free(t->procs[0].argv[i]);
+		free(t->procs[0].argv);
+		for (size_t i = 0; i < t->procs[0].n_threads; i++)
+			free(t->procs[0].threads[i].chunks);
+		free(t->procs[0].threads);
+		free(t->procs[0].modules);
+		free(t->procs[0].filters);
+		for (size_t i = 0; i < t->procs[0].n_argspecs; i++)
+			free(t->procs[0].argspecs[i].text);
+		free(t->procs[0].argspecs);
+		t->procs[0].map = NULL;
+		trace_close(t);
+		*out = NULL;
+		return -1;
+	}
+	t->n_procs = 1;
+	trace_finish_open(t);
+	t->borrowed = 1;
+	*out = t;
+	return 0;
+}
+
+void trace_close(struct trace *t)
+{
+	if (!t)
+		return;
+	int borrowed = t->borrowed;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		struct trace_process *p = &t->procs[i];
+		if (p->map && p->size && !borrowed) {
+			fnt_mapguard_remove(p->map);
+			munmap((void *)p->map, p->size);
+		}
+		if (p->fd >= 0 && !borrowed)
+			close(p->fd);
+		for (size_t k = 0; k < p->n_threads; k++) {
+			free(p->threads[k].chunks);
+			free(p->threads[k].inherited);
+		}
+		free(p->threads);
+		free(p->thread_index);
+		free(p->open_bucket);
+		free(p->open_next);
+		free(p->modules);
+		free(p->scope_ticks);
+		free(p->filters);
+		for (size_t k = 0; k < p->n_untraced; k++)
+			free(p->untraced[k].path);
+		free(p->untraced);
+		for (size_t k = 0; k < p->n_patches; k++)
+			free(p->patches[k].name);
+		free(p->patches);
+		for (size_t k = 0; k < p->n_argspecs; k++)
+			free(p->argspecs[k].text);
+		free(p->argspecs);
+		for (int k = 0; k < p->argc; k++)
+			free(p->argv[k]);
+		free(p->argv);
+		free(p->file);
+	}
+	free(t->procs);
+	for (size_t i = 0; i < t->n_files; i++)
+		free(t->files[i].path);
+	free(t->files);
+	free(t->file_hash);
+	free(t->funcs);
+	free(t->func_hash);
+	for (size_t i = 0; i < t->n_scopes; i++)
+		free(t->scopes[i].name);
+	free(t->scopes);
+	free(t->scope_hash);
+	for (size_t i = 0; i < t->n_warnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
+	free(t->session_command);
+	free(t->dir);
+	free(t);
+}
+
+static int cmp_argspec(const void *a, const void *b)
+{
+	const struct trace_argspec *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+const char *trace_argspec(const struct trace_process *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->n_argspecs;
+	const char *found = NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->argspecs[mid].addr < addr) {
+			lo = mid + 1;
+		} else {
+			if (p->argspecs[mid].addr == addr)
+				found = p->argspecs[mid].text;
+			hi = mid;
+		}
+	}
+	return found;
+}
+
+const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns)
+{
+	const struct trace_module *any = NULL;
+	for (size_t i = 0; i < p->n_modules; i++) {
+		const struct trace_module *m = &p->modules[i];
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		if (m->load_ns <= ns && ns < m->unload_ns)
+			return m;
+		any = m;
+	}
+	return any && any->unload_ns == UINT64_MAX ? any : NULL;   /* a constructor before its load record */
+}
+
+uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns)
+{
+	return t->t0_real + ns;
+}

@@ -1,0 +1,77 @@
+/*
+ * setjmp.c - setjmp and longjmp: the trampolines in arch/x86_64/setjmp.S
+ * note each setjmp buffer with the call depth it was set at, and a longjmp
+ * writes an UNWIND record for the frames it leaves, before going on into
+ * libc's own function.
+ */
+#include <dlfcn.h>
+#include <stdint.h>
+#include "runtime/runtime-internal.h"
+
+/* ---- setjmp / longjmp (not in the static archive: see the Makefile) ---- */
+#ifndef FNT_STATIC_ARCHIVE
+
+static const char *const jmp_names[] = {
+	"_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+};
+static void *jmp_real[7];
+
+static void *jmp_target(int which)
+{
+	void *f = __atomic_load_n(&jmp_real[which], __ATOMIC_RELAXED);
+	if (!f) {
+		f = dlsym(RTLD_NEXT, jmp_names[which]);
+		__atomic_store_n(&jmp_real[which], f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+void *fnt_note_setjmp(void *env, int which)
+{
+	struct fnt_thread *t = &fnt_self;
+	unsigned i;
+	for (i = 0; i < 8; i++)
+		if (t->jmp[i].env == (uintptr_t)env)
+			break;
+	if (i == 8)
+		i = t->jmp_next++ & 7;
+	t->jmp[i].env = (uintptr_t)env;
+	t->jmp[i].depth = t->depth;
+	t->jmp[i].fdepth = t->flt.fdepth;
+	t->jmp[i].ss_top = t->ss_top;
+	return jmp_target(which);
+}
+
+void *fnt_note_longjmp(void *env, int which)
+{
+	struct fnt_thread *t = &fnt_self;
+	for (unsigned i = 0; i < 8; i++) {
+		if (t->jmp[i].env != (uintptr_t)env)
+			continue;
+		int32_t n = t->depth - t->jmp[i].depth;
+		fnt_filter_longjmp(t, t->jmp[i].fdepth);
+		if (n <= 0 && t->ss_top > t->jmp[i].ss_top)
+			t->ss_top = t->jmp[i].ss_top;   /* only frames the filters left out were left */
+		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
+			break;
+		t->busy = 1;
+		if (t->pos < t->limit || !thread_chunk_start(t)) {
+			uint64_t now = fnt_now(), d = now - t->last;
+			if (d >= (1ull << 47)) {
+				t->pos = put_time(t->pos, now);
+				d = 0;
+			}
+			t->last = now;
+			t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
+			t->pos = put_varint(t->pos, (uint64_t)n);
+			t->depth = t->jmp[i].depth;
+			if (t->ss_top > t->jmp[i].ss_top)
+				t->ss_top = t->jmp[i].ss_top;   /* those frames are gone */
+		}
+		t->busy = 0;
+		break;
+	}
+	return jmp_target(which);
+}
+
+#endif

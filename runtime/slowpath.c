@@ -1,0 +1,302 @@
+/*
+ * slowpath.c - the hooks' slow paths: everything an event needs that the
+ * fast path (event.h) leaves out, reached by one tail call from the hooks.
+ * A thread's first event or a full chunk (fnt_slow_event), a cache miss, a
+ * delta that needs a TIME record, a call site (fnt_rare_event), the whole
+ * event on CLOCK_MONOTONIC (fnt_mono_event), and the EXT records written
+ * beside events: ARGS and RETVAL, UNWIND, SWITCH, LOST, the thread's end.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include "runtime/runtime-internal.h"
+#include "runtime/event.h"
+
+/* ---- event writing, rare cases ---- */
+
+/* Absolute time: the 8-byte body goes first, then the one-byte head, so a
+ * reader never sees the head without its body. */
+uint8_t *put_time(uint8_t *p, uint64_t ticks)
+{
+	memcpy(p + 1, &ticks, 8);
+	uint64_t x = fnt_varint_pack(ext_head(0, FNT_EXT_TIME), 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	return p + 9;
+}
+
+static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
+{
+	uint8_t *p = t->pos;
+	unsigned slot = fnt_slot(fn);
+
+	if (d >= (1ull << 47)) {        /* a long pause, or a clock that went back */
+		p = put_time(p, now);
+		d = 0;
+	}
+	t->last = now;
+	if ((t->cache[slot] & ~FNT_CACHE_TAG) == fn) {    /* (a function with triggers is tagged) */
+		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
+	} else {
+		uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new));
+		if (zz > FNT_VARINT_MAX || !fn || fn >= (1ull << 57)) {   /* not a user-space address: the reader would reject it */
+			t->lost++;
+			t->pos = p;
+			return;
+		}
+		p = put_varint(p, d << 8 | (uint64_t)(is_exit ? 1 : 0) << 2 | FNT_K_NEW);
+		p = put_varint(p, zz);
+		t->cache[slot] = fn;
+		t->prev_new = fn;
+	}
+	t->pos = p;
+}
+
+static void write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site)
+{
+	uint64_t zz = fnt_zigzag((int64_t)(site - fn));
+	if (zz > FNT_VARINT_MAX)
+		zz = 0;
+	uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_CALLSITE));
+	t->pos = put_varint(p, zz);
+}
+
+/* entry/exit bookkeeping shared by the rare path and the slow path; 0
+ * when a trigger left the event out (triggers: every event of a function
+ * with one comes here, see FNT_CACHE_TAG) */
+static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit,
+			  const struct fnt_trig **after)
+{
+	const struct fnt_trig *g = NULL;
+	if (unlikely(fnt_trig_flags & FNT_TRIG_RARE) && (g = fnt_trigger_find(fn)) != NULL &&
+	    fnt_trigger_before(t, g, now, fn, is_exit))
+		return 0;
+	write_rare(t, now, now - t->last, fn, is_exit);
+	if (is_exit) {
+		t->depth--;
+	} else {
+		t->depth++;
+		if (fnt_flags & FNT_FLAG_CALLSITE)
+			write_callsite(t, fn, site);
+	}
+	if (after)
+		*after = g;         /* the caller adds its ARGS/RETVAL record first */
+	else if (g)
+		fnt_trigger_after(t, g, fn, is_exit);
+	return 1;
+}
+
+static int finish_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	return finish_event_g(t, now, fn, site, is_exit, NULL);
+}
+
+void fnt_mono_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	finish_event(t, fnt_now(), fn, site, is_exit);
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}
+
+const uint8_t fnt_varint_len_table[65] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3,
+	4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6,
+	7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 10,
+};
+
+void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	finish_event(t, now, fn, site, is_exit);
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}
+
+int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len)
+{
+	uint8_t *p = t->pos;
+	unsigned vl = fnt_varint_len(len);
+	if (!p || !t->chunk || p + 1 + vl + len + 8 > t->chunk + chunk_size)
+		return -1;
+	/* body first, the one-byte head last: a reader never sees a head
+	 * without its body */
+	uint64_t x = fnt_varint_pack(len, vl);
+	memcpy(p + 1, &x, 8);
+	memcpy(p + 1 + vl, body, len);
+	x = fnt_varint_pack(ext_head(0, (enum fnt_ext)ext), 1);
+	*(volatile uint8_t *)p = (uint8_t)x;
+	t->pos = p + 1 + vl + len;
+	return 0;
+}
+
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, const uint8_t *body,
+		  size_t len)
+{
+	struct fnt_trace_file *tf = cur_file();
+	int32_t depth = t->depth;
+	const struct fnt_trig *g = NULL;
+	/* room for the event (at most 9 + 9 + 16 bytes) and the record, in
+	 * one chunk: the record must follow its event */
+	if (state == 1 && t->state == FNT_T_ACTIVE && t->pid == tf->pid && t->chunk &&
+	    t->pos + 48 + len > t->limit + FNT_CHUNK_SLACK - 8) {
+		if (thread_chunk_start(t)) {
+			t->state = FNT_T_OFF;
+			count_lost(lost_nospace, 1);
+			return -1;
+		}
+	}
+	if (t->pos && t->pos < t->limit && state == 1 && t->state == FNT_T_ACTIVE && t->pid == tf->pid) {
+		if (!finish_event_g(t, fnt_now(), fn, site, is_exit, &g))
+			return -1;
+	} else {
+		fnt_slow_event(t, fn, site, is_exit);   /* releases the guard */
+		t->busy = 1;
+	}
+	if (t->depth == depth)
+		return -1;
+	fnt_put_ext(t, ext, body, len);
+	if (g)
+		fnt_trigger_after(t, g, fn, is_exit);
+	return 0;
+}
+
+/* an EXT record whose body is one varint (UNWIND, SWITCH); 0 written, -1 not */
+static int put_ext_value(struct fnt_thread *t, unsigned ext, uint64_t value)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != tf->pid || !t->chunk)
+		return -1;
+	if (t->pos >= t->limit && thread_chunk_start(t))
+		return -1;
+	uint64_t now = fnt_now(), d = now - t->last;
+	if (d >= (1ull << 47)) {
+		t->pos = put_time(t->pos, now);
+		d = 0;
+	}
+	t->last = now;
+	t->pos = put_varint(t->pos, ext_head(d, ext));
+	t->pos = put_varint(t->pos, value);
+	return 0;
+}
+
+void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
+{
+	if (!put_ext_value(t, FNT_EXT_UNWIND, n))
+		t->depth -= (int32_t)n;
+}
+
+void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
+{
+	put_ext_value(t, FNT_EXT_SWITCH, stack);
+}
+
+void put_thread_name(struct fnt_thread *t)
+{
+	char name[17] = "";
+	uint8_t len;
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	len = (uint8_t)strnlen(name, 16);
+	t->pos[1] = len;
+	memcpy(t->pos + 2, name, len);
+	uint64_t x = fnt_varint_pack(ext_head(0, FNT_EXT_THREAD_NAME), 1);
+	*(volatile uint8_t *)t->pos = (uint8_t)x;
+	t->pos += 2 + len;
+}
+
+void put_lost(struct fnt_thread *t)
+{
+	if (!t->lost)
+		return;
+	uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_LOST));
+	t->pos = put_varint(p, t->lost);
+	t->lost = 0;
+}
+
+void put_thread_end(struct fnt_thread *t)
+{
+	uint64_t now = fnt_now();
+	uint64_t d = now - t->last;
+	if (d >= (1ull << 47)) {
+		t->pos = put_time(t->pos, now);
+		d = 0;
+	}
+	t->last = now;
+	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_THREAD_END));
+}
+
+void fnt_reentered(struct fnt_thread *t)
+{
+	fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
+}
+
+int fnt_thread_room(struct fnt_thread *t, size_t need)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (unlikely(state == 0))
+		runtime_init();
+	if (state != 1 || fnt_paused || fnt_no_clock)
+		return -1;
+	if (t->state == FNT_T_OFF && t->pid == tf->pid)
+		return -1;
+	if (t->state == FNT_T_ACTIVE && t->chunk && t->pid == tf->pid &&
+	    t->pos + need + 8 <= t->chunk + chunk_size)
+		return 0;
+	if (unlikely(!tf->hdr) && child_file_open(t, tf))
+		return -1;
+	if (t->state == FNT_T_NEW || t->pid != tf->pid)
+		thread_register(t);
+	else if (t->state == FNT_T_ENDED)
+		t->state = FNT_T_ACTIVE;
+	if (need + 8 + FNT_CHUNK_HDR_SIZE + 16 > chunk_size || thread_chunk_start(t))
+		return -1;
+	return 0;
+}
+
+uint64_t fnt_event_time(struct fnt_thread *t)
+{
+	uint64_t now = fnt_now(), d = now - t->last;
+	if (d >= (1ull << 47)) {
+		t->pos = put_time(t->pos, now);
+		d = 0;
+	}
+	t->last = now;
+	return d;
+}
+
+void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (unlikely(state == 0)) {
+		runtime_init();
+		/* this event started the runtime (code that runs before its
+		 * constructor): the filters just read decide it too */
+		if (state == 1 && (fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, fn, is_exit))
+			goto out;
+	}
+	if (state != 1)
+		goto out;
+	if (unlikely(fnt_no_clock)) {    /* seccomp strict (clock.c) */
+		count_lost(reserved[FNT_RES_LOST_NOCLOCK], 1);
+		goto out;
+	}
+	if (t->state == FNT_T_OFF && t->pid == tf->pid) {
+		count_lost(lost_nospace, 1);
+		goto out;
+	}
+	if (unlikely(!tf->hdr) && child_file_open(t, tf)) {
+		count_lost(lost_nospace, 1);
+		goto out;
+	}
+	if (t->state == FNT_T_NEW || t->pid != tf->pid)
+		thread_register(t);
+	else if (t->state == FNT_T_ENDED)
+		t->state = FNT_T_ACTIVE;  /* calls after the thread's destructor ran */
+	if (thread_chunk_start(t)) {
+		t->state = FNT_T_OFF;
+		count_lost(lost_nospace, 1);
+		goto out;
+	}
+	/* now write the event the fast path could not */
+	finish_event(t, fnt_now(), fn, site, is_exit);
+out:
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}

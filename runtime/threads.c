@@ -1,0 +1,83 @@
+/*
+ * threads.c - a thread's life in the trace: registered at its first written
+ * event (a serial, a THREAD meta record, the pthread key whose destructor
+ * sees it exit), and its last records written when it exits.
+ */
+#include <pthread.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "runtime/runtime-internal.h"
+
+pthread_key_t thread_key;
+
+static uint32_t gettid_(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+void thread_register(struct fnt_thread *t)
+{
+	struct fnt_trace_file *tf = cur_file();
+	struct fnt_meta_thread mt;
+	/* kept: with record-time filters a thread may call setjmp and pass
+	 * filtered calls before its first written event registers it */
+	struct fnt_filter_state flt = t->flt;
+	__typeof__(t->jmp) jmp;
+	uint32_t jmp_next = t->jmp_next;
+	/* the shadow stack describes the real stack: it outlives re-registration
+	 * (first event, a forked child) */
+	struct fnt_shadow_entry *ss = t->ss;
+	uint32_t ss_top = t->ss_top, ss_cap = t->ss_cap;
+	/* a vfork child: its file, and the depth it goes on at (vfork.c) */
+	struct fnt_trace_file *file = t->file;
+	struct fnt_vfork *vfork = t->vfork;
+	int32_t depth = file ? t->depth : 0;
+
+	memcpy(jmp, t->jmp, sizeof(jmp));
+	memset(t, 0, sizeof(*t));
+	t->file = file;
+	t->vfork = vfork;
+	t->depth = depth;
+	t->flt = flt;
+	memcpy(t->jmp, jmp, sizeof(jmp));
+	t->jmp_next = jmp_next;
+	t->ss = ss;
+	t->ss_top = ss_top;
+	t->ss_cap = ss_cap;
+	t->busy = 1;                    /* the caller holds the guard */
+	t->pid = tf->pid;
+	t->tid = gettid_();
+	t->serial = (uint32_t)__atomic_fetch_add(&tf->hdr->next_thread, 1, __ATOMIC_RELAXED);
+	memset(&mt, 0, sizeof(mt));
+	mt.ticks = fnt_now();
+	mt.thread = t->serial;
+	mt.tid = t->tid;
+	prctl(PR_GET_NAME, mt.name, 0, 0, 0);
+	fnt_meta_append(FNT_META_THREAD, &mt, sizeof(mt), NULL, 0);
+	if (!t->file)           /* (a vfork child's thread is its parent's) */
+		pthread_setspecific(thread_key, t);
+	t->state = FNT_T_ACTIVE;
+}
+
+/* pthread key destructor: the thread is exiting. */
+void thread_exit_cb(void *arg)
+{
+	struct fnt_thread *t = arg;
+	if (t != &fnt_self || t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
+		return;
+	t->busy = 1;
+	if (t->pos >= t->limit && thread_chunk_start(t)) {
+		t->busy = 0;
+		return;
+	}
+	put_lost(t);
+	put_thread_name(t);
+	put_thread_end(t);
+	chunk_release(t, 1);
+	fnt_filter_thread_gone(t);
+	fnt_shadow_release(t);
+	t->state = FNT_T_ENDED;
+	t->busy = 0;
+}

@@ -1,0 +1,623 @@
+/*
+ * tracefile.c - the trace file and its chunks: creating a process's file
+ * and its header, handing out chunks (from the file, the ring `fntrace
+ * record` drains, or the spares a helper thread prepares), starting a
+ * thread's next chunk, giving back unused tails, and the meta stream.
+ *
+ * Crash safety comes from the file itself: every buffer is a MAP_SHARED
+ * mapping of the trace file, so what a thread has stored is in the page cache
+ * the moment it is stored and outlives the process, whatever kills it.  There
+ * is no flush and no signal handler.  The runtime's one thread of its own
+ * prepares chunks ahead (see "spare chunks"); the program never waits for it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "fntrace.h"
+#include "runtime/runtime-internal.h"
+
+uint32_t chunk_size = FNT_DEFAULT_CHUNK;
+char trace_dir[4096];
+
+/* The process's trace file (struct fnt_trace_file in runtime.h).  A vfork
+ * child, which runs on this memory while the parent's other threads go on
+ * writing main_file, has a file of its own (vfork.c), named by its thread
+ * state; every slow path writes the file of the context it runs in. */
+struct fnt_trace_file main_file = { .fd = -1 };
+
+void count_lost_at(size_t field, uint64_t n)
+{
+	struct fnt_file_header *h = cur_file()->hdr ? cur_file()->hdr : main_file.hdr;
+	if (h)
+		__atomic_fetch_add((uint64_t *)((char *)h + field), n, __ATOMIC_RELAXED);
+}
+
+/* Make sure [off, off+len) has blocks behind it, so that stores through the
+ * mapping can never raise SIGBUS for lack of space.  Never shrinks the file. */
+static int reserve_space(off_t off, off_t len)
+{
+	struct fnt_trace_file *tf = cur_file();
+	static const char zeros[65536];
+	if (!fnt_fsize_allows(off + len))   /* past RLIMIT_FSIZE the kernel sends SIGXFSZ */
+		return -1;
+	if (fallocate(tf->fd, 0, off, len) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOSYS)
+		return -1;
+	for (off_t done = 0; done < len;) {
+		size_t n = (size_t)(len - done < (off_t)sizeof(zeros) ? len - done : (off_t)sizeof(zeros));
+		ssize_t w = pwrite(tf->fd, zeros, n, off + done);
+		if (w <= 0)
+			return -1;
+		done += w;
+	}
+	return 0;
+}
+
+/* Hand out the next chunk of the file and map it.  Its header is filled by
+ * the caller; the magic goes in last. */
+/* The program may close our descriptor (daemons close every fd) and reuse
+ * its number for a file of its own: before each allocation, check that the
+ * fd is still the trace file, and reopen the trace by path if it is not.
+ * Never write through an fd that is not ours. */
+static int trace_fd_check(void)
+{
+	struct fnt_trace_file *tf = cur_file();
+	struct stat st;
+	int fd;
+	if (tf->fd >= 0 && !fstat(tf->fd, &st) && st.st_ino == tf->ino && st.st_dev == tf->dev)
+		return 0;
+	fd = fnt_fd_high(open(tf->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC));   /* never a low number, never through a link */
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_ino != tf->ino || st.st_dev != tf->dev) {
+		close(fd);
+		return -1;
+	}
+	tf->fd = fd;
+	return 0;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Fault in [m, m+len) for writing in one system call, so the hot path takes
+ * no page fault.  MAP_POPULATE would only read-fault a shared mapping, leaving
+ * a write-protect fault per page for the hooks.  Failure is harmless: the
+ * pages then fault one by one. */
+static void populate(void *m, size_t len)
+{
+	static int unsupported;         /* kernels before 5.14 */
+	if (!__atomic_load_n(&unsupported, __ATOMIC_RELAXED) && madvise(m, len, MADV_POPULATE_WRITE) &&
+	    errno == EINVAL)
+		__atomic_store_n(&unsupported, 1, __ATOMIC_RELAXED);
+}
+
+/* Hand out the next chunk of the file, with blocks behind it, mapped and
+ * populated.  Its magic stays zero until chunk_seal. */
+static uint8_t *chunk_new(off_t *off_out)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (trace_fd_check())
+		return NULL;
+	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
+	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
+	void *m;
+
+	if (reserve_space(off, chunk_size))
+		return NULL;
+	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
+	if (m == MAP_FAILED)
+		return NULL;
+	populate(m, chunk_size);
+	*off_out = off;
+	return m;
+}
+
+/* A chunk that will never be started: its blocks go back, it reads as zeros
+ * (never started) and is skipped by readers. */
+static void chunk_discard(uint8_t *m, off_t off)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (!trace_fd_check())
+		fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, chunk_size);
+	munmap(m, chunk_size);
+}
+
+int lock_take(int *lock)
+{
+	for (int i = 0; i < 100000; i++) {
+		if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+			return 0;
+		if (i > 100)
+			sched_yield();
+	}
+	return -1;
+}
+
+void lock_release(int *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- spare chunks, prepared ahead by a helper thread ----
+ *
+ * Faulting in a fresh page of the trace file costs the kernel microseconds
+ * (allocating and zeroing it, page cache and file system bookkeeping): at
+ * about 2 bytes per event that is 4-5 ns per traced call, the largest cost
+ * after the two clock reads.  A helper thread keeps SPARES chunks mapped and
+ * populated, so a thread that fills its chunk takes a ready one and the
+ * kernel's work runs on another CPU when there is one.
+ *
+ * A spare is an ordinary chunk whose magic is still zero: if the process
+ * dies, readers skip it; at exit its blocks are given back.  Spares are made
+ * and taken in file order, and a thread never takes one that lies before its
+ * current chunk: each thread's chunks stay in increasing file order, so a
+ * truncated copy of the file loses only the end of each thread's stream.  A
+ * spare that falls behind (a thread mapped a chunk itself while the helper
+ * was busy) waits for a thread that is further behind, until it has been
+ * passed over twice; then the helper gives its blocks back.  The helper blocks
+ * every signal, runs no instrumented code, calls the kernel without holding
+ * spare_lock, and exists only in the process image whose constructor started
+ * it (a forked child maps its chunks itself, as every thread does when no
+ * spare is ready or there is no helper: see helper_wanted).
+ */
+struct spare spares[SPARES];    /* ready, in file order */
+struct spare junk[SPARES];      /* fell behind, to discard */
+int spare_n, junk_n, spare_closed;      /* under spare_lock */
+int spare_lock;
+static uint32_t spare_wake;            /* futex word: bumped when a spare is taken */
+int helper_running;             /* a helper serves this process image */
+
+/* the first spare past file offset `after` (-1: any) */
+static uint8_t *spare_take(off_t after, off_t *off)
+{
+	uint8_t *m = NULL;
+	int i = 0;
+
+	if (!__atomic_load_n(&helper_running, __ATOMIC_ACQUIRE) || lock_take(&spare_lock))
+		return NULL;
+	while (i < spare_n && spares[i].off <= after)
+		spares[i++].passed++;
+	if (i < spare_n) {
+		m = spares[i].map;
+		*off = spares[i].off;
+		memmove(spares + i, spares + i + 1, (size_t)(spare_n - i - 1) * sizeof(spares[0]));
+		spare_n--;
+	}
+	/* a spare behind this thread may suit a thread further behind; one
+	 * passed over twice (or blocking the helper) is given up */
+	while (spare_n && (spares[0].passed >= 2 || (!m && spare_n == SPARES)) && junk_n < SPARES) {
+		junk[junk_n++] = spares[0];
+		memmove(spares, spares + 1, (size_t)(spare_n - 1) * sizeof(spares[0]));
+		spare_n--;
+	}
+	lock_release(&spare_lock);
+	/* the helper starts with the first chunk that fills up: a process
+	 * that never fills one has no spares to give back */
+	if (after >= 0 || __atomic_load_n(&spare_wake, __ATOMIC_RELAXED)) {
+		__atomic_fetch_add(&spare_wake, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &spare_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	}
+	return m;
+}
+
+static void *helper_main(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "fntrace-spare", 0, 0, 0);
+	for (;;) {
+		uint32_t seen = __atomic_load_n(&spare_wake, __ATOMIC_ACQUIRE);
+		struct spare old[SPARES];
+		int want = 0, n_old = 0;
+		off_t off;
+		uint8_t *m;
+
+		if (!lock_take(&spare_lock)) {
+			want = seen && !spare_closed && spare_n < SPARES;
+			n_old = junk_n;
+			memcpy(old, junk, sizeof(old));
+			junk_n = 0;
+			lock_release(&spare_lock);
+		}
+		while (n_old-- > 0)
+			chunk_discard(old[n_old].map, old[n_old].off);
+		/* on failure (disk full) try again when the next spare is wanted */
+		if (want && (m = chunk_new(&off))) {
+			if (!lock_take(&spare_lock)) {
+				if (!spare_closed && spare_n < SPARES) {
+					spares[spare_n].map = m;
+					spares[spare_n].off = off;
+					spares[spare_n].passed = 0;
+					spare_n++;
+					m = NULL;
+				}
+				lock_release(&spare_lock);
+			}
+			if (m)
+				chunk_discard(m, off);
+			continue;
+		}
+		syscall(SYS_futex, &spare_wake, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+	}
+	return NULL;
+}
+
+/* The helper pays off only when it finds a CPU nobody else needs; with one
+ * or two CPUs it competes with the program it serves and adds the cost of
+ * handing chunks between CPUs (measured: about 2 ns more CPU per call on the
+ * 2-CPU bench machine, no reliable wall-time gain).  Its gain on bigger
+ * machines is not measured yet, and it is one more thread in the host, so
+ * it is opt-in: FNTRACE_PREFAULT=1 turns it on. */
+static int helper_wanted(void)
+{
+	const char *env = getenv(FNTRACE_ENV_PREFAULT);
+	if (fnt_ring_chunks)    /* a full ring takes no new chunk: spares would only grow the file */
+		return 0;
+	if (fnt_drain_wanted())         /* record drains a ring: no page of the file is mapped */
+		return 0;
+	return env && *env && strcmp(env, "0") != 0;
+}
+
+/* Called from the constructor, never from a hook: pthread_create may call
+ * malloc, which the program may have instrumented and be inside of. */
+void helper_start(void)
+{
+	pthread_attr_t attr;
+	pthread_t th;
+	sigset_t all, old;
+
+	if (state != 1 || helper_running || !helper_wanted() || pthread_attr_init(&attr))
+		return;
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);   /* the helper inherits it: the program's signals are not for it */
+	if (!pthread_create(&th, &attr, helper_main, NULL))
+		__atomic_store_n(&helper_running, 1, __ATOMIC_RELEASE);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+}
+
+/* at exit: no more spares; give back the blocks of the unused ones */
+void spares_close(void)
+{
+	if (lock_take(&spare_lock))
+		return;
+	spare_closed = 1;
+	while (spare_n) {
+		spare_n--;
+		chunk_discard(spares[spare_n].map, spares[spare_n].off);
+	}
+	while (junk_n) {
+		junk_n--;
+		chunk_discard(junk[junk_n].map, junk[junk_n].off);
+	}
+	lock_release(&spare_lock);
+}
+
+/* A chunk for a thread or the meta stream whose current chunk is at `after`
+ * (-1: none): a spare if one is ready. */
+static uint8_t *chunk_map(off_t after, off_t *off_out)
+{
+	if (unlikely(fnt_self.file))    /* a vfork child: the spares are its parent's */
+		return chunk_new(off_out);
+	uint8_t *m = spare_take(after, off_out);
+	return m ? m : chunk_new(off_out);
+}
+
+/* An event chunk: a slot of the ring that `fntrace record` drains
+ * (drain.c), else a chunk of the file.  Either way its file offset is taken
+ * and its blocks reserved here, so the file is laid out as without the ring
+ * and the drain's copy can never fail for lack of space. */
+static uint8_t *event_chunk(off_t after, off_t *off_out)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (!fnt_drain_wanted() || fnt_self.file)      /* the ring is a vfork child's parent's */
+		return chunk_map(after, off_out);
+	if (trace_fd_check())
+		return NULL;
+	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
+	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
+	uint8_t *m;
+	if (reserve_space(off, chunk_size))
+		return NULL;
+	m = fnt_drain_take((uint64_t)off);
+	if (!m) {               /* record is gone or far behind: the file, as without it */
+		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
+		if (m == MAP_FAILED)
+			return NULL;
+		populate(m, chunk_size);
+	}
+	*off_out = off;
+	return m;
+}
+
+static void chunk_seal(struct fnt_chunk_header *ch)
+{
+	__atomic_store_n(&ch->magic, FNT_CHUNK_MAGIC, __ATOMIC_RELEASE);
+}
+
+/* ---- meta stream ---- */
+
+int meta_lock_take(void)
+{
+	struct fnt_trace_file *tf = cur_file();
+	return lock_take(&tf->meta_lock);
+}
+
+int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen)
+{
+	struct fnt_trace_file *tf = cur_file();
+	size_t need = (4 + alen + blen + 7) & ~(size_t)7;
+	uint32_t head = (uint32_t)((alen + blen) << 8 | type);
+	int ret = -1;
+
+	if (state != 1 || need > chunk_size / 2)
+		goto drop;
+	if (meta_lock_take())
+		goto drop;
+	if (!tf->meta_pos || tf->meta_pos + need + 4 > tf->meta_end) {
+		off_t off;
+		uint8_t *m = chunk_map(tf->meta_seq ? tf->meta_chunk_off : -1, &off);
+		if (!m)
+			goto unlock;
+		if (tf->meta_chunk)
+			munmap(tf->meta_chunk, chunk_size);
+		struct fnt_chunk_header *ch = (void *)m;
+		ch->type = FNT_CHUNK_META;
+		ch->seq = tf->meta_seq++;
+		clock_sample(&ch->base_ticks, &ch->mono_ns, NULL);
+		chunk_seal(ch);
+		tf->meta_chunk = m;
+		tf->meta_chunk_off = off;
+		tf->meta_pos = m + FNT_CHUNK_HDR_SIZE;
+		tf->meta_end = m + chunk_size;
+	}
+	memcpy(tf->meta_pos + 4, a, alen);
+	if (blen)
+		memcpy(tf->meta_pos + 4 + alen, b, blen);
+	__atomic_store_n((uint32_t *)tf->meta_pos, head, __ATOMIC_RELEASE);
+	tf->meta_pos += need;
+	ret = 0;
+unlock:
+	__atomic_store_n(&tf->meta_lock, 0, __ATOMIC_RELEASE);
+drop:
+	if (ret)
+		count_lost(lost_meta, 1);
+	return ret;
+}
+
+/* Free the disk blocks of a chunk past `used` bytes; they read as zeros
+ * again, which is what an unused tail must be. */
+void punch_tail(int64_t chunk_off, uintptr_t used)
+{
+	struct fnt_trace_file *tf = cur_file();
+	uintptr_t from = (used + 4095) & ~(uintptr_t)4095;
+	if (from < chunk_size && !trace_fd_check())
+		fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, chunk_off + (off_t)from,
+			  (off_t)(chunk_size - from));
+}
+
+/* Give back the unused tail of a finished chunk (its bytes read as zeros,
+ * which is what an unused tail must be), then unmap it. */
+void chunk_release(struct fnt_thread *t, int punch)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (!t->chunk)
+		return;
+	if (fnt_drain_owns(t->chunk)) {
+		fnt_drain_release(t->chunk);    /* record copies it out, only its used part */
+	} else {
+		if (punch && state == 1 && t->pid == tf->pid)
+			punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 8);
+		munmap(t->chunk, chunk_size);
+	}
+	t->chunk = t->pos = t->limit = NULL;
+}
+
+
+/* Start a new chunk for this thread: fresh timestamp base, fresh cache. */
+int thread_chunk_start(struct fnt_thread *t)
+{
+	struct fnt_trace_file *tf = cur_file();
+	uint8_t *m;
+	off_t off;
+
+	off_t after = t->seq ? t->chunk_off : -1;    /* its chunks stay in file order */
+
+	if (unlikely(fnt_no_clock))       /* seccomp strict: no mmap, no clock (clock.c) */
+		return -1;
+	chunk_release(t, 0);
+	if (fnt_ring_chunks && t->ring_n >= fnt_ring_chunks) {
+		/* flight recorder: rewrite the oldest chunk.  Invalidate its header
+		 * first and clear its data, so that no reader (and no crash in the
+		 * middle) ever sees old events under a new header. */
+		off = t->ring[t->ring_next];
+		t->ring_next = (t->ring_next + 1) % fnt_ring_chunks;
+		if (trace_fd_check())
+			return -1;
+		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
+		if (m == MAP_FAILED)
+			return -1;
+		__atomic_store_n(&((struct fnt_chunk_header *)m)->magic, 0, __ATOMIC_RELEASE);
+		memset(m + 4, 0, chunk_size - 4);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	} else {
+		m = fnt_ring_chunks ? chunk_map(after, &off) : event_chunk(after, &off);
+		if (!m)
+			return -1;
+		if (fnt_ring_chunks)
+			t->ring[t->ring_n++] = off;
+	}
+	struct fnt_chunk_header *ch = (void *)m;
+	ch->type = FNT_CHUNK_EVENTS;
+	ch->thread = t->serial;
+	ch->tid = t->tid;
+	ch->seq = t->seq++;
+	ch->depth = t->depth;
+	clock_sample(&ch->base_ticks, &ch->mono_ns, NULL);
+	prctl(PR_GET_NAME, ch->name, 0, 0, 0);
+	t->chunk = m;
+	t->chunk_off = off;
+	t->pos = m + FNT_CHUNK_HDR_SIZE;
+	t->limit = m + chunk_size - FNT_CHUNK_SLACK;
+	t->last = ch->base_ticks;
+	t->prev_new = 0;
+	/* empty slots hold an address no function has, so no hit is ever
+	 * written for a slot the reader has not seen filled */
+	memset(t->cache, 0xff, sizeof(t->cache));
+	chunk_seal(ch);
+	if (unlikely(fork_note) && t->pid == tf->pid && t->tid == tf->pid) {
+		/* the forking thread's first chunk in the child: where its
+		 * inherited frames come from */
+		uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_FORK));
+		memcpy(p, &fork_ticks, 8);
+		t->pos = put_varint(p + 8, fork_tid);
+		fork_note = 0;
+	}
+	put_lost(t);
+	return 0;
+}
+
+/* A vfork child's first event (vfork.c): a file of its own, named by its
+ * pid, with the module map it shares with its parent, as a forked child's.
+ * 0, or -1: it records nothing (its drops count in its parent's file). */
+int child_file_open(struct fnt_thread *t, struct fnt_trace_file *tf)
+{
+	if (tf == &main_file || t->state == FNT_T_OFF)
+		return -1;
+	if (file_open(tf, main_file.hdr)) {
+		t->state = FNT_T_OFF;   /* its drops count in its parent's file */
+		return -1;
+	}
+	fnt_modules_lock();             /* the parent's other threads may be loading a library */
+	fnt_modules_fork_child();
+	fnt_modules_unlock();
+	return 0;
+}
+
+int fnt_trace_fd(void)
+{
+	struct fnt_trace_file *tf = cur_file();
+	return state == 1 && !trace_fd_check() ? tf->fd : -1;
+}
+
+struct fnt_file_header *fnt_trace_header(void)
+{
+	struct fnt_trace_file *tf = cur_file();
+	return tf->hdr;
+}
+
+const char *fnt_trace_path(void)
+{
+	struct fnt_trace_file *tf = cur_file();
+	return tf->path;
+}
+
+/* ---- the process's file ---- */
+
+static void read_cmdline(struct fnt_file_header *h)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0, r;
+	if (fd < 0)
+		return;
+	while (n < (ssize_t)sizeof(h->cmdline) &&
+	       (r = read(fd, h->cmdline + n, sizeof(h->cmdline) - (size_t)n)) > 0)
+		n += r;
+	if (n == (ssize_t)sizeof(h->cmdline)) {
+		char c;
+		h->cmdline_truncated = read(fd, &c, 1) > 0;
+	}
+	close(fd);
+	h->cmdline_len = (uint32_t)n;
+}
+
+/* Create "<dir>/<pid>-<n>.fnt" (n counts execs within one pid) and map its
+ * header.  cal: calibration to copy (a forked child keeps its parent's). */
+int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal)
+{
+	struct fnt_file_header *h;
+	uint32_t n;
+	struct stat dst;
+
+	/* private by default; and never into a directory where others could
+	 * have planted names (`fntrace record` checks the same before) */
+	mkdir(trace_dir, FNT_DIR_MODE(fnt_file_mode));
+	if (stat(trace_dir, &dst))
+		return -1;
+	if (dst.st_uid != geteuid() || ((dst.st_mode & 022) && !(dst.st_mode & S_ISVTX))) {
+		errno = EPERM;
+		return -1;
+	}
+	for (n = 0; n < 1000; n++) {
+		snprintf(tf->path, sizeof(tf->path), "%s/%u-%u.fnt", trace_dir, tf->pid, n);
+		tf->fd = open(tf->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fnt_file_mode);
+		if (tf->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (tf->fd < 0)
+		return -1;
+	if (fnt_file_mode != 0600)
+		fchmod(tf->fd, fnt_file_mode);        /* exactly --mode, whatever the umask */
+	{
+		/* out of the way of the low numbers programs manage themselves */
+		struct stat st;
+		tf->fd = fnt_fd_high(tf->fd);
+		if (tf->fd < 0 || fstat(tf->fd, &st))
+			goto fail;
+		tf->ino = st.st_ino;
+		tf->dev = st.st_dev;
+	}
+	if (reserve_space(0, FNT_HEADER_SIZE))
+		goto fail;
+	h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, 0);
+	if (h == MAP_FAILED)
+		goto fail;
+	h->version = FNT_FORMAT_VERSION;
+	h->header_size = FNT_HEADER_SIZE;
+	h->chunk_size = chunk_size;
+	h->flags = fnt_flags;
+	h->reserved[FNT_RES_RING_CHUNKS] = fnt_ring_chunks;
+	h->pid = tf->pid;
+	h->ppid = (uint32_t)getppid();
+	h->exec_seq = n;
+	h->clock = fnt_use_tsc ? FNT_CLOCK_TSC : FNT_CLOCK_MONOTONIC;
+	if (cal) {
+		h->cal0_ticks = cal->cal0_ticks, h->cal0_mono = cal->cal0_mono, h->cal0_real = cal->cal0_real;
+		h->cal1_ticks = cal->cal1_ticks, h->cal1_mono = cal->cal1_mono, h->cal1_real = cal->cal1_real;
+	} else {
+		clock_sample(&h->cal0_ticks, &h->cal0_mono, &h->cal0_real);
+		if (fnt_use_tsc)         /* ~1 ms apart, so a trace cut short still converts well */
+			while (fnt_mono_ns() < h->cal0_mono + 1000000)
+				;
+		clock_sample(&h->cal1_ticks, &h->cal1_mono, &h->cal1_real);
+	}
+	ssize_t l = readlink("/proc/self/exe", h->exe, sizeof(h->exe) - 1);
+	if (l > 0)
+		h->exe[l] = 0;
+	read_cmdline(h);
+	memcpy(h->magic, FNT_FILE_MAGIC, 8);
+	tf->hdr = h;
+	if (tf == &main_file)   /* (api.c writes its records again into a new file of the process) */
+		__atomic_add_fetch(&fnt_file_gen, 1, __ATOMIC_RELAXED);
+	return 0;
+fail:
+	close(tf->fd);
+	tf->fd = -1;
+	unlink(tf->path);
+	return -1;
+}

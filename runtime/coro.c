@@ -178,18 +178,23 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
 	if (unlikely(!fnt_fork_mask))
 		fnt_raw_fork_check();   /* a raw clone's child: its own file first */
-	if (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP)) {
-		/* the same stack, deeper or shallower (or the first event) */
-		if (!t->busy)
-			window_add(t, sp);
-		return 0;
-	}
+	/* Whatever the distance, a stack pointer new to the window may be
+	 * another context on this TLS (a raw CLONE_VM child's stack can lie
+	 * anywhere, just below the parent's own too): the thread id tells,
+	 * before anything of the thread's is touched.  The window grows in
+	 * STACK_SLACK steps, so a thread pays this a few times in its life. */
 	if (t->tid && (uint32_t)syscall(SYS_gettid) != t->tid) {
 		/* not this thread: a context on its TLS, which must leave it alone */
 		struct fnt_file_header *h = fnt_trace_header();
 		if (h)
 			__atomic_fetch_add(&h->reserved[FNT_RES_LOST_UNSAFE], events, __ATOMIC_RELAXED);
 		return 1;
+	}
+	if (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP)) {
+		/* the same stack, deeper or shallower (or the first event) */
+		if (!t->busy)
+			window_add(t, sp);
+		return 0;
 	}
 	if (t->busy)
 		return 0;               /* (a handler inside a hook: the event is dropped anyway) */

@@ -173,6 +173,32 @@ static void window_add(struct fnt_thread *t, uintptr_t sp)
 	t->busy = 0;
 }
 
+void fnt_foreign_lost(unsigned n)
+{
+	struct fnt_file_header *h = fnt_trace_header();
+	if (h)
+		__atomic_fetch_add(&h->reserved[FNT_RES_LOST_UNSAFE], n, __ATOMIC_RELAXED);
+}
+
+/* An event after a gap in the thread's events (runtime.h, FNT_GAP_TICKS),
+ * with the guard held and nothing written yet: the first event of a
+ * context that took this thread's place without leaving its stack (a
+ * hand-made vfork's child), if the thread id says so.  Its event is
+ * dropped and counted, and the window emptied, so that each of its next
+ * events meets fnt_stack_moved, which drops and counts it before it
+ * touches anything.  The parent, suspended meanwhile, finds the window
+ * empty at its next event and fills it again (fnt_stack_moved, same
+ * stack).  Costs a gettid after each gap of the thread's own. */
+int fnt_foreign_event(struct fnt_thread *t)
+{
+	if (!t->tid || (uint32_t)syscall(SYS_gettid) == t->tid)
+		return 0;
+	fnt_foreign_lost(1);
+	t->stk_lo = 0;
+	t->stk_span = 0;
+	return 1;
+}
+
 /* A stack pointer out of the hooks' window (see the top of this file). */
 int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
@@ -185,9 +211,7 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	 * STACK_SLACK steps, so a thread pays this a few times in its life. */
 	if (t->tid && (uint32_t)syscall(SYS_gettid) != t->tid) {
 		/* not this thread: a context on its TLS, which must leave it alone */
-		struct fnt_file_header *h = fnt_trace_header();
-		if (h)
-			__atomic_fetch_add(&h->reserved[FNT_RES_LOST_UNSAFE], events, __ATOMIC_RELAXED);
+		fnt_foreign_lost(events);
 		return 1;
 	}
 	if (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP)) {

@@ -81,7 +81,7 @@ fnt_event_write(struct fnt_thread *t, uintptr_t fn, uintptr_t site, const int is
 	now = __builtin_ia32_rdtsc();
 	d = now - t->last;
 	slot = fnt_slot(fn);
-	if (unlikely(t->cache[slot] != fn || d >= (1ull << 47) || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE)))) {
+	if (unlikely(t->cache[slot] != fn || d >= FNT_GAP_TICKS || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE)))) {
 		fnt_rare_event(t, now, fn, site, is_exit);
 		return;
 	}

@@ -299,7 +299,7 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 	now = __builtin_ia32_rdtsc();
 	d = now - t->last;
 	sl = fnt_slot(fn);
-	if (unlikely(t->cache[sl] != fn || d >= (1ull << 47)))
+	if (unlikely(t->cache[sl] != fn || d >= FNT_GAP_TICKS))
 		return 0;
 	t->last = now;
 	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
@@ -465,6 +465,8 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 				fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
 			else if (t->state == FNT_T_OFF)   /* no chunk (disk full, RLIMIT_FSIZE): likewise */
 				fnt_lost_events(t, FNT_LOST_NOSPACE, 1);
+			else if (fnt_stack_foreign(t))    /* not this thread (fnt_foreign_event): likewise */
+				fnt_foreign_lost(1);
 			return;
 		}
 		if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {

@@ -1,10 +1,12 @@
-/* A child made by a hand-written `syscall` instruction with CLONE_VM and
- * without CLONE_SETTLS, on a stack 16 KiB below its parent's: it runs on
- * its parent thread's thread-local storage, and its stack pointers lie
- * close to the ones the parent's calls use.  It must be skipped and
- * counted (it has no TLS of its own), never taken for the parent thread
- * going deeper: before, its calls were recorded as the parent's.
- * The parent's calls before and after are all there, nested as made. */
+/* Children made by a hand-written `syscall` instruction with CLONE_VM and
+ * without CLONE_SETTLS, on a stack 16 KiB below their parent's, then on one
+ * 4 KiB below it: they run on their parent thread's thread-local storage,
+ * and their stack pointers lie close to the ones the parent's calls use
+ * (the second's inside the window of stack pointers the hooks take for
+ * the thread).  They must be skipped and counted (they have no TLS of
+ * their own), never taken for the parent thread going deeper: before,
+ * their calls were recorded as the parent's.  The parent's calls before,
+ * between and after are all there, nested as made. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
@@ -15,7 +17,9 @@
 #include <unistd.h>
 
 #define CALLS 1000
-#define GAP (16 << 10)       /* the child's stack top, below the parent's stack pointer */
+/* the children's stack tops, below the parent's stack pointer */
+#define FAR_GAP (16 << 10)
+#define NEAR_GAP (4 << 10)
 
 __attribute__((noinline)) int in_parent(int x) { __asm__ volatile(""); return x + 1; }
 __attribute__((noinline)) int in_child(int x) { __asm__ volatile(""); return x + 1; }
@@ -60,12 +64,12 @@ RAW static long raw_clone(unsigned long flags, void *top, int (*fn)(void *), voi
 	return ret;
 }
 
-/* the child's stack: GAP below this frame, in the part of the thread's
+/* the child's stack: gap below this frame, in the part of the thread's
  * stack its calls have not reached (waitpid, below, needs far less) */
-RAW static long spawn_near(void)
+RAW static long spawn_near(uintptr_t gap)
 {
 	char here;
-	uintptr_t top = ((uintptr_t)&here - GAP) & ~(uintptr_t)15;
+	uintptr_t top = ((uintptr_t)&here - gap) & ~(uintptr_t)15;
 	return raw_clone(CLONE_VM | SIGCHLD, (void *)top, child_fn, NULL);
 }
 
@@ -76,9 +80,14 @@ int main(void)
 
 	for (int i = 0; i < CALLS; i++)
 		s = in_parent(s);
-	pid = spawn_near();
+	pid = spawn_near(FAR_GAP);
 	if (pid < 0 || waitpid((pid_t)pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		return 11;
+	for (int i = 0; i < CALLS; i++)
+		s = in_parent(s);
+	pid = spawn_near(NEAR_GAP);
+	if (pid < 0 || waitpid((pid_t)pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 12;
 	for (int i = 0; i < CALLS; i++)
 		s = in_parent(s);
 	printf("%d\n", s);

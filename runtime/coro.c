@@ -27,11 +27,13 @@
  * since the thread switches back when they return (two SWITCH records).
  * Stacks nearer to each other than STACK_JUMP are not told apart.
  *
- * A far stack pointer may also be another context running on this
- * thread's TLS (a child cloned with CLONE_VM and without CLONE_SETTLS by a
- * raw system call, which no wrapper saw): the thread id tells.  Such a
- * context must not touch the thread's state: its events are counted as
- * lost and it writes nothing.
+ * A stack pointer new to the window, near or far, may also be another
+ * context running on this thread's TLS (a child cloned with CLONE_VM and
+ * without CLONE_SETTLS by a raw system call, which no wrapper saw): the
+ * thread id tells.  One that runs on the thread's own stack (a hand-made
+ * vfork) is found by the pause before its first event instead
+ * (fnt_foreign_event).  Such a context must not touch the thread's state:
+ * its events are counted as lost and it writes nothing.
  *
  * None of this is on the hot path: only the wrappers, the exit
  * trampoline's rare path (a slot not at the top of the shadow stack), and

@@ -165,6 +165,16 @@ int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 	return 0;
 }
 
+/* The caller's thread id, by the system call itself: not through libc's
+ * syscall(), which the runtime wraps (clone.c) and whose first call looks
+ * the real one up with dlsym, deep for a signal handler's stack. */
+static inline uint32_t thread_id(void)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "0"((long)SYS_gettid) : "rcx", "r11", "memory");
+	return (uint32_t)r;
+}
+
 /* sp is on the stack in use: take it into the window, under the guard */
 static void window_add(struct fnt_thread *t, uintptr_t sp)
 {
@@ -193,7 +203,7 @@ void fnt_foreign_lost(unsigned n)
  * stack).  Costs a gettid after each gap of the thread's own. */
 int fnt_foreign_event(struct fnt_thread *t)
 {
-	if (!t->tid || (uint32_t)syscall(SYS_gettid) == t->tid)
+	if (!t->tid || thread_id() == t->tid)
 		return 0;
 	fnt_foreign_lost(1);
 	t->stk_lo = 0;
@@ -211,7 +221,7 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	 * anywhere, just below the parent's own too): the thread id tells,
 	 * before anything of the thread's is touched.  The window grows in
 	 * STACK_SLACK steps, so a thread pays this a few times in its life. */
-	if (t->tid && (uint32_t)syscall(SYS_gettid) != t->tid) {
+	if (t->tid && thread_id() != t->tid) {
 		/* not this thread: a context on its TLS, which must leave it alone */
 		fnt_foreign_lost(events);
 		return 1;

@@ -205,6 +205,8 @@ int fnt_foreign_event(struct fnt_thread *t)
 {
 	if (!t->tid || thread_id() == t->tid)
 		return 0;
+	if (fnt_vfork_adopt(t))
+		return 2;               /* its own state and file now (vfork.c) */
 	fnt_foreign_lost(1);
 	t->stk_lo = 0;
 	t->stk_span = 0;
@@ -216,6 +218,17 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
 	if (unlikely(!fnt_fork_mask))
 		fnt_raw_fork_check();   /* a raw clone's child: its own file first */
+	if (unlikely(t->vfork)) {
+		/* a state lent to a hand-made vfork's child: its window stays
+		 * empty, so that its parent is found here when it is back */
+		int lent = fnt_vfork_lent(t);
+		if (lent == 1)
+			return 0;
+		if (lent < 0) {
+			fnt_foreign_lost(events);
+			return 1;
+		}
+	}
 	/* Whatever the distance, a stack pointer new to the window may be
 	 * another context on this TLS (a raw CLONE_VM child's stack can lie
 	 * anywhere, just below the parent's own too): the thread id tells,

@@ -561,6 +561,8 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			j--;
 		if (!j && fnt_coro_find_slot(t, slot))
 			j = t->ss_top;   /* a coroutine returned to its uc_link: back on that stack */
+		if (!j && unlikely(t->vfork) && fnt_vfork_lent(t) == 2)
+			return fnt_fentry_exit(r, sp);   /* a hand-made vfork's parent, back: its own state (vfork.c) */
 		if (!j) {
 			/* cannot happen: the trampoline was returned to without an
 			 * entry, and there is no return address to go to */

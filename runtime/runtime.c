@@ -564,8 +564,13 @@ static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uint
 			  const struct fnt_trig **after)
 {
 	const struct fnt_trig *g = NULL;
-	if (unlikely(now - t->last >= (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS)) && fnt_foreign_event(t))
-		return 0;           /* not this thread: a hand-made vfork's child (coro.c) */
+	if (unlikely(now - t->last >= (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS))) {
+		/* not this thread: a hand-made vfork's child, given a state and
+		 * file of its own, or else dropped (coro.c) */
+		int foreign = fnt_foreign_event(t);
+		if (foreign == 1 || (foreign == 2 && fnt_thread_room(t, 64)))
+			return 0;
+	}
 	if (unlikely(fnt_trig_flags & FNT_TRIG_RARE) && (g = fnt_trigger_find(fn)) != NULL &&
 	    fnt_trigger_before(t, g, now, fn, is_exit))
 		return 0;

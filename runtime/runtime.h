@@ -467,10 +467,12 @@ static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thre
  * under the monotonic clock. */
 #define FNT_GAP_TICKS (1ull << 13)
 #define FNT_GAP_NS    (1ull << 11)
-/* with the guard held, after a gap: 1 when this is not the thread (its
- * event was counted as lost; the window is emptied, so that its next
- * events meet fnt_stack_moved, and the thread's own next event fills the
- * window again) */
+/* with the guard held, after a gap: 0 when this is the thread; 2 when it
+ * is a hand-made vfork's child, now on a state and file of its own
+ * (vfork.c, fnt_vfork_adopt); 1 when it is another context (its event was
+ * counted as lost; the window is emptied, so that its next events meet
+ * fnt_stack_moved, and the thread's own next event fills the window
+ * again) */
 int fnt_foreign_event(struct fnt_thread *t) FNT_HIDDEN;
 /* count n events of such a context as lost, in the file header only (the
  * thread's own counters are not its to touch) */
@@ -494,6 +496,11 @@ void fnt_tls_unshare(void) FNT_HIDDEN;
 int fnt_vfork_prepare(void) FNT_HIDDEN;
 void fnt_vfork_child(int how) FNT_HIDDEN;
 void fnt_vfork_resume(int how) FNT_HIDDEN;
+/* a hand-made vfork's child, found at its first event: lend it the state (1) */
+int fnt_vfork_adopt(struct fnt_thread *t) FNT_HIDDEN;
+/* a state lent so: 1 the child runs, 2 given back to the parent thread
+ * now, -1 another context, 0 not lent */
+int fnt_vfork_lent(struct fnt_thread *t) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;

@@ -195,12 +195,14 @@ void fnt_foreign_lost(unsigned n)
 /* An event after a gap in the thread's events (runtime.h, FNT_GAP_TICKS),
  * with the guard held and nothing written yet: the first event of a
  * context that took this thread's place without leaving its stack (a
- * hand-made vfork's child), if the thread id says so.  Its event is
- * dropped and counted, and the window emptied, so that each of its next
- * events meets fnt_stack_moved, which drops and counts it before it
- * touches anything.  The parent, suspended meanwhile, finds the window
- * empty at its next event and fills it again (fnt_stack_moved, same
- * stack).  Costs a gettid after each gap of the thread's own. */
+ * hand-made vfork's child), if the thread id says so.  A vfork child whose
+ * parent the kernel shows waiting for it is lent the thread's state
+ * (vfork.c, fnt_vfork_adopt: 2).  Any other has its event dropped and
+ * counted, and the window emptied, so that each of its next events meets
+ * fnt_stack_moved, which drops and counts it before it touches anything;
+ * the thread finds the window empty at its next event and fills it again
+ * (fnt_stack_moved, same stack).  Costs a gettid after each gap of the
+ * thread's own. */
 int fnt_foreign_event(struct fnt_thread *t)
 {
 	if (!t->tid || thread_id() == t->tid)

@@ -203,12 +203,15 @@ void fnt_foreign_lost(unsigned n)
  * the thread finds the window empty at its next event and fills it again
  * (fnt_stack_moved, same stack).  Costs a gettid after each gap of the
  * thread's own. */
-int fnt_foreign_event(struct fnt_thread *t)
+int fnt_foreign_event(struct fnt_thread *t, int is_exit)
 {
+	int unenter = fnt_filtering && !is_exit;
 	if (!t->tid || thread_id() == t->tid)
 		return 0;
-	if (fnt_vfork_adopt(t))
+	if (fnt_vfork_adopt(t, unenter))
 		return 2;               /* its own state and file now (vfork.c) */
+	if (unenter)
+		fnt_filter_unenter(&t->flt);
 	fnt_foreign_lost(1);
 	t->stk_lo = 0;
 	t->stk_span = 0;
@@ -235,8 +238,13 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	 * another context on this TLS (a raw CLONE_VM child's stack can lie
 	 * anywhere, just below the parent's own too): the thread id tells,
 	 * before anything of the thread's is touched.  The window grows in
-	 * STACK_SLACK steps, so a thread pays this a few times in its life. */
-	if (t->tid && thread_id() != t->tid) {
+	 * STACK_SLACK steps, so a thread pays this a few times in its life.
+	 * The window starts empty, so a thread's first event, written or
+	 * not (record-time filters), comes here: it names the thread, before
+	 * a child it clones could take its place. */
+	if (!t->tid) {
+		t->tid = thread_id();
+	} else if (thread_id() != t->tid) {
 		/* not this thread: a context on its TLS, which must leave it alone */
 		fnt_foreign_lost(events);
 		return 1;

@@ -567,7 +567,7 @@ static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uint
 	if (unlikely(now - t->last >= (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS))) {
 		/* not this thread: a hand-made vfork's child, given a state and
 		 * file of its own, or else dropped (coro.c) */
-		int foreign = fnt_foreign_event(t);
+		int foreign = fnt_foreign_event(t, is_exit);
 		if (foreign == 1 || (foreign == 2 && fnt_thread_room(t, 64)))
 			return 0;
 	}
@@ -836,6 +836,9 @@ static void thread_register(struct fnt_thread *t)
 	 * (first event, a forked child) */
 	struct fnt_shadow_entry *ss = t->ss;
 	uint32_t ss_top = t->ss_top, ss_cap = t->ss_cap;
+	/* and so does the window of stack pointers seen on it (coro.c), which
+	 * tells a clone's child from the thread at the next event */
+	uintptr_t stk[4] = {t->stk_lo, t->stk_span, t->stk_min, t->stk_max};
 	/* a vfork child: its file, and the depth it goes on at (vfork.c) */
 	struct fnt_trace_file *file = t->file;
 	struct fnt_vfork *vfork = t->vfork;
@@ -852,6 +855,10 @@ static void thread_register(struct fnt_thread *t)
 	t->ss = ss;
 	t->ss_top = ss_top;
 	t->ss_cap = ss_cap;
+	t->stk_lo = stk[0];
+	t->stk_span = stk[1];
+	t->stk_min = stk[2];
+	t->stk_max = stk[3];
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = tf->pid;
 	t->tid = gettid_();
@@ -963,6 +970,14 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 	if (t->state == FNT_T_OFF && t->pid == tf->pid) {
 		count_lost(lost_nospace, 1);
 		goto out;
+	}
+	if (unlikely(t->state == FNT_T_NEW && t->tid)) {
+		/* the thread's first written event (the filters left out the
+		 * ones before, which named the thread, coro.c): the thread's, or
+		 * a hand-made vfork's child in its place? */
+		if (fnt_foreign_event(t, is_exit) == 1)
+			goto out;
+		tf = cur_file();        /* (the child's own file, if it was lent the state) */
 	}
 	if (unlikely(!tf->hdr) && child_file_open(t, tf)) {
 		count_lost(lost_nospace, 1);

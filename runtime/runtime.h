@@ -473,7 +473,16 @@ static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thre
  * counted as lost; the window is emptied, so that its next events meet
  * fnt_stack_moved, and the thread's own next event fills the window
  * again) */
-int fnt_foreign_event(struct fnt_thread *t) FNT_HIDDEN;
+int fnt_foreign_event(struct fnt_thread *t, int is_exit) FNT_HIDDEN;
+/* The record-time filters passed an entry (fnt_filter_event) that turns
+ * out to be such a context's: take back what they did to the thread's
+ * depth and -F root.  (-C, -t and depth= triggers are not taken back.) */
+static inline void fnt_filter_unenter(struct fnt_filter_state *f)
+{
+	if (f->f_root == f->fdepth)
+		f->f_root = 0;
+	f->fdepth--;
+}
 /* count n events of such a context as lost, in the file header only (the
  * thread's own counters are not its to touch) */
 void fnt_foreign_lost(unsigned n) FNT_HIDDEN;
@@ -497,7 +506,7 @@ int fnt_vfork_prepare(void) FNT_HIDDEN;
 void fnt_vfork_child(int how) FNT_HIDDEN;
 void fnt_vfork_resume(int how) FNT_HIDDEN;
 /* a hand-made vfork's child, found at its first event: lend it the state (1) */
-int fnt_vfork_adopt(struct fnt_thread *t) FNT_HIDDEN;
+int fnt_vfork_adopt(struct fnt_thread *t, int unenter) FNT_HIDDEN;
 /* a state lent so: 1 the child runs, 2 given back to the parent thread
  * now, -1 another context, 0 not lent */
 int fnt_vfork_lent(struct fnt_thread *t) FNT_HIDDEN;

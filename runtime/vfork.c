@@ -203,14 +203,19 @@ static int parent_in_vfork(uint32_t pid, uint32_t tid)
  * event (guard held, nothing written): if it is a hand-made vfork's child,
  * lend it the state as fnt_vfork_child does, and return 1: its events go
  * to a file of its own from this one on.  0: it cannot be lent (the caller
- * counts its events as lost). */
-int fnt_vfork_adopt(struct fnt_thread *t)
+ * counts its events as lost).  unenter: the event is an entry the
+ * record-time filters already counted, which the parent's saved state
+ * must not keep. */
+int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
 {
 	struct fnt_vfork *v;
 	uint32_t pid = (uint32_t)sys3(SYS_getpid, 0, 0, 0);
+	/* (a thread whose events the filters all left out is not registered:
+	 * its process is the child's parent) */
+	uint32_t parent = t->pid ? t->pid : (uint32_t)sys3(SYS_getppid, 0, 0, 0);
 
-	if (!fnt_trace_header() || t->file || t->vfork || t->tls_shared || !t->pid || pid == t->pid ||
-	    !parent_in_vfork(t->pid, t->tid))
+	if (!fnt_trace_header() || t->file || t->vfork || t->tls_shared || pid == parent ||
+	    !parent_in_vfork(parent, t->tid))
 		return 0;
 	int e = errno;
 	size_t ss_size = (size_t)t->ss_cap * sizeof(struct fnt_shadow_entry);
@@ -225,10 +230,15 @@ int fnt_vfork_adopt(struct fnt_thread *t)
 		errno = e;
 		return 0;
 	}
+	struct fnt_filter_state flt = t->flt;   /* as the child's first event left it */
 	memcpy(&v->saved, t, sizeof(*t));
 	v->saved.busy = 0;               /* the parent was between two events */
 	v->adopted = 1;
 	child_state(t, v);
+	t->flt = flt;
+	t->flt.tframes = NULL;           /* (as child_state does) */
+	if (unenter)                     /* that entry is the child's, not its parent's */
+		fnt_filter_unenter(&v->saved.flt);
 	t->ss = ss;                      /* a shadow stack of its own (see the top) */
 	t->ss_top = 0;
 	t->busy = 1;                     /* the caller's guard */

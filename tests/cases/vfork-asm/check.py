@@ -57,8 +57,33 @@ def check_trace(ctx, d, out, err, what):
                    "main() {", "  after_exec();", "} /* main */"], (what, got)
 
 
+def check_filtered(ctx, exe, what):
+    # record-time filters: the children's calls that the filters keep are
+    # in the children's files, and the parent's filter state is as if they
+    # had never run (its later calls are left out or kept as they should)
+    for flt, want in (("child_work", {"a": {"child_work": 1, "in_child": 1000},
+                                      "c": {"child_work": 1, "in_child": 1000}}),
+                      ("spawn_and_return", {"p": {"spawn_and_return": 1},
+                                            "c": {"child_work": 1, "in_child": 1000}})):
+        d = os.path.join(ctx.work, "rec-F-%s-%s" % (flt, os.path.basename(exe)))
+        r = subprocess.run([ctx.fntrace, "record", "-F", flt, "-d", d, "--", exe], capture_output=True, text=True,
+                           cwd=ctx.work, timeout=120)
+        assert r.returncode == 0 and r.stdout == "3000\n", (what, flt, r.returncode, r.stderr)
+        m = re.search(r"^pids (\d+) (\d+) (\d+)$", r.stderr, re.M)
+        info = ctx.run("info", "-d", d, check=True).stdout
+        assert re.search(r"^lost: 0$", info, re.M), (what, flt, info)
+        rows = {}
+        for row in ctx.csv("-d", d, "--threads"):
+            rows.setdefault(row["tid"], {})[row["function"]] = int(row["calls"])
+        names = {"a": m.group(1), "c": m.group(3)}
+        got = {k: rows.get(names[k], {}) for k in ("a", "c")}
+        got.update({"p": v for t, v in rows.items() if t not in names.values()})
+        assert got == dict({"a": {}, "c": {}}, **want), (what, flt, rows)
+
+
 def check(ctx):
     check_trace(ctx, ctx.data, ctx.record.stdout, ctx.record.stderr, "prog")
+    check_filtered(ctx, os.path.join(ctx.work, "prog"), "prog")
     for prog in ("prog-fentry", "prog-patchable"):
         exe = os.path.join(ctx.work, prog)
         plain = subprocess.run([exe], capture_output=True, text=True, cwd=ctx.work, timeout=60)
@@ -68,3 +93,4 @@ def check(ctx):
                            cwd=ctx.work, timeout=120)
         assert r.returncode == 0, (prog, r.returncode, r.stderr)
         check_trace(ctx, d, r.stdout, r.stderr, prog)
+        check_filtered(ctx, exe, prog)

@@ -28,7 +28,7 @@
  * A raw syscall(SYS_clone) or syscall(SYS_clone3) through libc's syscall()
  * is handled as the same clone would be (see syscall() below); one made by
  * hand-written assembly is found by its child's first event (below, and
- * coro.c's fnt_stack_moved).
+ * coro.c's fnt_stack_moved and fnt_foreign_event).
  */
 #include <dlfcn.h>
 #include <sched.h>

@@ -27,11 +27,13 @@
  * since the thread switches back when they return (two SWITCH records).
  * Stacks nearer to each other than STACK_JUMP are not told apart.
  *
- * A far stack pointer may also be another context running on this
- * thread's TLS (a child cloned with CLONE_VM and without CLONE_SETTLS by a
- * raw system call, which no wrapper saw): the thread id tells.  Such a
- * context must not touch the thread's state: its events are counted as
- * lost and it writes nothing.
+ * A stack pointer new to the window, near or far, may also be another
+ * context running on this thread's TLS (a child cloned with CLONE_VM and
+ * without CLONE_SETTLS by a raw system call, which no wrapper saw): the
+ * thread id tells.  One that runs on the thread's own stack (a hand-made
+ * vfork) is found by the pause before its first event instead
+ * (fnt_foreign_event).  Such a context must not touch the thread's state:
+ * its events are counted as lost and it writes nothing.
  *
  * None of this is on the hot path: only the wrappers, the exit
  * trampoline's rare path (a slot not at the top of the shadow stack), and
@@ -163,6 +165,16 @@ int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 	return 0;
 }
 
+/* The caller's thread id, by the system call itself: not through libc's
+ * syscall(), which the runtime wraps (clone.c) and whose first call looks
+ * the real one up with dlsym, deep for a signal handler's stack. */
+static inline uint32_t thread_id(void)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "0"((long)SYS_gettid) : "rcx", "r11", "memory");
+	return (uint32_t)r;
+}
+
 /* sp is on the stack in use: take it into the window, under the guard */
 static void window_add(struct fnt_thread *t, uintptr_t sp)
 {
@@ -173,23 +185,75 @@ static void window_add(struct fnt_thread *t, uintptr_t sp)
 	t->busy = 0;
 }
 
+void fnt_foreign_lost(unsigned n)
+{
+	struct fnt_file_header *h = fnt_trace_header();
+	if (h)
+		__atomic_fetch_add(&h->reserved[FNT_RES_LOST_UNSAFE], n, __ATOMIC_RELAXED);
+}
+
+/* An event after a gap in the thread's events (runtime.h, FNT_GAP_TICKS),
+ * with the guard held and nothing written yet: the first event of a
+ * context that took this thread's place without leaving its stack (a
+ * hand-made vfork's child), if the thread id says so.  A vfork child whose
+ * parent the kernel shows waiting for it is lent the thread's state
+ * (vfork.c, fnt_vfork_adopt: 2).  Any other has its event dropped and
+ * counted, and the window emptied, so that each of its next events meets
+ * fnt_stack_moved, which drops and counts it before it touches anything;
+ * the thread finds the window empty at its next event and fills it again
+ * (fnt_stack_moved, same stack).  Costs a gettid after each gap of the
+ * thread's own. */
+int fnt_foreign_event(struct fnt_thread *t, int is_exit)
+{
+	int unenter = fnt_filtering && !is_exit;
+	if (!t->tid || thread_id() == t->tid)
+		return 0;
+	if (fnt_vfork_adopt(t, unenter))
+		return 2;               /* its own state and file now (vfork.c) */
+	if (unenter)
+		fnt_filter_unenter(&t->flt);
+	fnt_foreign_lost(1);
+	t->stk_lo = 0;
+	t->stk_span = 0;
+	return 1;
+}
+
 /* A stack pointer out of the hooks' window (see the top of this file). */
 int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
 	if (unlikely(!fnt_fork_mask))
 		fnt_raw_fork_check();   /* a raw clone's child: its own file first */
+	if (unlikely(t->vfork)) {
+		/* a state lent to a hand-made vfork's child: its window stays
+		 * empty, so that its parent is found here when it is back */
+		int lent = fnt_vfork_lent(t);
+		if (lent == 1)
+			return 0;
+		if (lent < 0) {
+			fnt_foreign_lost(events);
+			return 1;
+		}
+	}
+	/* Whatever the distance, a stack pointer new to the window may be
+	 * another context on this TLS (a raw CLONE_VM child's stack can lie
+	 * anywhere, just below the parent's own too): the thread id tells,
+	 * before anything of the thread's is touched.  The window grows in
+	 * STACK_SLACK steps, so a thread pays this a few times in its life.
+	 * The window starts empty, so a thread's first event, written or
+	 * not (record-time filters), comes here: it names the thread, before
+	 * a child it clones could take its place. */
+	if (!t->tid) {
+		t->tid = thread_id();
+	} else if (thread_id() != t->tid) {
+		/* not this thread: a context on its TLS, which must leave it alone */
+		fnt_foreign_lost(events);
+		return 1;
+	}
 	if (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP)) {
 		/* the same stack, deeper or shallower (or the first event) */
 		if (!t->busy)
 			window_add(t, sp);
 		return 0;
-	}
-	if (t->tid && (uint32_t)syscall(SYS_gettid) != t->tid) {
-		/* not this thread: a context on its TLS, which must leave it alone */
-		struct fnt_file_header *h = fnt_trace_header();
-		if (h)
-			__atomic_fetch_add(&h->reserved[FNT_RES_LOST_UNSAFE], events, __ATOMIC_RELAXED);
-		return 1;
 	}
 	if (t->busy)
 		return 0;               /* (a handler inside a hook: the event is dropped anyway) */

@@ -71,7 +71,7 @@ fnt_event_put(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, cons
 	uint64_t d = now - t->last, v, x;
 	unsigned slot = fnt_slot(fn), len;
 
-	if (unlikely(t->cache[slot] != fn || d >= (1ull << 47) || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
+	if (unlikely(t->cache[slot] != fn || d >= FNT_GAP_TICKS || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
 		return 1;
 	t->last = now;
 	v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);

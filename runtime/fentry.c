@@ -351,6 +351,8 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 				fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
 			else if (t->state == FNT_T_OFF)   /* no chunk (disk full, RLIMIT_FSIZE): likewise */
 				fnt_lost_events(t, FNT_LOST_NOSPACE, 1);
+			else if (fnt_stack_foreign(t))    /* not this thread (fnt_foreign_event): likewise */
+				fnt_foreign_lost(1);
 			return;
 		}
 		if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
@@ -437,6 +439,8 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			j--;
 		if (!j && fnt_coro_find_slot(t, slot))
 			j = t->ss_top;   /* a coroutine returned to its uc_link: back on that stack */
+		if (!j && unlikely(t->vfork) && fnt_vfork_lent(t) == 2)
+			return fnt_fentry_exit(r, sp);   /* a hand-made vfork's parent, back: its own state (vfork.c) */
 		if (!j) {
 			/* cannot happen: the trampoline was returned to without an
 			 * entry, and there is no return address to go to */

@@ -90,7 +90,7 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 	now = __builtin_ia32_rdtsc();
 	d = now - t->last;
 	sl = fnt_slot(fn);
-	if (unlikely(t->cache[sl] != fn || d >= (1ull << 47)))
+	if (unlikely(t->cache[sl] != fn || d >= FNT_GAP_TICKS))
 		return 0;
 	t->last = now;
 	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);

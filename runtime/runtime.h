@@ -490,6 +490,43 @@ static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thre
 {
 	return unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)) && fnt_stack_moved(t, sp, events);
 }
+/* A context on this thread's TLS whose stack pointers the window takes
+ * (a hand-made vfork: clone(CLONE_VM|CLONE_VFORK) by a `syscall`
+ * instruction, the child on its parent's own stack) shares everything with
+ * the thread but its thread id, which only a system call reads.  What
+ * gives it away at its first event is time: a clone takes microseconds
+ * (25,000 ticks at least, measured here), so the child's first event comes
+ * at least FNT_GAP_TICKS after the parent's last.  The hot paths send every
+ * event that follows such a gap to the rare path (in place of their old
+ * bound, 2^47, which only asked for a TIME record), where
+ * finish_event_g asks fnt_foreign_event.  FNT_GAP_NS is the same bound
+ * under the monotonic clock. */
+#define FNT_GAP_TICKS (1ull << 13)
+#define FNT_GAP_NS    (1ull << 11)
+/* with the guard held, after a gap: 0 when this is the thread; 2 when it
+ * is a hand-made vfork's child, now on a state and file of its own
+ * (vfork.c, fnt_vfork_adopt); 1 when it is another context (its event was
+ * counted as lost; the window is emptied, so that its next events meet
+ * fnt_stack_moved, and the thread's own next event fills the window
+ * again) */
+int fnt_foreign_event(struct fnt_thread *t, int is_exit) FNT_HIDDEN;
+/* The record-time filters passed an entry (fnt_filter_event) that turns
+ * out to be such a context's: take back what they did to the thread's
+ * depth and -F root.  (-C, -t and depth= triggers are not taken back.) */
+static inline void fnt_filter_unenter(struct fnt_filter_state *f)
+{
+	if (f->f_root == f->fdepth)
+		f->f_root = 0;
+	f->fdepth--;
+}
+/* count n events of such a context as lost, in the file header only (the
+ * thread's own counters are not its to touch) */
+void fnt_foreign_lost(unsigned n) FNT_HIDDEN;
+/* the window was emptied by fnt_foreign_event */
+static inline int fnt_stack_foreign(const struct fnt_thread *t)
+{
+	return t->stk_max && !t->stk_span;
+}
 void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
 int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */
 void fnt_raw_fork_child(void) FNT_HIDDEN;     /* fork.c: the fork treatment, no prepare step ran */
@@ -504,6 +541,11 @@ void fnt_tls_unshare(void) FNT_HIDDEN;
 int fnt_vfork_prepare(void) FNT_HIDDEN;
 void fnt_vfork_child(int how) FNT_HIDDEN;
 void fnt_vfork_resume(int how) FNT_HIDDEN;
+/* a hand-made vfork's child, found at its first event: lend it the state (1) */
+int fnt_vfork_adopt(struct fnt_thread *t, int unenter) FNT_HIDDEN;
+/* a state lent so: 1 the child runs, 2 given back to the parent thread
+ * now, -1 another context, 0 not lent */
+int fnt_vfork_lent(struct fnt_thread *t) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;

@@ -67,6 +67,13 @@ static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uint
 			  const struct fnt_trig **after)
 {
 	const struct fnt_trig *g = NULL;
+	if (unlikely(now - t->last >= (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS))) {
+		/* not this thread: a hand-made vfork's child, given a state and
+		 * file of its own, or else dropped (coro.c) */
+		int foreign = fnt_foreign_event(t, is_exit);
+		if (foreign == 1 || (foreign == 2 && fnt_thread_room(t, 64)))
+			return 0;
+	}
 	if (unlikely(fnt_trig_flags & FNT_TRIG_RARE) && (g = fnt_trigger_find(fn)) != NULL &&
 	    fnt_trigger_before(t, g, now, fn, is_exit))
 		return 0;
@@ -280,6 +287,14 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 	if (t->state == FNT_T_OFF && t->pid == tf->pid) {
 		count_lost(lost_nospace, 1);
 		goto out;
+	}
+	if (unlikely(t->state == FNT_T_NEW && t->tid)) {
+		/* the thread's first written event (the filters left out the
+		 * ones before, which named the thread, coro.c): the thread's, or
+		 * a hand-made vfork's child in its place? */
+		if (fnt_foreign_event(t, is_exit) == 1)
+			goto out;
+		tf = cur_file();        /* (the child's own file, if it was lent the state) */
 	}
 	if (unlikely(!tf->hdr) && child_file_open(t, tf)) {
 		count_lost(lost_nospace, 1);

@@ -30,6 +30,9 @@ void thread_register(struct fnt_thread *t)
 	 * (first event, a forked child) */
 	struct fnt_shadow_entry *ss = t->ss;
 	uint32_t ss_top = t->ss_top, ss_cap = t->ss_cap;
+	/* and so does the window of stack pointers seen on it (coro.c), which
+	 * tells a clone's child from the thread at the next event */
+	uintptr_t stk[4] = {t->stk_lo, t->stk_span, t->stk_min, t->stk_max};
 	/* a vfork child: its file, and the depth it goes on at (vfork.c) */
 	struct fnt_trace_file *file = t->file;
 	struct fnt_vfork *vfork = t->vfork;
@@ -46,6 +49,10 @@ void thread_register(struct fnt_thread *t)
 	t->ss = ss;
 	t->ss_top = ss_top;
 	t->ss_cap = ss_cap;
+	t->stk_lo = stk[0];
+	t->stk_span = stk[1];
+	t->stk_min = stk[2];
+	t->stk_max = stk[3];
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = tf->pid;
 	t->tid = gettid_();

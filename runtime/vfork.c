@@ -12,7 +12,7 @@
  *    thread's signals, save its state in a fresh save area;
  *  - fnt_vfork_child, in the child: a fresh thread state that writes a
  *    trace file of its own, <child pid>-N.fnt, opened at its first event
- *    (runtime.c: child_file_open, which also copies in the module map, as
+ *    (tracefile.c: child_file_open, which also copies in the module map, as
  *    for a forked child), at the call depth of its parent; then the
  *    signal mask back as the program had it;
  *  - fnt_vfork_resume, in the parent once the child is gone (or vfork
@@ -33,10 +33,25 @@
  * from a vfork child, a clone child already sharing this TLS, no memory for
  * the save area), the wrapper falls back to holding the parent's guard for
  * the child (clone.c): the child's calls are counted as lost.
+ *
+ * A hand-made vfork (clone(CLONE_VM|CLONE_VFORK) by a `syscall`
+ * instruction) passes by the wrapper: its child is found at its first
+ * event (coro.c, fnt_foreign_event), and is lent its parent's state the
+ * same way (fnt_vfork_adopt) if the kernel confirms that the parent thread
+ * waits in that clone until the child execs or exits.  No wrapper runs
+ * when the parent resumes, so the child's state keeps the stack window
+ * empty and a shadow stack of its own: the parent's first event or return
+ * then meets the rare path, which gives it its state back (fnt_vfork_lent).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "runtime/runtime.h"
 
@@ -44,6 +59,7 @@ struct fnt_vfork {
 	struct fnt_thread saved;         /* the parent thread's state */
 	sigset_t mask;                   /* and its signal mask */
 	struct fnt_trace_file file;      /* the child's file */
+	int adopted;                     /* lent to a hand-made vfork's child (no wrapper) */
 };
 
 enum { VFORK_SHARED = 0, VFORK_TRACED = 1 };
@@ -69,13 +85,9 @@ shared:
 	return VFORK_SHARED;
 }
 
-void fnt_vfork_child(int how)
+/* the child's state, from its parent's saved in v */
+static void child_state(struct fnt_thread *t, struct fnt_vfork *v)
 {
-	struct fnt_thread *t = &fnt_self;
-	struct fnt_vfork *v = t->vfork;
-
-	if (how != VFORK_TRACED)
-		return;                 /* the guard is held for us: nothing recorded */
 	const struct fnt_thread *p = &v->saved;
 	memset(t, 0, sizeof(*t));
 	/* what describes the stack the child goes on with */
@@ -94,19 +106,22 @@ void fnt_vfork_child(int how)
 	t->pid = v->file.pid;
 	t->file = &v->file;
 	t->vfork = v;
-	pthread_sigmask(SIG_SETMASK, &v->mask, NULL);
 }
 
-void fnt_vfork_resume(int how)
+void fnt_vfork_child(int how)
 {
 	struct fnt_thread *t = &fnt_self;
 	struct fnt_vfork *v = t->vfork;
-	sigset_t mask;
 
-	if (how != VFORK_TRACED) {
-		fnt_tls_unshare();
-		return;
-	}
+	if (how != VFORK_TRACED)
+		return;                 /* the guard is held for us: nothing recorded */
+	child_state(t, v);
+	pthread_sigmask(SIG_SETMASK, &v->mask, NULL);
+}
+
+/* the parent thread is back: unmap what the child mapped, put its state back */
+static void give_back(struct fnt_thread *t, struct fnt_vfork *v)
+{
 	/* the child's mappings are in this address space: its chunk, its
 	 * file header and meta chunk, a shadow stack or -t frames of its own */
 	if (t->file == &v->file) {
@@ -124,7 +139,128 @@ void fnt_vfork_resume(int how)
 			fnt_filter_thread_exit(t);
 	}
 	memcpy(t, &v->saved, sizeof(*t));
+}
+
+void fnt_vfork_resume(int how)
+{
+	struct fnt_thread *t = &fnt_self;
+	struct fnt_vfork *v = t->vfork;
+	sigset_t mask;
+
+	if (how != VFORK_TRACED) {
+		fnt_tls_unshare();
+		return;
+	}
+	give_back(t, v);
 	mask = v->mask;
 	munmap(v, sizeof(*v));
 	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+}
+
+/* The system calls here are made by instruction: libc's would set errno,
+ * which the child shares with its parent, and the runtime wraps syscall()
+ * itself. */
+static long sys3(long n, long a, long b, long c)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+	return r;
+}
+
+/* Is thread tid of process pid waiting in a clone or clone3 with
+ * CLONE_VM|CLONE_VFORK and without CLONE_THREAD, that is, until its child
+ * execs or exits?  The kernel says so in /proc/PID/task/TID/syscall (the
+ * system call and its arguments, while the thread is blocked in it), which
+ * the child may read where ptrace rules let a process inspect its parent;
+ * else no. */
+static int parent_in_vfork(uint32_t pid, uint32_t tid)
+{
+	char path[64], buf[256];
+	long fd, n;
+	unsigned long nr, a0, a1, flags;
+
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/syscall", pid, tid);
+	fd = sys3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+	if (fd < 0)
+		return 0;
+	n = sys3(SYS_read, fd, (long)buf, sizeof(buf) - 1);
+	sys3(SYS_close, fd, 0, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	if (sscanf(buf, "%lu %lx %lx", &nr, &a0, &a1) != 3)
+		return 0;
+	if (nr == SYS_clone)
+		flags = a0;
+	else if (nr == SYS_clone3 && a0 && a1 >= 8)
+		flags = *(const uint64_t *)a0;   /* struct clone_args, in the memory we share */
+	else
+		return 0;
+	return (flags & (CLONE_VM | CLONE_VFORK | CLONE_THREAD)) == (CLONE_VM | CLONE_VFORK);
+}
+
+/* In a context that is not the thread whose state it runs on, at its first
+ * event (guard held, nothing written): if it is a hand-made vfork's child,
+ * lend it the state as fnt_vfork_child does, and return 1: its events go
+ * to a file of its own from this one on.  0: it cannot be lent (the caller
+ * counts its events as lost).  unenter: the event is an entry the
+ * record-time filters already counted, which the parent's saved state
+ * must not keep. */
+int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
+{
+	struct fnt_vfork *v;
+	uint32_t pid = (uint32_t)sys3(SYS_getpid, 0, 0, 0);
+	/* (a thread whose events the filters all left out is not registered:
+	 * its process is the child's parent) */
+	uint32_t parent = t->pid ? t->pid : (uint32_t)sys3(SYS_getppid, 0, 0, 0);
+
+	if (!fnt_trace_header() || t->file || t->vfork || t->tls_shared || pid == parent ||
+	    !parent_in_vfork(parent, t->tid))
+		return 0;
+	int e = errno;
+	size_t ss_size = (size_t)t->ss_cap * sizeof(struct fnt_shadow_entry);
+	void *ss = NULL;
+	v = mmap(NULL, sizeof(*v), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v != MAP_FAILED && t->ss &&
+	    (ss = mmap(NULL, ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED) {
+		munmap(v, sizeof(*v));
+		v = MAP_FAILED;
+	}
+	if (v == MAP_FAILED) {
+		errno = e;
+		return 0;
+	}
+	struct fnt_filter_state flt = t->flt;   /* as the child's first event left it */
+	memcpy(&v->saved, t, sizeof(*t));
+	v->saved.busy = 0;               /* the parent was between two events */
+	v->adopted = 1;
+	child_state(t, v);
+	t->flt = flt;
+	t->flt.tframes = NULL;           /* (as child_state does) */
+	if (unenter)                     /* that entry is the child's, not its parent's */
+		fnt_filter_unenter(&v->saved.flt);
+	t->ss = ss;                      /* a shadow stack of its own (see the top) */
+	t->ss_top = 0;
+	t->busy = 1;                     /* the caller's guard */
+	return 1;
+}
+
+/* With a state lent to a hand-made vfork's child: 1 when the caller is
+ * that child; 2 when it is the parent thread, back (its state given back
+ * now); -1 when it is neither; 0 when no state is lent. */
+int fnt_vfork_lent(struct fnt_thread *t)
+{
+	struct fnt_vfork *v = t->vfork;
+	uint32_t tid;
+
+	if (!v || !v->adopted || t->file != &v->file)
+		return 0;
+	tid = (uint32_t)sys3(SYS_gettid, 0, 0, 0);
+	if (tid == t->tid)
+		return 1;
+	if (tid != v->saved.tid)
+		return -1;
+	give_back(t, v);
+	munmap(v, sizeof(*v));
+	return 2;
 }

@@ -1,0 +1,95 @@
+/* Children made by a hand-written `syscall` instruction with CLONE_VM and
+ * without CLONE_SETTLS, on a stack 16 KiB below their parent's, then on one
+ * 4 KiB below it: they run on their parent thread's thread-local storage,
+ * and their stack pointers lie close to the ones the parent's calls use
+ * (the second's inside the window of stack pointers the hooks take for
+ * the thread).  They must be skipped and counted (they have no TLS of
+ * their own), never taken for the parent thread going deeper: before,
+ * their calls were recorded as the parent's.  The parent's calls before,
+ * between and after are all there, nested as made. */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CALLS 1000
+/* the children's stack tops, below the parent's stack pointer */
+#define FAR_GAP (16 << 10)
+#define NEAR_GAP (4 << 10)
+
+__attribute__((noinline)) int in_parent(int x) { __asm__ volatile(""); return x + 1; }
+__attribute__((noinline)) int in_child(int x) { __asm__ volatile(""); return x + 1; }
+
+/* uses no libc function that needs TLS (errno) */
+__attribute__((noinline)) int child_fn(void *arg)
+{
+	int s = 0;
+	(void)arg;
+	for (int i = 0; i < CALLS; i++)
+		s = in_child(s);
+	return s == CALLS ? 0 : 1;
+}
+
+#define RAW __attribute__((noinline, no_instrument_function, patchable_function_entry(0, 0)))
+
+/* clone(flags, stack): the child calls fn(arg) on that stack and exits
+ * with its result, by system call */
+RAW static long raw_clone(unsigned long flags, void *top, int (*fn)(void *), void *arg)
+{
+	long ret;
+	void **sp = (void **)top;
+	*--sp = arg;
+	*--sp = (void *)fn;
+	register long r10 __asm__("r10") = 0;
+	register long r8 __asm__("r8") = 0;
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "pop %%rax\n\t"
+			 "pop %%rdi\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "call *%%rax\n\t"
+			 "mov %%eax, %%edi\n\t"
+			 "mov $60, %%eax\n\t"       /* SYS_exit */
+			 "syscall\n\t"
+			 "hlt\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "0"((long)SYS_clone), "D"(flags), "S"(sp), "d"(0L), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* the child's stack: gap below this frame, in the part of the thread's
+ * stack its calls have not reached (waitpid, below, needs far less) */
+RAW static long spawn_near(uintptr_t gap)
+{
+	char here;
+	uintptr_t top = ((uintptr_t)&here - gap) & ~(uintptr_t)15;
+	return raw_clone(CLONE_VM | SIGCHLD, (void *)top, child_fn, NULL);
+}
+
+int main(void)
+{
+	int st, s = 0;
+	long pid;
+
+	for (int i = 0; i < CALLS; i++)
+		s = in_parent(s);
+	pid = spawn_near(FAR_GAP);
+	if (pid < 0 || waitpid((pid_t)pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 11;
+	for (int i = 0; i < CALLS; i++)
+		s = in_parent(s);
+	pid = spawn_near(NEAR_GAP);
+	if (pid < 0 || waitpid((pid_t)pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 12;
+	for (int i = 0; i < CALLS; i++)
+		s = in_parent(s);
+	printf("%d\n", s);
+	return 0;
+}

@@ -60,24 +60,36 @@ fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 	return fnt_filter_skip(t, fn, is_exit);
 }
 
-/* With t->busy held, room at p and the cycle counter read: the common
- * case of an event, written at p (0); or nothing done (1) when it needs
- * the rare path: a function not in this chunk's cache, a long pause, a
- * call site to add.  Calls nothing: the fast trampolines' C side
- * (fastpath.c) is built on it with no vector register to save. */
-static inline __attribute__((always_inline)) int
-fnt_event_put(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
+/* With t->busy held, room at p and the cycle counter read: the head of an
+ * entry or exit written at p, and its length; or nothing done (0) when it
+ * needs the rare path: a function not in this chunk's cache, a long pause.
+ * Calls nothing: the fast trampolines' C side (fastpath.c) is built on it
+ * with no vector register to save. */
+static inline __attribute__((always_inline)) unsigned
+fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
 {
 	uint64_t d = now - t->last, v, x;
 	unsigned slot = fnt_slot(fn), len;
 
-	if (unlikely(t->cache[slot] != fn || d >= FNT_GAP_TICKS || (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
-		return 1;
+	if (unlikely(t->cache[slot] != fn || d >= FNT_GAP_TICKS))
+		return 0;
 	t->last = now;
 	v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
 	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
 	x = fnt_varint_pack(v, len);
 	memcpy(p, &x, 8);
+	return len;
+}
+
+/* The whole common case of an event, written at p (0); or nothing done
+ * (1): the rare path's, or a call site to add. */
+static inline __attribute__((always_inline)) int
+fnt_event_put(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
+{
+	unsigned len;
+
+	if (unlikely(!is_exit && (fnt_flags & FNT_FLAG_CALLSITE)) || !(len = fnt_event_head(t, p, fn, now, is_exit)))
+		return 1;
 	t->pos = p + len;
 	t->depth += is_exit ? -1 : 1;
 	return 0;

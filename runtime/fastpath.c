@@ -56,6 +56,25 @@ static inline __attribute__((always_inline)) int thread_ready(struct fnt_thread 
 	return !t->busy && t->pos < t->limit && fnt_use_tsc;
 }
 
+/* With the thread ready: the entry event (with its ARGS record when gp is
+ * given, from the registers there), the shadow push and the swap; 0, or 1
+ * when nothing was done. */
+static inline __attribute__((always_inline)) int
+arrive(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_argplan *plan, const uint64_t *gp)
+{
+	int ok;
+
+	t->busy = 1;
+	barrier();
+	ok = gp ? values_fast(t, &plan->args, fn, gp, slot, 0, 1)
+		: !fnt_event_put(t, t->pos, fn, __builtin_ia32_rdtsc(), 0);
+	if (ok)
+		fnt_shadow_push(t, fn, slot, plan, 1);
+	barrier();
+	t->busy = 0;
+	return !ok;
+}
+
 /* The entry of fn, whose return address is at *slot: 0 when recorded and
  * swapped, 1 when nothing was done, 2 (nothing done) when fn has values
  * to capture: the trampoline then passes its registers (enter_args). */
@@ -69,42 +88,26 @@ static inline __attribute__((always_inline)) int enter(uintptr_t fn, uintptr_t *
 		return 2;
 	if (unlikely(!thread_ready(t, (uintptr_t)slot, 1)))
 		return 1;
-	t->busy = 1;
-	barrier();
-	if (unlikely(fnt_event_put(t, t->pos, fn, __builtin_ia32_rdtsc(), 0))) {
-		barrier();
-		t->busy = 0;
-		return 1;
-	}
-	fnt_shadow_push(t, fn, slot, NULL, 1);
-	barrier();
-	t->busy = 0;
-	return 0;
+	return arrive(t, fn, slot, NULL, NULL);
 }
 
-/* The same with fn's ARGS record, its values read from gp (the general
- * registers in struct fnt_regs order) and the stack: when every value is
- * a word of those (no string, no xmm).  0, or 1 when nothing was done. */
+/* The same when some function has values to capture (the trampolines then
+ * come here first, with gp the general registers in struct fnt_regs order):
+ * fn's ARGS record too, its values read from gp and the stack, when every
+ * value is a word of those (no string, no xmm).  0, or 1 when nothing was
+ * done. */
 static inline __attribute__((always_inline)) int enter_args(const uint64_t *gp, uintptr_t fn, uintptr_t *slot)
 {
 	struct fnt_thread *t = &fnt_self;
 	const struct fnt_argplan *plan;
 
-	if (unlikely(!fast_allowed()) || !(plan = fnt_argspec_find(fn)))
+	if (unlikely(!fast_allowed()) || !thread_ready(t, (uintptr_t)slot, 1))
 		return 1;
-	if (!plan->args.fast || plan->args.n_str || !plan->args.gp || !thread_ready(t, (uintptr_t)slot, 1))
+	if (!(plan = fnt_argspec_find(fn)))
+		return arrive(t, fn, slot, NULL, NULL);
+	if (!plan->args.fast || plan->args.n_str || !plan->args.gp)
 		return 1;
-	t->busy = 1;
-	barrier();
-	if (!values_fast(t, &plan->args, fn, gp, slot, 0, 1)) {
-		barrier();
-		t->busy = 0;
-		return 1;
-	}
-	fnt_shadow_push(t, fn, slot, plan, 1);
-	barrier();
-	t->busy = 0;
-	return 0;
+	return arrive(t, fn, slot, plan, gp);
 }
 
 int fnt_fast_enter(uintptr_t fn, uintptr_t *slot)
@@ -127,7 +130,9 @@ int fnt_fentry_fast(uintptr_t ret_in_fn, uintptr_t *slot)
 
 int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slot)
 {
-	return enter_args(gp, fentry_fn(ret_in_fn), slot);   /* (no static chain: see above) */
+	if (unlikely(fentry_saves_chain(ret_in_fn)))
+		return 1;
+	return enter_args(gp, fentry_fn(ret_in_fn), slot);
 }
 
 /* -P: the trampoline's `.quad fn`, which the return then skips */
@@ -157,6 +162,27 @@ static inline __attribute__((always_inline)) struct fnt_shadow_entry *exit_frame
 	return e;
 }
 
+/* The exit event of e's frame (with its RETVAL record when gp is given)
+ * and the pop: the real return address, or 0 when nothing was done. */
+static inline __attribute__((always_inline)) uintptr_t
+leave(struct fnt_thread *t, struct fnt_shadow_entry *e, const uint64_t *gp)
+{
+	uintptr_t ret = 0;
+	int ok;
+
+	t->busy = 1;
+	barrier();
+	ok = gp ? values_fast(t, &e->plan->ret, e->fn, gp, NULL, 1, 1)
+		: !fnt_event_put(t, t->pos, e->fn, __builtin_ia32_rdtsc(), 1);
+	if (ok) {
+		ret = e->ret;
+		t->ss_top--;
+	}
+	barrier();
+	t->busy = 0;
+	return ret;
+}
+
 /* The return trampoline: the real return address once the exit is
  * recorded and popped; 0 when nothing was done; 1 (nothing done) when the
  * frame has a return value to capture: the trampoline then passes its
@@ -170,18 +196,7 @@ uintptr_t fnt_exit_fast(uintptr_t sp)
 		return 0;
 	if (unlikely(e->plan != NULL) && e->plan->ret.max)
 		return 1;
-	t->busy = 1;
-	barrier();
-	if (unlikely(fnt_event_put(t, t->pos, e->fn, __builtin_ia32_rdtsc(), 1))) {
-		barrier();
-		t->busy = 0;
-		return 0;
-	}
-	uintptr_t ret = e->ret;
-	t->ss_top--;
-	barrier();
-	t->busy = 0;
-	return ret;
+	return leave(t, e, NULL);
 }
 
 uintptr_t fnt_exit_ret_fast(const uint64_t *gp, uintptr_t sp)
@@ -190,23 +205,13 @@ uintptr_t fnt_exit_ret_fast(const uint64_t *gp, uintptr_t sp)
 	struct fnt_shadow_entry *e = exit_frame(t, sp);
 	const struct fnt_argplan_list *l;
 
-	if (!e || !e->plan)
+	if (!e)
 		return 0;
-	l = &e->plan->ret;
-	if (!l->max || !l->fast || l->n_str || !l->gp)
+	if (!e->plan || !(l = &e->plan->ret)->max)
+		return leave(t, e, NULL);
+	if (!l->fast || l->n_str || !l->gp)
 		return 0;
-	t->busy = 1;
-	barrier();
-	if (!values_fast(t, l, e->fn, gp, NULL, 1, 1)) {
-		barrier();
-		t->busy = 0;
-		return 0;
-	}
-	uintptr_t ret = e->ret;
-	t->ss_top--;
-	barrier();
-	t->busy = 0;
-	return ret;
+	return leave(t, e, gp);
 }
 
 #endif

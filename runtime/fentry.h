@@ -80,23 +80,15 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 	    const uintptr_t *slot, const int is_exit, const int fixed_only)
 {
 	uint8_t *p = t->pos, *q, *body;
-	uint64_t now, d, v, x;
-	unsigned sl, len;
+	uint64_t v, x;
+	unsigned len;
 
 	if (unlikely(!l->fast || p >= t->limit || !fnt_use_tsc ||
 		     p + 8 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||
 		     (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
 		return 0;
-	now = __builtin_ia32_rdtsc();
-	d = now - t->last;
-	sl = fnt_slot(fn);
-	if (unlikely(t->cache[sl] != fn || d >= FNT_GAP_TICKS))
+	if (!(len = fnt_event_head(t, p, fn, __builtin_ia32_rdtsc(), is_exit)))
 		return 0;
-	t->last = now;
-	v = d << 8 | (uint64_t)sl << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
-	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
-	x = fnt_varint_pack(v, len);
-	memcpy(p, &x, 8);
 	p += len;
 	body = q = p + 1 + l->len_len;
 	if (fixed_only || !l->n_str) {

@@ -154,6 +154,8 @@
 	.type __fentry__, @function
 __fentry__:
 	.cfi_startproc
+	cmpl $0, fnt_argspec_count(%rip)
+	jne 2f                      /* values to capture somewhere: straight to the second tier */
 	FAST_PUSH
 	mov 24(%rsp), %rdi          /* address just past the call in the function */
 	lea 32(%rsp), %rsi          /* the function's return-address slot */
@@ -196,6 +198,8 @@ __fentry__:
 	.type fnt_prologue_entry, @function
 fnt_prologue_entry:
 	.cfi_startproc
+	cmpl $0, fnt_argspec_count(%rip)
+	jne 2f
 	FAST_PUSH
 	mov 24(%rsp), %rdi          /* the .quad */
 	lea 32(%rsp), %rsi          /* the function's return-address slot */
@@ -242,6 +246,8 @@ fnt_prologue_entry:
 	.type fnt_libcall_entry, @function
 fnt_libcall_entry:
 	.cfi_startproc
+	cmpl $0, fnt_argspec_count(%rip)
+	jne 2f
 	FAST_PUSH
 	mov 8(%r11), %rdi           /* the GOT slot: the event's function */
 	lea 24(%rsp), %rsi          /* the caller's return-address slot */
@@ -302,6 +308,8 @@ fnt_traced_return:
 fnt_return_trampoline:
 	sub $8, %rsp
 	.cfi_adjust_cfa_offset 8
+	cmpl $0, fnt_argspec_count(%rip)
+	jne 4f
 	push %rdi
 	.cfi_adjust_cfa_offset 8
 	push %rax                   /* the return value (%rdx, %xmm0-1, %st: untouched) */
@@ -323,7 +331,7 @@ fnt_return_trampoline:
 	pop %rdi
 	.cfi_adjust_cfa_offset -8
 	jb 3f
-	/* a return value to capture: the general registers, as struct fnt_regs begins */
+4:	/* a return value to capture: the general registers, as struct fnt_regs begins */
 	GP_PUSH
 	mov %rsp, %rdi
 	lea 80(%rsp), %rsi          /* the caller's %rsp after the return */

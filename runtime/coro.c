@@ -165,14 +165,10 @@ int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 	return 0;
 }
 
-/* The caller's thread id, by the system call itself: not through libc's
- * syscall(), which the runtime wraps (clone.c) and whose first call looks
- * the real one up with dlsym, deep for a signal handler's stack. */
+/* the caller's thread id, by the system call itself (fnt_sys3) */
 static inline uint32_t thread_id(void)
 {
-	long r;
-	__asm__ volatile("syscall" : "=a"(r) : "0"((long)SYS_gettid) : "rcx", "r11", "memory");
-	return (uint32_t)r;
+	return (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
 }
 
 /* sp is on the stack in use: take it into the window, under the guard */

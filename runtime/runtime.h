@@ -486,6 +486,18 @@ extern uint64_t fnt_fork_page[512] FNT_HIDDEN;
 /* the rare path: 1 when the event is not this thread's to write (another
  * context on its TLS: `events` are counted as lost), else 0 */
 int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events) FNT_HIDDEN;
+/* A system call by the instruction itself: not through libc, whose wrappers
+ * set errno (which a vfork child shares with its parent) and whose
+ * syscall() the runtime wraps (clone.c; its first call looks the real one
+ * up with dlsym, deep for a signal handler's stack).  Returns the kernel's
+ * result, -errno on failure. */
+static inline long fnt_sys3(long n, long a, long b, long c)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+	return r;
+}
+
 static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
 	return unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)) && fnt_stack_moved(t, sp, events);

@@ -157,15 +157,8 @@ void fnt_vfork_resume(int how)
 	pthread_sigmask(SIG_SETMASK, &mask, NULL);
 }
 
-/* The system calls here are made by instruction: libc's would set errno,
- * which the child shares with its parent, and the runtime wraps syscall()
- * itself. */
-static long sys3(long n, long a, long b, long c)
-{
-	long r;
-	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
-	return r;
-}
+/* The system calls here are made by instruction (fnt_sys3): libc's would
+ * set errno, which the child shares with its parent. */
 
 /* Is thread tid of process pid waiting in a clone or clone3 with
  * CLONE_VM|CLONE_VFORK and without CLONE_THREAD, that is, until its child
@@ -180,11 +173,11 @@ static int parent_in_vfork(uint32_t pid, uint32_t tid)
 	unsigned long nr, a0, a1, flags;
 
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/syscall", pid, tid);
-	fd = sys3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+	fd = fnt_sys3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
 	if (fd < 0)
 		return 0;
-	n = sys3(SYS_read, fd, (long)buf, sizeof(buf) - 1);
-	sys3(SYS_close, fd, 0, 0);
+	n = fnt_sys3(SYS_read, fd, (long)buf, sizeof(buf) - 1);
+	fnt_sys3(SYS_close, fd, 0, 0);
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
@@ -209,10 +202,10 @@ static int parent_in_vfork(uint32_t pid, uint32_t tid)
 int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
 {
 	struct fnt_vfork *v;
-	uint32_t pid = (uint32_t)sys3(SYS_getpid, 0, 0, 0);
+	uint32_t pid = (uint32_t)fnt_sys3(SYS_getpid, 0, 0, 0);
 	/* (a thread whose events the filters all left out is not registered:
 	 * its process is the child's parent) */
-	uint32_t parent = t->pid ? t->pid : (uint32_t)sys3(SYS_getppid, 0, 0, 0);
+	uint32_t parent = t->pid ? t->pid : (uint32_t)fnt_sys3(SYS_getppid, 0, 0, 0);
 
 	if (!fnt_trace_header() || t->file || t->vfork || t->tls_shared || pid == parent ||
 	    !parent_in_vfork(parent, t->tid))
@@ -255,7 +248,7 @@ int fnt_vfork_lent(struct fnt_thread *t)
 
 	if (!v || !v->adopted || t->file != &v->file)
 		return 0;
-	tid = (uint32_t)sys3(SYS_gettid, 0, 0, 0);
+	tid = (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
 	if (tid == t->tid)
 		return 1;
 	if (tid != v->saved.tid)

@@ -331,7 +331,8 @@ fnt_return_trampoline:
 	pop %rdi
 	.cfi_adjust_cfa_offset -8
 	jb 3f
-4:	/* a return value to capture: the general registers, as struct fnt_regs begins */
+4:	/* some function has values to capture (this frame a return value, maybe):
+	 * the general registers, as struct fnt_regs begins */
 	GP_PUSH
 	mov %rsp, %rdi
 	lea 80(%rsp), %rsi          /* the caller's %rsp after the return */

@@ -1,37 +1,64 @@
 /*
- * fastpath.c - the common case of the return-address-swap modes (-pg
- * -mfentry, -fpatchable-function-entry, -P, library calls), for the
- * trampolines in arch/x86_64/fentry.S to try first.
+ * fastpath.c - the second tier of the return-address-swap modes (-pg
+ * -mfentry, -fpatchable-function-entry, -P, library calls): the common
+ * entry and exit when some function has values to capture (-A, -R,
+ * --auto-args), for the trampolines in arch/x86_64/fentry.S.
  *
  * Every call these trampolines see used to go through the general C side
  * (fentry.c) with every call-clobbered register saved around it, the 16
  * vector registers included, on entry and on exit.  Most calls need
- * nothing of it: recording is on, no filter, no argument to capture, the
- * event fits the current chunk, the function is in the chunk's cache, the
- * thread is on its own stack and its shadow stack has room.  For those,
- * the functions here do the whole entry or exit: the event, and the shadow
- * stack's push or pop with the return-address swap.
+ * nothing of it: recording is on, no filter, the event fits the current
+ * chunk, the function is in the chunk's cache, the thread is on its own
+ * stack and its shadow stack has room.  When no function has a spec, the
+ * trampolines' first tier does those whole in assembly (ENTER_ASM,
+ * EXIT_ASM).  When some function has one, they come here with the nine
+ * general registers: the event with its ARGS or RETVAL record of register
+ * and stack words, and the shadow stack's push or pop with the swap.
  *
- * They are built with -mgeneral-regs-only and no_caller_saved_registers
- * (see the Makefile): the compiler saves exactly the registers they use,
- * and they use no vector register, so a trampoline saves only the ones it
- * passes arguments in.  They call nothing: each either finishes its event
- * or changes nothing at all and answers "slow", and the trampoline then
- * takes the general path, which redoes the event from the start.
+ * These functions are built with -mgeneral-regs-only and
+ * no_caller_saved_registers (see the Makefile): the compiler saves exactly
+ * the registers they use, and they use no vector register.  They call
+ * nothing: each either finishes its event or changes nothing at all and
+ * answers "slow", and the trampoline then takes the general path, which
+ * redoes the event from the start.
  */
 #include "fntrace.h"
 #include "format/argspec.h"
 #include "runtime/event.h"
 #include "runtime/fentry.h"
+#include "runtime/asm-offsets.h"
+
+#include <stddef.h>
+/* the field offsets fentry.S's assembly uses (runtime/asm-offsets.h) */
+#define AT(type, field, off) _Static_assert(offsetof(struct type, field) == off, "asm-offsets.h: " #field)
+AT(fnt_thread, pos, T_POS);
+AT(fnt_thread, limit, T_LIMIT);
+AT(fnt_thread, last, T_LAST);
+AT(fnt_thread, depth, T_DEPTH);
+AT(fnt_thread, busy, T_BUSY);
+AT(fnt_thread, stk_lo, T_STK_LO);
+AT(fnt_thread, stk_span, T_STK_SPAN);
+AT(fnt_thread, cache, T_CACHE);
+AT(fnt_thread, ss, T_SS);
+AT(fnt_thread, ss_top, T_SS_TOP);
+AT(fnt_thread, ss_cap, T_SS_CAP);
+_Static_assert(sizeof(((struct fnt_thread *)0)->ss_top) == 4, "asm-offsets.h: ss_top is 32-bit");
+AT(fnt_shadow_entry, ret, E_RET);
+AT(fnt_shadow_entry, slot, E_SLOT);
+AT(fnt_shadow_entry, fn, E_FN);
+AT(fnt_shadow_entry, plan, E_PLAN);
+AT(fnt_shadow_entry, written, E_WRITTEN);
+AT(fnt_shadow_entry, depth, E_DEPTH);
+_Static_assert(sizeof(struct fnt_shadow_entry) == E_SIZE, "asm-offsets.h: shadow entry size");
+_Static_assert(FNT_GAP_TICKS == A_GAP_TICKS, "asm-offsets.h: gap");
+_Static_assert(64 - FNT_CACHE_BITS == A_CACHE_SHIFT, "asm-offsets.h: cache bits");
+_Static_assert(FNT_FLAG_CALLSITE == A_FLAG_CALLSITE, "asm-offsets.h: callsite flag");
+_Static_assert(FNT_K_EXIT == 1 && FNT_K_ENTRY == 0, "asm-offsets.h: event kinds");
 
 #ifndef FNT_STATIC_ARCHIVE
 
 #define FAST __attribute__((no_caller_saved_registers, used)) FNT_HIDDEN
 
-int fnt_fast_enter(uintptr_t fn, uintptr_t *slot) FAST;
-int fnt_fentry_fast(uintptr_t ret_in_fn, uintptr_t *slot) FAST;
-int fnt_prologue_fast(uintptr_t *quad, uintptr_t *slot) FAST;
-uintptr_t fnt_exit_fast(uintptr_t sp) FAST;
 int fnt_args_fast(const uint64_t *gp, uintptr_t fn, uintptr_t *slot) FAST;
 int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slot) FAST;
 int fnt_prologue_args_fast(const uint64_t *gp, uintptr_t *quad, uintptr_t *slot) FAST;
@@ -75,22 +102,6 @@ arrive(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_arg
 	return !ok;
 }
 
-/* The entry of fn, whose return address is at *slot: 0 when recorded and
- * swapped, 1 when nothing was done, 2 (nothing done) when fn has values
- * to capture: the trampoline then passes its registers (enter_args). */
-static inline __attribute__((always_inline)) int enter(uintptr_t fn, uintptr_t *slot)
-{
-	struct fnt_thread *t = &fnt_self;
-
-	if (unlikely(!fast_allowed()))
-		return 1;
-	if (unlikely(fnt_argspec_count) && fnt_argspec_find(fn))
-		return 2;
-	if (unlikely(!thread_ready(t, (uintptr_t)slot, 1)))
-		return 1;
-	return arrive(t, fn, slot, NULL, NULL);
-}
-
 /* The same when some function has values to capture (the trampolines then
  * come here first, with gp the general registers in struct fnt_regs order):
  * fn's ARGS record too, its values read from gp and the stack, when every
@@ -110,24 +121,12 @@ static inline __attribute__((always_inline)) int enter_args(const uint64_t *gp, 
 	return arrive(t, fn, slot, plan, gp);
 }
 
-int fnt_fast_enter(uintptr_t fn, uintptr_t *slot)
-{
-	return enter(fn, slot);
-}
-
 int fnt_args_fast(const uint64_t *gp, uintptr_t fn, uintptr_t *slot)
 {
 	return enter_args(gp, fn, slot);
 }
 
 /* __fentry__: from the address just past the call in the function */
-int fnt_fentry_fast(uintptr_t ret_in_fn, uintptr_t *slot)
-{
-	if (unlikely(fentry_saves_chain(ret_in_fn)))
-		return 1;
-	return enter(fentry_fn(ret_in_fn), slot);
-}
-
 int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slot)
 {
 	if (unlikely(fentry_saves_chain(ret_in_fn)))
@@ -136,11 +135,6 @@ int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slo
 }
 
 /* -P: the trampoline's `.quad fn`, which the return then skips */
-int fnt_prologue_fast(uintptr_t *quad, uintptr_t *slot)
-{
-	return enter(*quad, slot);
-}
-
 int fnt_prologue_args_fast(const uint64_t *gp, uintptr_t *quad, uintptr_t *slot)
 {
 	return enter_args(gp, *quad, slot);
@@ -183,22 +177,9 @@ leave(struct fnt_thread *t, struct fnt_shadow_entry *e, const uint64_t *gp)
 	return ret;
 }
 
-/* The return trampoline: the real return address once the exit is
- * recorded and popped; 0 when nothing was done; 1 (nothing done) when the
- * frame has a return value to capture: the trampoline then passes its
- * registers (fnt_exit_ret_fast). */
-uintptr_t fnt_exit_fast(uintptr_t sp)
-{
-	struct fnt_thread *t = &fnt_self;
-	struct fnt_shadow_entry *e = exit_frame(t, sp);
-
-	if (!e)
-		return 0;
-	if (unlikely(e->plan != NULL) && e->plan->ret.max)
-		return 1;
-	return leave(t, e, NULL);
-}
-
+/* The return trampoline when some function has values to capture: the
+ * real return address once the exit (with this frame's RETVAL record, if
+ * it has one) is recorded and popped; 0 when nothing was done. */
 uintptr_t fnt_exit_ret_fast(const uint64_t *gp, uintptr_t sp)
 {
 	struct fnt_thread *t = &fnt_self;

@@ -11,17 +11,219 @@
  * rcx, rdx, rsi, rdi, r8-r11, xmm0-xmm15) around the C code, whatever it
  * does, and the stack is realigned to 16 bytes for it.
  *
- * Each first tries the common case (runtime/fastpath.c), which is built to
- * use no vector register and to save every general register it uses: it
- * needs only the registers it is passed arguments in saved, and either
- * does the whole entry or exit or changes nothing.  Otherwise the general
- * path below it runs, with the full save.
+ * Each first tries the common case.  When no function has values to
+ * capture, that is the assembly of ENTER_ASM and EXIT_ASM below, which
+ * saves the seven registers it uses; when some function has, the C of
+ * runtime/fastpath.c, built to use no vector register and to save every
+ * general register it uses, with the nine general registers pushed for it
+ * to read values from.  Either does the whole entry or exit or changes
+ * nothing; then the general path below runs, with the full save.
  *
  * Frame (struct fnt_regs in runtime/fentry.c), from the aligned %rsp:
  *   0 rdi, 8 rsi, 16 rdx, 24 rcx, 32 r8, 40 r9, 48 rax, 56 r10, 64 r11,
  *   72 pad, 80 + 16*i xmm_i (i = 0..15): 336 bytes.
  */
+#include "runtime/asm-offsets.h"
+
 	.text
+
+/* the seven registers the assembly fast paths use */
+.macro SCRATCH_PUSH
+	push %rax
+	.cfi_adjust_cfa_offset 8
+	push %rdx
+	.cfi_adjust_cfa_offset 8
+	push %rcx
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %r9
+	.cfi_adjust_cfa_offset 8
+.endm
+
+.macro SCRATCH_POP
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+.endm
+
+/* With the guard held, the thread's state at %fs:(%rsi) and its write
+ * position in %r8: the event of kind \kind (FNT_K_ENTRY or FNT_K_EXIT) of
+ * the function in register \fn, as fnt_event_head (runtime/event.h)
+ * encodes it, written and the position moved on; or, when it needs the
+ * rare path (the function not in the chunk's cache, a long pause),
+ * nothing written and a jump to \bail.  Uses %rax, %rcx and %rdx. */
+.macro EVENT_ASM kind, fn, bail
+	rdtsc
+	shl $32, %rdx
+	or %rax, %rdx                     /* now */
+	mov %rdx, %rax
+	sub %fs:T_LAST(%rsi), %rdx        /* the pause */
+	cmp $A_GAP_TICKS, %rdx
+	jae \bail
+	movabs $0x9E3779B97F4A7C15, %rcx
+	imul \fn, %rcx
+	shr $A_CACHE_SHIFT, %rcx          /* the cache slot (fnt_slot) */
+	cmp %fs:T_CACHE(%rsi,%rcx,8), \fn
+	jne \bail
+	mov %rax, %fs:T_LAST(%rsi)
+	shl $8, %rdx
+	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
+	mov %rdx, %rax
+	or $1, %rax
+	bsr %rax, %rcx
+	lea fnt_varint_len_table(%rip), %rax
+	movzbl 1(%rax,%rcx), %ecx         /* its varint length */
+	shl %cl, %rdx
+	lea -1(%rcx), %eax
+	bts %rax, %rdx                    /* fnt_varint_pack */
+	mov %rdx, (%r8)
+	add %rcx, %r8
+	mov %r8, %fs:T_POS(%rsi)
+.endm
+
+/* The return trampoline's plain case, whole, in assembly: the frame at the
+ * top of the shadow stack is this return's (its slot just above %rsp), was
+ * written, has no value to capture; recording is on with no filter; the
+ * thread is on its own stack, its guard free, room in its chunk, the cycle
+ * counter in use; the function is in the chunk's address cache and the
+ * pause since the thread's last event is short.  Then: the exit event
+ * (fnt_event_head's encoding, runtime/event.h), the pop, and the real
+ * return.  Otherwise nothing is changed and it goes on at \slow, with the
+ * stack as it found it.  The same steps as the second tier's C
+ * (exit_frame and leave, runtime/fastpath.c); the guard is taken before
+ * any of the thread's state is read, so that a signal handler's events
+ * land either wholly before it or are turned away.  The seven registers
+ * it uses are saved, none else touched.  Fields by runtime/asm-offsets.h,
+ * which fastpath.c checks against the structs. */
+.macro EXIT_ASM slow
+	SCRATCH_PUSH
+	/* 56(%rsp): the slot for the real return address, the caller's %rsp at 64(%rsp) */
+	mov fnt_flags(%rip), %eax
+	and $A_FLAG_CALLSITE, %eax
+	or fnt_filtering(%rip), %eax
+	or fnt_paused(%rip), %eax
+	jnz 91f
+	cmpl $0, fnt_use_tsc(%rip)
+	je 91f
+	mov fnt_self@gottpoff(%rip), %rsi
+	lea 64(%rsp), %rax                /* the stack window (fnt_stack_check) */
+	sub %fs:T_STK_LO(%rsi), %rax
+	mov %fs:T_STK_SPAN(%rsi), %rdx
+	and fnt_fork_page(%rip), %rdx
+	cmp %rdx, %rax
+	ja 91f
+	cmpl $0, %fs:T_BUSY(%rsi)
+	jne 91f
+	movl $1, %fs:T_BUSY(%rsi)         /* the guard: what follows is read after a handler's events */
+	mov %fs:T_SS_TOP(%rsi), %ecx
+	sub $1, %ecx
+	jb 90f                            /* an empty shadow stack */
+	lea (%rcx,%rcx,4), %rdi
+	shl $3, %rdi
+	add %fs:T_SS(%rsi), %rdi          /* the top frame */
+	lea 56(%rsp), %rax
+	cmp %rax, E_SLOT(%rdi)
+	jne 90f                           /* frames to drop first, or another stack's */
+	cmpl $0, E_WRITTEN(%rdi)
+	je 90f
+	cmpq $0, E_PLAN(%rdi)
+	jne 90f
+	mov %fs:T_POS(%rsi), %r8
+	cmp %fs:T_LIMIT(%rsi), %r8
+	jae 90f
+	mov E_FN(%rdi), %r9
+	EVENT_ASM 1, %r9, 90f              /* FNT_K_EXIT */
+	subl $1, %fs:T_DEPTH(%rsi)
+	mov E_RET(%rdi), %rax
+	mov %rax, 56(%rsp)
+	subl $1, %fs:T_SS_TOP(%rsi)
+	movl $0, %fs:T_BUSY(%rsi)
+	SCRATCH_POP
+	ret
+	.cfi_adjust_cfa_offset 56
+90:	movl $0, %fs:T_BUSY(%rsi)
+91:	SCRATCH_POP
+	jmp \slow
+.endm
+
+/* The entry trampolines' plain case, whole, in assembly (the entry twin
+ * of EXIT_ASM, with the same steps as the second tier's C, enter_args and
+ * arrive in runtime/fastpath.c): recording on with no filter and no call sites, the
+ * thread on its own stack with room on its shadow stack and in its chunk,
+ * the guard free, the cycle counter in use, the function in the chunk's
+ * address cache and a short pause.  Then the entry event, the shadow push
+ * and the swap of the return address at \slot(%rsp) for the return
+ * trampoline.  The caller has pushed the seven registers this uses
+ * (SCRATCH_PUSH) and put the function in %rdi; otherwise nothing is changed
+ * and it goes to \slow. */
+.macro ENTER_ASM slot, slow
+	mov fnt_flags(%rip), %eax
+	and $A_FLAG_CALLSITE, %eax
+	or fnt_filtering(%rip), %eax
+	or fnt_paused(%rip), %eax
+	jnz \slow
+	cmpl $0, fnt_use_tsc(%rip)
+	je \slow
+	mov fnt_self@gottpoff(%rip), %rsi
+	lea \slot(%rsp), %rax             /* the stack window (fnt_stack_check) */
+	sub %fs:T_STK_LO(%rsi), %rax
+	mov %fs:T_STK_SPAN(%rsi), %rdx
+	and fnt_fork_page(%rip), %rdx
+	cmp %rdx, %rax
+	ja \slow
+	cmpl $0, %fs:T_BUSY(%rsi)
+	jne \slow
+	movl $1, %fs:T_BUSY(%rsi)         /* the guard: what follows is read after a handler's events */
+	mov %fs:T_SS(%rsi), %r9
+	test %r9, %r9
+	jz 89f                            /* no shadow stack yet */
+	mov %fs:T_SS_TOP(%rsi), %ecx
+	cmp %fs:T_SS_CAP(%rsi), %ecx
+	je 89f                            /* full */
+	mov %fs:T_POS(%rsi), %r8
+	cmp %fs:T_LIMIT(%rsi), %r8
+	jae 89f
+	EVENT_ASM 0, %rdi, 89f              /* FNT_K_ENTRY */
+	mov %fs:T_DEPTH(%rsi), %edx
+	add $1, %edx
+	mov %edx, %fs:T_DEPTH(%rsi)
+	mov %fs:T_SS_TOP(%rsi), %ecx      /* the shadow push (fnt_shadow_push) */
+	lea (%rcx,%rcx,4), %rax
+	lea (%r9,%rax,8), %r9             /* its frame */
+	lea \slot(%rsp), %r8
+	mov (%r8), %rax
+	mov %rax, E_RET(%r9)
+	mov %r8, E_SLOT(%r9)
+	mov %rdi, E_FN(%r9)
+	movq $0, E_PLAN(%r9)
+	movl $1, E_WRITTEN(%r9)
+	mov %edx, E_DEPTH(%r9)
+	add $1, %ecx
+	mov %ecx, %fs:T_SS_TOP(%rsi)
+	lea fnt_return_trampoline(%rip), %rax
+	mov %rax, (%r8)
+	movl $0, %fs:T_BUSY(%rsi)
+	jmp 88f
+89:	movl $0, %fs:T_BUSY(%rsi)
+	jmp \slow
+88:
+.endm
 
 .macro SAVE_ALL
 	push %rbp
@@ -56,24 +258,6 @@
 	movaps %xmm13, 288(%rsp)
 	movaps %xmm14, 304(%rsp)
 	movaps %xmm15, 320(%rsp)
-.endm
-
-.macro FAST_PUSH
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %rsi
-	.cfi_adjust_cfa_offset 8
-	push %rax
-	.cfi_adjust_cfa_offset 8
-.endm
-
-.macro FAST_POP
-	pop %rax
-	.cfi_adjust_cfa_offset -8
-	pop %rsi
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
 .endm
 
 .macro GP_PUSH
@@ -155,16 +339,24 @@
 __fentry__:
 	.cfi_startproc
 	cmpl $0, fnt_argspec_count(%rip)
-	jne 2f                      /* values to capture somewhere: straight to the second tier */
-	FAST_PUSH
-	mov 24(%rsp), %rdi          /* address just past the call in the function */
-	lea 32(%rsp), %rsi          /* the function's return-address slot */
-	call fnt_fentry_fast
-	cmp $1, %eax
-	FAST_POP
-	ja 2f
-	je 1f
+	jne 2f                            /* values to capture somewhere: straight to the second tier */
+	SCRATCH_PUSH
+	mov 56(%rsp), %rdi                /* address just past the call in the function */
+	cmpw $0x5a41, (%rdi)
+	je 6f                             /* `pop %r10` next: a nested function's (fentry_saves_chain) */
+	lea -5(%rdi), %rax
+	sub $6, %rdi
+	cmpw $0x15ff, (%rdi)              /* a 6-byte call through the GOT, or a 5-byte one (fentry_fn) */
+	cmovne %rax, %rdi
+	lea -4(%rdi), %rax
+	cmpl $0xfa1e0ff3, (%rax)          /* after an endbr64 */
+	cmove %rax, %rdi
+	ENTER_ASM 64, 6f
+	SCRATCH_POP
 	ret
+	.cfi_adjust_cfa_offset 56
+6:	SCRATCH_POP
+	jmp 1f
 2:	/* values to capture: the general registers, as struct fnt_regs begins */
 	GP_PUSH
 	mov %rsp, %rdi
@@ -200,16 +392,16 @@ fnt_prologue_entry:
 	.cfi_startproc
 	cmpl $0, fnt_argspec_count(%rip)
 	jne 2f
-	FAST_PUSH
-	mov 24(%rsp), %rdi          /* the .quad */
-	lea 32(%rsp), %rsi          /* the function's return-address slot */
-	call fnt_prologue_fast
-	cmp $1, %eax
-	FAST_POP
-	ja 2f
-	je 1f
-	addq $8, (%rsp)             /* past the .quad */
+	SCRATCH_PUSH
+	mov 56(%rsp), %rdi
+	mov (%rdi), %rdi                  /* the .quad: the function */
+	ENTER_ASM 64, 6f
+	SCRATCH_POP
+	addq $8, (%rsp)                   /* past the .quad */
 	ret
+	.cfi_adjust_cfa_offset 56
+6:	SCRATCH_POP
+	jmp 1f
 2:
 	GP_PUSH
 	mov %rsp, %rdi
@@ -248,15 +440,14 @@ fnt_libcall_entry:
 	.cfi_startproc
 	cmpl $0, fnt_argspec_count(%rip)
 	jne 2f
-	FAST_PUSH
-	mov 8(%r11), %rdi           /* the GOT slot: the event's function */
-	lea 24(%rsp), %rsi          /* the caller's return-address slot */
-	call fnt_fast_enter         /* (keeps %r11, as every register) */
-	cmp $1, %eax
-	FAST_POP
-	ja 2f
-	je 1f
-	jmp *(%r11)                 /* the real function */
+	SCRATCH_PUSH
+	mov 8(%r11), %rdi                 /* the GOT slot: the event's function */
+	ENTER_ASM 56, 6f
+	SCRATCH_POP
+	jmp *(%r11)                       /* the real function */
+	.cfi_adjust_cfa_offset 56
+6:	SCRATCH_POP
+	jmp 1f
 2:
 	GP_PUSH
 	mov %rsp, %rdi
@@ -310,27 +501,7 @@ fnt_return_trampoline:
 	.cfi_adjust_cfa_offset 8
 	cmpl $0, fnt_argspec_count(%rip)
 	jne 4f
-	push %rdi
-	.cfi_adjust_cfa_offset 8
-	push %rax                   /* the return value (%rdx, %xmm0-1, %st: untouched) */
-	.cfi_adjust_cfa_offset 8
-	lea 24(%rsp), %rdi          /* the caller's %rsp after the return */
-	call fnt_exit_fast
-	cmp $1, %rax
-	jbe 1f
-	mov %rax, 16(%rsp)
-	pop %rax
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
-	ret
-	.cfi_adjust_cfa_offset 16
-1:
-	pop %rax
-	.cfi_adjust_cfa_offset -8
-	pop %rdi
-	.cfi_adjust_cfa_offset -8
-	jb 3f
+	EXIT_ASM 3f
 4:	/* some function has values to capture (this frame a return value, maybe):
 	 * the general registers, as struct fnt_regs begins */
 	GP_PUSH

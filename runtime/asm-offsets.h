@@ -1,0 +1,37 @@
+/*
+ * asm-offsets.h - where the fields that the trampolines' assembly fast
+ * paths (arch/x86_64/fentry.S) read lie in struct fnt_thread and
+ * struct fnt_shadow_entry.  fastpath.c checks every figure against the C
+ * structs at build time, so a change to either struct that moves a field
+ * stops the build here instead of breaking the trampoline.
+ */
+#ifndef FNT_ASM_OFFSETS_H
+#define FNT_ASM_OFFSETS_H
+
+/* struct fnt_thread */
+#define T_POS       0x000
+#define T_LIMIT     0x008
+#define T_LAST      0x010
+#define T_DEPTH     0x020
+#define T_BUSY      0x024
+#define T_STK_LO    0x028
+#define T_STK_SPAN  0x030
+#define T_CACHE     0x038
+#define T_SS        0x4c8
+#define T_SS_TOP    0x4d0
+#define T_SS_CAP    0x4d4
+
+/* struct fnt_shadow_entry, 40 bytes */
+#define E_RET       0
+#define E_SLOT      8
+#define E_FN        16
+#define E_PLAN      24
+#define E_WRITTEN   32
+#define E_DEPTH     36
+#define E_SIZE      40
+
+#define A_GAP_TICKS 8192          /* FNT_GAP_TICKS */
+#define A_CACHE_SHIFT 58          /* 64 - FNT_CACHE_BITS */
+#define A_FLAG_CALLSITE 1         /* FNT_FLAG_CALLSITE */
+
+#endif

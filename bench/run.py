@@ -277,6 +277,8 @@ def build(workloads, notes):
     compile_(o("spawn"), ["-O2", sp], [sp])
     nc = os.path.join(SRC, "nocalls.c")
     compile_(o("nocalls"), CFLAGS + INST + [nc], [nc])
+    cg = os.path.join(BENCH, "clone", "clonegap.c")
+    compile_(o("clonegap"), ["-O2", cg], [cg])
     ac = os.path.join(BENCH, "api", "apicost.c")
     compile_(o("apicost"), CFLAGS + ["-I" + os.path.join(ROOT, "include"), ac],
              [ac, os.path.join(ROOT, "include", "fntrace.h")])
@@ -689,6 +691,20 @@ def measure_startup(fnt, uft, n):
     return res
 
 
+def measure_clone_gap(n):
+    """bench/clone/clonegap.c: the shortest pause a hand-made vfork leaves
+    between its parent's last instruction and its child's first, against
+    the runtime's FNT_GAP_TICKS / FNT_GAP_NS bound (doc/safety.md)."""
+    r = run([os.path.join(OUT, "clonegap"), str(n)])
+    if r["status"] != 0:
+        return {"error": "exit %d: %s" % (r["status"], r["err"].strip()[-200:])}
+    res = {}
+    for line in r["out"].splitlines():
+        k, _, v = line.partition(" ")
+        res[k] = float(v)
+    return res
+
+
 def measure_big(fnt, runs_unused, notes):
     w = "fib"
     build(["fib"])
@@ -832,6 +848,17 @@ def print_results(R):
                 if m + "_error" in s:
                     line += " [%s]" % s[m + "_error"]
         out.append(line)
+    g = R.get("clone_gap")
+    if g and "min_ns" in g:
+        out.append("")
+        out.append("Hand-made vfork (bench/clone/clonegap.c, %d clones): the child's first instruction "
+                   "comes at least %d ticks (%.1f us) after its parent's last, median %.1f us: %.1fx the "
+                   "runtime's bound of 8192 ticks, %.1fx its 2048 ns under --clock monotonic"
+                   % (g["clones"], g["min_ticks"], g["min_ns"] / 1e3, g["median_ns"] / 1e3,
+                      g["margin_tsc"], g["margin_monotonic"]))
+    elif g:
+        out.append("")
+        out.append("Hand-made vfork gap: " + g.get("error", "?"))
     if R["targets"]:
         out.append("")
         out.append("Targets (issues 3 and 15), this run:")
@@ -927,6 +954,11 @@ def evaluate_targets(R):
     if s and "fntrace_added_ms" in s:
         add("start-up cost of fntrace record", "<= %.0f ms" % TARGETS["startup_ms"],
             "+%.2f ms" % s["fntrace_added_ms"], s["fntrace_added_ms"] <= TARGETS["startup_ms"])
+    g = R.get("clone_gap") or {}
+    if "min_ns" in g:
+        add("hand-made vfork: shortest clone vs the runtime's pause bound (issue 11)", ">= 8192 ticks, >= 2048 ns",
+            "%d ticks, %.0f ns (%.1fx, %.1fx)" % (g["min_ticks"], g["min_ns"], g["margin_tsc"], g["margin_monotonic"]),
+            g["min_ticks"] >= 8192 and g["min_ns"] >= 2048)
     return T
 
 
@@ -1081,6 +1113,8 @@ def main():
     R["api"] = measure_api(fnt, R["api_runs"])
     log("start-up cost")
     R["startup"] = measure_startup(fnt, uft, 10 if a.quick else 40)
+    log("hand-made vfork gap")
+    R["clone_gap"] = measure_clone_gap(2000 if a.quick else 20000)
     if a.big:
         if ok:
             R["big"] = measure_big(fnt, runs, notes)

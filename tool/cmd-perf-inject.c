@@ -356,7 +356,8 @@ int cmd_perf_inject(int argc, char **argv)
 	if (!strcmp(out, "-") && isatty(1))
 		die_usage("standard output is a terminal: name a file with -o");
 
-	/* the whole input is read and checked before anything is written */
+	/* the whole input is read and checked (every record) before the trace is
+	 * opened or anything written */
 	struct perf_data pd;
 	struct perf_sample ps;
 	size_t n_read = 0;
@@ -372,6 +373,12 @@ int cmd_perf_inject(int argc, char **argv)
 		    "'--call-graph dwarf')", in);
 	if (!(pd.attrs[0].sample_type & PD_SAMPLE_TIME) || !(pd.attrs[0].sample_type & PD_SAMPLE_TID))
 		die("perf-inject: %s: its samples have no time or thread id", in);
+
+	while ((r = perf_data_next(&pd, &ps)) == 1)
+		;
+	if (r < 0)
+		die("perf-inject: %s: %s", in, pd.err);
+	perf_data_rewind(&pd);
 
 	view_open(&v, &o);
 	index_threads(&pi);
@@ -389,8 +396,6 @@ int cmd_perf_inject(int argc, char **argv)
 		if (ps.stack && ps.has_regs)
 			add_stack(&pi, ip, &ps, ns);
 	}
-	if (r < 0)
-		die("perf-inject: %s: %s", in, pd.err);
 
 	struct pc_match *match = xcalloc(pi.n_samples + 1, sizeof(*match));
 	perf_match_walk(&v, pi.samples, pi.n_samples, window, render_rets, match);

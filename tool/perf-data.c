@@ -74,7 +74,7 @@ int perf_data_open(struct perf_data *pd, const uint8_t *buf, size_t size)
 	attr_size = (size_t)(pd_u64(buf + 16) < 4096 ? pd_u64(buf + 16) : 0);
 	size_t data_len;
 	if (section(pd, 24, &attrs_off, &attrs_len) || section(pd, 40, &pd->data_off, &data_len))
-		return fail(pd, "a section lies outside the file");
+		return fail(pd, "truncated or corrupt: a section of the header ends past the end of the file");
 	pd->data_end = pd->data_off + data_len;
 	if (attr_size < ATTR_VER0 + 16 || !attrs_len || attrs_len % attr_size)
 		return fail(pd, "bad attribute section (attr_size %zu, %zu bytes)", attr_size, attrs_len);
@@ -104,6 +104,12 @@ int perf_data_open(struct perf_data *pd, const uint8_t *buf, size_t size)
 	}
 	pd->pos = pd->data_off;
 	return 0;
+}
+
+void perf_data_rewind(struct perf_data *pd)
+{
+	pd->pos = pd->data_off;
+	pd->records = 0;
 }
 
 void perf_data_release(struct perf_data *pd)

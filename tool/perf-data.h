@@ -100,6 +100,9 @@ void perf_data_release(struct perf_data *pd);
  * with pd->err set (a torn or corrupt record, or one not handled). */
 int perf_data_next(struct perf_data *pd, struct perf_sample *s);
 
+/* Back to the first record. */
+void perf_data_rewind(struct perf_data *pd);
+
 uint64_t pd_u64(const uint8_t *p);
 void pd_put_u64(uint8_t *p, uint64_t v);
 

@@ -287,7 +287,7 @@ int main(void)
 	refused("attr_size 7", "attribute section");
 	fp_file();
 	put64(40, 1u << 30);
-	refused("a data section outside the file", "outside the file");
+	refused("a data section outside the file", "past the end of the file");
 
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;

@@ -34,6 +34,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <gelf.h>
+#include <libelf.h>
 #include "format/safeio.h"
 #include "tool/perf-data.h"
 #include "tool/perf-match.h"
@@ -84,11 +86,28 @@ struct perf_inject {
 	struct inj_proc *procs;     /* one per trace process */
 	uint32_t *tid_proc;         /* (tid, process index) pairs, sorted */
 	size_t n_tid;
+	struct code_file *code;     /* module files read by find_call */
+	size_t n_code;
+	struct {                    /* find_call's answers, by (caller, callee) */
+		uint64_t key, ret;
+	} calls[1024];
 };
 
 struct ret_slot {                   /* what render_rets makes: one per swapped frame */
 	uint64_t addr;              /* 0: not known */
 	int exact;
+	/* without a recorded call site: the call and its caller, to find the
+	 * call instruction in the caller's code (find_call) */
+	const char *dso;            /* both functions' module (NULL: not the same one) */
+	uint64_t callee;            /* file vaddr of the called function */
+	uint64_t caller, caller_size, caller_addr;   /* the caller's file vaddr, size, runtime entry */
+};
+
+struct code_file {                  /* a module file whose code find_call reads */
+	const char *path;
+	int fd;                     /* -1: not readable */
+	GElf_Phdr *load;            /* its PT_LOAD headers */
+	size_t n_load;
 };
 
 /* the return addresses of the calls the swapped frames stand for
@@ -105,10 +124,86 @@ static int render_rets(const struct pc_sample *s, const struct pc_call *calls, s
 		const struct pc_call *c = &calls[n - 1 - (a + k)];
 		r[k].addr = c->ret;
 		r[k].exact = c->ret_exact;
+		if (!c->ret_exact && a + k + 1 < n && c->size) {
+			const struct pc_call *up = &calls[n - 2 - (a + k)];
+			if (up->size && !strcmp(up->dso, c->dso)) {
+				r[k].dso = c->dso;
+				r[k].callee = c->start;
+				r[k].caller = up->start;
+				r[k].caller_size = up->size;
+				r[k].caller_addr = up->addr;
+			}
+		}
 	}
 	*out = (char *)r;
 	*out_len = s->n_tramp * sizeof(*r);
 	return 0;
+}
+
+/* the code of the caller (file vaddrs [caller, caller + size)) from its
+ * module file, into buf; 0, or -1 */
+static int read_code(struct perf_inject *pi, const char *path, uint64_t vaddr, size_t size, uint8_t *buf)
+{
+	struct code_file *cf = NULL;
+	for (size_t i = 0; i < pi->n_code; i++)
+		if (!strcmp(pi->code[i].path, path))
+			cf = &pi->code[i];
+	if (!cf) {
+		pi->code = xrealloc(pi->code, (pi->n_code + 1) * sizeof(*pi->code));
+		cf = &pi->code[pi->n_code++];
+		memset(cf, 0, sizeof(*cf));
+		cf->path = path;
+		const char *why;
+		cf->fd = fnt_open_regular(path, 0, NULL, &why);   /* a path the trace names: never a device */
+		Elf *e = cf->fd >= 0 ? elf_begin(cf->fd, ELF_C_READ, NULL) : NULL;
+		size_t n = 0;
+		if (e && !elf_getphdrnum(e, &n) && n < 4096) {
+			cf->load = xcalloc(n + 1, sizeof(*cf->load));
+			for (size_t i = 0; i < n; i++)
+				if (gelf_getphdr(e, (int)i, &cf->load[cf->n_load]) && cf->load[cf->n_load].p_type == PT_LOAD)
+					cf->n_load++;
+		}
+		if (e)
+			elf_end(e);
+	}
+	for (size_t i = 0; i < cf->n_load; i++) {
+		const GElf_Phdr *ph = &cf->load[i];
+		if (vaddr < ph->p_vaddr || vaddr - ph->p_vaddr > ph->p_filesz || size > ph->p_filesz - (vaddr - ph->p_vaddr))
+			continue;
+		return pread(cf->fd, buf, size, (off_t)(ph->p_offset + (vaddr - ph->p_vaddr))) == (ssize_t)size ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Without a recorded call site, the real return address of a call is
+ * found in its caller's code: the one direct call (e8 rel32) there whose
+ * target is the called function; the return address is the instruction
+ * after it.  None, or several (which one was it?): 0. */
+static uint64_t find_call(struct perf_inject *pi, const struct ret_slot *r)
+{
+	uint64_t key = pc_key(pc_key(r->caller_addr, r->callee), r->caller), ret = 0;
+	size_t h = (size_t)(key % (sizeof(pi->calls) / sizeof(pi->calls[0])));
+	if (pi->calls[h].key == key)
+		return pi->calls[h].ret;
+	size_t size = (size_t)r->caller_size;
+	uint8_t *code = size >= 5 && size <= (1u << 20) ? xmalloc(size) : NULL;
+	if (code && !read_code(pi, r->dso, r->caller, size, code)) {
+		int found = 0;
+		for (size_t i = 0; i + 5 <= size; i++) {
+			int32_t rel;
+			memcpy(&rel, code + i + 1, 4);
+			if (code[i] == 0xe8 && r->caller + i + 5 + (uint64_t)(int64_t)rel == r->callee) {
+				ret = r->caller_addr + i + 5;
+				found++;
+			}
+		}
+		if (found != 1)
+			ret = 0;
+	}
+	free(code);
+	pi->calls[h].key = key;
+	pi->calls[h].ret = ret;
+	return ret;
 }
 
 static uint8_t *read_file(const char *path, size_t *len)
@@ -401,20 +496,29 @@ int cmd_perf_inject(int argc, char **argv)
 	perf_match_walk(&v, pi.samples, pi.n_samples, window, render_rets, match);
 
 	size_t rewritten = 0, unmatched = 0, inexact = 0;
+	elf_version(EV_CURRENT);
 	for (size_t i = 0; i < pi.n_samples; i++) {
 		const struct pc_sample *s = &pi.samples[i];
 		const struct inj_sample *is = &pi.inj[i];
-		const struct ret_slot *rs = (const struct ret_slot *)match[i].text;
+		struct ret_slot *rs = (struct ret_slot *)match[i].text;
 		size_t k = 0, ok = 1;
 		if (!rs || match[i].conflict) {
 			unmatched++;
 			continue;
 		}
-		for (size_t f = 0; f < s->n_frames && is->dwarf; f++)
-			if (s->frames[f].tramp)
-				ok &= rs[k++].exact && rs[k - 1].addr;
+		for (size_t j = 0; j < s->n_tramp; j++) {
+			uint64_t at = rs[j].exact || !rs[j].dso ? 0 : find_call(&pi, &rs[j]);
+			if (at) {
+				rs[j].addr = at;
+				rs[j].exact = 1;
+			}
+			/* an unwinder needs the real return address (the CFI at that very
+			 * instruction), not the caller's entry; the outermost call's
+			 * unknown caller just ends the walk */
+			ok &= !is->dwarf || rs[j].exact || !rs[j].addr;
+		}
 		if (!ok) {
-			inexact++;      /* an unwinder needs the real return address, not the caller's entry */
+			inexact++;
 			continue;
 		}
 		k = 0;
@@ -422,9 +526,10 @@ int cmd_perf_inject(int argc, char **argv)
 			if (!s->frames[f].tramp)
 				continue;
 			const struct ret_slot *x = &rs[k++];
-			/* the unknown caller of the outermost call: a context marker, which
-			 * every reader of callchains passes over */
-			pd_put_u64(pi.buf + is->pos[f], x->addr ? x->addr : PD_CONTEXT_USER);
+			/* the unknown caller of the outermost call: in a callchain a context
+			 * marker, which every reader passes over; on the stack 0, where an
+			 * unwinder stops */
+			pd_put_u64(pi.buf + is->pos[f], x->addr ? x->addr : is->dwarf ? 0 : PD_CONTEXT_USER);
 			rewritten++;
 		}
 	}
@@ -443,8 +548,9 @@ int cmd_perf_inject(int argc, char **argv)
 		"same run as the trace)" : unmatched * 2 > pi.n_samples ? " (was perf run around the same run as the "
 		"trace?)" : "");
 	if (inexact)
-		fprintf(stderr, "fntrace: perf-inject: %zu DWARF samples need the real return addresses: record with "
-			"'fntrace record --callsite'\n", inexact);
+		fprintf(stderr, "fntrace: perf-inject: %zu DWARF samples were left as they were: the real return "
+			"address of a call was not found in its caller's code (record with 'fntrace record --callsite')\n",
+			inexact);
 	view_report_problems(&v);
 	for (size_t i = 0; i < pi.n_samples; i++) {
 		free(pi.samples[i].frames);
@@ -456,6 +562,12 @@ int cmd_perf_inject(int argc, char **argv)
 	free(pi.inj);
 	free(pi.procs);
 	free(pi.tid_proc);
+	for (size_t i = 0; i < pi.n_code; i++) {
+		if (pi.code[i].fd >= 0)
+			close(pi.code[i].fd);
+		free(pi.code[i].load);
+	}
+	free(pi.code);
 	perf_data_release(&pd);
 	free(pi.buf);
 	free(defout);

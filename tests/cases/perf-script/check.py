@@ -70,6 +70,7 @@ def check(ctx):
     perf = shutil.which("perf")
     perf_usable(ctx, perf)
     rounds = [("prog", [], ["-g"], {}), ("prog", ["--callsite"], ["--call-graph", "dwarf"], {}),
+              ("prog", [], ["--call-graph", "dwarf"], {}),
               ("prog-plain", ["-P", "*"], ["-g"], {"FNTRACE_LIBCALL": "1"})]
     for name, record_args, how, env in rounds:
         prog = os.path.join(ctx.work, name)
@@ -124,13 +125,13 @@ def check(ctx):
         # both threads were sampled in each function (leaf spins longest)
         for t in ("main", "worker"):
             assert seen.get((t, "leaf"), 0) >= 20 and seen.get((t, "outer"), 0) >= 3, (name, how, seen)
-        with open(os.path.join(ctx.work, "perf-script-%s%s.txt" % (name, how[-1])), "w") as f:
+        with open(os.path.join(ctx.work, "perf-script-%s%s%s.txt" % (name, how[-1], "".join(record_args[:1]))), "w") as f:
             f.write(p.stdout)
-        with open(os.path.join(ctx.work, "perf-script-%s%s.err" % (name, how[-1])), "w") as f:
+        with open(os.path.join(ctx.work, "perf-script-%s%s%s.err" % (name, how[-1], "".join(record_args[:1]))), "w") as f:
             f.write(p.stderr)
         if ctx.build == "gcc-O0" and how == ["-g"] and name == "prog":
             in_speedscope(ctx, p.stdout, [t for t, f in tids.items() if f == "main"][0])
-        inject(ctx, perf, name, how, data, d, tids)
+        inject(ctx, perf, name, how, record_args, data, d, tids)
 
 
 # `perf report -g folded,0,caller,count`: each entry's chains, "N a;b;c",
@@ -158,10 +159,26 @@ def report(ctx, perf, data, comm):
     return out, p.stdout
 
 
-def inject(ctx, perf, name, how, data, d, tids):
+def call_lines(ctx):
+    """{caller: line of its call}, from prog.c"""
+    lines, fn = {}, None
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "prog.c")) as f:
+        for no, line in enumerate(f, 1):
+            m = re.match(r"^(?:__attribute__.*\s)?(?:static )?\S+ \*?(\w+)\((?:void|void \*arg)\)$", line.strip())
+            if m:
+                fn = m.group(1)
+            m = re.match(r"^\s*(outer|middle|leaf)\(\);", line)
+            if m and fn:
+                lines[fn] = no
+    assert set(lines) == {"main", "worker", "outer", "middle"}, lines
+    return lines
+
+
+def inject(ctx, perf, name, how, record_args, data, d, tids):
     """`fntrace perf-inject` rewrites perf.data itself: perf report shows the
-    real chains (leaf middle outer main/worker, and with DWARF on through
-    libc's frames to _start and clone3), perf annotate is unchanged."""
+    real chains (leaf middle outer main/worker, and with DWARF and the call
+    sites recorded on through libc's frames to _start and clone3), at the
+    lines of the calls; perf annotate is unchanged."""
     before, _ = report(ctx, perf, data, name)
     # what perf shows by itself: the trampoline in every chain of leaf
     assert before.get("leaf") and all(any(f in TRAMP for f in c) for _, c in before["leaf"]), \
@@ -191,7 +208,7 @@ def inject(ctx, perf, name, how, data, d, tids):
             want = [mine[0]] + {"leaf": ["outer", "middle", "leaf"], "middle": ["outer", "middle"],
                                 "outer": ["outer"]}[sym]
             assert mine == want, (name, how, chain)
-            if "dwarf" in how:
+            if "dwarf" in how and "--callsite" in record_args:
                 # perf's unwinder went on through the real frames, out of the
                 # program (at times it stops in libc, as it does without fntrace)
                 outside = chain[:top[-1]]
@@ -208,8 +225,31 @@ def inject(ctx, perf, name, how, data, d, tids):
                           cwd=ctx.work, timeout=120) for f in (data, out)]
     assert ann[1].returncode == 0 and re.search(r"<leaf>:", ann[1].stdout), ann[1].stderr
     assert ann[0].stdout == ann[1].stdout, "perf annotate differs"
-    with open(os.path.join(ctx.work, "perf-report-%s%s.txt" % (name, how[-1])), "w") as f:
+    with open(os.path.join(ctx.work, "perf-report-%s%s%s.txt" % (name, how[-1], "".join(record_args[:1]))),
+              "w") as f:
         f.write(text)
+    with open(os.path.join(ctx.work, "perf-inject-%s%s%s.err" % (name, how[-1], "".join(record_args[:1]))),
+              "w") as f:
+        f.write(p.stderr)
+    if ctx.build.endswith("-O0"):
+        # the return addresses are the real ones (the call sites, recorded or
+        # found in the caller's code), so perf names each caller's line of the
+        # call: unwinding, by the call before the return address; in a chain of
+        # frame pointers by the return address itself (as for any program),
+        # which here is the next line
+        p = subprocess.run([perf, "report", "--stdio", "--no-children", "-i", out, "--comm", name, "-S", "leaf",
+                            "-g", "folded,0,caller,address,count"], capture_output=True, text=True,
+                           cwd=ctx.work, timeout=120)
+        lines = call_lines(ctx)
+        chains = [c.split(";") for c in re.findall(r"^\d+ (.+)$", p.stdout, re.M)]
+        assert len(chains) >= 2, p.stdout
+        for chain in chains:
+            if any(f.startswith(TRAMP) for f in chain):
+                continue
+            mine = [f for f in chain if f.split(" ")[0] in lines][-3:]
+            want = ["%s prog.c:%d" % (f, lines[f] + ("dwarf" not in how))
+                    for f in (mine[0].split(" ")[0], "outer", "middle")]
+            assert mine == want, (name, how, chain, want)
 
 
 def perf_data(records, attr_size=136, pipe=False, byte_order="<"):

@@ -15,6 +15,9 @@
  *   PERF_SAMPLE_REGS_USER): each word that holds the trampoline's address
  *   becomes the real return address, so that perf's unwinder, reading the
  *   CFI at real return addresses, walks on through the real frames.
+ * The real return address is the recorded call site (record --callsite),
+ * or else found in the caller's code (find_call): an unwinder needs it
+ * exactly, a callchain entry only needs to name the caller.
  * Which calls were open comes from the trace at the sample's time, matched
  * to the sample as perf-script does (perf-match.c, perf-chain.c); for a
  * stack copy the sample's own pc must lie in the innermost open call, the
@@ -58,10 +61,10 @@ static const char perf_inject_usage[] =
 	"      --debug-dir DIR    also look for debug info under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read sources/modules recorded under OLD from NEW\n"
 	"  -h, --help             this help\n\n"
-	"Frame-pointer callchains (-g) and DWARF stack copies (--call-graph dwarf,\n"
-	"which needs 'fntrace record --callsite': the real return addresses) are\n"
-	"rewritten. Samples whose chain fits no calls open at their time are kept as\n"
-	"they were; stderr says how many.\n";
+	"Frame-pointer callchains (-g) and DWARF stack copies (--call-graph dwarf)\n"
+	"are rewritten, with the call sites of 'fntrace record --callsite', or else\n"
+	"the direct calls found in the callers' code. Samples whose chain fits no\n"
+	"calls open at their time are kept as they were; stderr says how many.\n";
 
 /* where one frame of a sample is in the file: a callchain entry or a stack
  * word, both a u64 to rewrite */

@@ -97,6 +97,12 @@ int perf_data_open(struct perf_data *pd, const uint8_t *buf, size_t size)
 			at->regs_user = pd_u64(a + 80);
 		if (have >= 96)
 			at->clockid = (int32_t)u32_at(a + 92);
+		/* every bit the kernel defines (up to PERF_SAMPLE_WEIGHT_STRUCT, bit
+		 * 24) lies before the callchain, between it and the user stack, or
+		 * after the user stack; where a later one lies is not known */
+		if (at->sample_type >> 25)
+			return fail(pd, "event %zu's samples have fields not known here (sample_type 0x%" PRIx64 ")", i,
+				    at->sample_type);
 		if (section(pd, attrs_off + i * attr_size + have, &ids_off, &ids_len))
 			return fail(pd, "the ids of event %zu lie outside the file", i);
 		at->ids = (const uint64_t *)(buf + ids_off);

@@ -286,6 +286,9 @@ int main(void)
 	put64(16, 7);
 	refused("attr_size 7", "attribute section");
 	fp_file();
+	put64(104 + 24, FP_TYPE | 1ull << 40);
+	refused("a sample_type bit not known", "fields not known here (sample_type 0x10000000127)");
+	fp_file();
 	put64(40, 1u << 30);
 	refused("a data section outside the file", "past the end of the file");
 

@@ -30,7 +30,7 @@ RT_CFLAGS := -O2 -g $(WARN) -std=gnu11 -D_GNU_SOURCE -Iinclude -I. -fPIC \
 RT_SRC   := $(wildcard runtime/*.c)
 RT_ASM   := $(wildcard arch/x86_64/*.S)
 TOOL_SRC := $(wildcard format/*.c symbols/*.c tool/*.c)
-LIB_SRC  := $(wildcard format/*.c symbols/*.c) tool/util.c tool/args.c tool/perf-chain.c
+LIB_SRC  := $(wildcard format/*.c symbols/*.c) tool/util.c tool/args.c tool/perf-chain.c tool/perf-data.c
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 
 RT_OBJ   := $(RT_SRC:%.c=$(O)/%.o) $(RT_ASM:%.S=$(O)/%.o) $(O)/rt/symbols/cxxname.o

@@ -48,13 +48,13 @@ _fntrace()
 	done
 	case $prev in
 	-d | --data | --output | --debug-dir)
-		if { [ "$cmd" = export ] || [ "$cmd" = archive ]; } && [ "$prev" = --output ]; then
+		if { [ "$cmd" = export ] || [ "$cmd" = archive ] || [ "$cmd" = perf-inject ]; } && [ "$prev" = --output ]; then
 			COMPREPLY=($(compgen -f -- "$cur"))
 		else
 			COMPREPLY=($(compgen -d -- "$cur"))
 		fi
 		return ;;
-	-o) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	-o | -i | --input) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--format | -f)
 		if [ "$cmd" = replay ] && [ "$prev" = -f ]; then
 			return

@@ -113,21 +113,6 @@ static const char export_usage[] =
 	"(an existing one keeps its mode); a FIFO, a device or a symlink is written\n"
 	"into directly.\n";
 
-static char *tmp_path;          /* removed if we die or are interrupted */
-
-static void remove_tmp(void)
-{
-	if (tmp_path)
-		unlink(tmp_path);
-}
-
-static void on_signal(int sig)
-{
-	remove_tmp();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 static const struct export_format *find_format(const char *name)
 {
 	for (size_t i = 0; i < N_FORMATS; i++)
@@ -204,51 +189,9 @@ int cmd_export(int argc, char **argv)
 
 	view_open(&v, &vo);
 	warn_if_huge(v.trace, &vo, fmt, o.output);
-	struct stat target;
-	int exists = strcmp(o.output, "-") && !lstat(o.output, &target);
-	if (!strcmp(o.output, "-")) {
-		out = stdout;
-	} else if (exists && !S_ISREG(target.st_mode)) {
-		/* a FIFO, a device, a symlink: written into, never replaced */
-		int fd = open(o.output, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0 || !(out = fdopen(fd, "w")))
-			die("cannot write '%s': %s", o.output, strerror(errno));
-		signal(SIGXFSZ, SIG_IGN);
-	} else {
-		/* the temporary file lives beside the target, so rename() is atomic */
-		char *copy = xstrdup(o.output);
-		const char *dir = dirname(copy);
-		const char *base = strrchr(o.output, '/') ? strrchr(o.output, '/') + 1 : o.output;
-		size_t len = strlen(dir) + strlen(base) + 32;
-		int fd;
-		tmp_path = xmalloc(len);
-		snprintf(tmp_path, len, "%s/.%s.tmp.XXXXXX", dir, base);
-		free(copy);
-		fd = mkstemp(tmp_path);
-		if (fd < 0) {
-			int e = errno;
-			free(tmp_path);
-			tmp_path = NULL;
-			die("cannot create '%s': %s", o.output, strerror(e));
-		}
-		mode_t mask = umask(0);
-		umask(mask);
-		/* an existing file keeps its mode (and, for root, its owner) */
-		if (exists && (target.st_uid != geteuid() || target.st_gid != getegid()))
-			(void)!fchown(fd, target.st_uid, target.st_gid);
-		if (fchmod(fd, exists ? target.st_mode & 07777 : 0666 & ~mask))
-			warning("cannot set the mode of '%s': %s", tmp_path, strerror(errno));
-		atexit(remove_tmp);
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
-		signal(SIGPIPE, on_signal);
-		/* past a file size limit, write() fails with EFBIG (reported) instead of killing us */
-		signal(SIGXFSZ, SIG_IGN);
-		out = fdopen(fd, "w");
-		if (!out)
-			die("cannot write '%s': %s", o.output, strerror(errno));
-	}
+	struct out_file of;
+	out_file_open(&of, o.output);
+	out = of.f;
 
 	char what[PATH_MAX + 32];
 	snprintf(what, sizeof(what), "exporting '%s'", o.output);
@@ -264,40 +207,18 @@ int cmd_export(int argc, char **argv)
 		ret = fmt->write(&v, &o, out) ? 1 : 0;
 	}
 	progress_end();
-	if (out == stdout) {
+	if (out == stdout && !strcmp(o.output, "-")) {
 		if (fflush(stdout) || ferror(stdout)) {
 			error_msg("cannot write the export to standard output: %s", strerror(errno));
 			ret = 1;
 		}
-	} else if (!tmp_path) {
-		if ((fflush(out) || ferror(out) || fclose(out)) && !ret) {
-			error_msg("cannot write '%s': %s", o.output, strerror(errno));
-			ret = 1;
-		}
 	} else {
-		int bad = fflush(out) || ferror(out) || fsync(fileno(out));
-		int e = errno;
-		if (fclose(out) && !bad) {
-			bad = 1;
-			e = errno;
-		}
-		/* one line per failure; a failed writer said its own */
-		if (!ret && bad) {
-			error_msg("cannot write '%s': %s (nothing was written to it)", o.output, strerror(e));
+		int renamed = of.renamed;
+		if (out_file_close(&of, ret))
 			ret = 1;
-		}
-		if (!ret && rename(tmp_path, o.output)) {
-			error_msg("cannot rename the export to '%s': %s (nothing was written to it)", o.output,
-				  strerror(errno));
-			ret = 1;
-		}
-		if (!ret) {
-			free(tmp_path);
-			tmp_path = NULL;
-		}
 		struct stat st;
 		char size[32];
-		if (!ret && !quiet && !stat(o.output, &st)) {
+		if (renamed && !ret && !quiet && !stat(o.output, &st)) {
 			human_bytes(size, sizeof(size), (uint64_t)st.st_size);
 			fprintf(stderr, "fntrace: wrote '%s' (%s, %s)\n", o.output, fmt->name, size);
 		}

@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "archive", cmd_archive, "bundle a trace with the module and debug files it needs, to read elsewhere" },
 	{ "export", cmd_export, "write the trace for other viewers: perfetto, chrome, speedscope, folded, svg, html" },
 	{ "perf-script", cmd_perf_script, "perf script's samples with the real callers of traced calls put back" },
+	{ "perf-inject", cmd_perf_inject, "a perf.data with the real return addresses of traced calls put back" },
 };
 
 static void usage(FILE *f)

@@ -135,9 +135,14 @@ void pc_parse_frame(const char *line, size_t len, struct pc_frame *f)
 			break;
 		}
 	f->parsed = 1;
-#define SYM_IS(s) (f->sym_len == sizeof(s) - 1 && !memcmp(f->sym, s, sizeof(s) - 1))
-	f->tramp = (SYM_IS("fnt_traced_return") && f->has_off && f->off <= 1) ||
-		   (SYM_IS("fnt_return_trampoline") && (!f->has_off || f->off == 0));
+	f->tramp = pc_tramp_sym(f->sym, f->sym_len, f->off, f->has_off);
+}
+
+int pc_tramp_sym(const char *sym, size_t len, uint64_t off, int has_off)
+{
+#define SYM_IS(s) (len == sizeof(s) - 1 && !memcmp(sym, s, sizeof(s) - 1))
+	return (SYM_IS("fnt_traced_return") && has_off && off <= 1) ||
+	       (SYM_IS("fnt_return_trampoline") && (!has_off || off == 0));
 #undef SYM_IS
 }
 
@@ -259,7 +264,7 @@ void pc_scan(struct pc_sample *s)
 
 /* the call (counted from the innermost) whose return address the first
  * swapped frame is */
-static size_t first_slot(const struct pc_sample *s, size_t n)
+size_t pc_first_slot(const struct pc_sample *s, size_t n)
 {
 	/* A chain that goes on past its last swapped frame was walked by frame
 	 * pointers out of the traced calls: its last swapped frame is the
@@ -278,7 +283,7 @@ int pc_fit(const struct pc_sample *s, const struct pc_call *calls, size_t n, siz
 		return -1;
 	if (s->head == s->n_frames || s->n_tramp > n)
 		return 0;
-	a = first_slot(s, n);
+	a = pc_first_slot(s, n);
 	/* The frame inside the first swapped one lies in that call's function,
 	 * or in a deeper call's when the walk skipped frames; the skipped
 	 * traced frames are put back from the trace too.  (t and j count from
@@ -295,7 +300,7 @@ int pc_render(const struct pc_sample *s, const struct pc_call *calls, size_t n, 
 	      size_t *out_len)
 {
 	const struct pc_frame *model = NULL;
-	size_t a = first_slot(s, n), t = j;
+	size_t a = pc_first_slot(s, n), t = j;
 	FILE *o = open_memstream(out, out_len);
 
 	if (!o)
@@ -351,6 +356,12 @@ uint64_t pc_key(uint64_t h, uint64_t v)
 int pc_match_state(struct pc_match *m, const struct pc_sample *s, const struct pc_call *calls, size_t n,
 		   uint64_t key, uint64_t since, uint64_t upto)
 {
+	return pc_match_state_by(m, pc_render, s, calls, n, key, since, upto);
+}
+
+int pc_match_state_by(struct pc_match *m, pc_render_fn render, const struct pc_sample *s,
+		      const struct pc_call *calls, size_t n, uint64_t key, uint64_t since, uint64_t upto)
+{
 	uint64_t dist = s->ns < since ? since - s->ns : s->ns > upto ? s->ns - upto : 0;
 	size_t skipped_to;
 
@@ -364,7 +375,7 @@ int pc_match_state(struct pc_match *m, const struct pc_sample *s, const struct p
 		/* the first that fits, or the one at the very time: its frames */
 		char *text;
 		size_t len;
-		if (pc_render(s, calls, n, skipped_to, &text, &len))
+		if (render(s, calls, n, skipped_to, &text, &len))
 			return -1;
 		free(m->text);
 		m->text = text;

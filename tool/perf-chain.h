@@ -46,6 +46,10 @@ struct pc_sample {
 	int trailing;               /* frames follow the last */
 };
 
+/* Whether a frame named sym (+off, when has_off) is a swapped return
+ * address: fnt_traced_return+0x1 (or +0x0 once an unwinder subtracted one),
+ * fnt_return_trampoline+0x0. */
+int pc_tramp_sym(const char *sym, size_t len, uint64_t off, int has_off);
 /* A header line: its tid and time (ns).  0, or -1 when it is not one. */
 int pc_parse_header(const char *line, size_t len, uint32_t *tid, uint64_t *ns);
 /* A frame line into f (f->parsed 0 when it is not "addr sym (dso)"). */
@@ -65,6 +69,11 @@ struct pc_call {
 	const char *caller_dso;
 	uint64_t caller_addr;       /* file vaddr shown */
 	uint64_t caller_off;        /* from the caller's start */
+	/* runtime addresses, for rewriting perf.data (perf-inject) */
+	uint64_t addr;              /* its function's entry */
+	uint64_t ret;               /* its real return address (ret_exact), or an address in
+	                               its caller (the caller's entry); 0: not known */
+	int ret_exact;
 };
 
 /* The sample's frames with each swapped return address replaced by the
@@ -83,6 +92,11 @@ int pc_rewrite(const struct pc_sample *s, const struct pc_call *calls, size_t n,
  * *skipped_to: how deep, from the innermost call, the frame inside the first
  * swapped one lies (0 unless the walk skipped frames), for pc_render. */
 int pc_fit(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t *skipped_to);
+/* The call (counted from the innermost, calls[n - 1 - t]) whose return
+ * address the first swapped frame is; the k-th swapped frame after it is
+ * call t + k's (pc_render puts back the calls from skipped_to to t before
+ * it, which a walk by frame pointers skipped). */
+size_t pc_first_slot(const struct pc_sample *s, size_t n);
 /* The rewritten frames of calls that fit (0), or -1 out of memory. */
 int pc_render(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t skipped_to, char **out,
 	      size_t *out_len);
@@ -94,7 +108,8 @@ int pc_render(const struct pc_sample *s, const struct pc_call *calls, size_t n, 
  * must be the same one (by key), or the sample is ambiguous (conflict) and
  * stays as it was.  Frames are made only for the state kept. */
 struct pc_match {
-	char *text;                 /* the rewritten frames (malloc'd), or NULL */
+	char *text;                 /* the rewritten frames (malloc'd: pc_render's text, or what
+	                               the render function given made), or NULL */
 	size_t len;
 	uint64_t key;               /* which state (and depth inside it) they came from */
 	uint64_t dist;              /* ns from the sample to that state */
@@ -104,6 +119,12 @@ struct pc_match {
  * site, outermost first).  0, or -1 out of memory. */
 int pc_match_state(struct pc_match *m, const struct pc_sample *s, const struct pc_call *calls, size_t n,
 		   uint64_t key, uint64_t since, uint64_t upto);
+/* The same with another render function in pc_render's place (perf-inject's
+ * return addresses instead of text). */
+typedef int (*pc_render_fn)(const struct pc_sample *s, const struct pc_call *calls, size_t n, size_t skipped_to,
+			    char **out, size_t *out_len);
+int pc_match_state_by(struct pc_match *m, pc_render_fn render, const struct pc_sample *s,
+		      const struct pc_call *calls, size_t n, uint64_t key, uint64_t since, uint64_t upto);
 uint64_t pc_key(uint64_t h, uint64_t v);
 
 #endif

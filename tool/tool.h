@@ -35,6 +35,20 @@ char *put_duration(char *p, uint64_t ns);                  /* the same into p, r
 const char *signal_desc(int sig);
 int parse_signal(const char *arg);                          /* "SIGUSR2", "usr2", "12"; 0 if unknown */
 
+/* ---- outfile.c: an output file written whole or not at all ---- */
+struct out_file {
+	FILE *f;                    /* write here */
+	const char *path;
+	int renamed;                /* written under a temporary name, renamed by out_file_close */
+};
+/* "-": standard output; an existing FIFO, device or symlink: written into;
+ * else a temporary file beside path, renamed over it when closed.  Dies if
+ * it cannot. */
+void out_file_open(struct out_file *o, const char *path);
+/* Flush and close (rename into place).  failed: the writer failed (and
+ * said so): nothing is renamed.  0, or -1 after one error line. */
+int out_file_close(struct out_file *o, int failed);
+
 /* ---- pager.c ---- */
 struct view_opts;
 extern int use_color;                 /* set by pager_start */
@@ -393,5 +407,6 @@ int cmd_live(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_perf_script(int argc, char **argv);
+int cmd_perf_inject(int argc, char **argv);
 
 #endif

@@ -1,4 +1,4 @@
-import os, re, shutil, subprocess, sys
+import os, re, shutil, struct, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import browser  # noqa: E402
@@ -66,9 +66,11 @@ def perf_usable(ctx, perf):
 
 
 def check(ctx):
+    inject_refuses(ctx)
     perf = shutil.which("perf")
     perf_usable(ctx, perf)
     rounds = [("prog", [], ["-g"], {}), ("prog", ["--callsite"], ["--call-graph", "dwarf"], {}),
+              ("prog", [], ["--call-graph", "dwarf"], {}),
               ("prog-plain", ["-P", "*"], ["-g"], {"FNTRACE_LIBCALL": "1"})]
     for name, record_args, how, env in rounds:
         prog = os.path.join(ctx.work, name)
@@ -123,12 +125,181 @@ def check(ctx):
         # both threads were sampled in each function (leaf spins longest)
         for t in ("main", "worker"):
             assert seen.get((t, "leaf"), 0) >= 20 and seen.get((t, "outer"), 0) >= 3, (name, how, seen)
-        with open(os.path.join(ctx.work, "perf-script-%s%s.txt" % (name, how[-1])), "w") as f:
+        with open(os.path.join(ctx.work, "perf-script-%s%s%s.txt" % (name, how[-1], "".join(record_args[:1]))), "w") as f:
             f.write(p.stdout)
-        with open(os.path.join(ctx.work, "perf-script-%s%s.err" % (name, how[-1])), "w") as f:
+        with open(os.path.join(ctx.work, "perf-script-%s%s%s.err" % (name, how[-1], "".join(record_args[:1]))), "w") as f:
             f.write(p.stderr)
         if ctx.build == "gcc-O0" and how == ["-g"] and name == "prog":
             in_speedscope(ctx, p.stdout, [t for t, f in tids.items() if f == "main"][0])
+        inject(ctx, perf, name, how, record_args, data, d, tids)
+
+
+# `perf report -g folded,0,caller,count`: each entry's chains, "N a;b;c",
+# outermost first, under its "  47.91%  prog  [.] leaf" line
+ENTRY = re.compile(r"^\s+[\d.]+%\s+(\S+)\s+\[(.)\]\s+(\S+)\s*$")
+FOLDED = re.compile(r"^(\d+) (.+)$")
+TRAMP = ("fnt_traced_return", "fnt_return_trampoline")
+
+
+def report(ctx, perf, data, comm):
+    """{symbol: [(count, [frames outermost first]), ...]} of comm's samples in its own module"""
+    p = subprocess.run([perf, "report", "--stdio", "--no-children", "-i", data, "--comm", comm,
+                        "-g", "folded,0,caller,count"], capture_output=True, text=True, cwd=ctx.work, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out, cur = {}, None
+    for line in p.stdout.split("\n"):
+        m = ENTRY.match(line)
+        if m:
+            # the program's own functions (not a kernel function it was in)
+            cur = out.setdefault(m.group(3), []) if m.group(1) == comm and m.group(2) == "." else None
+            continue
+        m = FOLDED.match(line)
+        if m and cur is not None:
+            cur.append((int(m.group(1)), m.group(2).split(";")))
+    return out, p.stdout
+
+
+def call_lines(ctx):
+    """{caller: line of its call}, from prog.c"""
+    lines, fn = {}, None
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "prog.c")) as f:
+        for no, line in enumerate(f, 1):
+            m = re.match(r"^(?:__attribute__.*\s)?(?:static )?\S+ \*?(\w+)\((?:void|void \*arg)\)$", line.strip())
+            if m:
+                fn = m.group(1)
+            m = re.match(r"^\s*(outer|middle|leaf)\(\);", line)
+            if m and fn:
+                lines[fn] = no
+    assert set(lines) == {"main", "worker", "outer", "middle"}, lines
+    return lines
+
+
+def inject(ctx, perf, name, how, record_args, data, d, tids):
+    """`fntrace perf-inject` rewrites perf.data itself: perf report shows the
+    real chains (leaf middle outer main/worker, and with DWARF and the call
+    sites recorded on through libc's frames to _start and clone3), at the
+    lines of the calls; perf annotate is unchanged."""
+    before, _ = report(ctx, perf, data, name)
+    # what perf shows by itself: the trampoline in every chain of leaf
+    assert before.get("leaf") and all(any(f in TRAMP for f in c) for _, c in before["leaf"]), \
+        (name, how, before.get("leaf"))
+    out = data + ".real"
+    p = subprocess.run([ctx.fntrace, "perf-inject", "-d", d, "-i", data], capture_output=True, text=True,
+                       cwd=ctx.work, timeout=120)
+    assert p.returncode == 0, (name, how, p.stderr)
+    m = re.search(r"^fntrace: perf-inject: wrote '(.*)': (\d+) samples read, (\d+) frames rewritten, "
+                  r"(\d+) of (\d+) samples with a swapped frame not matched$", p.stderr, re.M)
+    assert m and m.group(1) == out and os.path.exists(out), p.stderr
+    read, rewritten, unmatched, swapped = (int(x) for x in m.groups()[1:])
+    assert swapped >= 100 and rewritten >= 2 * swapped and unmatched <= 2, (name, how, p.stderr)
+    assert os.path.getsize(out) == os.path.getsize(data), "the layout changed"
+    after, text = report(ctx, perf, out, name)
+    left = sum(n for chains in after.values() for n, c in chains if any(f in TRAMP for f in c))
+    assert left <= unmatched, (name, how, left, text)
+    seen = {}
+    for sym in ("leaf", "middle", "outer"):
+        for n, chain in after.get(sym, []):
+            if any(f in TRAMP for f in chain):
+                continue
+            # from the thread's outermost traced call in: exactly the program's calls
+            top = [i for i, f in enumerate(chain) if f in ("main", "worker")]
+            assert top, (name, how, chain)
+            mine = chain[top[-1]:]
+            want = [mine[0]] + {"leaf": ["outer", "middle", "leaf"], "middle": ["outer", "middle"],
+                                "outer": ["outer"]}[sym]
+            assert mine == want, (name, how, chain)
+            if "dwarf" in how and "--callsite" in record_args:
+                # perf's unwinder went on through the real frames, out of the
+                # program (at times it stops in libc, as it does without fntrace)
+                outside = chain[:top[-1]]
+                assert outside and any(outside == full[-len(outside):] for full in (
+                    ["clone3", "start_thread"],
+                    ["_start", "__libc_start_main_impl (inlined)", "__libc_start_call_main"])), (name, how, chain)
+            else:
+                assert top[-1] == 0, (name, how, chain)
+            seen[(mine[0], sym)] = seen.get((mine[0], sym), 0) + n
+    for t in ("main", "worker"):
+        assert seen.get((t, "leaf"), 0) >= 20 and seen.get((t, "outer"), 0) >= 3, (name, how, seen)
+    # perf annotate reads the same samples (only return addresses changed)
+    ann = [subprocess.run([perf, "annotate", "--stdio", "-i", f, "-s", "leaf"], capture_output=True, text=True,
+                          cwd=ctx.work, timeout=120) for f in (data, out)]
+    assert ann[1].returncode == 0 and re.search(r"<leaf>:", ann[1].stdout), ann[1].stderr
+    assert ann[0].stdout == ann[1].stdout, "perf annotate differs"
+    with open(os.path.join(ctx.work, "perf-report-%s%s%s.txt" % (name, how[-1], "".join(record_args[:1]))),
+              "w") as f:
+        f.write(text)
+    with open(os.path.join(ctx.work, "perf-inject-%s%s%s.err" % (name, how[-1], "".join(record_args[:1]))),
+              "w") as f:
+        f.write(p.stderr)
+    if ctx.build.endswith("-O0"):
+        # the return addresses are the real ones (the call sites, recorded or
+        # found in the caller's code), so perf names each caller's line of the
+        # call: unwinding, by the call before the return address; in a chain of
+        # frame pointers by the return address itself (as for any program),
+        # which here is the next line
+        p = subprocess.run([perf, "report", "--stdio", "--no-children", "-i", out, "--comm", name, "-S", "leaf",
+                            "-g", "folded,0,caller,address,count"], capture_output=True, text=True,
+                           cwd=ctx.work, timeout=120)
+        lines = call_lines(ctx)
+        chains = [c.split(";") for c in re.findall(r"^\d+ (.+)$", p.stdout, re.M)]
+        assert len(chains) >= 2, p.stdout
+        for chain in chains:
+            if any(f.startswith(TRAMP) for f in chain):
+                continue
+            mine = [f for f in chain if f.split(" ")[0] in lines][-3:]
+            want = ["%s prog.c:%d" % (f, lines[f] + ("dwarf" not in how))
+                    for f in (mine[0].split(" ")[0], "outer", "middle")]
+            assert mine == want, (name, how, chain, want)
+
+
+def perf_data(records, attr_size=136, pipe=False, byte_order="<"):
+    """a perf.data of one software event (ip, tid, time, period, callchain)"""
+    attr = struct.pack("<IIQQQQQ", 1, attr_size - 16, 0, 4000, 0x127, 0, 1 << 18).ljust(attr_size - 16, b"\0")
+    attr += struct.pack("<QQ", 0, 0)
+    data = b"".join(records)
+    head = struct.pack("<8sQQQQQQQQ", b"PERFILE2" if byte_order == "<" else b"2ELIFREP", 16 if pipe else 104,
+                       attr_size, 104, len(attr), 104 + len(attr), len(data), 0, 0) + b"\0" * 32
+    return head + attr + data
+
+
+def sample(tid, chain):
+    body = struct.pack("<QIIQQQ", 0x401000, tid, tid, 5, 1, len(chain)) + b"".join(struct.pack("<Q", a) for a in chain)
+    return struct.pack("<IHH", 9, 2, 8 + len(body)) + body
+
+
+def inject_refuses(ctx):
+    """a perf.data it does not read whole: one line naming the file, status 1,
+    nothing written (the trace is not even opened)"""
+    good = perf_data([sample(7, [(1 << 64) - 512, 0x401000])])
+    cases = [("torn.data", good[:-5], "truncated or corrupt: a section of the header ends past the end of the file"),
+             ("pipe.data", perf_data([], pipe=True), "a pipe-mode perf.data ('perf record -o -'): not handled "
+              "(record to a file)"),
+             ("zstd.data", perf_data([struct.pack("<IHH", 81, 0, 16) + b"\0" * 8]),
+              "compressed records ('perf record -z'): not handled (record without -z)"),
+             ("swapped.data", perf_data([], byte_order=">"), "written in the other byte order: not handled"),
+             ("lying.data", perf_data([struct.pack("<IHHQIIQQQ", 9, 2, 48, 1, 7, 7, 5, 1, 1 << 40)]),
+              "a sample's callchain at offset 240 runs past its record"),
+             ("short.data", perf_data([struct.pack("<IHH", 9, 0, 4)]),
+              "torn or corrupt record at offset 240 (type 9, 4 bytes)"),
+             ("text.data", b"# perf script output\n", "not a perf.data file")]
+    for fname, blob, why in cases:
+        path = os.path.join(ctx.work, fname)
+        with open(path, "wb") as f:
+            f.write(blob)
+        p = subprocess.run([ctx.fntrace, "perf-inject", "-d", "no-such-trace", "-i", path], capture_output=True,
+                           text=True, cwd=ctx.work, timeout=60)
+        assert p.returncode == 1 and p.stderr == "fntrace: perf-inject: %s: %s\n" % (path, why), (fname, p.stderr)
+        assert not os.path.exists(path + ".real"), fname
+    # a good file reaches the trace, which is missing here
+    path = os.path.join(ctx.work, "good.data")
+    with open(path, "wb") as f:
+        f.write(good)
+    p = subprocess.run([ctx.fntrace, "perf-inject", "-d", "no-such-trace", "-i", path], capture_output=True,
+                       text=True, cwd=ctx.work, timeout=60)
+    assert p.returncode == 1 and "no-such-trace" in p.stderr and not os.path.exists(path + ".real"), p.stderr
+    p = subprocess.run([ctx.fntrace, "perf-inject", "-i", path, "-o", path], capture_output=True, text=True,
+                       cwd=ctx.work, timeout=60)
+    assert p.returncode == 2 and "is the input" in p.stderr, p.stderr
 
 
 def in_speedscope(ctx, text, tid):

@@ -32,6 +32,5 @@
 
 #define A_GAP_TICKS 8192          /* FNT_GAP_TICKS */
 #define A_CACHE_SHIFT 58          /* 64 - FNT_CACHE_BITS */
-#define A_FLAG_CALLSITE 1         /* FNT_FLAG_CALLSITE */
 
 #endif

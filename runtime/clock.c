@@ -136,6 +136,7 @@ static void tsc_off(void)
 	}
 	__atomic_store_n(&fnt_clock_raw, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&fnt_use_tsc, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&fnt_fast_off, FNT_FAST_NO_TSC, __ATOMIC_RELEASE);
 }
 
 /* This thread is about to lose every clock: send its events to the slow

@@ -52,7 +52,6 @@ AT(fnt_shadow_entry, depth, E_DEPTH);
 _Static_assert(sizeof(struct fnt_shadow_entry) == E_SIZE, "asm-offsets.h: shadow entry size");
 _Static_assert(FNT_GAP_TICKS == A_GAP_TICKS, "asm-offsets.h: gap");
 _Static_assert(64 - FNT_CACHE_BITS == A_CACHE_SHIFT, "asm-offsets.h: cache bits");
-_Static_assert(FNT_FLAG_CALLSITE == A_FLAG_CALLSITE, "asm-offsets.h: callsite flag");
 _Static_assert(FNT_K_EXIT == 1 && FNT_K_ENTRY == 0, "asm-offsets.h: event kinds");
 
 #ifndef FNT_STATIC_ARCHIVE

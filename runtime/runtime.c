@@ -23,6 +23,7 @@
 uint32_t fnt_flags FNT_HIDDEN;
 int fnt_use_tsc FNT_HIDDEN;
 int fnt_paused FNT_HIDDEN;
+uint32_t fnt_fast_off FNT_HIDDEN = FNT_FAST_NO_TSC;
 uint32_t fnt_ring_chunks FNT_HIDDEN;
 uint32_t fnt_file_gen FNT_HIDDEN;
 FNT_EXPORT volatile int fnt__active;
@@ -84,6 +85,8 @@ void runtime_init(void)
 	fnt_filter_init();
 	if (getenv(FNTRACE_ENV_CALLSITE) && strcmp(getenv(FNTRACE_ENV_CALLSITE), "0"))
 		fnt_flags |= FNT_FLAG_CALLSITE;
+	__atomic_store_n(&fnt_fast_off, (fnt_flags & FNT_FLAG_CALLSITE ? FNT_FAST_CALLSITE : 0) |
+			 (fnt_filtering ? FNT_FAST_FILTER : 0) | (fnt_use_tsc ? 0 : FNT_FAST_NO_TSC), __ATOMIC_RELEASE);
 	env = getenv(FNTRACE_ENV_RING);
 	if (env && *env) {
 		unsigned long v = strtoul(env, NULL, 0);

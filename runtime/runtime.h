@@ -121,6 +121,16 @@ int fnt_rotate_default(const char *name) FNT_HIDDEN;
 extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
 extern int fnt_use_tsc FNT_HIDDEN;
 extern int fnt_paused FNT_HIDDEN;         /* fnt_disable(): the hooks record nothing */
+/* Non-zero when the trampolines' assembly fast path (ENTER_ASM, EXIT_ASM
+ * in arch/x86_64/fentry.S) must leave every event to the C: --callsite,
+ * record-time filters, no cycle counter (or not set up yet).  One word for
+ * the hot path to read in place of three; fnt_paused, which changes both
+ * ways at any time, is read beside it.  Its bits are set at start-up and
+ * only ever added to afterwards (the switch to the monotonic clock). */
+extern uint32_t fnt_fast_off FNT_HIDDEN;
+#define FNT_FAST_CALLSITE 1u
+#define FNT_FAST_FILTER   2u
+#define FNT_FAST_NO_TSC   4u
 extern volatile int fnt__active;          /* exported: recording and not paused */
 extern uint32_t fnt_ring_chunks FNT_HIDDEN;
 extern uint32_t fnt_file_gen FNT_HIDDEN;      /* trace files opened by this process image (1, 2 ...) */   /* 0, or chunks per thread (ring mode) */

@@ -114,13 +114,9 @@
 .macro EXIT_ASM slow
 	SCRATCH_PUSH
 	/* 56(%rsp): the slot for the real return address, the caller's %rsp at 64(%rsp) */
-	mov fnt_flags(%rip), %eax
-	and $A_FLAG_CALLSITE, %eax
-	or fnt_filtering(%rip), %eax
-	or fnt_paused(%rip), %eax
+	mov fnt_fast_off(%rip), %eax      /* --callsite, filters, no cycle counter */
+	or fnt_paused(%rip), %eax         /* fnt_disable() */
 	jnz 91f
-	cmpl $0, fnt_use_tsc(%rip)
-	je 91f
 	mov fnt_self@gottpoff(%rip), %rsi
 	lea 64(%rsp), %rax                /* the stack window (fnt_stack_check) */
 	sub %fs:T_STK_LO(%rsi), %rax
@@ -173,13 +169,9 @@
  * (SCRATCH_PUSH) and put the function in %rdi; otherwise nothing is changed
  * and it goes to \slow. */
 .macro ENTER_ASM slot, slow
-	mov fnt_flags(%rip), %eax
-	and $A_FLAG_CALLSITE, %eax
-	or fnt_filtering(%rip), %eax
-	or fnt_paused(%rip), %eax
+	mov fnt_fast_off(%rip), %eax      /* --callsite, filters, no cycle counter */
+	or fnt_paused(%rip), %eax         /* fnt_disable() */
 	jnz \slow
-	cmpl $0, fnt_use_tsc(%rip)
-	je \slow
 	mov fnt_self@gottpoff(%rip), %rsi
 	lea \slot(%rsp), %rax             /* the stack window (fnt_stack_check) */
 	sub %fs:T_STK_LO(%rsi), %rax

@@ -1,0 +1,1 @@
+../no-tsc/check.py

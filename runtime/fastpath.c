@@ -133,7 +133,7 @@ int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slo
 	return enter_args(gp, fentry_fn(ret_in_fn), slot);
 }
 
-/* -P: the trampoline's `.quad fn`, which the return then skips */
+/* -P: the `.quad fn` just before the trampoline's call */
 int fnt_prologue_args_fast(const uint64_t *gp, uintptr_t *quad, uintptr_t *slot)
 {
 	return enter_args(gp, *quad, slot);

@@ -220,7 +220,7 @@ struct plan {
 	size_t tsize;           /* the trampoline's size */
 };
 
-#define TR_HEAD 13              /* call fnt_prologue_entry's stub; .quad fn */
+#define TR_HEAD 13              /* .quad fn; call fnt_prologue_entry's stub (entered here, at +8) */
 
 static size_t emit_size(const struct moved *m)
 {
@@ -341,11 +341,14 @@ static unsigned emit(const struct plan *pl, uint8_t *t, const uint8_t *stub, str
 	uint64_t base = (uint64_t)(uintptr_t)t;
 	uint8_t *q = t;
 	const uint8_t *orig = (const uint8_t *)(uintptr_t)pl->at;
-	if (!fits32((int64_t)((uint64_t)(uintptr_t)stub - (base + 5))))
+	if (!fits32((int64_t)((uint64_t)(uintptr_t)stub - (base + TR_HEAD))))
 		return FNT_PATCH_NO_ROOM;
-	q[0] = 0xe8;
-	put_rel32(q + 1, base + 5, (uint64_t)(uintptr_t)stub);
-	memcpy(q + 5, &pl->fn, 8);
+	/* the function's address first, where fnt_prologue_entry finds it
+	 * 13 bytes before its return address, so that it returns to the
+	 * moved instructions right after the call, as the call predicts */
+	memcpy(q, &pl->fn, 8);
+	q[8] = 0xe8;
+	put_rel32(q + 9, base + TR_HEAD, (uint64_t)(uintptr_t)stub);
 	q += TR_HEAD;
 	site->nb = 0;
 	for (unsigned i = 0; i < pl->n; i++) {
@@ -401,8 +404,8 @@ static unsigned emit(const struct plan *pl, uint8_t *t, const uint8_t *stub, str
 	if (!fits32((int64_t)(back - ((uint64_t)(uintptr_t)q + 5))))
 		return FNT_PATCH_NO_ROOM;
 	put_rel32(q + 1, (uint64_t)(uintptr_t)q + 5, back);
-	/* the site: a jmp at `at` to the trampoline's head */
-	int64_t rel = (int64_t)(base - (pl->at + 5));
+	/* the site: a jmp at `at` to the trampoline's call */
+	int64_t rel = (int64_t)(base + 8 - (pl->at + 5));
 	if (!fits32(rel))
 		return FNT_PATCH_NO_ROOM;
 	site->at = pl->at;
@@ -410,7 +413,7 @@ static unsigned emit(const struct plan *pl, uint8_t *t, const uint8_t *stub, str
 	site->resume = base + TR_HEAD;
 	memcpy(site->orig, orig, 5);
 	site->call[0] = 0xe9;
-	put_rel32(site->call + 1, pl->at + 5, base);
+	put_rel32(site->call + 1, pl->at + 5, base + 8);
 	return 0;
 }
 

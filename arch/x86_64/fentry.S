@@ -373,10 +373,11 @@ __fentry__:
 
 /* -P on code built without instrumentation (runtime/prologue.c): a
  * function's first instructions were replaced by a jmp to its trampoline,
- * which calls here with, at 0(%rsp), the address of the trampoline's
- * `.quad fn` (the function's first byte) and at 8(%rsp) the function's own
- * return address.  The entry is recorded as in fentry mode; the return
- * skips the .quad, to the moved instructions. */
+ * `.quad fn; call <stub>; moved instructions`, whose call lands here with,
+ * at 0(%rsp), the address of the moved instructions (13 bytes past the
+ * .quad, which holds the function's first byte) and at 8(%rsp) the
+ * function's own return address.  The entry is recorded as in fentry mode;
+ * the return goes to the moved instructions, where the call predicts. */
 	.globl fnt_prologue_entry
 	.hidden fnt_prologue_entry
 	.type fnt_prologue_entry, @function
@@ -386,10 +387,9 @@ fnt_prologue_entry:
 	jne 2f
 	SCRATCH_PUSH
 	mov 56(%rsp), %rdi
-	mov (%rdi), %rdi                  /* the .quad: the function */
+	mov -13(%rdi), %rdi               /* the .quad before the call: the function */
 	ENTER_ASM 64, 6f
 	SCRATCH_POP
-	addq $8, (%rsp)                   /* past the .quad */
 	ret
 	.cfi_adjust_cfa_offset 56
 6:	SCRATCH_POP
@@ -397,22 +397,21 @@ fnt_prologue_entry:
 2:
 	GP_PUSH
 	mov %rsp, %rdi
-	mov 72(%rsp), %rsi          /* the .quad */
+	mov 72(%rsp), %rsi
+	sub $13, %rsi               /* the .quad */
 	lea 80(%rsp), %rdx          /* the function's return-address slot */
 	call fnt_prologue_args_fast
 	test %eax, %eax
 	GP_POP
 	jnz 1f
-	addq $8, (%rsp)
 	ret
 1:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
 	mov 8(%rbp), %rsi
-	mov (%rsi), %rsi            /* the function */
+	mov -13(%rsi), %rsi         /* the function */
 	lea 16(%rbp), %rdx          /* the function's return-address slot */
 	call fnt_shadow_enter
-	addq $8, 8(%rbp)            /* past the .quad */
 	RESTORE_ALL
 	.cfi_def_cfa %rsp, 8
 	ret

@@ -97,6 +97,20 @@
 	mov %r8, %fs:T_POS(%rsi)
 .endm
 
+/* The return trampoline's way back to the real return address, which it
+ * has put in the slot at 0(%rsp): a jump, not a `ret`.  The traced
+ * function's own `ret` came here against the prediction of the processor's
+ * return stack, which it popped; another `ret` would pop one more entry
+ * than was pushed and leave every later return of the outer frames
+ * predicted against the wrong entry.  The slot lies within the 128 bytes
+ * below %rsp that the kernel leaves alone when it delivers a signal, and
+ * `lea` leaves the flags as they are. */
+.macro RETURN_JMP
+	lea 8(%rsp), %rsp
+	.cfi_adjust_cfa_offset -8
+	jmp *-8(%rsp)
+.endm
+
 /* The return trampoline's plain case, whole, in assembly: the frame at the
  * top of the shadow stack is this return's (its slot just above %rsp), was
  * written, has no value to capture; recording is on with no filter; the
@@ -151,8 +165,8 @@
 	subl $1, %fs:T_SS_TOP(%rsi)
 	movl $0, %fs:T_BUSY(%rsi)
 	SCRATCH_POP
-	ret
-	.cfi_adjust_cfa_offset 56
+	RETURN_JMP
+	.cfi_adjust_cfa_offset 64
 90:	movl $0, %fs:T_BUSY(%rsi)
 91:	SCRATCH_POP
 	jmp \slow
@@ -503,8 +517,8 @@ fnt_return_trampoline:
 	jz 2f
 	mov %rax, 72(%rsp)
 	GP_POP
-	ret
-	.cfi_adjust_cfa_offset 72
+	RETURN_JMP
+	.cfi_adjust_cfa_offset 80
 2:
 	GP_POP
 3:
@@ -514,7 +528,7 @@ fnt_return_trampoline:
 	call fnt_fentry_exit
 	mov %rax, 8(%rbp)
 	RESTORE_ALL
-	ret
+	RETURN_JMP
 	.cfi_endproc
 	.size fnt_return_trampoline, . - fnt_return_trampoline
 	.size fnt_traced_return, . - fnt_traced_return

@@ -6,8 +6,9 @@
  * into a per-thread ring of 64 Ki events that wraps around, pushes (the
  * function's return address, the function) onto a per-thread shadow stack
  * and points the return address at ideal_return.  ideal_return pops the
- * shadow stack, stores (time<<1 | 1, function) and returns to the real
- * caller.  Only the registers it uses are saved (rax, rdx, rcx, rsi; r11 is
+ * shadow stack, stores (time<<1 | 1, function) and jumps back to the real
+ * caller (a jump, as fntrace's return trampoline does, so that the
+ * processor's return stack stays in step).  Only the registers it uses are saved (rax, rdx, rcx, rsi; r11 is
  * free at a call): no argument capture, no filter, no file, no overflow
  * check (the bench's workloads are shallow), no exception or longjmp
  * handling.  Preloaded beside a -pg -mfentry build (LD_PRELOAD) like
@@ -130,7 +131,8 @@ ideal_return:
 	pop %rcx
 	pop %rdx
 	pop %rax
-	ret
+	lea 8(%rsp), %rsp                   /* back with a jump: the function's ret already popped */
+	jmp *-8(%rsp)                       /* the return stack, another ret would unbalance it */
 	.size ideal_return, . - ideal_return
 
 	.hidden ideal_fentry_tls

@@ -33,6 +33,10 @@ void thread_register(struct fnt_thread *t)
 	/* and so does the window of stack pointers seen on it (coro.c), which
 	 * tells a clone's child from the thread at the next event */
 	uintptr_t stk[4] = {t->stk_lo, t->stk_span, t->stk_min, t->stk_max};
+	/* and the shadow stacks of the machine stacks parked by coroutine
+	 * switches (coro.c): their frames return through them later, in a
+	 * forked child too */
+	struct fnt_coro *coro = t->coro;
 	/* a vfork child: its file, and the depth it goes on at (vfork.c) */
 	struct fnt_trace_file *file = t->file;
 	struct fnt_vfork *vfork = t->vfork;
@@ -53,6 +57,7 @@ void thread_register(struct fnt_thread *t)
 	t->stk_span = stk[1];
 	t->stk_min = stk[2];
 	t->stk_max = stk[3];
+	t->coro = coro;
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = tf->pid;
 	t->tid = gettid_();

@@ -165,12 +165,6 @@ int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 	return 0;
 }
 
-/* the caller's thread id, by the system call itself (fnt_sys3) */
-static inline uint32_t thread_id(void)
-{
-	return (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
-}
-
 /* sp is on the stack in use: take it into the window, under the guard */
 static void window_add(struct fnt_thread *t, uintptr_t sp)
 {
@@ -202,7 +196,7 @@ void fnt_foreign_lost(unsigned n)
 int fnt_foreign_event(struct fnt_thread *t, int is_exit)
 {
 	int unenter = fnt_filtering && !is_exit;
-	if (!t->tid || thread_id() == t->tid)
+	if (!t->tid || fnt_gettid() == t->tid)
 		return 0;
 	if (fnt_vfork_adopt(t, unenter))
 		return 2;               /* its own state and file now (vfork.c) */
@@ -239,8 +233,8 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	 * not (record-time filters), comes here: it names the thread, before
 	 * a child it clones could take its place. */
 	if (!t->tid) {
-		t->tid = thread_id();
-	} else if (thread_id() != t->tid) {
+		t->tid = fnt_gettid();
+	} else if (fnt_gettid() != t->tid) {
 		/* not this thread: a context on its TLS, which must leave it alone */
 		fnt_foreign_lost(events);
 		return 1;

@@ -241,7 +241,7 @@ static void sync_cores(void)
 static void park_ack(void)
 {
 	int gen = __atomic_load_n(&park_gen, __ATOMIC_ACQUIRE), n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE);
-	pid_t self = (pid_t)syscall(SYS_gettid);
+	pid_t self = (pid_t)fnt_gettid();
 	for (int i = 0; i < n; i++)
 		if (park_tid[i] == self)
 			__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);
@@ -306,7 +306,7 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 		dfl.sa_handler = SIG_DFL;
 		sigaction(SIGTRAP, &dfl, NULL);
 		trap_ours = 0;
-		syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), SIGTRAP);
+		syscall(SYS_tgkill, getpid(), fnt_gettid(), SIGTRAP);
 	}
 }
 
@@ -337,7 +337,7 @@ static int trap_install(void)
 static int list_threads_once(void)
 {
 	char buf[4096];
-	pid_t self = (pid_t)syscall(SYS_gettid);
+	pid_t self = (pid_t)fnt_gettid();
 	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0, ok = 1;
 	if (fd < 0)
 		return -1;

@@ -13,6 +13,7 @@
 
 #include <elf.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include "format/argspec.h"
 #include "format/format.h"
@@ -121,9 +122,10 @@ int fnt_rotate_default(const char *name) FNT_HIDDEN;
 extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
 extern int fnt_use_tsc FNT_HIDDEN;
 extern int fnt_paused FNT_HIDDEN;         /* fnt_disable(): the hooks record nothing */
-/* Non-zero when the trampolines' assembly fast path (ENTER_ASM, EXIT_ASM
- * in arch/x86_64/fentry.S) must leave every event to the C: --callsite,
- * record-time filters, no cycle counter (or not set up yet).  One word for
+/* Non-zero when the trampolines' fast tiers (ENTER_ASM, EXIT_ASM in
+ * arch/x86_64/fentry.S; fastpath.c) must leave every event to the general
+ * path: --callsite, record-time filters, no cycle counter (or not set up
+ * yet).  One word for
  * the hot path to read in place of three; fnt_paused, which changes both
  * ways at any time, is read beside it.  Its bits are set at start-up and
  * only ever added to afterwards (the switch to the monotonic clock). */
@@ -506,6 +508,12 @@ static inline long fnt_sys3(long n, long a, long b, long c)
 	long r;
 	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
 	return r;
+}
+/* the caller's thread id, by the instruction (fnt_sys3): safe in a signal
+ * handler and in a vfork child */
+static inline uint32_t fnt_gettid(void)
+{
+	return (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
 }
 
 static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thread *t, uintptr_t sp, unsigned events)

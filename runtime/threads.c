@@ -12,11 +12,6 @@
 
 pthread_key_t thread_key;
 
-static uint32_t gettid_(void)
-{
-	return (uint32_t)syscall(SYS_gettid);
-}
-
 void thread_register(struct fnt_thread *t)
 {
 	struct fnt_trace_file *tf = cur_file();
@@ -60,7 +55,7 @@ void thread_register(struct fnt_thread *t)
 	t->coro = coro;
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = tf->pid;
-	t->tid = gettid_();
+	t->tid = fnt_gettid();
 	t->serial = (uint32_t)__atomic_fetch_add(&tf->hdr->next_thread, 1, __ATOMIC_RELAXED);
 	memset(&mt, 0, sizeof(mt));
 	mt.ticks = fnt_now();

@@ -248,7 +248,7 @@ int fnt_vfork_lent(struct fnt_thread *t)
 
 	if (!v || !v->adopted || t->file != &v->file)
 		return 0;
-	tid = (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
+	tid = fnt_gettid();
 	if (tid == t->tid)
 		return 1;
 	if (tid != v->saved.tid)

@@ -64,22 +64,23 @@ int fnt_prologue_args_fast(const uint64_t *gp, uintptr_t *quad, uintptr_t *slot)
 uintptr_t fnt_exit_ret_fast(const uint64_t *gp, uintptr_t sp) FAST;
 
 /* Whether nothing process-wide asks for the general path: recording on,
- * no record-time filter, no call sites. */
+ * no record-time filter, no call sites, the cycle counter in use (the
+ * word the assembly tier reads, runtime.h). */
 static inline __attribute__((always_inline)) int fast_allowed(void)
 {
-	return !(fnt_filtering | (uint32_t)fnt_paused | (fnt_flags & FNT_FLAG_CALLSITE));
+	return !(fnt_fast_off | (uint32_t)fnt_paused);
 }
 
 /* With nothing special about the thread: on its own stack (fnt_stack_check's
  * test, without its rare path), its shadow stack there with room, the
- * guard free, room in the chunk and the cycle counter in use. */
+ * guard free and room in the chunk. */
 static inline __attribute__((always_inline)) int thread_ready(struct fnt_thread *t, uintptr_t sp, int push)
 {
 	if (unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)))
 		return 0;
 	if (unlikely(push && (!t->ss || t->ss_top == t->ss_cap)))
 		return 0;
-	return !t->busy && t->pos < t->limit && fnt_use_tsc;
+	return !t->busy && t->pos < t->limit;
 }
 
 /* With the thread ready: the entry event (with its ARGS record when gp is

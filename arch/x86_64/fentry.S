@@ -62,6 +62,29 @@
 	.cfi_adjust_cfa_offset -8
 .endm
 
+/* What both assembly fast paths check first, before the thread's state:
+ * nothing process-wide asks for the C (fnt_fast_off, fnt_paused), the
+ * stack pointer \sp(%rsp) lies in the thread's window (fnt_stack_check,
+ * the fork mask included) and its guard is free; then the guard is taken,
+ * so that what follows is read after any signal handler's events.  Leaves
+ * the thread's TLS offset in %rsi; otherwise jumps to \bail with nothing
+ * changed.  Uses %rax and %rdx. */
+.macro FAST_CLAIM sp, bail
+	mov fnt_fast_off(%rip), %eax      /* --callsite, filters, no cycle counter */
+	or fnt_paused(%rip), %eax         /* fnt_disable() */
+	jnz \bail
+	mov fnt_self@gottpoff(%rip), %rsi
+	lea \sp(%rsp), %rax
+	sub %fs:T_STK_LO(%rsi), %rax
+	mov %fs:T_STK_SPAN(%rsi), %rdx
+	and fnt_fork_page(%rip), %rdx
+	cmp %rdx, %rax
+	ja \bail
+	cmpl $0, %fs:T_BUSY(%rsi)
+	jne \bail
+	movl $1, %fs:T_BUSY(%rsi)
+.endm
+
 /* With the guard held, the thread's state at %fs:(%rsi) and its write
  * position in %r8: the event of kind \kind (FNT_K_ENTRY or FNT_K_EXIT) of
  * the function in register \fn, as fnt_event_head (runtime/event.h)
@@ -128,19 +151,7 @@
 .macro EXIT_ASM slow
 	SCRATCH_PUSH
 	/* 56(%rsp): the slot for the real return address, the caller's %rsp at 64(%rsp) */
-	mov fnt_fast_off(%rip), %eax      /* --callsite, filters, no cycle counter */
-	or fnt_paused(%rip), %eax         /* fnt_disable() */
-	jnz 91f
-	mov fnt_self@gottpoff(%rip), %rsi
-	lea 64(%rsp), %rax                /* the stack window (fnt_stack_check) */
-	sub %fs:T_STK_LO(%rsi), %rax
-	mov %fs:T_STK_SPAN(%rsi), %rdx
-	and fnt_fork_page(%rip), %rdx
-	cmp %rdx, %rax
-	ja 91f
-	cmpl $0, %fs:T_BUSY(%rsi)
-	jne 91f
-	movl $1, %fs:T_BUSY(%rsi)         /* the guard: what follows is read after a handler's events */
+	FAST_CLAIM 64, 91f
 	mov %fs:T_SS_TOP(%rsi), %ecx
 	sub $1, %ecx
 	jb 90f                            /* an empty shadow stack */
@@ -183,19 +194,7 @@
  * (SCRATCH_PUSH) and put the function in %rdi; otherwise nothing is changed
  * and it goes to \slow. */
 .macro ENTER_ASM slot, slow
-	mov fnt_fast_off(%rip), %eax      /* --callsite, filters, no cycle counter */
-	or fnt_paused(%rip), %eax         /* fnt_disable() */
-	jnz \slow
-	mov fnt_self@gottpoff(%rip), %rsi
-	lea \slot(%rsp), %rax             /* the stack window (fnt_stack_check) */
-	sub %fs:T_STK_LO(%rsi), %rax
-	mov %fs:T_STK_SPAN(%rsi), %rdx
-	and fnt_fork_page(%rip), %rdx
-	cmp %rdx, %rax
-	ja \slow
-	cmpl $0, %fs:T_BUSY(%rsi)
-	jne \slow
-	movl $1, %fs:T_BUSY(%rsi)         /* the guard: what follows is read after a handler's events */
+	FAST_CLAIM \slot, \slow
 	mov %fs:T_SS(%rsi), %r9
 	test %r9, %r9
 	jz 89f                            /* no shadow stack yet */

@@ -2,11 +2,13 @@
  * elf.c - the runtime's one reader of ELF files on disk: the symbol tables
  * and section names that record-time filters (filter.c), argument specs
  * (argspec.c) and patchable entries (patch.c) need when a module is loaded.
- * The file is mapped read-only and every offset is checked against it, so
- * a damaged or odd file yields nothing, never a crash.  (libelf would do
- * this, but the runtime loads into every traced process and stays small.)
+ * The parts it uses are read into a copy (fnt_elf_open) and every offset
+ * is checked against the file's size, so a damaged or odd file yields
+ * nothing, never a crash.  (libelf would do this, but the runtime loads
+ * into every traced process and stays small.)
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,11 +16,37 @@
 #include <unistd.h>
 #include "runtime/runtime.h"
 
+/* bytes [off, off + len) of the file into the same place of the copy;
+ * 0, or -1 (out of the file, a read error, or a short file) */
+static int read_part(int fd, uint8_t *copy, size_t size, uint64_t off, uint64_t len)
+{
+	if (off > size || len > size - off)
+		return -1;
+	while (len) {
+		ssize_t r = pread(fd, copy + off, len, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		off += (uint64_t)r;
+		len -= (uint64_t)r;
+	}
+	return 0;
+}
+
+/* The file is read, not mapped: a file mapping is an mmap event to a
+ * profiler beside us (perf record --call-graph dwarf), which then takes the
+ * lowest address any mapping of libc.so.6 ever had for libc's load address,
+ * and unwinds nothing through it.  Only the parts this reader uses are read
+ * (headers and the symbol, string, relocation and version tables), into an
+ * anonymous copy the size of the file whose other pages are never touched:
+ * the file offsets stay valid and a 1 GB debug build costs what it uses. */
 int fnt_elf_open(struct fnt_elf *e, const char *path)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);   /* never blocks (a FIFO) */
-	void *m;
+	uint8_t *m;
+	size_t size;
 
 	memset(e, 0, sizeof(*e));
 	if (fd < 0)
@@ -27,21 +55,34 @@ int fnt_elf_open(struct fnt_elf *e, const char *path)
 		close(fd);
 		return -1;
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return -1;
-	e->map = m;
-	e->size = (size_t)st.st_size;
-	e->eh = m;
-	if (memcmp(e->eh->e_ident, ELFMAG, SELFMAG) || e->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    e->eh->e_shentsize != sizeof(Elf64_Shdr) || e->eh->e_shoff > e->size ||
-	    (e->size - e->eh->e_shoff) / sizeof(Elf64_Shdr) < e->eh->e_shnum) {
-		fnt_elf_close(e);
+	size = (size_t)st.st_size;
+	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED) {
+		close(fd);
 		return -1;
 	}
-	e->sh = (const void *)(e->map + e->eh->e_shoff);
+	e->map = m;
+	e->size = size;
+	e->eh = (const void *)m;
+	if (read_part(fd, m, size, 0, sizeof(Elf64_Ehdr)) || memcmp(e->eh->e_ident, ELFMAG, SELFMAG) ||
+	    e->eh->e_ident[EI_CLASS] != ELFCLASS64 || e->eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    read_part(fd, m, size, e->eh->e_shoff, (uint64_t)e->eh->e_shnum * sizeof(Elf64_Shdr)))
+		goto fail;
+	if (e->eh->e_phentsize == sizeof(Elf64_Phdr))
+		read_part(fd, m, size, e->eh->e_phoff, (uint64_t)e->eh->e_phnum * sizeof(Elf64_Phdr));
+	e->sh = (const void *)(m + e->eh->e_shoff);
+	for (unsigned i = 0; i < e->eh->e_shnum; i++)
+		switch (e->sh[i].sh_type) {
+		case SHT_SYMTAB: case SHT_DYNSYM: case SHT_STRTAB: case SHT_RELA: case SHT_REL:
+		case SHT_DYNAMIC: case SHT_GNU_versym: case SHT_GNU_verneed: case SHT_GNU_verdef:
+			read_part(fd, m, size, e->sh[i].sh_offset, e->sh[i].sh_size);   /* (else it reads as zeros) */
+		}
+	close(fd);
 	return 0;
+fail:
+	close(fd);
+	fnt_elf_close(e);
+	return -1;
 }
 
 void fnt_elf_close(struct fnt_elf *e)

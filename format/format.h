@@ -152,6 +152,8 @@ enum fnt_meta {
 	FNT_META_FILTERS = 6,       /* text: the record-time filters, one "KEY VALUE" per line */
 	FNT_META_SCOPE = 7,         /* u64 ticks, u64 runtime address, then name (NUL-terminated):
 	                               the name of FNT_SCOPE_NAMED's synthetic function address */
+	FNT_META_LIBCALL = 8,       /* struct fnt_meta_libcall[]: hooked GOT slots and the functions
+	                               they lead to (a library call's event names its slot) */
 	FNT_META_UNTRACED = 11,     /* struct fnt_meta_untraced, then the program or directory
 	                               (NUL-terminated): a child process that is not traced */
 	FNT_META_PATCH = 12,        /* struct fnt_meta_patch, then a name (NUL-terminated): what
@@ -182,6 +184,15 @@ enum fnt_patch_reason {
 	FNT_PATCH_NO_DISASM = 10,     /* capstone (libcapstone4) could not be loaded */
 	FNT_PATCH_FRAGMENT = 11,      /* a part of another function (gcc's foo.cold), entered by a jump */
 	FNT_PATCH_N_REASONS
+};
+
+/* FNT_META_LIBCALL: one per hooked GOT slot, as many as the record holds.
+ * The slot is the library call's function address in its events; target is
+ * the function it led to when hooked (what the dynamic linker bound: an
+ * IFUNC's choice, an alias's definition), both runtime addresses. */
+struct fnt_meta_libcall {
+	uint64_t target;
+	uint64_t slot;
 };
 
 struct fnt_meta_module {

@@ -365,6 +365,15 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				memcpy(tp->name, r + sizeof(mp), nl);
 				tp->name[nl] = 0;
 			}
+		} else if (type == FNT_META_LIBCALL) {
+			size_t k = rlen / sizeof(struct fnt_meta_libcall);
+			if (rlen % sizeof(struct fnt_meta_libcall) || !k) {
+				warn(t, "'%s': a corrupt library-call record was skipped", p->file);
+			} else if (p->n_libcalls + k <= 10000000) {
+				p->libcalls = xrealloc_(p->libcalls, (p->n_libcalls + k) * sizeof(*p->libcalls));
+				memcpy(p->libcalls + p->n_libcalls, r, k * sizeof(*p->libcalls));
+				p->n_libcalls += k;
+			}
 		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
 			struct fnt_meta_argspec ma;
 			memcpy(&ma, r, sizeof(ma));
@@ -659,6 +668,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 static int cmp_argspec(const void *a, const void *b);
+static void libcalls_sort(struct trace_process *p);
 
 static int cmp_pid_exec(const void *a, const void *b)
 {
@@ -676,6 +686,8 @@ static void trace_finish_open(struct trace *t)
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].n_argspecs > 1)
 			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);
+	for (size_t i = 0; i < t->n_procs; i++)
+		libcalls_sort(&t->procs[i]);
 	t->t0_mono = UINT64_MAX;
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].hdr.cal0_mono < t->t0_mono) {
@@ -895,6 +907,7 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 		for (size_t i = 0; i < t->procs[0].n_argspecs; i++)
 			free(t->procs[0].argspecs[i].text);
 		free(t->procs[0].argspecs);
+		free(t->procs[0].libcalls);
 		t->procs[0].map = NULL;
 		trace_close(t);
 		*out = NULL;
@@ -940,6 +953,7 @@ void trace_close(struct trace *t)
 		for (size_t k = 0; k < p->n_argspecs; k++)
 			free(p->argspecs[k].text);
 		free(p->argspecs);
+		free(p->libcalls);
 		for (int k = 0; k < p->argc; k++)
 			free(p->argv[k]);
 		free(p->argv);
@@ -985,6 +999,42 @@ const char *trace_argspec(const struct trace_process *p, uint64_t addr)
 		}
 	}
 	return found;
+}
+
+/* by slot, and a slot's records in the order written (a stable sort: merge
+ * by index), so that the last one found is the latest */
+static void libcalls_sort(struct trace_process *p)
+{
+	size_t n = p->n_libcalls;
+	if (n < 2)
+		return;
+	struct fnt_meta_libcall *tmp = xrealloc_(NULL, n * sizeof(*tmp)), *a = p->libcalls;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = a[j].slot < a[i].slot ? a[j++] : a[i++];
+			while (i < mid)
+				tmp[k++] = a[i++];
+			while (j < hi)
+				tmp[k++] = a[j++];
+		}
+		memcpy(a, tmp, n * sizeof(*a));
+	}
+	free(tmp);
+}
+
+uint64_t trace_libcall_target(const struct trace_process *p, uint64_t slot)
+{
+	size_t lo = 0, hi = p->n_libcalls;
+	while (lo < hi) {               /* the first past slot */
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->libcalls[mid].slot <= slot)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && p->libcalls[lo - 1].slot == slot ? p->libcalls[lo - 1].target : 0;
 }
 
 const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns)

@@ -113,6 +113,9 @@ struct trace_process {
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */
 	size_t n_argspecs;
+	struct fnt_meta_libcall *libcalls; /* LIBCALL meta records: sorted by slot after open,
+	                                      a reused slot's records in record order */
+	size_t n_libcalls;
 };
 
 struct trace_patch {                /* FNT_META_PATCH */
@@ -267,5 +270,8 @@ size_t trace_inherited(struct trace *t, struct trace_thread *th, const struct tr
 const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns);
 /* the spec text recorded for the function at runtime address addr, or NULL */
 const char *trace_argspec(const struct trace_process *p, uint64_t addr);
+/* the function a library call's GOT slot (runtime address) led to, as last
+ * recorded (FNT_META_LIBCALL), or 0 when the trace does not say */
+uint64_t trace_libcall_target(const struct trace_process *p, uint64_t slot);
 
 #endif

@@ -16,8 +16,12 @@
  *
  * The event's function address is the calling module's GOT slot: it lies in
  * that module's mapping, so the reader knows the module, and symbols/ names
- * an address on a GOT slot by its relocation's .dynsym symbol ("qsort").  No
- * new record type is needed and the name needs no debug info.
+ * an address on a GOT slot by its relocation's .dynsym symbol ("qsort"): the
+ * name needs no debug info.  The function the slot led to (an IFUNC's
+ * choice, such as __memmove_avx_unaligned_erms for memcpy, or the alias that
+ * defines it, _IO_puts for puts) goes into the trace beside it
+ * (FNT_META_LIBCALL), for what must find the call's code by address: the
+ * perf commands, which match a sample's innermost frame to it.
  *
  * Left alone (see doc/libcall.md): functions that return twice (setjmp,
  * vfork, getcontext: never swap their return address), functions that do
@@ -28,6 +32,7 @@
  * is closed, and a closed module's stubs are simply never reached again.
  */
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,6 +41,10 @@
 
 #ifdef FNT_STATIC_ARCHIVE
 void fnt_libcall_init(void)
+{
+}
+
+void fnt_libcall_fork_child(void)
 {
 }
 
@@ -58,6 +67,11 @@ struct libcall_slot {
 	uintptr_t target;        /* the real function */
 	uintptr_t got;           /* the GOT slot: the event's function address */
 };
+/* (an array of them is the body of an FNT_META_LIBCALL record) */
+_Static_assert(sizeof(struct libcall_slot) == sizeof(struct fnt_meta_libcall) &&
+	       offsetof(struct libcall_slot, target) == offsetof(struct fnt_meta_libcall, target) &&
+	       offsetof(struct libcall_slot, got) == offsetof(struct fnt_meta_libcall, slot),
+	       "struct libcall_slot is the LIBCALL record's layout");
 
 void fnt_libcall_entry(void) FNT_HIDDEN;
 uintptr_t fnt_libcall_enter(struct fnt_regs *r, const struct libcall_slot *s, uintptr_t *slot) FNT_HIDDEN;
@@ -66,6 +80,27 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HID
 #define STUB_SIZE 32
 
 static int mode;                 /* 0 off, 1 instrumented modules, 2 also between libraries */
+
+/* every module's hooked slots (scan lock held), for a forked child's trace */
+#define MAX_HOOKED 1024
+static struct {
+	const struct libcall_slot *info;
+	size_t n;
+} hooked[MAX_HOOKED];
+static size_t n_hooked;
+
+/* the slots and their targets into the trace, in records of at most 256 */
+static void record_slots(const struct libcall_slot *info, size_t n)
+{
+	for (size_t i = 0; i < n; i += 256)
+		fnt_meta_append(FNT_META_LIBCALL, info + i, (n - i < 256 ? n - i : 256) * sizeof(*info), NULL, 0);
+}
+
+void fnt_libcall_fork_child(void)
+{
+	for (size_t i = 0; i < n_hooked; i++)
+		record_slots(hooked[i].info, hooked[i].n);
+}
 
 void fnt_libcall_init(void)
 {
@@ -272,6 +307,12 @@ void fnt_libcall_module(const char *path, uint64_t bias)
 	fnt_elf_imports(&e, how == 2, hook_slot, &h);
 	/* the stubs become code, and only then do the slots point at them */
 	if (mprotect(block, n * STUB_SIZE, PROT_READ | PROT_EXEC) == 0) {
+		const struct libcall_slot *info = (const struct libcall_slot *)(block + n * STUB_SIZE);
+		size_t hooks = (size_t)(h.code - block) / STUB_SIZE;
+		/* recorded before any call through them can be */
+		record_slots(info, hooks);
+		if (hooks && n_hooked < MAX_HOOKED)
+			hooked[n_hooked].info = info, hooked[n_hooked++].n = hooks;
 		for (uint8_t *c = block; c < h.code; c += STUB_SIZE) {
 			uintptr_t got;
 			memcpy(&got, c + STUB_SIZE - 8, 8);

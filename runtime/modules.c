@@ -194,6 +194,7 @@ void fnt_modules_fork_child(void)
 		fnt_meta_append(FNT_META_MODULE_LOAD, &m->rec, sizeof(m->rec), m->path, strlen(m->path) + 1);
 	}
 	fnt_argspec_fork_child();
+	fnt_libcall_fork_child();
 }
 
 #ifndef FNT_STATIC_ARCHIVE

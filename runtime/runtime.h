@@ -462,6 +462,8 @@ const char *fnt_elf_import_version(const struct fnt_elf *e, const char *name) FN
 void fnt_libcall_init(void) FNT_HIDDEN;
 /* the module's calls are traced: hook its GOT slots (new module, scan lock held) */
 void fnt_libcall_module(const char *path, uint64_t bias) FNT_HIDDEN;
+/* a forked child's trace: the slots hooked so far (FNT_META_LIBCALL) */
+void fnt_libcall_fork_child(void) FNT_HIDDEN;
 /* 0: the object's slots are not hooked; 1: its calls into other objects
  * are; 2: (--nest-libcall, an uninstrumented library) its calls to its
  * own interposable functions too */

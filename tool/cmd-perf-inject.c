@@ -102,7 +102,8 @@ struct ret_slot {                   /* what render_rets makes: one per swapped f
 	/* without a recorded call site: the call and its caller, to find the
 	 * call instruction in the caller's code (find_call) */
 	const char *dso;            /* both functions' module (NULL: not the same one) */
-	uint64_t callee;            /* file vaddr of the called function */
+	uint64_t callee;            /* file vaddr of the called function, or of a library call's GOT slot */
+	int slot;                   /* callee is a library call's GOT slot */
 	uint64_t caller, caller_size, caller_addr;   /* the caller's file vaddr, size, runtime entry */
 };
 
@@ -127,11 +128,12 @@ static int render_rets(const struct pc_sample *s, const struct pc_call *calls, s
 		const struct pc_call *c = &calls[n - 1 - (a + k)];
 		r[k].addr = c->ret;
 		r[k].exact = c->ret_exact;
-		if (!c->ret_exact && a + k + 1 < n && c->size) {
+		if (!c->ret_exact && a + k + 1 < n) {
 			const struct pc_call *up = &calls[n - 2 - (a + k)];
 			if (up->size && !strcmp(up->dso, c->dso)) {
 				r[k].dso = c->dso;
 				r[k].callee = c->start;
+				r[k].slot = !c->size;   /* a library call: the slot is in the caller's module */
 				r[k].caller = up->start;
 				r[k].caller_size = up->size;
 				r[k].caller_addr = up->addr;
@@ -178,10 +180,32 @@ static int read_code(struct perf_inject *pi, const char *path, uint64_t vaddr, s
 	return -1;
 }
 
+/* whether the code at file vaddr at (a call's target) is a PLT entry that
+ * jumps through the GOT slot: [endbr64] [bnd] jmp *slot(%rip) (.plt.sec,
+ * .plt.got and, bound now, .plt's entries alike) */
+static int plt_entry_of(struct perf_inject *pi, const char *dso, uint64_t at, uint64_t slot)
+{
+	uint8_t c[11];
+	size_t i = 0;
+	int32_t rel;
+	if (read_code(pi, dso, at, sizeof(c), c))
+		return 0;
+	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
+		i = 4;
+	if (c[i] == 0xf2)
+		i++;
+	if (c[i] != 0xff || c[i + 1] != 0x25)
+		return 0;
+	memcpy(&rel, c + i + 2, 4);
+	return at + i + 6 + (uint64_t)(int64_t)rel == slot;
+}
+
 /* Without a recorded call site, the real return address of a call is
- * found in its caller's code: the one direct call (e8 rel32) there whose
- * target is the called function; the return address is the instruction
- * after it.  None, or several (which one was it?): 0. */
+ * found in its caller's code: the one call there whose target is the
+ * called function (e8 rel32), or for a library call the one that goes
+ * through its GOT slot (call *slot(%rip), ff 15 rel32, under -fno-plt; e8
+ * rel32 to a PLT entry that jumps through it); the return address is the
+ * instruction after it.  None, or several (which one was it?): 0. */
 static uint64_t find_call(struct perf_inject *pi, const struct ret_slot *r)
 {
 	uint64_t key = pc_key(pc_key(r->caller_addr, r->callee), r->caller), ret = 0;
@@ -195,9 +219,16 @@ static uint64_t find_call(struct perf_inject *pi, const struct ret_slot *r)
 		for (size_t i = 0; i + 5 <= size; i++) {
 			int32_t rel;
 			memcpy(&rel, code + i + 1, 4);
-			if (code[i] == 0xe8 && r->caller + i + 5 + (uint64_t)(int64_t)rel == r->callee) {
+			uint64_t to = r->caller + i + 5 + (uint64_t)(int64_t)rel;
+			if (code[i] == 0xe8 && (r->slot ? plt_entry_of(pi, r->dso, to, r->callee) : to == r->callee)) {
 				ret = r->caller_addr + i + 5;
 				found++;
+			} else if (r->slot && code[i] == 0xff && i + 6 <= size && code[i + 1] == 0x15) {
+				memcpy(&rel, code + i + 2, 4);
+				if (r->caller + i + 6 + (uint64_t)(int64_t)rel == r->callee) {
+					ret = r->caller_addr + i + 6;
+					found++;
+				}
 			}
 		}
 		if (found != 1)
@@ -391,6 +422,7 @@ static void add_stack(struct perf_inject *pi, struct inj_proc *ip, const struct 
 	struct pc_sample *s = new_sample(pi, ps, n + 1);
 	struct inj_sample *is = &pi->inj[pi->n_samples];
 	is->dwarf = 1;
+	s->head_is_pc = 1;              /* (not unwound: perf does that later) */
 	set_frame(pi, ip, ns, ps->user_ip, &s->frames[0]);
 	s->frames[0].tramp = 0;
 	s->n_frames = 1;
@@ -477,6 +509,9 @@ int cmd_perf_inject(int argc, char **argv)
 	if (r < 0)
 		die("perf-inject: %s: %s", in, pd.err);
 	perf_data_rewind(&pd);
+	/* `perf record -- fntrace record -- prog`: prog's fork from the tool
+	 * keeps none of the tool's mappings in perf's eyes (perf-data.h) */
+	perf_data_mark_fork_exec(&pd, pi.buf);
 
 	view_open(&v, &o);
 	index_threads(&pi);

@@ -193,11 +193,21 @@ static const char *core_name(const char *s, size_t n, size_t *out_n)
  * the same module, and the same name (perf adds "@@GLIBC_2.17" to versioned
  * ones) or an address inside the function.  A library call is known by its
  * GOT slot in the calling module, which no function symbol covers (size 0):
- * its name alone decides, as the library names it (an alias, perhaps). */
-static int head_fits(const struct pc_frame *h, const struct pc_call *c)
+ * the function the slot led to decides by address when the trace names it
+ * (FNT_META_LIBCALL: memcpy's slot leads to __memmove_avx_unaligned_erms,
+ * puts's to _IO_puts), else its name, as the library names it.  A head that
+ * is the sample's own address (head_is_pc) fits a library call anywhere in
+ * the library it went to. */
+static int head_fits(const struct pc_frame *h, const struct pc_call *c, int head_is_pc)
 {
 	size_t n, sym_len = h->sym_len;
 	const char *at = memchr(h->sym, '@', h->sym_len);
+	/* (a sample taken deeper than the library function, in what it called:
+	 * in puts's strlen, in write's system call, somewhere in its library) */
+	if (!c->size && c->target_size && c->target_dso && same_module(h, c->target_dso) &&
+	    ((h->addr >= c->target_start && h->addr - c->target_start < c->target_size) ||
+	     (head_is_pc && h->dso)))
+		return 1;
 	if (!c->name)
 		return 0;
 	if (at && at > h->sym)
@@ -289,7 +299,7 @@ int pc_fit(const struct pc_sample *s, const struct pc_call *calls, size_t n, siz
 	 * traced frames are put back from the trace too.  (t and j count from
 	 * the innermost call: calls[n - 1 - j].) */
 	for (j = a + 1; j-- > 0 && a - j < PC_MAX_SKIPPED;)
-		if (head_fits(&s->frames[s->head], &calls[n - 1 - j])) {
+		if (head_fits(&s->frames[s->head], &calls[n - 1 - j], s->head_is_pc)) {
 			*skipped_to = j;
 			return 1;
 		}

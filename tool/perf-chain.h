@@ -44,6 +44,9 @@ struct pc_sample {
 	size_t first, last;         /* the first and last of them */
 	size_t head;                /* the frame line just inside the first (n_frames: none) */
 	int trailing;               /* frames follow the last */
+	/* set by the caller: the head is where the sample was taken, not a frame
+	 * unwound up to the first swapped one (perf-inject's DWARF samples) */
+	int head_is_pc;
 };
 
 /* Whether a frame named sym (+off, when has_off) is a swapped return
@@ -74,6 +77,10 @@ struct pc_call {
 	uint64_t ret;               /* its real return address (ret_exact), or an address in
 	                               its caller (the caller's entry); 0: not known */
 	int ret_exact;
+	/* a library call (size 0: its GOT slot): the function the slot led to,
+	 * whatever its name (an IFUNC's choice, an alias); size 0: not known */
+	const char *target_dso;
+	uint64_t target_start, target_size;
 };
 
 /* The sample's frames with each swapped return address replaced by the

@@ -15,6 +15,10 @@
 #define ATTR_VER0       64      /* the smallest perf_event_attr */
 #define RECORD_AUXTRACE 71      /* followed by data its size does not count */
 #define RECORD_COMPRESSED 81
+#define RECORD_COMM 3
+#define RECORD_FORK 7
+#define MISC_COMM_EXEC (1u << 13)    /* a COMM record written by exec */
+#define MISC_FORK_EXEC (1u << 13)    /* a FORK whose child execs: perf clones no maps into it */
 
 uint64_t pd_u64(const uint8_t *p)
 {
@@ -116,6 +120,86 @@ void perf_data_rewind(struct perf_data *pd)
 {
 	pd->pos = pd->data_off;
 	pd->records = 0;
+}
+
+/* pid -> its last FORK record's offset + 1, or DONE once it exec'd (0:
+ * empty), by open addressing; n: the slots taken */
+#define DONE SIZE_MAX
+struct pending {
+	uint32_t *pid;
+	size_t *at;
+	size_t cap, n;
+};
+
+static size_t *pending_slot(struct pending *pf, uint32_t pid)
+{
+	size_t i = (pid * 2654435761u) & (pf->cap - 1);
+	while (pf->at[i] && pf->pid[i] != pid)
+		i = (i + 1) & (pf->cap - 1);
+	pf->pid[i] = pid;
+	return &pf->at[i];
+}
+
+/* 0, or -1 out of memory (pf as it was) */
+static int pending_grow(struct pending *pf)
+{
+	struct pending old = *pf;
+	pf->cap = old.cap ? 2 * old.cap : 64;
+	pf->n = 0;
+	pf->pid = calloc(pf->cap, sizeof(*pf->pid));
+	pf->at = calloc(pf->cap, sizeof(*pf->at));
+	if (!pf->pid || !pf->at) {
+		free(pf->pid);
+		free(pf->at);
+		*pf = old;
+		return -1;
+	}
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.at[i] && old.at[i] != DONE)
+			*pending_slot(pf, old.pid[i]) = old.at[i], pf->n++;
+	free(old.pid);
+	free(old.at);
+	return 0;
+}
+
+size_t perf_data_mark_fork_exec(struct perf_data *pd, uint8_t *buf)
+{
+	struct pending pf = { 0 };
+	size_t marked = 0;
+	if (pending_grow(&pf))
+		return 0;
+	for (size_t pos = pd->data_off; pos < pd->data_end && pd->data_end - pos >= 8;) {
+		uint8_t *h = buf + pos;
+		uint32_t type = u32_at(h);
+		uint16_t misc, size;
+		memcpy(&misc, h + 4, 2);
+		memcpy(&size, h + 6, 2);
+		if (size < 8 || size > pd->data_end - pos || type == RECORD_AUXTRACE)
+			break;          /* (perf_data_next has said so) */
+		if (type == RECORD_FORK && size >= 24 && u32_at(h + 8) != u32_at(h + 12)) {
+			/* a new process (pid != ppid): until its exec, perhaps */
+			if (2 * (pf.n + 1) > pf.cap && pending_grow(&pf))
+				break;
+			size_t *at = pending_slot(&pf, u32_at(h + 8));
+			pf.n += !*at;
+			*at = pos + 1;      /* (a pid that exec'd, forked again) */
+		} else if (type == RECORD_COMM && (misc & MISC_COMM_EXEC) && size >= 16) {
+			size_t *at = pending_slot(&pf, u32_at(h + 8));
+			if (*at && *at != DONE) {
+				uint8_t *fork = buf + *at - 1;
+				uint16_t fm;
+				memcpy(&fm, fork + 4, 2);
+				marked += !(fm & MISC_FORK_EXEC);
+				fm |= MISC_FORK_EXEC;
+				memcpy(fork + 4, &fm, 2);
+				*at = DONE;         /* (kept taken, so that probes go past it) */
+			}
+		}
+		pos += size;
+	}
+	free(pf.pid);
+	free(pf.at);
+	return marked;
 }
 
 void perf_data_release(struct perf_data *pd)

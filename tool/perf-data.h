@@ -100,6 +100,14 @@ void perf_data_release(struct perf_data *pd);
  * with pd->err set (a torn or corrupt record, or one not handled). */
 int perf_data_next(struct perf_data *pd, struct perf_sample *s);
 
+/* Marks, in buf (the same file as pd's), every PERF_RECORD_FORK of a
+ * process that then execs with perf's PERF_RECORD_MISC_FORK_EXEC, so that
+ * perf does not copy the parent's mappings into it: they would outlive the
+ * exec (perf never drops a mapping), and a library the parent had mapped
+ * lower (`fntrace record`'s libc) would move the one the program maps,
+ * whose CFI perf's unwinder then does not find.  The records it marks. */
+size_t perf_data_mark_fork_exec(struct perf_data *pd, uint8_t *buf);
+
 /* Back to the first record. */
 void perf_data_rewind(struct perf_data *pd);
 

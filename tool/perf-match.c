@@ -87,13 +87,25 @@ static const struct func_info *func_info(struct perf_match *pm, uint32_t func)
 /* an entered call as pc_fit wants it: its function, and the frame its
  * return address stands for (the call site when recorded, else the entry
  * of the traced call it was made from: up, NULL for the outermost) */
-static struct pc_call open_call(struct perf_match *pm, const struct frame *f, const struct pc_call *up)
+static struct pc_call open_call(struct perf_match *pm, const struct trace_thread *th, const struct frame *f,
+			        const struct pc_call *up)
 {
 	struct view *v = pm->v;
 	const struct func_info *fi = func_info(pm, f->func);
 	struct pc_call c = { .name = fi->name, .dso = fi->dso ? fi->dso : "[unknown]", .start = fi->start,
 			     .size = fi->size, .addr = f->addr };
 	struct sym_func sf;
+	uint64_t target;
+	const struct trace_module *m;
+
+	if (!c.size && th->proc->n_libcalls && (target = trace_libcall_target(th->proc, f->addr)) &&
+	    (m = trace_module_at(th->proc, target, f->start_ns)) &&
+	    view_addr_sym(v, m->file, target - m->bias, &sf) == 0 && sf.size) {
+		/* a library call: the code its slot led to */
+		c.target_dso = v->trace->files[m->file].path;
+		c.target_start = sf.start;
+		c.target_size = sf.size;
+	}
 	if (f->callsite && f->callsite_file != TRACE_NO_FILE) {
 		/* a return address: named by the call before it */
 		view_addr_sym(v, f->callsite_file, f->callsite_vaddr - 1, &sf);
@@ -170,7 +182,7 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 		st->stack = xrealloc(st->stack, st->cap * sizeof(*st->stack));
 		st->key = xrealloc(st->key, st->cap * sizeof(*st->key));
 	}
-	st->stack[st->n] = open_call(pm, f, st->n ? &st->stack[st->n - 1] : NULL);
+	st->stack[st->n] = open_call(pm, th, f, st->n ? &st->stack[st->n - 1] : NULL);
 	st->key[st->n] = pc_key(pc_key(st->n ? st->key[st->n - 1] : 0, f->func), f->callsite);
 	st->n++;
 }

@@ -16,7 +16,7 @@
 #define ENTRY (ATTR_SIZE + 16)          /* perf_file_attr: the attr and its ids section */
 #define TRAMP 0x7f0000001ae4full
 
-static uint8_t file[8192];
+static uint8_t file[16384];
 static size_t len;
 
 static void put64(size_t at, uint64_t v) { memcpy(file + at, &v, 8); }
@@ -150,6 +150,74 @@ static void refused(const char *what, const char *want)
 	char why[200];
 	int r = read_all(file, len, &n, why, sizeof(why));
 	CHECK(r == -1 && strstr(why, want), "%s: %d '%s' (want '%s')", what, r, why, want);
+}
+
+static uint16_t misc_at(size_t rec)
+{
+	uint16_t m;
+	memcpy(&m, file + rec + 4, 2);
+	return m;
+}
+
+static size_t fork_rec(uint32_t pid, uint32_t ppid)
+{
+	size_t at = w;
+	begin_record(7);                /* PERF_RECORD_FORK: pid, ppid, tid, ptid, time */
+	put16(rec_start + 4, 0);
+	put32(w, pid), put32(w + 4, ppid), put32(w + 8, pid), put32(w + 12, ppid);
+	w += 16;
+	u64(1);
+	end_record();
+	return at;
+}
+
+static void comm_rec(uint32_t pid, int exec)
+{
+	begin_record(3);                /* PERF_RECORD_COMM: pid, tid, comm */
+	put16(rec_start + 4, exec ? 1u << 13 : 0);
+	put32(w, pid), put32(w + 4, pid);
+	w += 8;
+	memcpy(file + w, "prog\0\0\0\0", 8);
+	w += 8;
+	end_record();
+}
+
+/* `perf record -- fntrace record -- prog`: only the forks of processes that
+ * then exec get PERF_RECORD_MISC_FORK_EXEC (perf then copies the parent's
+ * mappings into no one), and nothing else changes */
+static void fork_exec(void)
+{
+	static const uint64_t types[] = { FP_TYPE };
+	struct perf_data pd;
+	uint8_t before[sizeof(file)];
+	header(types, 1, 0);
+	size_t a = fork_rec(200, 100);          /* the program: exec follows */
+	size_t b = fork_rec(201, 100);          /* a child that does not exec */
+	size_t c = fork_rec(100, 100);          /* a thread (pid == ppid) */
+	comm_rec(201, 0);                       /* a rename (prctl), not an exec */
+	comm_rec(200, 1);
+	size_t d = fork_rec(200, 150);          /* the pid reused: a fork with no exec after it */
+	comm_rec(300, 1);                       /* an exec whose fork perf did not see */
+	size_t e[200];
+	for (unsigned i = 0; i < 200; i++)      /* (the pending table grows) */
+		e[i] = fork_rec(1000 + i, 100);
+	for (unsigned i = 0; i < 200; i += 2)
+		comm_rec(1000 + i, 1);
+	end_data();
+	memcpy(before, file, len);
+	CHECK(perf_data_open(&pd, file, len) == 0, "open: %s", pd.err);
+	CHECK(perf_data_mark_fork_exec(&pd, file) == 101, "101 forks marked");
+	CHECK(misc_at(a) == 1u << 13 && !misc_at(b) && !misc_at(c) && !misc_at(d), "the program's fork only");
+	int evens = 1;
+	for (unsigned i = 0; i < 200; i++)
+		evens &= misc_at(e[i]) == (i % 2 ? 0 : 1u << 13);
+	CHECK(evens, "the 100 that exec'd of 200 more");
+	size_t diff = 0;
+	for (size_t i = 0; i < len; i++)
+		diff += file[i] != before[i];
+	CHECK(diff == 101, "one byte of each marked record changed, no other: %zu", diff);
+	CHECK(perf_data_mark_fork_exec(&pd, file) == 0, "marked once");
+	perf_data_release(&pd);
 }
 
 int main(void)
@@ -291,6 +359,8 @@ int main(void)
 	fp_file();
 	put64(40, 1u << 30);
 	refused("a data section outside the file", "past the end of the file");
+
+	fork_exec();
 
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;

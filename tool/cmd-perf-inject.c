@@ -94,6 +94,7 @@ struct perf_inject {
 	struct {                    /* find_call's answers, by (caller, callee) */
 		uint64_t key, ret;
 	} calls[1024];
+	uint8_t *traced_file;       /* by trace file: the trace has functions in it */
 };
 
 struct ret_slot {                   /* what render_rets makes: one per swapped frame */
@@ -435,6 +436,11 @@ static void add_stack(struct perf_inject *pi, struct inj_proc *ip, const struct 
 			is->pos[s->n_frames++] = ps->stack + o;
 		}
 	pc_scan(s);
+	/* where the sample was taken: in code the program runs untraced (a
+	 * library, the dynamic linker: not fntrace's, the trampoline's module) */
+	const struct trace_module *m = trace_module_at(ip->p, ps->user_ip, ns), *rt;
+	rt = ip->tramp ? trace_module_at(ip->p, ip->tramp, ns) : NULL;
+	s->frames[0].untraced = m && rt && m->file != rt->file && !pi->traced_file[m->file];
 	pi->n_samples++;
 }
 
@@ -515,6 +521,10 @@ int cmd_perf_inject(int argc, char **argv)
 
 	view_open(&v, &o);
 	index_threads(&pi);
+	pi.traced_file = xcalloc(v.trace->n_files + 1, 1);
+	for (size_t i = 0; i < v.trace->n_funcs; i++)
+		if (v.trace->funcs[i].file != TRACE_NO_FILE && v.trace->funcs[i].file < v.trace->n_files)
+			pi.traced_file[v.trace->funcs[i].file] = 1;
 	int mono = 1;
 	for (size_t i = 0; i < pd.n_attrs; i++)
 		mono &= pd.attrs[i].use_clockid && pd.attrs[i].clockid == 1;   /* CLOCK_MONOTONIC */
@@ -600,6 +610,7 @@ int cmd_perf_inject(int argc, char **argv)
 	free(pi.inj);
 	free(pi.procs);
 	free(pi.tid_proc);
+	free(pi.traced_file);
 	for (size_t i = 0; i < pi.n_code; i++) {
 		if (pi.code[i].fd >= 0)
 			close(pi.code[i].fd);

@@ -197,7 +197,8 @@ static const char *core_name(const char *s, size_t n, size_t *out_n)
  * (FNT_META_LIBCALL: memcpy's slot leads to __memmove_avx_unaligned_erms,
  * puts's to _IO_puts), else its name, as the library names it.  A head that
  * is the sample's own address (head_is_pc) fits a library call anywhere in
- * the library it went to. */
+ * the library it went to, and any call in a module the program runs
+ * untraced. */
 static int head_fits(const struct pc_frame *h, const struct pc_call *c, int head_is_pc)
 {
 	size_t n, sym_len = h->sym_len;
@@ -207,6 +208,10 @@ static int head_fits(const struct pc_frame *h, const struct pc_call *c, int head
 	if (!c->size && c->target_size && c->target_dso && same_module(h, c->target_dso) &&
 	    ((h->addr >= c->target_start && h->addr - c->target_start < c->target_size) ||
 	     (head_is_pc && h->dso)))
+		return 1;
+	/* (and a sample taken in code the program runs untraced, a library or
+	 * the dynamic linker, called from the call: printf's strlen in main) */
+	if (head_is_pc && h->untraced)
 		return 1;
 	if (!c->name)
 		return 0;

@@ -31,6 +31,8 @@ struct pc_frame {                   /* one line below a sample's header */
 	const char *dso;            /* between the last parentheses, or NULL */
 	size_t dso_len;
 	int tramp;                  /* a swapped return address (fnt_traced_return+0x1 ...) */
+	int untraced;               /* (set by the caller) in a module of which the trace has no
+	                               function, and not fntrace's: code the program ran untraced */
 };
 
 struct pc_sample {

@@ -180,6 +180,17 @@ static void library_calls(void)
 	named[1].target_start = 0x77980;
 	named[1].target_size = 0x1f5;
 	CHECK(pc_fit(&s, named, 2, &j) == 1, "but its address is puts's target");
+
+	/* a DWARF sample taken in code run untraced (printf's strlen in main):
+	 * the innermost call's, when the caller says the module is untraced */
+	s = sample((const char *[]){ "\t          167ad8 __strlen_evex+0x18 (/lib/libc.so.6)", T1, NULL });
+	CHECK(pc_fit(&s, chain, 4, &j) == 0, "not in leaf");
+	s.head_is_pc = 1;
+	CHECK(pc_fit(&s, chain, 4, &j) == 0, "nor as the sample's address alone");
+	s.frames[0].untraced = 1;
+	CHECK(pc_fit(&s, chain, 4, &j) == 1 && j == 0, "but in an untraced module: leaf's");
+	s.head_is_pc = 0;
+	CHECK(pc_fit(&s, chain, 4, &j) == 0, "only as the sample's address (an unwound frame is the callee's)");
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "runtime/runtime.h"
 
@@ -198,6 +199,85 @@ void fnt_modules_fork_child(void)
 }
 
 #ifndef FNT_STATIC_ARCHIVE
+/* -P and dlopen: a plugin's constructors run inside dlopen, before the
+ * wrapper below sees the module.  The dynamic linker calls _dl_debug_state
+ * (the address r_debug gives debuggers, r_brk) each time it has changed
+ * the link map, the last time once the new objects are mapped and before
+ * they are relocated and their constructors run: there, every module not
+ * in the table yet gets its prologues moved (fnt_patch_early).  The scan
+ * lock is only tried: a thread that holds it may wait, in dladdr, for the
+ * loader's lock this one holds (or it is this thread, loading capstone);
+ * then the module is patched after its dlopen, as before. */
+static void dl_state_hook(void)
+{
+	static uint64_t loaded[MAX_MODULES];
+	size_t n_loaded = 0;
+
+	if (pthread_mutex_trylock(&scan_lock))
+		return;
+	for (struct link_map *l = _r_debug.r_map; l && n_loaded < MAX_MODULES; l = l->l_next)
+		loaded[n_loaded++] = l->l_addr;
+	if (n_loaded < MAX_MODULES)
+		fnt_patch_early_prune(loaded, n_loaded);
+	for (struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
+		int known = 0;
+		if (!l->l_addr || !l->l_name || !*l->l_name)
+			continue;
+		for (int i = 0; i < n_modules && !known; i++)
+			known = modules[i].bias == l->l_addr;
+		if (known)
+			continue;
+		const char *name = l->l_name;
+		char abs_path[PATH_MAX];
+		if (name[0] != '/' && strchr(name, '/') && realpath(name, abs_path))
+			name = abs_path;
+		fnt_patch_early(name, l->l_addr);
+	}
+	pthread_mutex_unlock(&scan_lock);
+}
+
+/* _dl_debug_state is `ret` followed by padding to the next function (or
+ * endbr64; ret): its first 5 bytes become a jump to a stub within reach,
+ * `jmp *dl_state_hook`, which returns to the dynamic linker itself.  Left
+ * alone when it looks like anything else. */
+void fnt_modules_watch_loads(void)
+{
+	static int done;
+	uint8_t *b = (uint8_t *)_r_debug.r_brk, *s;
+	uintptr_t hook = (uintptr_t)dl_state_hook;
+	int ok = 1;
+
+	if (done++ || !b || ((uintptr_t)b & 7) > 3)
+		return;                  /* (the 5 bytes must lie in one aligned 8-byte word) */
+	if (b[0] == 0xc3) {
+		for (int i = 1; i < 5; i++)
+			ok &= b[i] == 0x66 || b[i] == 0x2e || b[i] == 0x0f || b[i] == 0x1f || b[i] == 0x90 ||
+			      b[i] == 0x84 || b[i] == 0x00 || b[i] == 0x40 || b[i] == 0x44 || b[i] == 0xcc;
+	} else {
+		ok = b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa && b[4] == 0xc3;
+	}
+	if (!ok || !(s = fnt_near_alloc((uintptr_t)b, (uintptr_t)b + 5, 14)))
+		return;
+	s[0] = 0xff;                     /* jmp *0(%rip) */
+	s[1] = 0x25;
+	memset(s + 2, 0, 4);
+	memcpy(s + 6, &hook, 8);
+	if (fnt_near_seal(s, 14))
+		return;
+	uintptr_t page = (uintptr_t)b & ~(uintptr_t)4095;
+	size_t len = ((uintptr_t)b + 8 > page + 4096) ? 8192 : 4096;
+	if (mprotect((void *)page, len, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return;
+	uint64_t w, *word = (uint64_t *)((uintptr_t)b & ~(uintptr_t)7);
+	size_t at = (uintptr_t)b & 7;
+	int32_t rel = (int32_t)((intptr_t)s - (intptr_t)(b + 5));
+	memcpy(&w, word, 8);
+	((uint8_t *)&w)[at] = 0xe9;      /* jmp rel32 */
+	memcpy((uint8_t *)&w + at + 1, &rel, 4);
+	__atomic_store_n(word, w, __ATOMIC_RELEASE);
+	mprotect((void *)page, len, PROT_READ | PROT_EXEC);
+}
+
 /* The dl* wrappers: call the real function, then record what changed. */
 
 FNT_EXPORT void *dlopen(const char *file, int mode)

@@ -83,6 +83,11 @@ static int cs_load(void)
 	return 0;
 }
 
+int fnt_prologue_decoder(void)
+{
+	return !cs_load();
+}
+
 static int in_group(const cs_insn *in, unsigned g)
 {
 	for (unsigned i = 0; i < in->detail->groups_count; i++)

@@ -156,6 +156,13 @@ void runtime_init(void)
 	fnt__active = !fnt_paused;
 	fnt_filter_write_meta();
 	fnt_modules_scan();
+#ifndef FNT_STATIC_ARCHIVE
+	{
+		char **globs;
+		if (fnt_patch_globs(&globs) && fnt_prologue_decoder())
+			fnt_modules_watch_loads();       /* -P: plugins patched before their constructors */
+	}
+#endif
 	fnt_snapshot_signal_init();
 	fnt_trace_signals_init();
 	fnt_exec_init(trace_dir);

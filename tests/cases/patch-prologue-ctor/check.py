@@ -1,0 +1,16 @@
+"""-P on a dlopen'ed plugin whose constructor calls selected functions:
+patched while dlopen loads it (the dynamic linker's _dl_debug_state, before
+the constructors), so plug_init's calls are in the trace, inside the dlopen."""
+import re
+
+
+def check(ctx):
+    # plug_init: plug_run(3) = 1+3+5 = 9, plus its 4 increments; main's
+    # plug_run(4) = 16 with 5 more
+    assert ctx.record.stdout == "16 18\n", ctx.record.stdout
+    got = ctx.counts()
+    assert got == {"plug_init": 1, "plug_run": 2, "plug_step": 7}, got
+    info = ctx.run("info", check=True).stdout
+    assert re.search(r"-P: 3 functions patched in '.*/plugin.so'", info), info
+    # once: not again after the dlopen
+    assert len(re.findall(r"functions patched in '.*/plugin.so'", info)) == 1, info

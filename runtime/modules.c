@@ -264,9 +264,8 @@ void fnt_modules_watch_loads(void)
 	memcpy(s + 6, &hook, 8);
 	if (fnt_near_seal(s, 14))
 		return;
-	uintptr_t page = (uintptr_t)b & ~(uintptr_t)4095;
-	size_t len = ((uintptr_t)b + 8 > page + 4096) ? 8192 : 4096;
-	if (mprotect((void *)page, len, PROT_READ | PROT_WRITE | PROT_EXEC))
+	uintptr_t page = (uintptr_t)b & ~(uintptr_t)4095;   /* (the aligned word lies in one page) */
+	if (mprotect((void *)page, 4096, PROT_READ | PROT_WRITE | PROT_EXEC))
 		return;
 	uint64_t w, *word = (uint64_t *)((uintptr_t)b & ~(uintptr_t)7);
 	size_t at = (uintptr_t)b & 7;
@@ -275,7 +274,7 @@ void fnt_modules_watch_loads(void)
 	((uint8_t *)&w)[at] = 0xe9;      /* jmp rel32 */
 	memcpy((uint8_t *)&w + at + 1, &rel, 4);
 	__atomic_store_n(word, w, __ATOMIC_RELEASE);
-	mprotect((void *)page, len, PROT_READ | PROT_EXEC);
+	mprotect((void *)page, 4096, PROT_READ | PROT_EXEC);
 }
 
 /* The dl* wrappers: call the real function, then record what changed. */

@@ -815,7 +815,9 @@ int fnt_patch_early(const char *path, uint64_t bias)
 	char **globs;
 	int n_globs = fnt_patch_globs(&globs), done = 0;
 
-	if (!n_globs || n_early == MAX_EARLY || early_find(path, bias) >= 0 || !fnt_prologue_decoder())
+	/* (a system library, most of what a dlopen maps, is not even read) */
+	if (!n_globs || n_early == MAX_EARLY || !fnt_prologue_candidate(path) || early_find(path, bias) >= 0 ||
+	    !fnt_prologue_decoder())
 		return 0;
 	patch_init();
 	if (fnt_elf_open(&e, path))

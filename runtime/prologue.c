@@ -435,12 +435,15 @@ static int is_system_library(const char *path)
 	return fnt_elf_is_runtime(path) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "libc.so", 7);
 }
 
-int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)
+int fnt_prologue_candidate(const char *path)
 {
 	char **globs;
-	if (!fnt_patch_globs(&globs) || !*path || is_system_library(path))
-		return 0;
-	return !fnt_elf_hooks(e, path);
+	return fnt_patch_globs(&globs) && *path && !is_system_library(path);
+}
+
+int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)
+{
+	return fnt_prologue_candidate(path) && !fnt_elf_hooks(e, path);
 }
 
 int fnt_patch_noted;

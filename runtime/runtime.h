@@ -431,6 +431,9 @@ uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size) FNT_HIDDEN;
 int fnt_near_seal(void *p, size_t size) FNT_HIDDEN;
 struct fnt_elf;
 int fnt_prologue_wanted(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
+/* the part of fnt_prologue_wanted that needs no file: -P is on and path is
+ * not a system library's (nor the runtime's, nor the dynamic linker's) */
+int fnt_prologue_candidate(const char *path) FNT_HIDDEN;
 void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bias, char **globs,
 			 int n_globs) FNT_HIDDEN;
 

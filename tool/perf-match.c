@@ -33,6 +33,11 @@ struct func_info {
 	int done;
 	const char *name, *dso;
 	uint64_t start, size;
+	/* a library call's target (open_call), for its last process and slot */
+	const struct trace_process *lib_proc;
+	uint64_t lib_slot;
+	const char *target_dso;
+	uint64_t target_start, target_size;
 };
 
 struct perf_match {
@@ -61,7 +66,7 @@ static int cmp_order(const void *a, const void *b)
 	return 0;
 }
 
-static const struct func_info *func_info(struct perf_match *pm, uint32_t func)
+static struct func_info *func_info(struct perf_match *pm, uint32_t func)
 {
 	struct view *v = pm->v;
 	if (func >= pm->n_fi) {
@@ -91,20 +96,32 @@ static struct pc_call open_call(struct perf_match *pm, const struct trace_thread
 			        const struct pc_call *up)
 {
 	struct view *v = pm->v;
-	const struct func_info *fi = func_info(pm, f->func);
+	struct func_info *fi = func_info(pm, f->func);
 	struct pc_call c = { .name = fi->name, .dso = fi->dso ? fi->dso : "[unknown]", .start = fi->start,
 			     .size = fi->size, .addr = f->addr };
 	struct sym_func sf;
 	uint64_t target;
 	const struct trace_module *m;
 
-	if (!c.size && th->proc->n_libcalls && (target = trace_libcall_target(th->proc, f->addr)) &&
-	    (m = trace_module_at(th->proc, target, f->start_ns)) &&
-	    view_addr_sym(v, m->file, target - m->bias, &sf) == 0 && sf.size) {
-		/* a library call: the code its slot led to */
-		c.target_dso = v->trace->files[m->file].path;
-		c.target_start = sf.start;
-		c.target_size = sf.size;
+	if (!c.size && th->proc->n_libcalls) {
+		/* a library call: the code its slot led to (looked up once per
+		 * process and slot, not at every call) */
+		if (fi->lib_proc != th->proc || fi->lib_slot != f->addr) {
+			fi->lib_proc = th->proc;
+			fi->lib_slot = f->addr;
+			fi->target_dso = NULL;
+			fi->target_start = fi->target_size = 0;
+			if ((target = trace_libcall_target(th->proc, f->addr)) &&
+			    (m = trace_module_at(th->proc, target, f->start_ns)) &&
+			    view_addr_sym(v, m->file, target - m->bias, &sf) == 0 && sf.size) {
+				fi->target_dso = v->trace->files[m->file].path;
+				fi->target_start = sf.start;
+				fi->target_size = sf.size;
+			}
+		}
+		c.target_dso = fi->target_dso;
+		c.target_start = fi->target_start;
+		c.target_size = fi->target_size;
 	}
 	if (f->callsite && f->callsite_file != TRACE_NO_FILE) {
 		/* a return address: named by the call before it */

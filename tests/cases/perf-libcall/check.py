@@ -18,6 +18,7 @@ import os, re, shutil, subprocess
 # About 0.3 s of calls 16 MB and 4 MB long: expected none or a few.
 
 START = ["_start", "__libc_start_main_impl (inlined)", "__libc_start_call_main"]
+MMAP = re.compile(r"^\s*prog\s.*PERF_RECORD_MMAP2? .*\[(0x[0-9a-f]+)\(0x[0-9a-f]+\) @ 0 .*\]: \S+ (\S+)$", re.M)
 FOLDED = re.compile(r"^(\d+) (.+)$")
 ENTRY = re.compile(r"^\s+[\d.]+%\s+(\S+)\s+\[(.)\]\s+(\S+)")
 
@@ -51,6 +52,18 @@ def check(ctx):
                        capture_output=True, text=True, cwd=ctx.work, timeout=120,
                        env=dict(os.environ, FNTRACE_LIBCALL="1"))
     assert p.returncode == 0 and re.search(r"^done \d+$", p.stdout, re.M), (p.stdout, p.stderr)
+
+    # the runtime maps no ELF file of its own (it reads the parts it parses):
+    # perf saw each shared object of the program at one load address, for
+    # a second one lower down (the runtime's copy of libc.so.6) would be
+    # taken for libc's, whose CFI perf's unwinder then does not find
+    mmaps = subprocess.run([perf, "script", "-i", data, "--show-mmap-events"], capture_output=True, text=True,
+                           cwd=ctx.work, timeout=120).stdout
+    starts = {}
+    for start, path in MMAP.findall(mmaps):
+        if ".so" in path:
+            starts.setdefault(path, set()).add(start)
+    assert any("libc.so" in p for p in starts) and all(len(s) == 1 for s in starts.values()), starts
 
     # the trace itself: 300 calls of each through the library
     counts = ctx.counts()

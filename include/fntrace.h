@@ -21,6 +21,7 @@
 #define FNTRACE_ENV_ARGS       "FNTRACE_ARGS"       /* -A/-R specs: "GLOB@ITEMS;GLOB@ITEMS" (doc/args.md) */
 #define FNTRACE_ENV_ARGS_FILE  "FNTRACE_ARGS_FILE"  /* the same specs in a file, one per line (--auto-args) */
 #define FNTRACE_ENV_PATCH      "FNTRACE_PATCH"      /* -fpatchable-function-entry: globs of the functions to patch ("a*;b") */
+#define FNTRACE_ENV_PATCH_SCAN "FNTRACE_PATCH_SCAN" /* -P: "capstone" decodes function bodies with capstone, not Zydis (tests) */
 #define FNTRACE_ENV_PATCH_SIGNAL "FNTRACE_PATCH_SIGNAL" /* -fpatchable-function-entry: start unpatched, SIG number toggles */
 #define FNTRACE_ENV_SHADOW_DEPTH "FNTRACE_SHADOW_DEPTH" /* -pg -mfentry: frames traced per thread (default 65536) */
 #define FNTRACE_ENV_LIBCALL    "FNTRACE_LIBCALL"    /* library calls: 1 (default) traced, 0 not, nest: also between libraries */

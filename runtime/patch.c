@@ -444,8 +444,11 @@ static int park_threads(int hold)
 	return ok ? 0 : -1;
 }
 
-static void write_range(const struct site_set *set, int prot)
+/* every page that holds one of set's sites (sorted) to prot; 0, or -1 when
+ * some mprotect failed */
+static int write_range(const struct site_set *set, int prot)
 {
+	int failed = 0;
 	long pg = sysconf(_SC_PAGESIZE);
 	uintptr_t r0 = 0, r1 = 0;
 	for (size_t i = 0; i <= set->n; i++) {
@@ -461,11 +464,14 @@ static void write_range(const struct site_set *set, int prot)
 				continue;
 			}
 		}
-		if (r1 && mprotect((void *)r0, r1 - r0, prot))
+		if (r1 && mprotect((void *)r0, r1 - r0, prot)) {
 			patch_errors++;
+			failed = -1;
+		}
 		r0 = p0;
 		r1 = p1;
 	}
+	return failed;
 }
 
 /* Prologue sites (prologue.c) whose moved bytes hold several instructions
@@ -692,14 +698,18 @@ void fnt_patch_sites_add(const struct site *add, size_t n)
 	set->n = have + n;
 	qsort(set->s, set->n, sizeof(struct site), site_cmp);
 	if (is_on) {
-		long pg = sysconf(_SC_PAGESIZE);
-		for (size_t i = 0; i < n; i++) {
-			uintptr_t a = add[i].at;
-			uintptr_t p0 = a & ~(uintptr_t)(pg - 1), p1 = (a + 5 + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
-			if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC))
-				continue;
-			memcpy((void *)a, add[i].call, 5);
-			mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC);
+		/* one mprotect each way per run of pages that hold new sites,
+		 * not two per site: -P '*' on a large program has thousands */
+		struct site_set *fresh = malloc(sizeof(*fresh) + n * sizeof(struct site));
+		if (fresh) {
+			memcpy(fresh->s, add, n * sizeof(struct site));
+			fresh->n = n;
+			qsort(fresh->s, n, sizeof(struct site), site_cmp);
+			if (!write_range(fresh, PROT_READ | PROT_WRITE | PROT_EXEC))
+				for (size_t i = 0; i < n; i++)
+					memcpy((void *)fresh->s[i].at, fresh->s[i].call, 5);
+			write_range(fresh, PROT_READ | PROT_EXEC);
+			free(fresh);
 		}
 	}
 	__atomic_store_n(&sites, set, __ATOMIC_RELEASE);   /* the old one stays: a handler may read it */

@@ -10,6 +10,10 @@
  *
  * Decoding is capstone's (Debian libcapstone4), loaded with dlopen the first
  * time a module needs it, so that no traced program loads it otherwise.
+ * The scan of every function body for branches (below) is Zydis's (Debian
+ * libzydis4) when it loads, else capstone's: it decodes the whole of .text,
+ * and Zydis, which formats no text, does that about four times faster
+ * (doc/patch.md has the figures); both find the same branches.
  * What cannot be moved safely is refused, never guessed, with a reason that
  * the trace keeps (FNT_META_PATCH) and `fntrace info` lists:
  *   - a function shorter than the jump, or one whose first bytes end it;
@@ -38,6 +42,10 @@
  * the same instruction in the trampoline.
  */
 #ifndef FNT_STATIC_ARCHIVE
+#if __has_include(<Zydis/Decoder.h>)
+#include <Zydis/Decoder.h>
+#define HAVE_ZYDIS 1
+#endif
 #include <capstone/capstone.h>
 #include <dlfcn.h>
 #include <elf.h>
@@ -83,10 +91,57 @@ static int cs_load(void)
 	return 0;
 }
 
+static int zy_load(void);
+
+/* capstone loaded (and Zydis tried), now: a module's prologues may have to
+ * be moved where no dlopen can be made (fnt_patch_early) */
 int fnt_prologue_decoder(void)
 {
-	return !cs_load();
+	int ok = !cs_load();
+	zy_load();
+	return ok;
 }
+
+#ifdef HAVE_ZYDIS
+/* Zydis for the body scan, as loaded by dlopen; not loaded when the
+ * FNTRACE_PATCH_SCAN environment variable says "capstone" (the tests
+ * compare the two) */
+static struct {
+	int tried, ok;
+	ZydisDecoder d;
+	ZyanStatus (*decode)(const ZydisDecoder *, ZydisDecoderContext *, const void *, ZyanUSize,
+			     ZydisDecodedInstruction *);
+} zy;
+
+#define ZY_SONAME "libZydis.so.4.0"     /* the Zydis 4.0 headers built against */
+
+static int zy_load(void)
+{
+	if (zy.tried)
+		return zy.ok ? 0 : -1;
+	zy.tried = 1;
+	const char *env = getenv(FNTRACE_ENV_PATCH_SCAN);
+	if (env && !strcmp(env, "capstone"))
+		return -1;
+	void *(*real_dlopen)(const char *, int) = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	void *lib = real_dlopen ? real_dlopen(ZY_SONAME, RTLD_NOW | RTLD_LOCAL) : NULL;
+	if (!lib)
+		return -1;
+	ZyanStatus (*init)(ZydisDecoder *, ZydisMachineMode, ZydisStackWidth) =
+		(ZyanStatus(*)(ZydisDecoder *, ZydisMachineMode, ZydisStackWidth))dlsym(lib, "ZydisDecoderInit");
+	zy.decode = (ZyanStatus(*)(const ZydisDecoder *, ZydisDecoderContext *, const void *, ZyanUSize,
+				    ZydisDecodedInstruction *))dlsym(lib, "ZydisDecoderDecodeInstruction");
+	if (!init || !zy.decode || ZYAN_FAILED(init(&zy.d, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)))
+		return -1;
+	zy.ok = 1;
+	return 0;
+}
+#else
+static int zy_load(void)
+{
+	return -1;      /* built without Zydis's headers: capstone scans */
+}
+#endif
 
 static int in_group(const cs_insn *in, unsigned g)
 {
@@ -161,36 +216,116 @@ static int br_cmp(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-/* decode every function of .text: its relative branches into ms->br */
-static void scan_branches(struct module_scan *ms)
+/* Moved bytes end at most 4 + 15 bytes past a function's start (an
+ * endbr64, then instructions while fewer than 5 bytes have moved), and a
+ * branch matters to plan_function only when it lands there; a call to a
+ * function's very start never does.  Keeping only those, the list to sort
+ * is a fraction of the module's branches. */
+#define MOVED_REACH 32
+
+static int may_matter(const struct module_scan *ms, uint64_t to, int is_call)
 {
+	size_t lo = 0, hi = ms->n_fns;  /* the last function starting at or before `to` */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ms->fns[mid].at <= to)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	uint64_t at = ms->fns[--lo].at;
+	if (to - at >= MOVED_REACH)
+		return 0;
+	if (!is_call || to != at)
+		return 1;
+	/* a call to a function's start: it matters only when that start lies
+	 * in another function's first bytes (overlapping symbols) */
+	while (lo && ms->fns[lo - 1].at == at)
+		lo--;
+	return lo && to - ms->fns[lo - 1].at < MOVED_REACH;
+}
+
+static int add_branch(struct module_scan *ms, uint64_t to, uint64_t from_fn, int is_call)
+{
+	if (!may_matter(ms, to, is_call))
+		return 0;
+	if (ms->n_br == ms->cap_br) {
+		size_t nc = ms->cap_br ? ms->cap_br * 2 : 1024;
+		struct branch *b = realloc(ms->br, nc * sizeof(*b));
+		if (!b)
+			return -1;
+		ms->br = b;
+		ms->cap_br = nc;
+	}
+	ms->br[ms->n_br++] = (struct branch){ to, from_fn, is_call };
+	return 0;
+}
+
+#ifdef HAVE_ZYDIS
+/* f's relative branches by Zydis: 0, or -1 when some instruction does not
+ * decode (f->bad_body) or memory ran out */
+static int scan_zydis(struct module_scan *ms, struct fn_sym *f)
+{
+	const uint8_t *code = (const uint8_t *)(uintptr_t)f->at;
+	ZydisDecoderContext ctx;
+	ZydisDecodedInstruction in;
+	for (uint64_t off = 0; off < f->size; off += in.length) {
+		if (ZYAN_FAILED(zy.decode(&zy.d, &ctx, code + off, f->size - off, &in))) {
+			f->bad_body = 1;
+			return -1;
+		}
+		for (unsigned k = 0; k < 2; k++)
+			if (in.raw.imm[k].is_relative &&
+			    add_branch(ms, f->at + off + in.length + (uint64_t)in.raw.imm[k].value.s, f->at,
+				       in.mnemonic == ZYDIS_MNEMONIC_CALL))
+				return -1;
+	}
+	return 0;
+}
+
+#endif
+
+/* the same by capstone */
+static int scan_capstone(struct module_scan *ms, struct fn_sym *f)
+{
+	const uint8_t *code = (const uint8_t *)(uintptr_t)f->at;
+	size_t left = f->size;
+	uint64_t addr = f->at;
+	while (left) {
+		if (!cs.disasm_iter(cs.h, &code, &left, &addr, cs.insn)) {
+			f->bad_body = 1;
+			return -1;
+		}
+		uint64_t to = rel_target(cs.insn);
+		if (to && add_branch(ms, to, f->at, in_group(cs.insn, CS_GRP_CALL)))
+			return -1;
+	}
+	return 0;
+}
+
+/* decode every function of .text: its relative branches into ms->br,
+ * sorted; -1 when memory ran out (the list is not whole) */
+static int scan_branches(struct module_scan *ms)
+{
+#ifdef HAVE_ZYDIS
+	int fast = !zy_load();
+#endif
 	for (size_t i = 0; i < ms->n_fns; i++) {
 		struct fn_sym *f = &ms->fns[i];
 		if (!f->in_text || !f->size || (i && ms->fns[i - 1].at == f->at))
 			continue;       /* (an alias was decoded already) */
-		const uint8_t *code = (const uint8_t *)(uintptr_t)f->at;
-		size_t left = f->size;
-		uint64_t addr = f->at;
-		while (left) {
-			if (!cs.disasm_iter(cs.h, &code, &left, &addr, cs.insn)) {
-				f->bad_body = 1;
-				break;
-			}
-			uint64_t to = rel_target(cs.insn);
-			if (!to)
-				continue;
-			if (ms->n_br == ms->cap_br) {
-				size_t nc = ms->cap_br ? ms->cap_br * 2 : 1024;
-				struct branch *b = realloc(ms->br, nc * sizeof(*b));
-				if (!b)
-					return;
-				ms->br = b;
-				ms->cap_br = nc;
-			}
-			ms->br[ms->n_br++] = (struct branch){ to, f->at, in_group(cs.insn, CS_GRP_CALL) };
-		}
+#ifdef HAVE_ZYDIS
+		int r = fast ? scan_zydis(ms, f) : scan_capstone(ms, f);
+#else
+		int r = scan_capstone(ms, f);
+#endif
+		if (r && !f->bad_body)
+			return -1;
 	}
 	qsort(ms->br, ms->n_br, sizeof(*ms->br), br_cmp);
+	return 0;
 }
 
 /* the first branch whose target is >= addr */
@@ -257,6 +392,7 @@ static unsigned plan_function(const struct module_scan *ms, const struct fn_sym 
 	size_t left = end - pl->at;
 	uint64_t addr = pl->at;
 	while (pl->len < 5) {
+		_Static_assert(4 + 4 + 15 <= MOVED_REACH, "scan_branches keeps the branches into the moved bytes");
 		if (!left || pl->n == MAX_MOVED)
 			return FNT_PATCH_TOO_SHORT;
 		if (!cs.disasm_iter(cs.h, &code, &left, &addr, cs.insn))
@@ -490,10 +626,14 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 		note(FNT_PATCH_NO_DISASM, bias, (uint32_t)want, path);
 		goto out;
 	}
-	scan_branches(&ms);
 	plans = calloc(want, sizeof(*plans));
-	if (!plans)
-		goto out;
+	if (!plans || scan_branches(&ms)) {
+		/* without every branch, no function is known safe */
+		for (size_t i = 0; i < ms.n_fns; i++)
+			if (ms.fns[i].selected)
+				note(FNT_PATCH_NO_ROOM, ms.fns[i].at, 0, ms.fns[i].name);
+		goto done;
+	}
 	for (size_t i = 0; i < ms.n_fns; i++) {
 		const struct fn_sym *f = &ms.fns[i];
 		if (!f->selected)

@@ -4,7 +4,7 @@
 # `make check` and .ci/run also the test ones (a headless Chromium for the
 # svg/html export tests); safe to re-run.
 set -e
-pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev zlib1g-dev libiberty-dev libncurses-dev libcapstone-dev pkg-config python3 binutils"
+pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev zlib1g-dev libiberty-dev libncurses-dev libcapstone-dev libzydis-dev pkg-config python3 binutils"
 [ "$1" = "--test" ] && pkgs="$pkgs chromium chromium-driver python3-selenium protobuf-compiler tmux uftrace linux-perf"
 missing=""
 for p in $pkgs; do

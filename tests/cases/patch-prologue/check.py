@@ -47,3 +47,29 @@ def check(ctx):
     assert p.returncode == 0 and p.stdout == out, (p.returncode, p.stdout, p.stderr)
     rows = ctx.counts("-d", d)
     assert rows == {"sw": want["sw"], "rec": want["rec"]}, rows
+
+    # Every function body is scanned for branches into the moved bytes by
+    # Zydis, or by capstone when Zydis is not there (FNTRACE_PATCH_SCAN=
+    # capstone stands in for that): the same verdicts, here and on a large
+    # real program, fntrace itself built -O2 without instrumentation.
+    def verdicts(d):
+        info = ctx.run("info", "-d", d, check=True).stdout
+        return sorted(re.sub(r"0x[0-9a-f]+", "ADDR", l) for l in info.splitlines() if "-P " in l or "(-P)" in l)
+
+    env = dict(os.environ, FNTRACE_PATCH_SCAN="capstone")
+    d2 = os.path.join(ctx.work, "capstone.data")
+    p = ctx.run("record", "-q", "-d", d2, "-P", "*", "--", os.path.join(ctx.work, "prog"), data=False, env=env)
+    assert p.returncode == 0 and p.stdout == out, (p.returncode, p.stdout, p.stderr)
+    assert verdicts(d2) == verdicts(ctx.data), (verdicts(d2), verdicts(ctx.data))
+    assert ctx.counts("-d", d2) == got, (ctx.counts("-d", d2), got)
+    if ctx.build == "gcc-O2" and "san" not in os.path.basename(os.path.dirname(ctx.fntrace)):
+        big = {}
+        for scan in ("zydis", "capstone"):
+            d3 = os.path.join(ctx.work, "self-%s.data" % scan)
+            p = ctx.run("record", "-q", "-d", d3, "-P", "*", "--", ctx.fntrace, "info", "-d", ctx.data,
+                        data=False, env=dict(os.environ, FNTRACE_PATCH_SCAN=scan))
+            assert p.returncode == 0 and "-P skipped" in p.stdout, (p.returncode, p.stderr)
+            big[scan] = verdicts(d3)
+        m = re.search(r"patched \(-P\): (\d+) functions", "\n".join(big["zydis"]))
+        assert m and int(m.group(1)) > 400, big["zydis"]
+        assert big["zydis"] == big["capstone"], (big["zydis"], big["capstone"])

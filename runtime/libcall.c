@@ -40,6 +40,11 @@
 #include "runtime/runtime.h"
 
 #ifdef FNT_STATIC_ARCHIVE
+int fnt_libcall_on(void)
+{
+	return 0;
+}
+
 void fnt_libcall_init(void)
 {
 }
@@ -100,6 +105,11 @@ void fnt_libcall_fork_child(void)
 {
 	for (size_t i = 0; i < n_hooked; i++)
 		record_slots(hooked[i].info, hooked[i].n);
+}
+
+int fnt_libcall_on(void)
+{
+	return mode != 0;
 }
 
 void fnt_libcall_init(void)

@@ -125,9 +125,9 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-void fnt_modules_scan(void)
+/* with scan_lock held */
+static void scan_locked(void)
 {
-	pthread_mutex_lock(&scan_lock);
 	if (!*exe_path) {
 		ssize_t l = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 		if (l > 0)
@@ -162,6 +162,12 @@ void fnt_modules_scan(void)
 			refs[i] = (struct fnt_module_ref){ modules[i].path, modules[i].bias, modules[i].lo, modules[i].hi };
 		fnt_filter_modules(refs, n_modules);
 	}
+}
+
+void fnt_modules_scan(void)
+{
+	pthread_mutex_lock(&scan_lock);
+	scan_locked();
 	pthread_mutex_unlock(&scan_lock);
 }
 
@@ -199,6 +205,172 @@ void fnt_modules_fork_child(void)
 }
 
 #ifndef FNT_STATIC_ARCHIVE
+/* Constructors and dlopen: a module's constructors run inside dlopen,
+ * after the dynamic linker has relocated it but before dlopen returns and
+ * the wrapper below records it.  Their library calls would go untraced
+ * (the module's GOT is hooked by the scan), and so would the functions of
+ * a module with patchable pads.  So when the linker has mapped new modules
+ * (dl_state_hook, at RT_CONSISTENT), each one's DT_INIT entry, in its
+ * .dynamic, which is still writable then, is pointed at a thunk of ours:
+ * the linker calls it first of the module's constructors, once relocation
+ * is done, and the first one called records every new module
+ * (scan_locked) and goes on into the real _init (fnt_init_trap).  Modules
+ * with no DT_INIT (rare: crti.o gives every gcc or clang link one) are
+ * recorded after the dlopen, as before.  A fired trap leaves the module's
+ * DT_INIT pointing at its thunk (the page is read-only by then), which
+ * nothing calls again; the thunk is only reused once the module is gone. */
+#define MAX_TRAPS 128
+#define TRAP_SIZE 32
+
+void fnt_init_trap_entry(void) FNT_HIDDEN;
+uintptr_t fnt_init_trap(uint64_t i) FNT_HIDDEN;
+
+static struct {
+	uint64_t l_addr;                 /* 0: free */
+	uint64_t init;                   /* the real DT_INIT (from l_addr) */
+	const void *ld;                  /* the module's .dynamic */
+} traps[MAX_TRAPS];
+static uint8_t *trap_code;               /* MAX_TRAPS thunks of TRAP_SIZE bytes */
+/* the link map at the last RT_CONSISTENT: the modules not in it are new
+ * at the next (the linker lists them before its RT_ADD already) */
+static struct {
+	const struct link_map *l;
+	uint64_t l_addr;
+} before[MAX_MODULES];
+static size_t n_before;
+static int before_valid;
+
+static void traps_note_map(void)
+{
+	n_before = 0;
+	before_valid = 1;
+	for (const struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
+		if (n_before == MAX_MODULES) {
+			before_valid = 0;
+			return;
+		}
+		before[n_before].l = l;
+		before[n_before++].l_addr = l->l_addr;
+	}
+}
+
+static void traps_init(void)
+{
+	uint8_t *c = mmap(NULL, MAX_TRAPS * TRAP_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t entry = (uintptr_t)fnt_init_trap_entry;
+	if (c == MAP_FAILED)
+		return;
+	for (uint32_t i = 0; i < MAX_TRAPS; i++) {
+		uint8_t *t = c + i * TRAP_SIZE;
+		static const uint8_t head[] = { 0xf3, 0x0f, 0x1e, 0xfa,          /* endbr64 */
+						0x49, 0xc7, 0xc3 };              /* mov $imm32, %r11 */
+		memcpy(t, head, sizeof(head));
+		memcpy(t + 7, &i, 4);
+		t[11] = 0xff;                    /* jmp *0(%rip) */
+		t[12] = 0x25;
+		memset(t + 13, 0, 4);
+		memcpy(t + 17, &entry, 8);
+	}
+	if (mprotect(c, MAX_TRAPS * TRAP_SIZE, PROT_READ | PROT_EXEC)) {
+		munmap(c, MAX_TRAPS * TRAP_SIZE);
+		return;
+	}
+	trap_code = c;
+}
+
+/* whether the module's .dynamic at `ld` lies in a writable segment (the
+ * linker writes there too, before relocation makes it read-only) */
+static int mapped(uintptr_t lo, uintptr_t hi)
+{
+	unsigned char v[4];
+	lo &= ~(uintptr_t)4095;
+	return hi > lo && hi - lo <= sizeof(v) * 4096 && !mincore((void *)lo, hi - lo, v);
+}
+
+static int dynamic_writable(const struct link_map *l)
+{
+	/* the ELF header and program headers, at l_addr when the first
+	 * segment starts at 0 as in every shared object ld or lld writes */
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)l->l_addr;
+	uintptr_t off = (uintptr_t)l->l_ld - l->l_addr;
+	if (!mapped(l->l_addr, l->l_addr + sizeof(*eh)) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum > 64 ||
+	    !mapped(l->l_addr + eh->e_phoff, l->l_addr + eh->e_phoff + eh->e_phnum * sizeof(ElfW(Phdr))))
+		return 0;
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(l->l_addr + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && off >= ph[i].p_vaddr && off < ph[i].p_vaddr + ph[i].p_memsz)
+			return (ph[i].p_flags & PF_W) != 0;
+	return 0;
+}
+
+/* point the new module l's DT_INIT at a free thunk */
+static void trap_arm(const struct link_map *l)
+{
+	ElfW(Dyn) *init = NULL;
+	if (!trap_code || !l->l_ld || !dynamic_writable(l))
+		return;
+	for (ElfW(Dyn) *d = l->l_ld; d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_INIT) {
+			init = d;
+			break;
+		}
+	if (!init)
+		return;
+	for (uint32_t i = 0; i < MAX_TRAPS; i++)
+		if (!traps[i].l_addr) {
+			traps[i].l_addr = l->l_addr;
+			traps[i].init = init->d_un.d_ptr;
+			traps[i].ld = l->l_ld;
+			init->d_un.d_ptr = (uintptr_t)(trap_code + i * TRAP_SIZE) - l->l_addr;
+			return;
+		}
+}
+
+/* A module's first constructor call (the loader's lock held): the real
+ * _init, after the new modules are recorded, unless this thread is in the
+ * runtime already or another holds the scan (then the dlopen wrapper
+ * records them, after) */
+uintptr_t fnt_init_trap(uint64_t i)
+{
+	uintptr_t real = traps[i].l_addr + traps[i].init;
+	traps[i].l_addr = 0;
+	if (fnt_trace_header() && !fnt_self.busy && !pthread_mutex_trylock(&scan_lock)) {
+		fnt_self.busy = 1;
+		scan_locked();
+		fnt_self.busy = 0;
+		pthread_mutex_unlock(&scan_lock);
+	}
+	return real;
+}
+
+/* at each change of the link map: free the traps of modules that are gone
+ * (a dlopen that failed after mapping them); at RT_CONSISTENT, arm the
+ * traps of the modules that were not there at the last one */
+static void traps_update(void)
+{
+	for (uint32_t i = 0; i < MAX_TRAPS; i++) {
+		int live = 0;
+		if (!traps[i].l_addr)
+			continue;
+		for (const struct link_map *l = _r_debug.r_map; l && !live; l = l->l_next)
+			live = l->l_addr == traps[i].l_addr && l->l_ld == traps[i].ld;
+		if (!live)
+			traps[i].l_addr = 0;
+	}
+	if (_r_debug.r_state != RT_CONSISTENT)
+		return;
+	if (before_valid)
+		for (const struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
+			int old = 0;
+			for (size_t k = 0; k < n_before && !old; k++)
+				old = before[k].l == l && before[k].l_addr == l->l_addr;
+			if (!old && l->l_addr && l->l_name && *l->l_name)
+				trap_arm(l);
+		}
+	traps_note_map();
+}
+
 /* -P and dlopen: a plugin's constructors run inside dlopen, before the
  * wrapper below sees the module.  The dynamic linker calls _dl_debug_state
  * (the address r_debug gives debuggers, r_brk) each time it has changed
@@ -213,6 +385,7 @@ static void dl_state_hook(void)
 	static uint64_t loaded[MAX_MODULES];
 	size_t n_loaded = 0;
 
+	traps_update();
 	if (pthread_mutex_trylock(&scan_lock))
 		return;
 	for (struct link_map *l = _r_debug.r_map; l && n_loaded < MAX_MODULES; l = l->l_next)
@@ -249,6 +422,8 @@ void fnt_modules_watch_loads(void)
 
 	if (done++ || !b || ((uintptr_t)b & 7) > 3)
 		return;                  /* (the 5 bytes must lie in one aligned 8-byte word) */
+	traps_init();
+	traps_note_map();
 	if (b[0] == 0xc3) {
 		for (int i = 1; i < 5; i++)
 			ok &= b[i] == 0x66 || b[i] == 0x2e || b[i] == 0x0f || b[i] == 0x1f || b[i] == 0x90 ||

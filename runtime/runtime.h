@@ -473,6 +473,7 @@ const char *fnt_elf_import_version(const struct fnt_elf *e, const char *name) FN
 
 /* library calls (runtime/libcall.c) */
 void fnt_libcall_init(void) FNT_HIDDEN;
+int fnt_libcall_on(void) FNT_HIDDEN;     /* library calls are traced (not --no-libcall) */
 /* the module's calls are traced: hook its GOT slots (new module, scan lock held) */
 void fnt_libcall_module(const char *path, uint64_t bias) FNT_HIDDEN;
 /* a forked child's trace: the slots hooked so far (FNT_META_LIBCALL) */

@@ -662,9 +662,12 @@ static int is_fnt(const char *name)
 	return l > 4 && !strcmp(name + l - 4, ".fnt");
 }
 
+/* file names in pid order, "9998-0.fnt" before "10001-0.fnt" (strcmp put
+ * a child whose pid had one more digit before its parent, and views that
+ * go process by process, as graph does, listed it first) */
 static int cmp_str(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 static int cmp_argspec(const void *a, const void *b);

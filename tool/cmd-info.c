@@ -42,7 +42,7 @@ static void hex(const uint8_t *b, size_t n, char *out)
 /* the snapshots (fnt_snapshot, --snapshot-signal) taken into this trace */
 static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strverscmp(*(char *const *)a, *(char *const *)b);   /* "snap-9" before "snap-10" */
 }
 
 static void list_snapshots(const char *dir)

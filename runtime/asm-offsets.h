@@ -12,6 +12,7 @@
 #define T_POS       0x000
 #define T_LIMIT     0x008
 #define T_LAST      0x010
+#define T_PREV_NEW  0x018
 #define T_DEPTH     0x020
 #define T_BUSY      0x024
 #define T_STK_LO    0x028

@@ -34,6 +34,7 @@
 AT(fnt_thread, pos, T_POS);
 AT(fnt_thread, limit, T_LIMIT);
 AT(fnt_thread, last, T_LAST);
+AT(fnt_thread, prev_new, T_PREV_NEW);
 AT(fnt_thread, depth, T_DEPTH);
 AT(fnt_thread, busy, T_BUSY);
 AT(fnt_thread, stk_lo, T_STK_LO);
@@ -48,6 +49,7 @@ AT(fnt_shadow_entry, slot, E_SLOT);
 AT(fnt_shadow_entry, fn, E_FN);
 AT(fnt_shadow_entry, plan, E_PLAN);
 AT(fnt_shadow_entry, written, E_WRITTEN);
+_Static_assert(FNT_K_NEW == 2 && FNT_VARINT_MAX == (1ull << 56) - 1, "fentry.S: EVENT_ASM's NEW event");
 AT(fnt_shadow_entry, depth, E_DEPTH);
 _Static_assert(sizeof(struct fnt_shadow_entry) == E_SIZE, "asm-offsets.h: shadow entry size");
 _Static_assert(FNT_GAP_TICKS == A_GAP_TICKS, "asm-offsets.h: gap");

@@ -84,7 +84,7 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 	unsigned len;
 
 	if (unlikely(!l->fast || p >= t->limit || !fnt_use_tsc ||
-		     p + 8 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||
+		     p + 11 + 1 + l->len_len + l->max + 8 > t->limit + FNT_CHUNK_SLACK ||   /* (a NEW event: 11) */
 		     (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))))
 		return 0;
 	if (!(len = fnt_event_head(t, p, fn, __builtin_ia32_rdtsc(), is_exit)))

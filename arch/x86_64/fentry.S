@@ -88,9 +88,12 @@
 /* With the guard held, the thread's state at %fs:(%rsi) and its write
  * position in %r8: the event of kind \kind (FNT_K_ENTRY or FNT_K_EXIT) of
  * the function in register \fn, as fnt_event_head (runtime/event.h)
- * encodes it, written and the position moved on; or, when it needs the
- * rare path (the function not in the chunk's cache, a long pause),
- * nothing written and a jump to \bail.  Uses %rax, %rcx and %rdx. */
+ * encodes it, written and the position moved on: its NEW form, with the
+ * cache and prev_new updated, when the function is not in the chunk's
+ * cache (fnt_event_new); or, when it needs the rare path (a long pause, a
+ * trigger, an address the reader would reject), nothing written and a
+ * jump to \bail.  Uses %rax, %rcx and %rdx, and 24 bytes of stack below
+ * %rsp for a NEW event. */
 .macro EVENT_ASM kind, fn, bail
 	rdtsc
 	shl $32, %rdx
@@ -103,10 +106,62 @@
 	imul \fn, %rcx
 	shr $A_CACHE_SHIFT, %rcx          /* the cache slot (fnt_slot) */
 	cmp %fs:T_CACHE(%rsi,%rcx,8), \fn
-	jne \bail
+	jne 70f
 	mov %rax, %fs:T_LAST(%rsi)
 	shl $8, %rdx
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
+	VARINT_PUT
+	mov %r8, %fs:T_POS(%rsi)
+	jmp 79f
+70:	cmpl $0, fnt_trig_flags(%rip)
+	jne \bail                        /* (a function with a trigger is tagged in the cache) */
+	push %rcx                         /* the slot */
+	.cfi_adjust_cfa_offset 8
+	push %rax                         /* now */
+	.cfi_adjust_cfa_offset 8
+	test \fn, \fn
+	jz 78f
+	mov \fn, %rax
+	shr $57, %rax
+	jnz 78f                           /* not a user-space address */
+	mov \fn, %rax
+	sub %fs:T_PREV_NEW(%rsi), %rax
+	mov %rax, %rcx
+	sar $63, %rcx
+	add %rax, %rax
+	xor %rcx, %rax                    /* zigzag(fn - prev_new) */
+	mov %rax, %rcx
+	shr $56, %rcx
+	jnz 78f                           /* above FNT_VARINT_MAX */
+	push %rax
+	.cfi_adjust_cfa_offset 8
+	shl $8, %rdx
+	or $(2 + 4 * \kind), %rdx         /* d << 8 | is_exit << 2 | FNT_K_NEW */
+	VARINT_PUT
+	pop %rdx                          /* the address's varint after the head */
+	.cfi_adjust_cfa_offset -8
+	VARINT_PUT
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	mov %rax, %fs:T_LAST(%rsi)
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	mov \fn, %fs:T_CACHE(%rsi,%rcx,8)
+	mov \fn, %fs:T_PREV_NEW(%rsi)
+	mov %r8, %fs:T_POS(%rsi)
+	jmp 79f
+78:	.cfi_adjust_cfa_offset 16
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	jmp \bail
+79:
+.endm
+
+/* The value in %rdx as a prefix varint (fnt_varint_pack) at %r8, which
+ * moves on past it.  Uses %rax and %rcx. */
+.macro VARINT_PUT
 	mov %rdx, %rax
 	or $1, %rax
 	bsr %rax, %rcx
@@ -117,7 +172,6 @@
 	bts %rax, %rdx                    /* fnt_varint_pack */
 	mov %rdx, (%r8)
 	add %rcx, %r8
-	mov %r8, %fs:T_POS(%rsi)
 .endm
 
 /* The return trampoline's way back to the real return address, which it

@@ -218,8 +218,9 @@ void fnt_modules_fork_child(void)
  * with no DT_INIT (rare: crti.o gives every gcc or clang link one) are
  * recorded after the dlopen, as before.  A fired trap leaves the module's
  * DT_INIT pointing at its thunk (the page is read-only by then), which
- * nothing calls again; the thunk is only reused once the module is gone. */
-#define MAX_TRAPS 128
+ * nothing calls again; the thunk keeps leading to the real _init until the
+ * module is gone, and only then serves another. */
+#define MAX_TRAPS 1024
 #define TRAP_SIZE 32
 
 void fnt_init_trap_entry(void) FNT_HIDDEN;
@@ -229,6 +230,7 @@ static struct {
 	uint64_t l_addr;                 /* 0: free */
 	uint64_t init;                   /* the real DT_INIT (from l_addr) */
 	const void *ld;                  /* the module's .dynamic */
+	int fired;
 } traps[MAX_TRAPS];
 static uint8_t *trap_code;               /* MAX_TRAPS thunks of TRAP_SIZE bytes */
 /* the link map at the last RT_CONSISTENT: the modules not in it are new
@@ -278,30 +280,32 @@ static void traps_init(void)
 	trap_code = c;
 }
 
-/* whether the module's .dynamic at `ld` lies in a writable segment (the
- * linker writes there too, before relocation makes it read-only) */
-static int mapped(uintptr_t lo, uintptr_t hi)
+/* whether the module's .dynamic is writable: its PT_DYNAMIC's flags, as
+ * the dynamic linker reads them (it writes there too, before relocation
+ * makes it read-only, when they say so), from dl_iterate_phdr (its lock
+ * is not held at RT_CONSISTENT, and is recursive) */
+struct dyn_probe {
+	uint64_t l_addr;
+	int writable;
+};
+
+static int probe_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	unsigned char v[4];
-	lo &= ~(uintptr_t)4095;
-	return hi > lo && hi - lo <= sizeof(v) * 4096 && !mincore((void *)lo, hi - lo, v);
+	struct dyn_probe *p = arg;
+	(void)size;
+	if (info->dlpi_addr != p->l_addr)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			p->writable = (info->dlpi_phdr[i].p_flags & PF_W) != 0;
+	return 1;
 }
 
 static int dynamic_writable(const struct link_map *l)
 {
-	/* the ELF header and program headers, at l_addr when the first
-	 * segment starts at 0 as in every shared object ld or lld writes */
-	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)l->l_addr;
-	uintptr_t off = (uintptr_t)l->l_ld - l->l_addr;
-	if (!mapped(l->l_addr, l->l_addr + sizeof(*eh)) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum > 64 ||
-	    !mapped(l->l_addr + eh->e_phoff, l->l_addr + eh->e_phoff + eh->e_phnum * sizeof(ElfW(Phdr))))
-		return 0;
-	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(l->l_addr + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && off >= ph[i].p_vaddr && off < ph[i].p_vaddr + ph[i].p_memsz)
-			return (ph[i].p_flags & PF_W) != 0;
-	return 0;
+	struct dyn_probe p = { l->l_addr, 0 };
+	dl_iterate_phdr(probe_one, &p);
+	return p.writable;
 }
 
 /* point the new module l's DT_INIT at a free thunk */
@@ -322,6 +326,7 @@ static void trap_arm(const struct link_map *l)
 			traps[i].l_addr = l->l_addr;
 			traps[i].init = init->d_un.d_ptr;
 			traps[i].ld = l->l_ld;
+			traps[i].fired = 0;
 			init->d_un.d_ptr = (uintptr_t)(trap_code + i * TRAP_SIZE) - l->l_addr;
 			return;
 		}
@@ -331,10 +336,17 @@ static void trap_arm(const struct link_map *l)
  * _init, after the new modules are recorded, unless this thread is in the
  * runtime already or another holds the scan (then the dlopen wrapper
  * records them, after) */
+static void init_nothing(void)
+{
+}
+
 uintptr_t fnt_init_trap(uint64_t i)
 {
+	if (i >= MAX_TRAPS || !traps[i].l_addr)
+		return (uintptr_t)init_nothing;       /* (never: a slot is freed once its module is gone) */
 	uintptr_t real = traps[i].l_addr + traps[i].init;
-	traps[i].l_addr = 0;
+	if (traps[i].fired++)
+		return real;
 	if (fnt_trace_header() && !fnt_self.busy && !pthread_mutex_trylock(&scan_lock)) {
 		fnt_self.busy = 1;
 		scan_locked();

@@ -208,8 +208,9 @@ void fnt_modules_fork_child(void)
 /* Constructors and dlopen: a module's constructors run inside dlopen,
  * after the dynamic linker has relocated it but before dlopen returns and
  * the wrapper below records it.  Their library calls would go untraced
- * (the module's GOT is hooked by the scan), and so would the functions of
- * a module with patchable pads.  So when the linker has mapped new modules
+ * (the module's GOT is hooked by the scan), and so would the functions -P
+ * selects in it (its pads are patched, its prologues moved by the scan).
+ * So when the linker has mapped new modules
  * (dl_state_hook, at RT_CONSISTENT), each one's DT_INIT entry, in its
  * .dynamic, which is still writable then, is pointed at a thunk of ours:
  * the linker calls it first of the module's constructors, once relocation
@@ -356,10 +357,13 @@ uintptr_t fnt_init_trap(uint64_t i)
 	return real;
 }
 
-/* at each change of the link map: free the traps of modules that are gone
- * (a dlopen that failed after mapping them); at RT_CONSISTENT, arm the
- * traps of the modules that were not there at the last one */
-static void traps_update(void)
+/* The dynamic linker calls _dl_debug_state (the address r_debug gives
+ * debuggers, r_brk) at each change of the link map, with its lock held:
+ * free the traps of modules that are gone (a dlopen that failed after
+ * mapping them); at RT_CONSISTENT, once new modules are mapped and before
+ * they are relocated, arm the traps of those that were not there at the
+ * last one. */
+static void dl_state_hook(void)
 {
 	for (uint32_t i = 0; i < MAX_TRAPS; i++) {
 		int live = 0;
@@ -381,44 +385,6 @@ static void traps_update(void)
 				trap_arm(l);
 		}
 	traps_note_map();
-}
-
-/* -P and dlopen: a plugin's constructors run inside dlopen, before the
- * wrapper below sees the module.  The dynamic linker calls _dl_debug_state
- * (the address r_debug gives debuggers, r_brk) each time it has changed
- * the link map, the last time once the new objects are mapped and before
- * they are relocated and their constructors run: there, every module not
- * in the table yet gets its prologues moved (fnt_patch_early).  The scan
- * lock is only tried: a thread that holds it may wait, in dladdr, for the
- * loader's lock this one holds (or it is this thread, loading capstone);
- * then the module is patched after its dlopen, as before. */
-static void dl_state_hook(void)
-{
-	static uint64_t loaded[MAX_MODULES];
-	size_t n_loaded = 0;
-
-	traps_update();
-	if (pthread_mutex_trylock(&scan_lock))
-		return;
-	for (struct link_map *l = _r_debug.r_map; l && n_loaded < MAX_MODULES; l = l->l_next)
-		loaded[n_loaded++] = l->l_addr;
-	if (n_loaded < MAX_MODULES)
-		fnt_patch_early_prune(loaded, n_loaded);
-	for (struct link_map *l = _r_debug.r_map; l; l = l->l_next) {
-		int known = 0;
-		if (!l->l_addr || !l->l_name || !*l->l_name)
-			continue;
-		for (int i = 0; i < n_modules && !known; i++)
-			known = modules[i].bias == l->l_addr;
-		if (known)
-			continue;
-		const char *name = l->l_name;
-		char abs_path[PATH_MAX];
-		if (name[0] != '/' && strchr(name, '/') && realpath(name, abs_path))
-			name = abs_path;
-		fnt_patch_early(name, l->l_addr);
-	}
-	pthread_mutex_unlock(&scan_lock);
 }
 
 /* _dl_debug_state is `ret` followed by padding to the next function (or

@@ -787,63 +787,6 @@ static void pad_function(void *ctx, const char *name, uint64_t vaddr)
 	memcpy(st_->call + 1, &r32, 4);
 }
 
-/* the modules -P patched while dlopen loaded them (fnt_patch_early), by
- * bias and path, until fnt_patch_module meets them after the dlopen */
-#define MAX_EARLY 64
-static struct {
-	uint64_t bias;
-	char *path;
-} early[MAX_EARLY];
-static int n_early;
-
-static int early_find(const char *path, uint64_t bias)
-{
-	for (int i = 0; i < n_early; i++)
-		if (early[i].bias == bias && !strcmp(early[i].path, path))
-			return i;
-	return -1;
-}
-
-/* forget the early patches of modules no longer loaded (a dlopen that
- * failed after mapping its object): another module may come at that bias */
-void fnt_patch_early_prune(const uint64_t *biases, size_t n)
-{
-	for (int i = 0; i < n_early; i++) {
-		size_t k = 0;
-		while (k < n && biases[k] != early[i].bias)
-			k++;
-		if (k == n) {
-			free(early[i].path);
-			early[i--] = early[--n_early];
-		}
-	}
-}
-
-int fnt_patch_early(const char *path, uint64_t bias)
-{
-	struct fnt_elf e;
-	char **globs;
-	int n_globs = fnt_patch_globs(&globs), done = 0;
-
-	/* (a system library, most of what a dlopen maps, is not even read) */
-	if (!n_globs || n_early == MAX_EARLY || !fnt_prologue_candidate(path) || early_find(path, bias) >= 0 ||
-	    !fnt_prologue_decoder())
-		return 0;
-	patch_init();
-	if (fnt_elf_open(&e, path))
-		return 0;
-	/* not a module with pads: their table is filled by relocation, which
-	 * has not happened yet (they are patched after the dlopen) */
-	if (!fnt_elf_section(&e, "__patchable_function_entries", NULL) && fnt_prologue_wanted(&e, path) &&
-	    (early[n_early].path = strdup(path)) != NULL) {
-		early[n_early++].bias = bias;
-		fnt_prologue_module(&e, path, bias, globs, n_globs);
-		done = 1;
-	}
-	fnt_elf_close(&e);
-	return done;
-}
-
 void fnt_patch_module(const char *path, uint64_t bias)
 {
 	struct fnt_elf e;
@@ -852,13 +795,7 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	char **globs;
 	int n_globs = fnt_patch_globs(&globs);
 	struct pad_scan ps = { .bias = bias };
-	int k = early_find(path, bias);
 
-	if (k >= 0) {                   /* done while dlopen loaded it */
-		free(early[k].path);
-		early[k] = early[--n_early];
-		return;
-	}
 	patch_init();
 	if (fnt_elf_open(&e, path))
 		return;

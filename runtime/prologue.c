@@ -91,17 +91,6 @@ static int cs_load(void)
 	return 0;
 }
 
-static int zy_load(void);
-
-/* capstone loaded (and Zydis tried), now: a module's prologues may have to
- * be moved where no dlopen can be made (fnt_patch_early) */
-int fnt_prologue_decoder(void)
-{
-	int ok = !cs_load();
-	zy_load();
-	return ok;
-}
-
 #ifdef HAVE_ZYDIS
 /* Zydis for the body scan, as loaded by dlopen; not loaded when the
  * FNTRACE_PATCH_SCAN environment variable says "capstone" (the tests
@@ -571,15 +560,12 @@ static int is_system_library(const char *path)
 	return fnt_elf_is_runtime(path) || !strncmp(base, "ld-linux", 8) || !strncmp(base, "libc.so", 7);
 }
 
-int fnt_prologue_candidate(const char *path)
-{
-	char **globs;
-	return fnt_patch_globs(&globs) && *path && !is_system_library(path);
-}
-
 int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)
 {
-	return fnt_prologue_candidate(path) && !fnt_elf_hooks(e, path);
+	char **globs;
+	if (!fnt_patch_globs(&globs) || !*path || is_system_library(path))
+		return 0;
+	return !fnt_elf_hooks(e, path);
 }
 
 int fnt_patch_noted;

@@ -158,13 +158,10 @@ void runtime_init(void)
 	fnt_modules_scan();
 #ifndef FNT_STATIC_ARCHIVE
 	{
-		/* plugins recorded (library calls hooked, pads patched) and -P's
-		 * prologues moved before their constructors run */
+		/* plugins recorded (library calls hooked, pads patched,
+		 * prologues moved) before their constructors run */
 		char **globs;
-		int patch = fnt_patch_globs(&globs);
-		if (patch)
-			fnt_prologue_decoder();  /* capstone loaded now, not inside a dlopen */
-		if (patch || fnt_libcall_on())
+		if (fnt_patch_globs(&globs) || fnt_libcall_on())
 			fnt_modules_watch_loads();
 	}
 #endif

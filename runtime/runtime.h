@@ -402,15 +402,8 @@ static inline const struct fnt_argplan *fnt_argspec_find(uintptr_t fn)
 /* -fpatchable-function-entry: patch the module's pads (runtime/patch.c);
  * -P on code without instrumentation: move its prologues (prologue.c) */
 void fnt_patch_module(const char *path, uint64_t bias) FNT_HIDDEN;
-/* -P on a module dlopen is loading, before its constructors run (scan lock
- * held; modules.c's hook on the dynamic linker): 1 when its prologues were
- * moved, and fnt_patch_module then leaves it alone */
-int fnt_patch_early(const char *path, uint64_t bias) FNT_HIDDEN;
-/* biases[0..n): every module loaded now; the others' early patches are forgotten */
-void fnt_patch_early_prune(const uint64_t *biases, size_t n) FNT_HIDDEN;
-/* whether the disassembler -P uses is loaded (loaded now if it was not) */
-int fnt_prologue_decoder(void) FNT_HIDDEN;
-/* -P: see modules that dlopen loads before their constructors run */
+/* library calls, pads and -P: record the modules dlopen loads before their
+ * constructors run (modules.c's hook on the dynamic linker) */
 void fnt_modules_watch_loads(void) FNT_HIDDEN;
 struct fnt_patch_site {
 	uintptr_t at;            /* the 5 bytes switched */
@@ -431,9 +424,6 @@ uint8_t *fnt_near_alloc(uintptr_t lo, uintptr_t hi, size_t size) FNT_HIDDEN;
 int fnt_near_seal(void *p, size_t size) FNT_HIDDEN;
 struct fnt_elf;
 int fnt_prologue_wanted(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
-/* the part of fnt_prologue_wanted that needs no file: -P is on and path is
- * not a system library's (nor the runtime's, nor the dynamic linker's) */
-int fnt_prologue_candidate(const char *path) FNT_HIDDEN;
 void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bias, char **globs,
 			 int n_globs) FNT_HIDDEN;
 

@@ -60,20 +60,20 @@ fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 	return fnt_filter_skip(t, fn, is_exit);
 }
 
-/* A function not in the chunk's address cache (slot `slot`), d ticks after
- * the previous event: its NEW event written at p (within the chunk's
- * slack: at most 3 + 8 bytes), the cache and prev_new updated, and the
- * length; or 0 for the rare path: a function with a trigger (tagged in the
- * cache, or not yet), an address the reader would reject.  One 8-byte store
- * when the event fits in 8 bytes, as it mostly does; else the address's
- * varint follows the head's, as the rare path writes them. */
+/* A function not in the chunk's address cache (slot `slot`), d (< 2^47)
+ * ticks after the previous event: its NEW event written at p (at most
+ * 8 + 8 bytes; 3 + 8 from the hooks, whose pauses are short), the cache
+ * and prev_new updated, and the length; or 0 when the reader would reject
+ * the address.  One 8-byte store when the event fits in 8 bytes, as it
+ * mostly does; else the address's varint follows the head's.  The hooks
+ * and the rare path (write_rare) both write NEW events with it. */
 static inline __attribute__((always_inline)) unsigned
 fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uint64_t d, const int is_exit)
 {
 	uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new)), v, x;
 	unsigned len, zlen;
 
-	if (fnt_trig_flags || !fn || fn >= (1ull << 57) || zz > FNT_VARINT_MAX)
+	if (!fn || fn >= (1ull << 57) || zz > FNT_VARINT_MAX)
 		return 0;
 	v = d << 8 | (uint64_t)(is_exit ? 1 : 0) << 2 | FNT_K_NEW;
 	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
@@ -95,9 +95,10 @@ fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uin
 /* With t->busy held, room at p and the cycle counter read: the event of
  * an entry or exit written at p (its NEW form when the function is not in
  * the chunk's cache), and its length; or nothing done (0) when it needs
- * the rare path: a long pause, a trigger.  Calls nothing: the fast
- * trampolines' C side (fastpath.c) is built on it with no vector register
- * to save. */
+ * the rare path: a long pause, a trigger (a function with one is tagged
+ * in the cache, or not in it yet), an address the reader would reject.
+ * Calls nothing: the fast trampolines' C side (fastpath.c) is built on it
+ * with no vector register to save. */
 static inline __attribute__((always_inline)) unsigned
 fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
 {
@@ -107,7 +108,7 @@ fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, con
 	if (unlikely(d >= FNT_GAP_TICKS))
 		return 0;
 	if (unlikely(t->cache[slot] != fn)) {
-		if (!(len = fnt_event_new(t, p, fn, slot, d, is_exit)))
+		if (fnt_trig_flags || !(len = fnt_event_new(t, p, fn, slot, d, is_exit)))
 			return 0;
 		t->last = now;
 		return len;

@@ -37,16 +37,13 @@ static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t
 	if ((t->cache[slot] & ~FNT_CACHE_TAG) == fn) {    /* (a function with triggers is tagged) */
 		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
 	} else {
-		uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new));
-		if (zz > FNT_VARINT_MAX || !fn || fn >= (1ull << 57)) {   /* not a user-space address: the reader would reject it */
+		unsigned len = fnt_event_new(t, p, fn, slot, d, is_exit);
+		if (!len) {             /* not a user-space address: the reader would reject it */
 			t->lost++;
 			t->pos = p;
 			return;
 		}
-		p = put_varint(p, d << 8 | (uint64_t)(is_exit ? 1 : 0) << 2 | FNT_K_NEW);
-		p = put_varint(p, zz);
-		t->cache[slot] = fn;
-		t->prev_new = fn;
+		p += len;
 	}
 	t->pos = p;
 }

@@ -14,3 +14,17 @@ def check(ctx):
     assert re.search(r"-P: 3 functions patched in '.*/plugin.so'", info), info
     # once: not again after the dlopen
     assert len(re.findall(r"functions patched in '.*/plugin.so'", info)) == 1, info
+    # The body scan was Zydis's (patch-prologue checks that it reaches
+    # capstone's verdicts): the runtime loaded it, and the scan after the
+    # dlopen recorded it among the modules; FNTRACE_PATCH_SCAN=capstone
+    # leaves it unloaded, with the same counts.
+    import os
+    zydis = re.compile(r"/libZydis\.so\.4\.0 ")
+    if os.path.exists("/usr/lib/x86_64-linux-gnu/libZydis.so.4.0"):
+        assert zydis.search(info), info
+    d = os.path.join(ctx.work, "capstone.data")
+    p = ctx.run("record", "-q", "-d", d, "-P", "plug_*", "--", os.path.join(ctx.work, "prog"), data=False,
+                env=dict(os.environ, FNTRACE_PATCH_SCAN="capstone"))
+    assert p.returncode == 0 and p.stdout == "16 18\n", (p.returncode, p.stdout, p.stderr)
+    assert ctx.counts("-d", d) == got, (ctx.counts("-d", d), got)
+    assert not zydis.search(ctx.run("info", "-d", d, check=True).stdout)

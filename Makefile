@@ -65,7 +65,7 @@ $(O)/static/symbols/cxxname.o: symbols/cxxname.c symbols/cxxname.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -DFNT_STATIC_ARCHIVE -c -o $@ $<
 
-$(O)/arch/%.o: arch/%.S runtime/asm-offsets.h
+$(O)/arch/%.o: arch/%.S runtime/asm-offsets.h arch/x86_64/event-asm.h
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 

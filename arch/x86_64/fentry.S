@@ -24,6 +24,7 @@
  *   72 pad, 80 + 16*i xmm_i (i = 0..15): 336 bytes.
  */
 #include "runtime/asm-offsets.h"
+#include "arch/x86_64/event-asm.h"
 
 	.text
 
@@ -119,20 +120,7 @@
 	.cfi_adjust_cfa_offset 8
 	push %rax                         /* now */
 	.cfi_adjust_cfa_offset 8
-	test \fn, \fn
-	jz 78f
-	mov \fn, %rax
-	shr $57, %rax
-	jnz 78f                           /* not a user-space address */
-	mov \fn, %rax
-	sub %fs:T_PREV_NEW(%rsi), %rax
-	mov %rax, %rcx
-	sar $63, %rcx
-	add %rax, %rax
-	xor %rcx, %rax                    /* zigzag(fn - prev_new) */
-	mov %rax, %rcx
-	shr $56, %rcx
-	jnz 78f                           /* above FNT_VARINT_MAX */
+	NEW_ZIGZAG \fn, %rsi, 78f
 	push %rax
 	.cfi_adjust_cfa_offset 8
 	shl $8, %rdx
@@ -157,21 +145,6 @@
 	.cfi_adjust_cfa_offset -8
 	jmp \bail
 79:
-.endm
-
-/* The value in %rdx as a prefix varint (fnt_varint_pack) at %r8, which
- * moves on past it.  Uses %rax and %rcx. */
-.macro VARINT_PUT
-	mov %rdx, %rax
-	or $1, %rax
-	bsr %rax, %rcx
-	lea fnt_varint_len_table(%rip), %rax
-	movzbl 1(%rax,%rcx), %ecx         /* its varint length */
-	shl %cl, %rdx
-	lea -1(%rcx), %eax
-	bts %rax, %rdx                    /* fnt_varint_pack */
-	mov %rdx, (%r8)
-	add %rcx, %r8
 .endm
 
 /* The return trampoline's way back to the real return address, which it

@@ -51,6 +51,7 @@ AT(fnt_shadow_entry, plan, E_PLAN);
 AT(fnt_shadow_entry, written, E_WRITTEN);
 _Static_assert(FNT_K_NEW == 2 && FNT_VARINT_MAX == (1ull << 56) - 1, "fentry.S: EVENT_ASM's NEW event");
 AT(fnt_shadow_entry, depth, E_DEPTH);
+_Static_assert(E_DEPTH == E_WRITTEN + 4, "fentry.S: ENTER_ASM writes written and depth in one store");
 _Static_assert(sizeof(struct fnt_shadow_entry) == E_SIZE, "asm-offsets.h: shadow entry size");
 _Static_assert(FNT_GAP_TICKS == A_GAP_TICKS, "asm-offsets.h: gap");
 _Static_assert(64 - FNT_CACHE_BITS == A_CACHE_SHIFT, "asm-offsets.h: cache bits");

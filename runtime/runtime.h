@@ -92,7 +92,7 @@ struct fnt_thread {
 	/* -pg -mfentry: the real return addresses of the frames whose return
 	 * address was swapped for the return trampoline (runtime/fentry.c) */
 	struct fnt_shadow_entry *ss;
-	uint32_t ss_top, ss_cap;
+	uint32_t ss_top, ss_cap;   /* ss_cap is 0 whenever ss is NULL: ENTER_ASM's one check covers both */
 	uint32_t ss_restored;    /* real addresses put back for an unwind in progress */
 	/* vfork and clone children running on this TLS (clone.c): the guard is
 	 * held for them; tls_busy is its value to give back */

@@ -21,6 +21,25 @@
 	add %rcx, %r8
 .endm
 
+/* A hit's head (d << 8 | slot << 2 | kind, under 2^21 since the pause d
+ * is under FNT_GAP_TICKS = 2^13) in %rdx as its 2- or 3-byte prefix varint
+ * at %r8, which moves on past it.  The length comes from a branch, not
+ * from arithmetic on the value: the position then does not wait for the
+ * cycle counter, and neither does the next event's store. */
+.macro HIT_PUT
+	cmp $0x3fff, %rdx
+	ja .Lhit3\@
+	lea 2(,%rdx,4), %rdx              /* fnt_varint_pack(v, 2) */
+	mov %rdx, (%r8)
+	add $2, %r8
+	jmp .Lhitdone\@
+.Lhit3\@:
+	lea 4(,%rdx,8), %rdx              /* fnt_varint_pack(v, 3) */
+	mov %rdx, (%r8)
+	add $3, %r8
+.Lhitdone\@:
+.endm
+
 /* A NEW event's address field (fnt_event_new): zigzag(\fn - prev_new) in
  * %rax, with the thread's state at %fs:(\tls); or a jump to \bail when the
  * reader would reject the address (0, not a user-space address, a

@@ -111,7 +111,7 @@
 	mov %rax, %fs:T_LAST(%rsi)
 	shl $8, %rdx
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
-	VARINT_PUT
+	HIT_PUT
 	mov %r8, %fs:T_POS(%rsi)
 	jmp 79f
 70:	cmpl $0, fnt_trig_flags(%rip)
@@ -222,12 +222,10 @@
  * and it goes to \slow. */
 .macro ENTER_ASM slot, slow
 	FAST_CLAIM \slot, \slow
-	mov %fs:T_SS(%rsi), %r9
-	test %r9, %r9
-	jz 89f                            /* no shadow stack yet */
 	mov %fs:T_SS_TOP(%rsi), %ecx
 	cmp %fs:T_SS_CAP(%rsi), %ecx
-	je 89f                            /* full */
+	je 89f                            /* full, or no shadow stack yet (its capacity is then 0) */
+	mov %fs:T_SS(%rsi), %r9
 	mov %fs:T_POS(%rsi), %r8
 	cmp %fs:T_LIMIT(%rsi), %r8
 	jae 89f
@@ -244,8 +242,9 @@
 	mov %r8, E_SLOT(%r9)
 	mov %rdi, E_FN(%r9)
 	movq $0, E_PLAN(%r9)
-	movl $1, E_WRITTEN(%r9)
-	mov %edx, E_DEPTH(%r9)
+	shl $32, %rdx
+	or $1, %rdx
+	mov %rdx, E_WRITTEN(%r9)          /* written 1 and the depth, one store (E_DEPTH follows) */
 	add $1, %ecx
 	mov %ecx, %fs:T_SS_TOP(%rsi)
 	lea fnt_return_trampoline(%rip), %rax

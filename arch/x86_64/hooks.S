@@ -63,7 +63,7 @@
 	jne 7f
 	shl $8, %rdx
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
-	VARINT_PUT
+	HIT_PUT
 6:	mov %r9, %fs:T_LAST(%r11)
 	mov %r8, %fs:T_POS(%r11)
 	addl $\step, %fs:T_DEPTH(%r11)

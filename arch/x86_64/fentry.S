@@ -13,7 +13,7 @@
  *
  * Each first tries the common case.  When no function has values to
  * capture, that is the assembly of ENTER_ASM and EXIT_ASM below, which
- * saves the seven registers it uses; when some function has, the C of
+ * saves the six registers it uses; when some function has, the C of
  * runtime/fastpath.c, built to use no vector register and to save every
  * general register it uses, with the nine general registers pushed for it
  * to read values from.  Either does the whole entry or exit or changes
@@ -28,7 +28,7 @@
 
 	.text
 
-/* the seven registers the assembly fast paths use */
+/* the six registers the assembly fast paths use */
 .macro SCRATCH_PUSH
 	push %rax
 	.cfi_adjust_cfa_offset 8
@@ -42,13 +42,9 @@
 	.cfi_adjust_cfa_offset 8
 	push %r8
 	.cfi_adjust_cfa_offset 8
-	push %r9
-	.cfi_adjust_cfa_offset 8
 .endm
 
 .macro SCRATCH_POP
-	pop %r9
-	.cfi_adjust_cfa_offset -8
 	pop %r8
 	.cfi_adjust_cfa_offset -8
 	pop %rdi
@@ -172,39 +168,41 @@
  * stack as it found it.  The same steps as the second tier's C
  * (exit_frame and leave, runtime/fastpath.c); the guard is taken before
  * any of the thread's state is read, so that a signal handler's events
- * land either wholly before it or are turned away.  The seven registers
+ * land either wholly before it or are turned away.  The six registers
  * it uses are saved, none else touched.  Fields by runtime/asm-offsets.h,
  * which fastpath.c checks against the structs. */
 .macro EXIT_ASM slow
 	SCRATCH_PUSH
-	/* 56(%rsp): the slot for the real return address, the caller's %rsp at 64(%rsp) */
-	FAST_CLAIM 64, 91f
+	/* 48(%rsp): the slot for the real return address, the caller's %rsp at 56(%rsp) */
+	FAST_CLAIM 56, 91f
 	mov %fs:T_SS_TOP(%rsi), %ecx
 	sub $1, %ecx
 	jb 90f                            /* an empty shadow stack */
 	lea (%rcx,%rcx,4), %rdi
 	shl $3, %rdi
 	add %fs:T_SS(%rsi), %rdi          /* the top frame */
-	lea 56(%rsp), %rax
+	lea 48(%rsp), %rax
 	cmp %rax, E_SLOT(%rdi)
 	jne 90f                           /* frames to drop first, or another stack's */
 	cmpl $0, E_WRITTEN(%rdi)
 	je 90f
-	cmpq $0, E_PLAN(%rdi)
-	jne 90f
+	/* (no value to capture: with no spec anywhere, no frame has a plan) */
 	mov %fs:T_POS(%rsi), %r8
 	cmp %fs:T_LIMIT(%rsi), %r8
 	jae 90f
-	mov E_FN(%rdi), %r9
-	EVENT_ASM 1, %r9, 90f              /* FNT_K_EXIT */
-	subl $1, %fs:T_DEPTH(%rsi)
+	/* the real return address into its slot now, which the general path
+	 * overwrites if it is taken: the frame is then needed no more, and
+	 * its register holds the function */
 	mov E_RET(%rdi), %rax
-	mov %rax, 56(%rsp)
+	mov %rax, 48(%rsp)
+	mov E_FN(%rdi), %rdi
+	EVENT_ASM 1, %rdi, 90f              /* FNT_K_EXIT */
+	subl $1, %fs:T_DEPTH(%rsi)
 	subl $1, %fs:T_SS_TOP(%rsi)
 	movl $0, %fs:T_BUSY(%rsi)
 	SCRATCH_POP
 	RETURN_JMP
-	.cfi_adjust_cfa_offset 64
+	.cfi_adjust_cfa_offset 56
 90:	movl $0, %fs:T_BUSY(%rsi)
 91:	SCRATCH_POP
 	jmp \slow
@@ -217,7 +215,7 @@
  * the guard free, the cycle counter in use, the function in the chunk's
  * address cache and a short pause.  Then the entry event, the shadow push
  * and the swap of the return address at \slot(%rsp) for the return
- * trampoline.  The caller has pushed the seven registers this uses
+ * trampoline.  The caller has pushed the six registers this uses
  * (SCRATCH_PUSH) and put the function in %rdi; otherwise nothing is changed
  * and it goes to \slow. */
 .macro ENTER_ASM slot, slow
@@ -225,7 +223,6 @@
 	mov %fs:T_SS_TOP(%rsi), %ecx
 	cmp %fs:T_SS_CAP(%rsi), %ecx
 	je 89f                            /* full, or no shadow stack yet (its capacity is then 0) */
-	mov %fs:T_SS(%rsi), %r9
 	mov %fs:T_POS(%rsi), %r8
 	cmp %fs:T_LIMIT(%rsi), %r8
 	jae 89f
@@ -234,21 +231,25 @@
 	add $1, %edx
 	mov %edx, %fs:T_DEPTH(%rsi)
 	mov %fs:T_SS_TOP(%rsi), %ecx      /* the shadow push (fnt_shadow_push) */
-	lea (%rcx,%rcx,4), %rax
-	lea (%r9,%rax,8), %r9             /* its frame */
-	lea \slot(%rsp), %r8
-	mov (%r8), %rax
-	mov %rax, E_RET(%r9)
-	mov %r8, E_SLOT(%r9)
-	mov %rdi, E_FN(%r9)
-	movq $0, E_PLAN(%r9)
+	lea (%rcx,%rcx,4), %r8
+	shl $3, %r8
+	add %fs:T_SS(%rsi), %r8           /* its frame */
+	mov \slot(%rsp), %rax
+	mov %rax, E_RET(%r8)
+	lea \slot(%rsp), %rax
+	mov %rax, E_SLOT(%r8)
+	mov %rdi, E_FN(%r8)
+	/* E_PLAN is left as it is: with no spec anywhere it is 0 in every
+	 * frame (shadow stacks are mapped zeroed, and a plan is only ever
+	 * stored once some function has a spec, when this path is no longer
+	 * taken) */
 	shl $32, %rdx
 	or $1, %rdx
-	mov %rdx, E_WRITTEN(%r9)          /* written 1 and the depth, one store (E_DEPTH follows) */
+	mov %rdx, E_WRITTEN(%r8)          /* written 1 and the depth, one store (E_DEPTH follows) */
 	add $1, %ecx
 	mov %ecx, %fs:T_SS_TOP(%rsi)
 	lea fnt_return_trampoline(%rip), %rax
-	mov %rax, (%r8)
+	mov %rax, \slot(%rsp)
 	movl $0, %fs:T_BUSY(%rsi)
 	jmp 88f
 89:	movl $0, %fs:T_BUSY(%rsi)
@@ -372,7 +373,7 @@ __fentry__:
 	cmpl $0, fnt_argspec_count(%rip)
 	jne 2f                            /* values to capture somewhere: straight to the second tier */
 	SCRATCH_PUSH
-	mov 56(%rsp), %rdi                /* address just past the call in the function */
+	mov 48(%rsp), %rdi                /* address just past the call in the function */
 	cmpw $0x5a41, (%rdi)
 	je 6f                             /* `pop %r10` next: a nested function's (fentry_saves_chain) */
 	lea -5(%rdi), %rax
@@ -382,10 +383,10 @@ __fentry__:
 	lea -4(%rdi), %rax
 	cmpl $0xfa1e0ff3, (%rax)          /* after an endbr64 */
 	cmove %rax, %rdi
-	ENTER_ASM 64, 6f
+	ENTER_ASM 56, 6f
 	SCRATCH_POP
 	ret
-	.cfi_adjust_cfa_offset 56
+	.cfi_adjust_cfa_offset 48
 6:	SCRATCH_POP
 	jmp 1f
 2:	/* values to capture: the general registers, as struct fnt_regs begins */
@@ -425,12 +426,12 @@ fnt_prologue_entry:
 	cmpl $0, fnt_argspec_count(%rip)
 	jne 2f
 	SCRATCH_PUSH
-	mov 56(%rsp), %rdi
+	mov 48(%rsp), %rdi
 	mov -13(%rdi), %rdi               /* the .quad before the call: the function */
-	ENTER_ASM 64, 6f
+	ENTER_ASM 56, 6f
 	SCRATCH_POP
 	ret
-	.cfi_adjust_cfa_offset 56
+	.cfi_adjust_cfa_offset 48
 6:	SCRATCH_POP
 	jmp 1f
 2:
@@ -472,10 +473,10 @@ fnt_libcall_entry:
 	jne 2f
 	SCRATCH_PUSH
 	mov 8(%r11), %rdi                 /* the GOT slot: the event's function */
-	ENTER_ASM 56, 6f
+	ENTER_ASM 48, 6f
 	SCRATCH_POP
 	jmp *(%r11)                       /* the real function */
-	.cfi_adjust_cfa_offset 56
+	.cfi_adjust_cfa_offset 48
 6:	SCRATCH_POP
 	jmp 1f
 2:

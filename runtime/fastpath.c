@@ -15,12 +15,15 @@
  * general registers: the event with its ARGS or RETVAL record of register
  * and stack words, and the shadow stack's push or pop with the swap.
  *
- * These functions are built with -mgeneral-regs-only and
- * no_caller_saved_registers (see the Makefile): the compiler saves exactly
- * the registers they use, and they use no vector register.  They call
- * nothing: each either finishes its event or changes nothing at all and
- * answers "slow", and the trampoline then takes the general path, which
- * redoes the event from the start.
+ * These functions are built with -mgeneral-regs-only (see the Makefile):
+ * they use no vector register, so the nine call-clobbered general
+ * registers, which the trampolines push before calling them (GP_PUSH), are
+ * all an ordinary call can change; the compiler saves the callee-saved ones
+ * it uses.  (They were no_caller_saved_registers once, when the
+ * trampolines saved only their arguments: with GP_PUSH that saved the nine
+ * twice.)  They call nothing: each either finishes its event or changes
+ * nothing at all and answers "slow", and the trampoline then takes the
+ * general path, which redoes the event from the start.
  */
 #include "fntrace.h"
 #include "format/argspec.h"
@@ -59,7 +62,7 @@ _Static_assert(FNT_K_EXIT == 1 && FNT_K_ENTRY == 0, "asm-offsets.h: event kinds"
 
 #ifndef FNT_STATIC_ARCHIVE
 
-#define FAST __attribute__((no_caller_saved_registers, used)) FNT_HIDDEN
+#define FAST __attribute__((used)) FNT_HIDDEN
 
 int fnt_args_fast(const uint64_t *gp, uintptr_t fn, uintptr_t *slot) FAST;
 int fnt_fentry_args_fast(const uint64_t *gp, uintptr_t ret_in_fn, uintptr_t *slot) FAST;

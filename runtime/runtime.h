@@ -112,7 +112,8 @@ struct fnt_shadow_entry {
 	uintptr_t slot;          /* where it lives on the stack */
 	uintptr_t fn;            /* the function (for its exit event) */
 	const struct fnt_argplan *plan;   /* its -A/-R spec, or NULL */
-	uint32_t written;        /* its entry was written (0: left out by the record-time filters) */
+	uint32_t written;        /* FNT_SS_WRITTEN: its entry was written (else left out by the record-time
+				  * filters); FNT_SS_KEPT: its return address was not swapped (fentry.h) */
 	int32_t depth;           /* t->depth once it was written (library calls under -finstrument-functions) */
 };
 

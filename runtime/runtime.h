@@ -220,6 +220,8 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 /* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
 void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;
 void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
+/* setcontext back to a context getcontext saved on the same stack (coro.c) */
+void fnt_note_setcontext(const void *ucp) FNT_HIDDEN;
 
 /* record-time filters (filter.c) */
 extern uint32_t fnt_filtering FNT_HIDDEN;   /* non-zero when any filter is on; read-only after init */

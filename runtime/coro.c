@@ -335,14 +335,19 @@ void *fnt_coro_made(ucontext_t *ucp)
 	return real_fn(&real_make, "makecontext");
 }
 
-/* 1 if ucp is a context the table knows, now entered */
-static int enter_ctx(struct fnt_thread *t, const ucontext_t *ucp)
+/* Enter ucp: a context the table knows switches stacks.  One it does not
+ * know, whose stack pointer lies on the stack in use (the hooks' window),
+ * was saved there by getcontext: going back to it leaves the frames since,
+ * as a longjmp does (setjmp.c). */
+static void enter_ctx(struct fnt_thread *t, const ucontext_t *ucp)
 {
 	uintptr_t to;
-	if (!ucp || !ctx_get((uintptr_t)ucp, &to))
-		return 0;
-	switch_to(t, to);
-	return 1;
+	if (!ucp)
+		return;
+	if (ctx_get((uintptr_t)ucp, &to))
+		switch_to(t, to);
+	else if (t->stk_max && (uintptr_t)ucp->uc_mcontext.gregs[REG_RSP] - t->stk_lo <= t->stk_span)
+		fnt_note_setcontext(ucp);
 }
 
 FNT_EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
@@ -356,16 +361,10 @@ FNT_EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
 	return f(oucp, ucp);
 }
 
-/* A context the table does not know, whose stack pointer lies on the stack
- * in use (the hooks' window), was saved there by getcontext: going back to
- * it leaves the frames since, as a longjmp does (setjmp.c). */
 FNT_EXPORT int setcontext(const ucontext_t *ucp)
 {
-	struct fnt_thread *t = &fnt_self;
 	int (*f)(const ucontext_t *) = (int (*)(const ucontext_t *))real_fn(&real_set, "setcontext");
-	if (!enter_ctx(t, ucp) && ucp && t->stk_max &&
-	    (uintptr_t)ucp->uc_mcontext.gregs[REG_RSP] - t->stk_lo <= t->stk_span)
-		fnt_note_setcontext(ucp);
+	enter_ctx(&fnt_self, ucp);
 	return f(ucp);
 }
 

@@ -23,11 +23,15 @@
  * (FNT_META_LIBCALL), for what must find the call's code by address: the
  * perf commands, which match a sample's innermost frame to it.
  *
- * Left alone (see doc/libcall.md): functions that return twice (setjmp,
- * vfork, getcontext: never swap their return address), functions that do
- * not return (exit, longjmp, execve on success...), our own hooks, and
- * slots still lazily bound to the module's PLT that dlvsym cannot resolve
- * (`fntrace record` sets LD_BIND_NOW so that there are none).  Stubs are
+ * Functions that must keep their return address (libcall_kind, see
+ * doc/libcall.md) have stubs that go straight to the trampoline's general
+ * path: one that does not return (exit, longjmp, pthread_exit) leaves its
+ * frame on the shadow stack unswapped, for what ends it to close; one that
+ * returns twice (setjmp, vfork, getcontext) is its entry and exit at once.
+ * Left alone: our own hooks and the unwinder they steer, the start-up and
+ * tear-down code around main, and slots still lazily bound to the module's
+ * PLT that dlvsym cannot resolve (`fntrace record` sets LD_BIND_NOW so that
+ * there are none).  Stubs are
  * never freed: a thread may be between a slot and its stub when a library
  * is closed, and a closed module's stubs are simply never reached again.
  */

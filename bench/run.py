@@ -39,10 +39,12 @@ MT_THREADS = 4
 
 # workload -> (source, size argument list) per profile
 SIZES = {
-    "full": {"fib": ["33"], "mix": ["330000"], "mt": ["330000", str(MT_THREADS)], "sqlite": ["100000"]},
-    "quick": {"fib": ["24"], "mix": ["20000"], "mt": ["20000", str(MT_THREADS)], "sqlite": ["3000"]},
+    "full": {"fib": ["33"], "mix": ["330000"], "mt": ["330000", str(MT_THREADS)], "sqlite": ["100000"],
+             "libcall": ["3000000"]},
+    "quick": {"fib": ["24"], "mix": ["20000"], "mt": ["20000", str(MT_THREADS)], "sqlite": ["3000"],
+              "libcall": ["100000"]},
 }
-DEFAULT_WORKLOADS = "fib,mix,mt,sqlite"
+DEFAULT_WORKLOADS = "fib,mix,mt,sqlite,libcall"
 
 # the real-world row: sqlite's amalgamation as the npm package better-sqlite3
 # ships it (deps/sqlite3/), fetched once into bench/out/sqlite-src/ with
@@ -72,6 +74,12 @@ FILTER_MODES = {"fntrace-filter-miss", "fntrace-notrace-all", "fntrace-time-1us"
 # library calls on (the other rows record without them, as uftrace --no-libcall):
 # more events than the counting build's; measured per library call instead
 LIBCALL_METHODS = {"fntrace-libcall": "fntrace-default", "uftrace-libcall": "uftrace"}
+# the libcall workload (src/libcall.c): N calls of lc_step, a trivial function
+# of an uninstrumented shared library (src/liblc.c), and nothing else traced;
+# its rows are measured against the row named third: ns per library call =
+# (t - t_base) / N.  fntrace-fentry runs the same loop, uninstrumented, against
+# the library built -pg -mfentry: the same calls as fentry functions.
+LIBCALL_FN = "lc_step"
 # rows on the -pg builds: gcc -O2 -pg makes its own number of calls (in fib it
 # turns one of the two recursive calls into a loop), counted from the
 # fntrace-fentry trace; their per-call figures divide by that count
@@ -83,7 +91,7 @@ FNTRACE_NON_MODES = {"--output", "--report", "--chunk-size", "--help", "--clock"
                      "--filter", "--notrace", "--depth", "--time-filter", "--module", "--no-thread",
                      "--argument", "--retval", "--auto-args", "--patch",  # -A/-R/--auto-args: the -pg -mfentry rows
                      "--ring", "--snapshot-signal", "--quiet",  # --quiet: no summary walk after the run
-                     "--no-libcall", "--nest-libcall"}
+                     "--no-libcall", "--libcall", "--nest-libcall"}
 
 UFTRACE_FLAGS = ["--no-libcall", "--no-event", "--no-sched"]
 
@@ -246,6 +254,20 @@ def build_sqlite(o, h, hdrs):
     return None
 
 
+def build_libcall(o, hdrs):
+    """the libcall workload: the loop linked against liblc.so (plain and
+    -finstrument-functions), and uninstrumented against liblc-fentry.so, the
+    same library built -pg -mfentry"""
+    src, lib = os.path.join(SRC, "libcall.c"), os.path.join(SRC, "liblc.c")
+    compile_(o("liblc.so"), CFLAGS + ["-fPIC", "-shared", lib], [lib])
+    compile_(o("liblc-fentry.so"), CFLAGS + FENTRY + ["-fPIC", "-shared", lib], [lib])
+    link = ["-L" + OUT, "-Wl,-rpath,$ORIGIN"]
+    deps = [src] + hdrs
+    compile_(o("libcall-plain"), CFLAGS + [src] + link + ["-llc"], deps + [o("liblc.so")])
+    compile_(o("libcall-inst"), CFLAGS + INST + [src] + link + ["-llc"], deps + [o("liblc.so")])
+    compile_(o("libcall-fentry"), CFLAGS + [src] + link + ["-llc-fentry"], deps + [o("liblc-fentry.so")])
+
+
 def build(workloads, notes):
     os.makedirs(OUT, exist_ok=True)
     hdrs = [os.path.join(SRC, h) for h in ("bench.h", "mixcore.h")]
@@ -257,6 +279,9 @@ def build(workloads, notes):
     ife = [h("ideal-fentry.S"), h("ideal-fentry-init.c")]
     compile_(o("ideal-fentry.so"), ["-O2", "-fPIC", "-shared"] + ife, ife)
     for w in list(workloads):
+        if w == "libcall":
+            build_libcall(o, hdrs)
+            continue
         if w == "sqlite":
             why = build_sqlite(o, h, hdrs)
             if why:
@@ -419,8 +444,10 @@ def methods_for(w, args, fnt, uft):
     return ms
 
 
-def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
-    ms = methods_for(w, args, fnt, uft)
+def sample_methods(w, ms, runs, res_notes):
+    """run every method of ms once per round, a warm-up round first, and
+    check each run's result against the plain run's: -> (samples per
+    method, failed methods and why, the command of each)"""
     samples = {m[0]: [] for m in ms}
     failed = {}
     commands = {}
@@ -450,7 +477,25 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
             if rnd > 0:
                 samples[name].append(r)
         log("  %s round %d/%d done" % (w, rnd, runs) if rnd else "  %s warm-up done" % w)
+    return samples, failed, commands
 
+
+def timed_row(row, ss):
+    """row's wall and CPU times, over the samples ss"""
+    walls = [s["wall"] for s in ss]
+    row.update({
+        "status": "ok",
+        "runs": len(ss),
+        "wall_s": statistics.median(walls), "wall_min_s": min(walls), "wall_max_s": max(walls),
+        "walls_s": walls,
+        "cpu_s": statistics.median(s["cpu"] for s in ss),
+        "rss_kb": statistics.median(s["rss_kb"] for s in ss),
+    })
+
+
+def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
+    ms = methods_for(w, args, fnt, uft)
+    samples, failed, commands = sample_methods(w, ms, runs, res_notes)
     rows = []
     plain = samples["plain"]
     pw = statistics.median(s["wall"] for s in plain)
@@ -467,16 +512,7 @@ def measure_workload(w, args, calls, fnt, uft, runs, res_notes):
             row["status"] = "FAILED: " + failed[name]
             rows.append(row)
             continue
-        ss = samples[name]
-        walls = [s["wall"] for s in ss]
-        row.update({
-            "status": "ok",
-            "runs": len(ss),
-            "wall_s": statistics.median(walls), "wall_min_s": min(walls), "wall_max_s": max(walls),
-            "walls_s": walls,
-            "cpu_s": statistics.median(s["cpu"] for s in ss),
-            "rss_kb": statistics.median(s["rss_kb"] for s in ss),
-        })
+        timed_row(row, samples[name])
         row["ns_per_call"] = (row["wall_s"] - pw) / calls * 1e9
         row["ns_per_call_min"] = (row["wall_min_s"] - pw) / calls * 1e9
         row["ns_per_call_max"] = (row["wall_max_s"] - pw) / calls * 1e9
@@ -529,7 +565,9 @@ def rescale_pg_rows(rows, calls):
 
 # ---------------------------------------------------------------- checks
 
-def fntrace_calls(tdir):
+def fntrace_calls(tdir, fn=None):
+    """the calls `fntrace report` counts in tdir (of the function fn only,
+    if given): (count, None), or (None, why)"""
     p = subprocess.run([os.path.join(BUILD, "fntrace"), "report", "-d", tdir, "--format", "csv"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=base_env())
     out = p.stdout
@@ -540,11 +578,13 @@ def fntrace_calls(tdir):
     rows = list(csv.DictReader(io.StringIO(out)))
     if not rows or "calls" not in rows[0]:
         return None, "no calls column in 'fntrace report --format csv'"
-    return sum(int(r["calls"]) for r in rows if (r.get("calls") or "").isdigit()), None
+    return sum(int(r["calls"]) for r in rows if (r.get("calls") or "").isdigit()
+               and (fn is None or r.get("function") == fn)), None
 
 
-def uftrace_calls(exe, tdir):
-    """sum of the Calls column of `uftrace report` (linux:* events left out); also its time"""
+def uftrace_calls(exe, tdir, fn=None):
+    """sum of the Calls column of `uftrace report` (linux:* events left out;
+    of the function fn only, if given); also its time"""
     t0 = time.perf_counter()
     r = run([exe, "report", "-d", tdir, "--no-pager"])
     t = time.perf_counter() - t0
@@ -556,7 +596,8 @@ def uftrace_calls(exe, tdir):
             seen = True
             continue
         tok = line.split()
-        if seen and len(tok) >= 6 and tok[4].isdigit() and not tok[5].startswith("linux:"):
+        if seen and len(tok) >= 6 and tok[4].isdigit() and not tok[5].startswith("linux:") and \
+                (fn is None or " ".join(tok[5:]) == fn):
             total += int(tok[4])
     return total, t, r
 
@@ -577,6 +618,78 @@ def libcall_row(w, row, rows, calls, uft, notes):
     row["ns_per_library_call"] = (row["wall_s"] - base["wall_s"]) / row["library_calls"] * 1e9
     notes.append("%s %s: %.1f ns per traced library call (%d library calls over the %s row)" % (
         w, row["method"], row["ns_per_library_call"], row["library_calls"], base["method"]))
+
+
+def libcall_methods(args, fnt, uft):
+    """the libcall workload's rows: [(name, label, kind, builder, base row)]"""
+    o = lambda n: os.path.join(OUT, n)
+    fexe = os.path.join(BUILD, "fntrace")
+    inst, fentry = [o("libcall-inst")] + args, [o("libcall-fentry")] + args
+    ms = [("plain", "plain -O2", "base", lambda _: ([o("libcall-plain")] + args, None), None)]
+    if fnt["ok"]:
+        ms += [
+            ("fntrace-off", "fntrace record --no-libcall", "trace",
+             lambda d: ([fexe, "record", "-q", "-d", d, "--no-libcall", "--"] + inst, None), "plain"),
+            ("fntrace-libcall", "fntrace record --libcall", "trace",
+             lambda d: ([fexe, "record", "-q", "-d", d, "--libcall", "--"] + inst, None), "fntrace-off"),
+            ("fntrace-fentry", "fntrace record, %s built -pg -mfentry" % LIBCALL_FN, "trace",
+             lambda d: ([fexe, "record", "-q", "-d", d, "--no-libcall", "--"] + fentry, None), "fntrace-off"),
+        ]
+    else:
+        ms.append(("fntrace", "fntrace record", "missing", None, None))
+    if uft["exe"]:
+        flags = [f for f in UFTRACE_FLAGS if f != "--no-libcall"]
+        ms += [
+            ("uftrace-off", "uftrace record --no-libcall", "trace",
+             lambda d: ([uft["exe"], "record", "-d", d, "--no-libcall"] + flags + inst, None), "plain"),
+            ("uftrace-libcall", "uftrace record (library calls)", "trace",
+             lambda d: ([uft["exe"], "record", "-d", d] + flags + inst, None), "uftrace-off"),
+        ]
+    else:
+        ms.append(("uftrace", "uftrace record", "missing", None, None))
+    return ms
+
+
+def measure_libcall(args, fnt, uft, runs, notes):
+    """One library call, measured directly: N calls of a trivial function of
+    an uninstrumented shared library, and the same tracer with library calls
+    off as the base; the same function built -pg -mfentry for the fentry
+    call it is held against.  Each traced row's trace must hold N calls of
+    it (the base rows: none)."""
+    w, n = "libcall", int(args[0])
+    ms = libcall_methods(args, fnt, uft)
+    samples, failed, commands = sample_methods(w, [m[:4] for m in ms], runs, notes)
+    rows, by = [], {}
+    for name, label, kind, b, base in ms:
+        row = {"workload": w, "method": name, "label": label, "kind": kind, "base": base,
+               "command": commands.get(name)}
+        rows.append(row)
+        by[name] = row
+        if kind == "missing":
+            row["status"] = fnt["note"] if name.startswith("fntrace") else uft["note"]
+            continue
+        if name in failed:
+            row["status"] = "FAILED: " + failed[name]
+            continue
+        timed_row(row, samples[name])
+        if kind == "trace":
+            tdir = os.path.join(TRACES, "%s-%s" % (w, name))
+            row["trace_bytes"] = du(tdir)
+            if name.startswith("fntrace"):
+                got, _ = fntrace_calls(tdir, LIBCALL_FN)
+            else:
+                got, _, _ = uftrace_calls(uft["exe"], tdir, LIBCALL_FN)
+            row["traced_calls"] = got
+            want = 0 if base == "plain" else n
+            if got != want:
+                notes.append("libcall %s: the trace holds %s calls of %s, not %d" % (name, got, LIBCALL_FN, want))
+            rmtree(tdir)
+        b = by.get(base)
+        if b and b.get("status") == "ok":
+            row["ns_per_call"] = (row["wall_s"] - b["wall_s"]) / n * 1e9
+            row["ns_per_call_min"] = (row["wall_min_s"] - b["wall_min_s"]) / n * 1e9
+            row["cpu_ns_per_call"] = (row["cpu_s"] - b["cpu_s"]) / n * 1e9
+    return {"name": w, "args": args, "calls": n, "rows": rows}
 
 
 # ---------------------------------------------------------------- decoding
@@ -800,6 +913,24 @@ def print_results(R):
                 "-" if base else f(r["rss_added_kb"] / 1024, ".1f"),
             ])
     out.append(table(hdr, rows, right=set(range(2, 12))))
+    lc = R.get("libcall")
+    if lc:
+        out.append("")
+        out.append("One library call (bench/src/libcall.c: %s calls of %s, a trivial function of an uninstrumented "
+                   "shared library): ns/call = (t - t_base) / calls, medians (and mins) of %d runs"
+                   % (format(lc["calls"], ","), LIBCALL_FN, R["runs"]))
+        rows = []
+        for r in lc["rows"]:
+            if r["status"] != "ok":
+                rows.append([r["label"], r["status"], "", "", "", "", ""])
+                continue
+            per = r.get("ns_per_call") is not None
+            rows.append([r["label"], f(r["wall_s"], ".3f"), "%.3f..%.3f" % (r["wall_min_s"], r["wall_max_s"]),
+                         r["base"] or "-", f(r.get("ns_per_call"), ".1f") if per else "-",
+                         f(r.get("ns_per_call_min"), ".1f") if per else "-",
+                         f(r["trace_bytes"] / 1e6 if r.get("trace_bytes") is not None else None, ".1f")])
+        out.append(table(["method", "median s", "min..max s", "base", "ns/call", "(mins)", "trace MB"], rows,
+                         right={1, 2, 4, 5, 6}))
     if R["decode"]:
         out.append("")
         out.append("Decode speed (report/replay to /dev/null, export to a file; median of %d; RSS = peak of the decoder)"
@@ -861,7 +992,7 @@ def print_results(R):
         out.append("Hand-made vfork gap: " + g.get("error", "?"))
     if R["targets"]:
         out.append("")
-        out.append("Targets (issues 3 and 15), this run:")
+        out.append("Targets (issues 3, 10 and 15), this run:")
         rows = [[t["figure"], t["target"], t["measured"], t["verdict"]] for t in R["targets"]]
         out.append(table(["figure", "target", "measured", ""], rows, right=set()))
     if R["notes"]:
@@ -912,12 +1043,6 @@ def evaluate_targets(R):
             add("%s: uftrace -P / fntrace -P overhead" % wname, "(reported)",
                 "%.1fx (%.1f vs %.1f ns/call)" % (up["ns_per_call"] / fp["ns_per_call"], up["ns_per_call"],
                                                  fp["ns_per_call"]), None)
-        lc = by.get((wname, "fntrace-libcall"))
-        if ok(lc) and ok(fe) and lc.get("ns_per_library_call") is not None and lc.get("library_calls", 0) > 100000:
-            add("%s: library call vs -pg -mfentry call" % wname, "<= 1.00x",
-                "%.2fx (%.1f vs %.1f ns/call)" % (lc["ns_per_library_call"] / fe["ns_per_call"],
-                                                 lc["ns_per_library_call"], fe["ns_per_call"]),
-                lc["ns_per_library_call"] <= fe["ns_per_call"])
         if ok(ur) and fr["ns_per_call"] > 0:
             y = ur["ns_per_call"] / fr["ns_per_call"]
             add("%s: uftrace / fntrace overhead" % wname, ">= %.0fx" % TARGETS["uftrace_vs_fntrace"],
@@ -926,6 +1051,16 @@ def evaluate_targets(R):
         if fr.get("bytes_per_event") is not None:
             add("%s: bytes per event (default mode)" % wname, "<= %.0f" % TARGETS["bytes_per_event"],
                 "%.2f" % fr["bytes_per_event"], fr["bytes_per_event"] <= TARGETS["bytes_per_event"])
+    lc = {r["method"]: r for r in (R.get("libcall") or {}).get("rows", [])}
+    on, fe, ul = lc.get("fntrace-libcall"), lc.get("fntrace-fentry"), lc.get("uftrace-libcall")
+    if ok(on) and ok(fe) and on.get("ns_per_call") is not None and fe.get("ns_per_call"):
+        add("libcall: a library call vs a -pg -mfentry call", "<= 1.00x",
+            "%.2fx (%.1f vs %.1f ns/call)" % (on["ns_per_call"] / fe["ns_per_call"], on["ns_per_call"],
+                                             fe["ns_per_call"]), on["ns_per_call"] <= fe["ns_per_call"])
+    if ok(on) and ok(ul) and on.get("ns_per_call") and ul.get("ns_per_call") is not None:
+        add("libcall: uftrace / fntrace per library call", "(reported)",
+            "%.1fx (%.1f vs %.1f ns/call)" % (ul["ns_per_call"] / on["ns_per_call"], ul["ns_per_call"],
+                                             on["ns_per_call"]), None)
     mt, mix = by.get(("mt", "fntrace-default")), by.get(("mix", "fntrace-default"))
     if ok(mt) and ok(mix):
         add("mt vs mix: CPU ns per call", "mt <= mix", "%.1f vs %.1f (wall: %.1f vs %.1f)" % (
@@ -1058,6 +1193,10 @@ def main():
 
     for w in workloads:
         args = SIZES[profile][w]
+        if w == "libcall":
+            log("libcall %s: one library call" % " ".join(args))
+            R["libcall"] = measure_libcall(args, fnt, uft, runs, notes)
+            continue
         r = run([os.path.join(OUT, w + "-count")] + args)
         m = re.search(r"^calls (\d+)$", r["out"], re.M)
         if r["status"] != 0 or not m:

@@ -335,11 +335,19 @@ void *fnt_coro_made(ucontext_t *ucp)
 	return real_fn(&real_make, "makecontext");
 }
 
+/* Enter ucp: a context the table knows switches stacks.  One it does not
+ * know, whose stack pointer lies on the stack in use (the hooks' window),
+ * was saved there by getcontext: going back to it leaves the frames since,
+ * as a longjmp does (setjmp.c). */
 static void enter_ctx(struct fnt_thread *t, const ucontext_t *ucp)
 {
 	uintptr_t to;
-	if (ucp && ctx_get((uintptr_t)ucp, &to))
+	if (!ucp)
+		return;
+	if (ctx_get((uintptr_t)ucp, &to))
 		switch_to(t, to);
+	else if (t->stk_max && (uintptr_t)ucp->uc_mcontext.gregs[REG_RSP] - t->stk_lo <= t->stk_span)
+		fnt_note_setcontext(ucp);
 }
 
 FNT_EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)

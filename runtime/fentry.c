@@ -9,7 +9,11 @@
  *   return address swapped; so the trace never has an exit without its
  *   entry.  When an entry cannot be recorded (guard held by a signal
  *   handler, shadow stack full, recording off) the call is simply not
- *   traced: not swapped, nothing written.
+ *   traced: not swapped, nothing written.  A library call that does not
+ *   return (exit, longjmp: runtime/libcall.c) has its frame kept, not
+ *   swapped (FNT_SS_KEPT): only unwinding ever closes it, and the stack
+ *   walks leave its slot alone; one that returns twice (setjmp, vfork) is
+ *   its entry and exit at once, with no frame.
  * - Entries whose stack slot lies below the current return's slot belong
  *   to frames that were left without returning (longjmp out of a signal
  *   handler, an exception caught in untraced code): the return trampoline
@@ -265,6 +269,7 @@ static __attribute__((noinline)) int ret_slow(struct fnt_thread *t, const struct
 }
 
 void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
+void fnt_shadow_enter_how(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot, int how) FNT_HIDDEN;
 
 void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 {
@@ -273,24 +278,49 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	fnt_shadow_enter(r, fentry_fn(ret_in_fn), slot);
 }
 
-/* The entry of fn, whose return address is at *slot (also the library-call
- * trampolines' way in: runtime/libcall.c). */
-void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
+/* The frame of a call whose entry was just seen by the filters (written or
+ * not), as `how` says (FNT_ENTER_*), with the guard held; 1 when the exit
+ * of a zero-length call was written, which released the guard. */
+static inline __attribute__((always_inline)) int shadow_frame(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot,
+							       const struct fnt_argplan *plan, uint32_t written,
+							       const int how)
+{
+	if (how == FNT_ENTER_SWAP) {
+		fnt_shadow_push(t, fn, slot, plan, written);
+	} else if (how == FNT_ENTER_KEPT) {
+		fnt_shadow_put(t, fn, slot, plan, written | FNT_SS_KEPT);
+	} else if (unlikely(fnt_filtering)) {
+		/* its exit, now: through the filters as any exit (-t erases it) */
+		if (!fnt_gate_skip(t, fn, 1) && written) {
+			fnt_event_write(t, fn, 0, 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The entry of fn, whose return address is at *slot, and its frame as
+ * `how` says (a constant: FNT_ENTER_SWAP for every function, the others
+ * for some library calls). */
+static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot,
+							       const int how)
 {
 	struct fnt_thread *t = &fnt_self;
 	const struct fnt_argplan *plan = NULL;
 	int32_t depth;
+	/* a call kept open has no exit to lose */
+	const unsigned events = how == FNT_ENTER_KEPT ? 1 : 2;
 	/* record --callsite: the call site is the return address, in the caller */
 	uintptr_t site = unlikely(fnt_flags & FNT_FLAG_CALLSITE) ? *slot : 0;
 
 	/* another machine stack: its own shadow stack first (coro.c); or a
 	 * context on this thread's TLS that is not the thread: not traced,
 	 * entry nor exit */
-	if (fnt_stack_check(t, (uintptr_t)slot, 2))
+	if (fnt_stack_check(t, (uintptr_t)slot, events))
 		return;
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy) {
-			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);   /* its entry and its exit */
+			fnt_lost_events(t, FNT_LOST_REENTRANT, events);   /* its entry and its exit, if any */
 			return;
 		}
 		if (!t->ss) {
@@ -298,7 +328,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 				return;
 		} else {
 			/* deeper than the shadow stack: not traced, entry nor exit */
-			fnt_lost_events(t, FNT_LOST_SHADOW, 2);
+			fnt_lost_events(t, FNT_LOST_SHADOW, events);
 			return;
 		}
 	}
@@ -309,7 +339,7 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		 * hooks); only the written ones get an exit event */
 		uintptr_t written = 0;
 		if (t->busy) {
-			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);
+			fnt_lost_events(t, FNT_LOST_REENTRANT, events);
 			return;
 		}
 		t->busy = 1;
@@ -326,14 +356,15 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 			}
 			written = t->depth != depth;
 		}
-		fnt_shadow_push(t, fn, slot, written ? plan : NULL, written);
+		if (shadow_frame(t, fn, slot, written ? plan : NULL, written, how))
+			return;
 		barrier();
 		t->busy = 0;
 		return;
 	}
 	if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
 		if (t->busy) {
-			fnt_lost_events(t, FNT_LOST_REENTRANT, 2);
+			fnt_lost_events(t, FNT_LOST_REENTRANT, events);
 			return;
 		}
 		t->busy = 1;
@@ -347,6 +378,8 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 		depth = t->depth;
 		fnt_event(fn, site, 0);
 		if (t->depth == depth) {     /* not recorded: leave the call alone */
+			if (how == FNT_ENTER_KEPT)
+				return;          /* (no exit to count) */
 			if (t->busy)             /* inside a signal handler: its exit will be missing too */
 				fnt_lost_events(t, FNT_LOST_REENTRANT, 1);
 			else if (t->state == FNT_T_OFF)   /* no chunk (disk full, RLIMIT_FSIZE): likewise */
@@ -368,15 +401,35 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 			}
 		}
 	}
+	if (how == FNT_ENTER_ZERO) {
+		fnt_event(fn, 0, 1);
+		return;
+	}
 	/* the push, under the guard: a signal handler landing between filling
 	 * the entry and counting it would push its own calls over it */
 	if (t->busy)
 		return;         /* (cannot happen: nothing above leaves it held) */
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	fnt_shadow_push(t, fn, slot, plan, 1);
+	shadow_frame(t, fn, slot, plan, 1, how);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
+}
+
+/* The entry of fn, whose return address is at *slot (also the library-call
+ * trampolines' way in: runtime/libcall.c). */
+void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
+{
+	shadow_enter(r, fn, slot, FNT_ENTER_SWAP);
+}
+
+/* ...of a library call that does not return, or returns twice */
+void fnt_shadow_enter_how(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot, int how)
+{
+	if (how == FNT_ENTER_KEPT)
+		shadow_enter(r, fn, slot, FNT_ENTER_KEPT);
+	else
+		shadow_enter(r, fn, slot, FNT_ENTER_ZERO);
 }
 
 /* Drop the entries of frames below sp (left without returning), recording
@@ -392,9 +445,9 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 		 * exception left: the exit hooks its cleanups ran for the frames
 		 * around it already closed it (the reader closes the frames
 		 * above the one that returns), so it is not unwound again */
-		if (t->ss[i].written && t->ss[i].depth > t->depth)
+		if ((t->ss[i].written & FNT_SS_WRITTEN) && t->ss[i].depth > t->depth)
 			gone++;
-		else if (t->ss[i].written && !from)
+		else if ((t->ss[i].written & FNT_SS_WRITTEN) && !from)
 			from = t->ss[i].depth;
 	}
 	/* every traced frame from the outermost one left up is gone, the
@@ -462,7 +515,7 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			return e.ret;
 		t->busy = 1;
 		barrier();
-		if (fnt_gate_skip(t, e.fn, 1) || !e.written) {
+		if (fnt_gate_skip(t, e.fn, 1) || !(e.written & FNT_SS_WRITTEN)) {
 			barrier();
 			t->busy = 0;
 			return e.ret;
@@ -515,7 +568,7 @@ static void shadow_put_back(struct fnt_thread *t)
 {
 	for (uint32_t i = t->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-		if (*slot == (uintptr_t)fnt_return_trampoline)
+		if (*slot == (uintptr_t)fnt_return_trampoline && !(t->ss[i].written & FNT_SS_KEPT))
 			*slot = t->ss[i].ret;
 	}
 }
@@ -525,7 +578,7 @@ static void shadow_swap_again(struct fnt_thread *t)
 {
 	for (uint32_t i = 0; i < t->ss_top; i++) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-		if (*slot == t->ss[i].ret)
+		if (*slot == t->ss[i].ret && !(t->ss[i].written & FNT_SS_KEPT))
 			*slot = (uintptr_t)fnt_return_trampoline;
 	}
 }

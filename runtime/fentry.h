@@ -47,10 +47,28 @@ static inline uintptr_t fentry_fn(uintptr_t ret)
 	return fn;
 }
 
-/* Push fn's frame, whose return address is at *slot, and swap that
- * address for the return trampoline; with the guard held. */
+/* struct fnt_shadow_entry's `written`: its entry was written (else the
+ * record-time filters left it out); and KEPT, the frame of a library call
+ * that does not return (exit, longjmp...: runtime/libcall.c), whose return
+ * address was left as it was.  A kept frame only ever leaves the shadow
+ * stack as unwound (a longjmp, an exception, pthread_exit), never through
+ * the return trampoline, and the stack walks leave its slot alone. */
+#define FNT_SS_WRITTEN 1u
+#define FNT_SS_KEPT 2u
+
+/* How a call is entered (fnt_shadow_enter_how, for runtime/libcall.c):
+ * its return address swapped, as every traced call; kept (a call that does
+ * not return); or its entry and its exit at once, nothing left on the
+ * shadow stack (a call that returns twice, setjmp, vfork: its return
+ * address must stay as it is, and its frame cannot be followed). */
+#define FNT_ENTER_SWAP 0
+#define FNT_ENTER_KEPT 1
+#define FNT_ENTER_ZERO 2
+
+/* Put fn's frame, whose return address is at *slot, on the shadow stack;
+ * with the guard held. */
 static inline __attribute__((always_inline)) void
-fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_argplan *plan, uint32_t written)
+fnt_shadow_put(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_argplan *plan, uint32_t written)
 {
 	struct fnt_shadow_entry *e = &t->ss[t->ss_top];
 	e->ret = *slot;
@@ -60,6 +78,13 @@ fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struc
 	e->written = written;
 	e->depth = t->depth;
 	t->ss_top++;
+}
+
+/* ...and swap that return address for the return trampoline */
+static inline __attribute__((always_inline)) void
+fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struct fnt_argplan *plan, uint32_t written)
+{
+	fnt_shadow_put(t, fn, slot, plan, written);
 	*slot = (uintptr_t)fnt_return_trampoline;
 }
 

@@ -23,11 +23,15 @@
  * (FNT_META_LIBCALL), for what must find the call's code by address: the
  * perf commands, which match a sample's innermost frame to it.
  *
- * Left alone (see doc/libcall.md): functions that return twice (setjmp,
- * vfork, getcontext: never swap their return address), functions that do
- * not return (exit, longjmp, execve on success...), our own hooks, and
- * slots still lazily bound to the module's PLT that dlvsym cannot resolve
- * (`fntrace record` sets LD_BIND_NOW so that there are none).  Stubs are
+ * Functions that must keep their return address (libcall_kind, see
+ * doc/libcall.md) have stubs that go straight to the trampoline's general
+ * path: one that does not return (exit, longjmp, pthread_exit) leaves its
+ * frame on the shadow stack unswapped, for what ends it to close; one that
+ * returns twice (setjmp, vfork, getcontext) is its entry and exit at once.
+ * Left alone: our own hooks and the unwinder they steer, the start-up and
+ * tear-down code around main, and slots still lazily bound to the module's
+ * PLT that dlvsym cannot resolve (`fntrace record` sets LD_BIND_NOW so that
+ * there are none).  Stubs are
  * never freed: a thread may be between a slot and its stub when a library
  * is closed, and a closed module's stubs are simply never reached again.
  */
@@ -38,6 +42,8 @@
 #include <sys/mman.h>
 #include "fntrace.h"
 #include "runtime/runtime.h"
+#include "runtime/event.h"
+#include "runtime/fentry.h"
 
 #ifdef FNT_STATIC_ARCHIVE
 int fnt_libcall_on(void)
@@ -79,8 +85,10 @@ _Static_assert(sizeof(struct libcall_slot) == sizeof(struct fnt_meta_libcall) &&
 	       "struct libcall_slot is the LIBCALL record's layout");
 
 void fnt_libcall_entry(void) FNT_HIDDEN;
-uintptr_t fnt_libcall_enter(struct fnt_regs *r, const struct libcall_slot *s, uintptr_t *slot) FNT_HIDDEN;
+void fnt_libcall_entry_slow(void) FNT_HIDDEN;
+uintptr_t fnt_libcall_enter(struct fnt_regs *r, uintptr_t info, uintptr_t *slot) FNT_HIDDEN;
 void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
+void fnt_shadow_enter_how(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot, int how) FNT_HIDDEN;
 
 #define STUB_SIZE 32
 
@@ -120,35 +128,75 @@ void fnt_libcall_init(void)
 		mode = !strcmp(env, "0") ? 0 : !strcmp(env, "nest") ? 2 : 1;
 }
 
-uintptr_t fnt_libcall_enter(struct fnt_regs *r, const struct libcall_slot *s, uintptr_t *slot)
+/* The general path of a library call's entry (arch/x86_64/fentry.S), with
+ * the stub's %r11: its struct libcall_slot, and in the low bits how the
+ * call is entered (enum libcall_kind: the stubs of the calls that keep
+ * their return address come straight here, past the fast paths, which
+ * swap it) */
+uintptr_t fnt_libcall_enter(struct fnt_regs *r, uintptr_t info, uintptr_t *slot)
 {
-	fnt_shadow_enter(r, s->got, slot);
+	const struct libcall_slot *s = (const struct libcall_slot *)(info & ~(uintptr_t)15);
+	if (likely(!(info & 15)))
+		fnt_shadow_enter(r, s->got, slot);
+	else
+		fnt_shadow_enter_how(r, s->got, slot, (int)(info & 15));
 	return s->target;
 }
 
-/* Functions whose return address must not be swapped: they return twice,
- * do not return, or are the runtime's own. */
-static int left_alone(const char *n)
+/* How each imported function is traced, by its name (doc/libcall.md).
+ * Most are plain calls: the entry, the return-address swap, the exit.
+ * The rest keep their return address as it is: */
+enum libcall_kind {
+	LIBCALL_PLAIN = FNT_ENTER_SWAP,
+	/* it does not return: its frame stays open on the shadow stack, kept
+	 * (not swapped), until what leaves it closes it as unwound (longjmp's
+	 * own UNWIND record, an exception's landing pad, pthread_exit), or the
+	 * trace ends (exit, abort) */
+	LIBCALL_NORETURN = FNT_ENTER_KEPT,
+	/* it returns twice (setjmp, getcontext, vfork: a swapped address would
+	 * be returned through twice, or by a child sharing the stack), switches
+	 * contexts, or is the runtime's own catch hook (__cxa_begin_catch,
+	 * which drops the frames below its caller's): a zero-length call,
+	 * entry and exit at once */
+	LIBCALL_ZERO = FNT_ENTER_ZERO,
+	/* not traced: the runtime's own hooks and the unwinder it steers, and
+	 * the start-up and tear-down machinery that runs around main (uftrace
+	 * leaves those out too) */
+	LIBCALL_SKIP,
+};
+_Static_assert(LIBCALL_PLAIN == 0 && LIBCALL_NORETURN < 16 && LIBCALL_ZERO < 16,
+	       "a kind fits the low bits of a stub's 16-byte-aligned struct libcall_slot pointer");
+
+static enum libcall_kind libcall_kind(const char *n)
 {
-	static const char *const names[] = {
-		"setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "getcontext",
-		"setcontext", "swapcontext", "vfork", "__vfork", "clone", "clone3",
-		"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+	static const char *const noreturn[] = {
 		"exit", "_exit", "_Exit", "quick_exit", "abort", "pthread_exit", "thrd_exit",
-		"execve", "execv", "execvp", "execvpe", "execl", "execlp", "execle", "fexecve", "execveat",
-		"__libc_start_main", "__libc_start_call_main", "__stack_chk_fail", "__assert_fail",
-		"__fortify_fail", "__chk_fail", "err", "errx", "verr", "verrx", "error",
-		"__cxa_begin_catch", "__cxa_rethrow", "__cxa_finalize", "__tls_get_addr",
+		"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+		"__stack_chk_fail", "__assert_fail", "__assert_perror_fail", "__assert",
+		"__fortify_fail", "__chk_fail", "err", "errx", "verr", "verrx",
+	};
+	static const char *const zero[] = {
+		"setjmp", "_setjmp", "__setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "getcontext",
+		"setcontext", "swapcontext", "vfork", "__vfork", "clone", "clone3", "__cxa_begin_catch",
+	};
+	static const char *const skip[] = {
+		"__libc_start_main", "__libc_start_call_main", "__cxa_finalize", "__tls_get_addr",
 		"__gmon_start__", "__monstartup", "_mcleanup", "mcount", "_mcount", "__fentry__",
 		"__cyg_profile_func_enter", "__cyg_profile_func_exit",
 	};
 	if (!strncmp(n, "fnt_", 4) || !strncmp(n, "_Unwind_", 8) || !strncmp(n, "_dl_", 4) ||
 	    !strncmp(n, "__fnt", 5))
-		return 1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(n, names[i]))
-			return 1;
-	return 0;
+		return LIBCALL_SKIP;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(n, skip[i]))
+			return LIBCALL_SKIP;
+	for (size_t i = 0; i < sizeof(noreturn) / sizeof(noreturn[0]); i++)
+		if (!strcmp(n, noreturn[i]))
+			return LIBCALL_NORETURN;
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		if (!strcmp(n, zero[i]))
+			return LIBCALL_ZERO;
+	return LIBCALL_PLAIN;
 }
 
 int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
@@ -219,8 +267,9 @@ static void hook_slot(void *ctx, const char *name, uint64_t vaddr)
 	struct hook_scan *h = ctx;
 	uintptr_t *got = (uintptr_t *)(h->bias + vaddr);
 	uintptr_t target;
+	enum libcall_kind kind = libcall_kind(name);
 
-	if (!h->left || left_alone(name))
+	if (!h->left || kind == LIBCALL_SKIP)
 		return;
 	target = __atomic_load_n(got, __ATOMIC_RELAXED);
 	if (!target)
@@ -243,7 +292,8 @@ static void hook_slot(void *ctx, const char *name, uint64_t vaddr)
 	h->info->target = target;
 	h->info->got = (uintptr_t)got;
 	uint8_t *c = h->code;
-	uint64_t info = (uint64_t)(uintptr_t)h->info, entry = (uint64_t)(uintptr_t)fnt_libcall_entry;
+	uint64_t info = (uint64_t)(uintptr_t)h->info | (uint64_t)kind;
+	uint64_t entry = (uint64_t)(uintptr_t)(kind == LIBCALL_PLAIN ? fnt_libcall_entry : fnt_libcall_entry_slow);
 	c[0] = 0x49;                     /* movabs $info, %r11 */
 	c[1] = 0xbb;
 	memcpy(c + 2, &info, 8);

@@ -592,7 +592,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 	ms.text_hi = text->sh_addr + text->sh_size;
 	fnt_elf_symbols(e, STT_FUNC, collect_fn, &ms);
 	if (!ms.n_fns)
-		goto out;
+		goto done;      /* no symbol table (stripped): "patched 0" says that -P looked */
 	qsort(ms.fns, ms.n_fns, sizeof(*ms.fns), fn_cmp);
 	/* selected: any name of the address matches a -P glob (-A/-R and
 	 * --auto-args describe the functions -P selects, they select none) */
@@ -607,7 +607,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 	for (size_t i = 0; i < ms.n_fns; i++)
 		want += ms.fns[i].selected;
 	if (!want)
-		goto out;
+		goto out;       /* nothing selected: no line for the module */
 	if (cs_load()) {
 		note(FNT_PATCH_NO_DISASM, bias, (uint32_t)want, path);
 		goto out;

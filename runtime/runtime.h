@@ -112,7 +112,8 @@ struct fnt_shadow_entry {
 	uintptr_t slot;          /* where it lives on the stack */
 	uintptr_t fn;            /* the function (for its exit event) */
 	const struct fnt_argplan *plan;   /* its -A/-R spec, or NULL */
-	uint32_t written;        /* its entry was written (0: left out by the record-time filters) */
+	uint32_t written;        /* FNT_SS_WRITTEN: its entry was written (else left out by the record-time
+				  * filters); FNT_SS_KEPT: its return address was not swapped (fentry.h) */
 	int32_t depth;           /* t->depth once it was written (library calls under -finstrument-functions) */
 };
 
@@ -219,6 +220,8 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 /* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
 void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;
 void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
+/* setcontext back to a context getcontext saved on the same stack (coro.c) */
+void fnt_note_setcontext(const void *ucp) FNT_HIDDEN;
 
 /* record-time filters (filter.c) */
 extern uint32_t fnt_filtering FNT_HIDDEN;   /* non-zero when any filter is on; read-only after init */

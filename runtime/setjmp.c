@@ -2,7 +2,8 @@
  * setjmp.c - setjmp and longjmp: the trampolines in arch/x86_64/setjmp.S
  * note each setjmp buffer with the call depth it was set at, and a longjmp
  * writes an UNWIND record for the frames it leaves, before going on into
- * libc's own function.
+ * libc's own function.  getcontext and a setcontext back to its context on
+ * the same stack (runtime/coro.c tells) are the same pair.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -12,9 +13,9 @@
 #ifndef FNT_STATIC_ARCHIVE
 
 static const char *const jmp_names[] = {
-	"_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+	"_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "getcontext",
 };
-static void *jmp_real[7];
+static void *jmp_real[8];
 
 static void *jmp_target(int which)
 {
@@ -42,7 +43,8 @@ void *fnt_note_setjmp(void *env, int which)
 	return jmp_target(which);
 }
 
-void *fnt_note_longjmp(void *env, int which)
+/* the jump back to env: the frames it leaves, recorded as unwound */
+static void jmp_unwind(const void *env)
 {
 	struct fnt_thread *t = &fnt_self;
 	for (unsigned i = 0; i < 8; i++) {
@@ -71,7 +73,17 @@ void *fnt_note_longjmp(void *env, int which)
 		t->busy = 0;
 		break;
 	}
+}
+
+void *fnt_note_longjmp(void *env, int which)
+{
+	jmp_unwind(env);
 	return jmp_target(which);
+}
+
+void fnt_note_setcontext(const void *ucp)
+{
+	jmp_unwind(ucp);
 }
 
 #endif

@@ -66,6 +66,7 @@ static const char record_usage[] =
 	"      --no-libcall     do not trace library calls (the calls the program's\n"
 	"                       instrumented code makes through its PLT/GOT into\n"
 	"                       other shared objects: qsort, malloc...; on by default)\n"
+	"      --libcall        trace them even when FNTRACE_LIBCALL=0 is set\n"
 	"      --nest-libcall   also trace the calls libraries make to each other\n"
 	"      --ring SIZE      flight recorder: keep only the last SIZE of events of\n"
 	"                       each thread (e.g. 1M; at least 32K)\n"
@@ -375,7 +376,9 @@ static int system_library(const char *path)
 
 /* How a program was instrumented, from the symbols it imports or defines:
  * bit 0 -finstrument-functions, bit 1 __fentry__, bit 2 mcount, bit 3 a
- * __patchable_function_entries section. */
+ * __patchable_function_entries section; and bit 5 (FUNC_SYMBOLS), some
+ * function it defines has a symbol (-P finds functions by name: a
+ * stripped executable has none). */
 int instrumentation_of(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), kinds = 0;
@@ -408,6 +411,8 @@ int instrumentation_of(const char *path)
 			const char *n;
 			if (!gelf_getsym(d, (int)i, &sym) || !(n = elf_strptr(e, sh.sh_link, sym.st_name)))
 				continue;
+			if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF && sym.st_value)
+				kinds |= FUNC_SYMBOLS;
 			if (!strcmp(n, "__cyg_profile_func_enter"))
 				kinds |= 1;
 			else if (!strcmp(n, "__fentry__") && sym.st_shndx == SHN_UNDEF)
@@ -524,6 +529,7 @@ int cmd_record(int argc, char **argv)
 	uint64_t chunk = 0, start, ring = 0, ring_chunks = 0;
 	int snap_sig = 0;
 	char *lib, *prog, absdir[PATH_MAX], *args_env = NULL, *patch_env = NULL;
+	int patching, stripped = 0;   /* -P given; -P on an executable with no function symbols */
 	int patch_sig = 0;
 	struct timespec ts;
 	struct trace_dir td;
@@ -677,6 +683,11 @@ int cmd_record(int argc, char **argv)
 				"selects functions of code built without instrumentation (or with "
 				"-fpatchable-function-entry), so it changes nothing here", prog,
 				(kinds & 1) ? "-finstrument-functions" : "-pg -mfentry");
+		if (patch_env && !(kinds & 15) && !(kinds & FUNC_SYMBOLS))
+			warning("-P/--patch: '%s' has no symbol table (it was stripped), so -P finds no function "
+				"in it to patch: record a build that is not stripped (its library calls are traced "
+				"all the same)", prog);
+		stripped = patch_env && !(kinds & 15) && !(kinds & FUNC_SYMBOLS);
 		if (patch_env && !(kinds & 15)) {
 			/* -P moves prologues: the runtime decodes them with capstone */
 			void *cs = dlopen("libcapstone.so." CAPSTONE_SOVERSION, RTLD_LAZY | RTLD_LOCAL);
@@ -863,6 +874,7 @@ int cmd_record(int argc, char **argv)
 	}
 	free(args_env);         /* the child has them in its environment */
 	free(signals_env);
+	patching = patch_env != NULL;
 	free(patch_env);
 	close(pipefd[1]);
 	{
@@ -930,7 +942,14 @@ int cmd_record(int argc, char **argv)
 	int recorded = count_fnt(absdir) > 0;
 	if (recorded && !quiet)
 		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
-	if (!recorded)
+	if (!recorded && stripped)
+		fprintf(stderr, "fntrace: no function events were recorded: '%s' has no symbol table for -P "
+			"to find functions in (see above)\n", argv[optind]);
+	else if (!recorded && patching)
+		fprintf(stderr, "fntrace: no function events were recorded: none of the functions of '%s' that "
+			"-P selected and could patch ran ('nm' lists the names it selects from; 'fntrace info', "
+			"the ones it skipped and why)\n", argv[optind]);
+	else if (!recorded)
 		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
 			"-finstrument-functions? (without rebuilding, -P FUNC patches the functions "
 			"FUNC names)\n", argv[optind]);

@@ -381,7 +381,9 @@ void used_modules_release(struct used_modules *u);
  * function name and GOT slot of each instrumented module of the module map,
  * no lines, -1.  -1 too if dir is not a trace. */
 int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt);
-/* cmd-record.c: bit 0 -finstrument-functions, 1 __fentry__, 2 mcount, 3 patchable entries */
+/* cmd-record.c: bit 0 -finstrument-functions, 1 __fentry__, 2 mcount, 3 patchable entries,
+ * and FUNC_SYMBOLS: a function it defines has a symbol (not so when stripped) */
+#define FUNC_SYMBOLS 32
 int instrumentation_of(const char *path);
 /* while the program runs: the tables of each snapshot as soon as it is
  * complete (the modules are most likely the traced ones then) */

@@ -463,9 +463,13 @@ fnt_prologue_entry:
  * jumps here.  0(%rsp): the caller's return address.  The C side records
  * the entry, swaps the return address and hands back the real function,
  * which is jumped to with every register and the stack as the caller left
- * them. */
+ * them.  The stub of a call whose return address must stay (exit, setjmp)
+ * jumps to fnt_libcall_entry_slow instead, with its kind in %r11's low
+ * bits. */
 	.globl fnt_libcall_entry
 	.hidden fnt_libcall_entry
+	.globl fnt_libcall_entry_slow
+	.hidden fnt_libcall_entry_slow
 	.type fnt_libcall_entry, @function
 fnt_libcall_entry:
 	.cfi_startproc
@@ -490,9 +494,10 @@ fnt_libcall_entry:
 	jnz 1f
 	jmp *(%r11)
 1:
+fnt_libcall_entry_slow:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
-	mov %r11, %rsi              /* struct libcall_slot * */
+	mov %r11, %rsi              /* struct libcall_slot *, and the kind */
 	lea 8(%rbp), %rdx           /* the caller's return-address slot */
 	call fnt_libcall_enter
 	mov %rax, 64(%rsp)          /* the real function, into %r11 */

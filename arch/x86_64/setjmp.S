@@ -3,7 +3,8 @@
  *
  * A longjmp skips the exit hooks of every frame it leaves, so the runtime
  * notes the call depth at each setjmp (keyed by the jmp_buf) and, at the
- * longjmp, records how many frames the jump unwinds.  setjmp must return
+ * longjmp, records how many frames the jump unwinds.  getcontext is noted
+ * the same way, for a setcontext back to it.  setjmp must return
  * twice into its real caller's frame, so it cannot be wrapped by a C
  * function: each trampoline saves the argument registers, calls the C note
  * function, restores them and tail-jumps to the libc function, leaving the
@@ -44,5 +45,8 @@
 	TRAMPOLINE _longjmp, fnt_note_longjmp, 4
 	TRAMPOLINE siglongjmp, fnt_note_longjmp, 5
 	TRAMPOLINE __longjmp_chk, fnt_note_longjmp, 6
+	/* getcontext returns again when setcontext (runtime/coro.c) goes back
+	 * to its context on the same stack: a setjmp of its own kind */
+	TRAMPOLINE getcontext, fnt_note_setjmp, 7
 
 	.section .note.GNU-stack, "", @progbits

@@ -1,8 +1,8 @@
 /* library calls from a -pg -mfentry build (its own return-address swaps and
  * the library calls' share one shadow stack), across fork and vfork: the
  * forked child returns through the copy of the shadow stack, the vfork
- * child shares the parent's stack and must not touch it (vfork and _exit
- * are never hooked) */
+ * child shares the parent's stack and must not touch it: vfork is a
+ * zero-length call and _exit keeps its return address, in both children */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>

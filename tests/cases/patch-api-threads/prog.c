@@ -1,6 +1,12 @@
 /* fnt_patch(): two threads call outer() -> inner() in a tight loop while
- * main switches patching on and off 100 times; with gcc the pads are five
- * 1-byte NOPs, so threads are caught inside them too. */
+ * main switches patching on and off 100 times, so threads are caught in the
+ * middle of the bytes being switched.  Two cases build it:
+ * patch-api-threads with -fpatchable-function-entry=5 (with gcc the pads
+ * are five 1-byte NOPs, with clang one 5-byte NOP), and
+ * patch-prologue-threads without instrumentation, whose functions -P
+ * patches by moving their first instructions to a trampoline (no pads): a
+ * thread stopped between two of the moved instructions goes on at the same
+ * instruction there. */
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>

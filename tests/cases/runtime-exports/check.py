@@ -3,7 +3,7 @@ import os, re, subprocess
 # compiler hooks, the dl*/setjmp/longjmp wrappers, the thread-naming wrappers
 # (record --no-thread re-checks a thread after a rename) and the public fnt_ API.
 ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlclose",
-           "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
+           "_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "getcontext",
            "pthread_setname_np", "prctl",
            # children that share the parent's TLS or skip pthread_atfork (runtime/clone.c)
            "vfork", "clone", "syscall",

@@ -27,8 +27,7 @@ def uftrace_counts(work, prog, args, opts=()):
 
 def check(ctx):
     if not shutil.which("uftrace"):
-        print("uftrace-libcall: skipped: uftrace is not installed (apt-get install uftrace)")
-        return
+        raise Skip("uftrace is not installed (apt-get install uftrace)")
     ours = ctx.counts()
     theirs = uftrace_counts(ctx.work, ctx.work + "/prog", ["3000"])
     # the same functions with the same counts, library calls included

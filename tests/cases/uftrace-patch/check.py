@@ -21,8 +21,7 @@ def check(ctx):
     assert ours.get("main") == 1 and len(ours) >= 8, ours
     skipped = dict(re.findall(r"-P skipped (\S+) +0x[0-9a-f]+: (.*)", ctx.run("info", check=True).stdout))
     if not shutil.which("uftrace"):
-        print("uftrace-patch: skipped the comparison: uftrace is not installed (apt-get install uftrace)")
-        return
+        raise Skip("uftrace is not installed (apt-get install uftrace): nothing to compare with")
     theirs = uftrace_counts(ctx.work, ctx.work + "/prog", ["3000"])
     differing = {n: (ours[n], theirs[n]) for n in set(ours) & set(theirs) if ours[n] != theirs[n]}
     assert not differing, differing

@@ -1,0 +1,1 @@
+../libcall-default/prog.c

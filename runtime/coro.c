@@ -216,7 +216,7 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	if (unlikely(t->vfork)) {
 		/* a state lent to a hand-made vfork's child: its window stays
 		 * empty, so that its parent is found here when it is back */
-		int lent = fnt_vfork_lent(t);
+		int lent = fnt_vfork_lent(t, sp);
 		if (lent == 1)
 			return 0;
 		if (lent < 0) {

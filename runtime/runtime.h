@@ -580,8 +580,16 @@ void fnt_vfork_resume(int how) FNT_HIDDEN;
 /* a hand-made vfork's child, found at its first event: lend it the state (1) */
 int fnt_vfork_adopt(struct fnt_thread *t, int unenter) FNT_HIDDEN;
 /* a state lent so: 1 the child runs, 2 given back to the parent thread
- * now, -1 another context, 0 not lent */
-int fnt_vfork_lent(struct fnt_thread *t) FNT_HIDDEN;
+ * now, -1 another context, 0 not lent; sp: where the caller's stack is (the
+ * parent has left the frames whose return address lies at or below it) */
+int fnt_vfork_lent(struct fnt_thread *t, uintptr_t sp) FNT_HIDDEN;
+/* in such a child, just lent the state at the return from the frame whose
+ * return address is at slot: that frame stays on its parent's shadow stack */
+void fnt_vfork_keep_frame(struct fnt_thread *t, uintptr_t slot) FNT_HIDDEN;
+/* the real return addresses back in the frames of the parent's shadow
+ * stack while it is lent, the trampoline back once the parent is (fentry.c) */
+void fnt_shadow_unswap(const struct fnt_thread *saved) FNT_HIDDEN;
+void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;

@@ -227,6 +227,7 @@ int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
 	memcpy(&v->saved, t, sizeof(*t));
 	v->saved.busy = 0;               /* the parent was between two events */
 	v->adopted = 1;
+	fnt_shadow_unswap(&v->saved);    /* the child returns from the parent's frames unseen (fentry.c) */
 	child_state(t, v);
 	t->flt = flt;
 	t->flt.tframes = NULL;           /* (as child_state does) */
@@ -240,8 +241,10 @@ int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
 
 /* With a state lent to a hand-made vfork's child: 1 when the caller is
  * that child; 2 when it is the parent thread, back (its state given back
- * now); -1 when it is neither; 0 when no state is lent. */
-int fnt_vfork_lent(struct fnt_thread *t)
+ * now, and the trampoline back in its frames: fnt_shadow_vfork_back, with
+ * sp where the parent is); -1 when it is neither; 0 when no state is
+ * lent. */
+int fnt_vfork_lent(struct fnt_thread *t, uintptr_t sp)
 {
 	struct fnt_vfork *v = t->vfork;
 	uint32_t tid;
@@ -255,5 +258,21 @@ int fnt_vfork_lent(struct fnt_thread *t)
 		return -1;
 	give_back(t, v);
 	munmap(v, sizeof(*v));
+	fnt_shadow_vfork_back(t, sp);
 	return 2;
+}
+
+/* The child's first event was the return from a frame its parent had
+ * entered (it returns from the function that cloned it), which the return
+ * trampoline took off the shadow stack before the child was found: that
+ * frame is still the parent's.  It is left in the parent's saved state;
+ * the trampoline puts its real return address back in its slot, as
+ * fnt_shadow_unswap does for the others. */
+void fnt_vfork_keep_frame(struct fnt_thread *t, uintptr_t slot)
+{
+	struct fnt_vfork *v = t->vfork;
+	struct fnt_thread *p = v ? &v->saved : NULL;
+
+	if (v && v->adopted && t->file == &v->file && p->ss && p->ss_top < p->ss_cap && p->ss[p->ss_top].slot == slot)
+		p->ss_top++;
 }

@@ -48,6 +48,11 @@ void fnt_shadow_unswap(const struct fnt_thread *saved)
 	(void)saved;
 }
 
+void fnt_shadow_reswap(struct fnt_thread *t, uintptr_t sp)
+{
+	(void)t, (void)sp;
+}
+
 void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 {
 	(void)t, (void)sp;
@@ -492,6 +497,23 @@ void fnt_shadow_unswap(const struct fnt_thread *saved)
  * trampoline: their exits are written now (down to the first entry that
  * is not a live frame's, which stays for the next return to drop).  The
  * ones it is still in get the trampoline back in their slot. */
+static void shadow_reswap(struct fnt_thread *t, uintptr_t sp, uintptr_t above)
+{
+	if (t->ss_restored)
+		return;
+	for (uint32_t i = t->ss_top; i-- > 0;) {
+		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
+		if (shadow_live(&t->ss[i], &above) && (uintptr_t)slot > sp && *slot == t->ss[i].ret)
+			*slot = (uintptr_t)fnt_return_trampoline;
+	}
+}
+
+/* the trampoline back in the frames above sp after fnt_shadow_unswap */
+void fnt_shadow_reswap(struct fnt_thread *t, uintptr_t sp)
+{
+	shadow_reswap(t, sp, 0);
+}
+
 void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 {
 	uintptr_t above = 0;
@@ -508,13 +530,7 @@ void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 		}
 		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
 	}
-	if (t->ss_restored)
-		return;
-	for (uint32_t i = t->ss_top; i-- > 0;) {
-		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-		if (shadow_live(&t->ss[i], &above) && (uintptr_t)slot > sp && *slot == t->ss[i].ret)
-			*slot = (uintptr_t)fnt_return_trampoline;
-	}
+	shadow_reswap(t, sp, above);
 }
 
 static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, struct fnt_regs *r);

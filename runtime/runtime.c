@@ -168,6 +168,7 @@ void runtime_init(void)
 	fnt_snapshot_signal_init();
 	fnt_trace_signals_init();
 	fnt_exec_init(trace_dir);
+	fnt_tls_owner_init();
 }
 
 __attribute__((constructor)) static void runtime_ctor(void)

@@ -522,6 +522,11 @@ static inline uint32_t fnt_gettid(void)
 	return (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
 }
 
+/* the thread whose thread-local storage the caller runs on (threads.c):
+ * not the caller when it is a raw clone's child on its parent's TLS */
+void fnt_tls_owner_init(void) FNT_HIDDEN;
+uint32_t fnt_tls_owner(void) FNT_HIDDEN;
+
 static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
 	return unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)) && fnt_stack_moved(t, sp, events);
@@ -589,6 +594,7 @@ void fnt_vfork_keep_frame(struct fnt_thread *t, uintptr_t slot) FNT_HIDDEN;
 /* the real return addresses back in the frames of the parent's shadow
  * stack while it is lent, the trampoline back once the parent is (fentry.c) */
 void fnt_shadow_unswap(const struct fnt_thread *saved) FNT_HIDDEN;
+void fnt_shadow_reswap(struct fnt_thread *t, uintptr_t sp) FNT_HIDDEN;
 void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;

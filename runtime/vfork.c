@@ -104,6 +104,10 @@ static void child_state(struct fnt_thread *t, struct fnt_vfork *v)
 	v->file.fd = -1;
 	v->file.pid = (uint32_t)getpid();
 	t->pid = v->file.pid;
+	/* named now: the thread id in the descriptor of the thread whose TLS
+	 * it shares is its parent's (fnt_tls_owner), and fnt_vfork_lent tells
+	 * the child from its parent by it */
+	t->tid = fnt_gettid();
 	t->file = &v->file;
 	t->vfork = v;
 }

@@ -122,19 +122,20 @@ class Ctx:
             raise AssertionError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr))
         return p
 
-    def record_build(self, prog, stdout=None, args=(), record_args=()):
+    def record_build(self, prog, stdout=None, args=(), record_args=(), env=None):
         """Records another build of the case's program (say "prog-fentry",
         built by case.json's "programs") into work/rec-PROG, after running
         it untraced when stdout is given: it must exit 0 and print exactly
         that, traced and untraced.  The record must exit 0.  Returns the
-        trace directory and the record's CompletedProcess."""
+        trace directory and the record's CompletedProcess.  env: the
+        record's environment (default: the harness's)."""
         exe = os.path.join(self.work, prog)
         if stdout is not None:
             plain = subprocess.run([exe, *args], capture_output=True, text=True, cwd=self.work, timeout=60)
             assert plain.returncode == 0 and plain.stdout == stdout, (prog, "untraced", plain)
         d = os.path.join(self.work, "rec-" + prog)
         rec = subprocess.run([self.fntrace, "record", *record_args, "-d", d, "--", exe, *args], capture_output=True,
-                             text=True, errors="replace", cwd=self.work, timeout=120)
+                             text=True, errors="replace", cwd=self.work, timeout=120, env=env)
         assert rec.returncode == 0, (prog, rec.returncode, rec.stderr)
         assert stdout is None or rec.stdout == stdout, (prog, "traced", rec.stdout)
         return d, rec

@@ -29,6 +29,15 @@ uint32_t fnt_file_gen FNT_HIDDEN;
 FNT_EXPORT volatile int fnt__active;
 
 int state;                     /* 0 not yet, 1 recording, 2 off */
+
+/* A note that says a program carries the runtime (linked with -lfntrace):
+ * started statically linked, it traces itself, so exec.c does not count
+ * it as untraced.  Named .note.*, the section is SHT_NOTE, which the
+ * linker puts in a PT_NOTE segment. */
+static const struct {
+	uint32_t namesz, descsz, type;
+	char name[8];
+} runtime_note __attribute__((used, section(".note.fntrace"), aligned(4))) = { 8, 0, 1, "fntrace" };
 unsigned fnt_file_mode = 0600;
 
 static void at_exit(void)

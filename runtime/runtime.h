@@ -200,6 +200,9 @@ void fnt_trace_signals_init(void) FNT_HIDDEN;            /* at exit: copy out th
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
 /* exec.c: keep the settings children need (exec/spawn with an environment) */
 void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;
+/* the header of the file this context writes: a vfork child's own is
+ * opened if it has none yet; NULL when not recording (tracefile.c) */
+struct fnt_file_header *fnt_trace_header_open(void) FNT_HIDDEN;
 void fnt_environ_early(void) FNT_HIDDEN;   /* before libc set up environ: read /proc/self/environ */
 /* prefix varint store (8-byte store, see format.h) and EXT heads */
 static inline uint8_t *fnt_put_varint(uint8_t *p, uint64_t v)

@@ -521,6 +521,15 @@ struct fnt_file_header *fnt_trace_header(void)
 	return tf->hdr;
 }
 
+struct fnt_file_header *fnt_trace_header_open(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	struct fnt_trace_file *tf = cur_file();
+	if (!tf->hdr && t->file && child_file_open(t, tf))
+		return NULL;
+	return tf->hdr;
+}
+
 const char *fnt_trace_path(void)
 {
 	struct fnt_trace_file *tf = cur_file();

@@ -184,16 +184,20 @@ def compile_case(case, cfg, build, builddir):
         cmd = [compiler, *lflags, "-shared", "-fPIC", "-o", os.path.join(builddir, out)]
         cmd += [os.path.join(srcdir, s) for s in spec]
         subprocess.run(cmd, check=True, capture_output=True)
+    # in ldflags, "{libdir}": where libfntrace.so (and .a) was built; "{work}": where the libs are
+    def ldflags(spec):
+        return [f.replace("{libdir}", LIBDIR[0]).replace("{work}", builddir) for f in spec.get("ldflags", [])]
     for out, spec in cfg.get("programs", {}).items():
         pflags = instrument_flags(flags, spec.get("instrument", True))
         cmd = [compiler, *pflags, "-o", os.path.join(builddir, out)]
-        cmd += [os.path.join(srcdir, s) for s in spec["sources"]] + spec.get("ldflags", [])
-        subprocess.run(cmd, check=True, capture_output=True)
+        cmd += [os.path.join(srcdir, s) for s in spec["sources"]] + ldflags(spec)
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            raise AssertionError("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))
     main_src = "prog.cc" if cxx else "prog.c"
     mflags = instrument_flags(flags, cfg.get("instrument", True))
     cmd = [compiler, *mflags, "-o", os.path.join(builddir, "prog"), os.path.join(srcdir, main_src)]
-    # in ldflags, "{libdir}": where libfntrace.so was built; "{work}": where the libs are
-    cmd += [f.replace("{libdir}", LIBDIR[0]).replace("{work}", builddir) for f in cfg.get("ldflags", [])]
+    cmd += ldflags(cfg)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise AssertionError("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))

@@ -606,7 +606,7 @@ void fnt_fork_child(void) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;
-void fnt_modules_lock(void) FNT_HIDDEN;
+int fnt_modules_lock(void) FNT_HIDDEN;      /* 1: taken; 0: not (never waits for its own thread) */
 void fnt_modules_unlock(void) FNT_HIDDEN;
 void fnt_modules_lock_reset(void) FNT_HIDDEN;
 void fnt_modules_fork_child(void) FNT_HIDDEN;   /* record the inherited table in the child's file */

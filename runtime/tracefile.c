@@ -503,9 +503,10 @@ int child_file_open(struct fnt_thread *t, struct fnt_trace_file *tf)
 		t->state = FNT_T_OFF;   /* its drops count in its parent's file */
 		return -1;
 	}
-	fnt_modules_lock();             /* the parent's other threads may be loading a library */
+	int locked = fnt_modules_lock();   /* the parent's other threads may be loading a library */
 	fnt_modules_fork_child();
-	fnt_modules_unlock();
+	if (locked)
+		fnt_modules_unlock();
 	return 0;
 }
 

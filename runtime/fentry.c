@@ -429,13 +429,17 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 	}
 }
 
-/* A return whose frame no shadow stack holds: the return address was never
- * recorded anywhere the runtime can find (the frames of this thread's
- * stacks, parked or in use, and of a hand-made vfork's parent were all
- * looked at).  There is no address to go to, so the thread cannot go on. */
+/* A return whose frame no shadow stack holds: the real return address is
+ * nowhere the runtime can find it (this thread's stacks, in use or parked,
+ * were searched, and a hand-made vfork's child never comes here: its
+ * parent's frames have their real addresses while it runs).  Known ways
+ * left: a frame entered on one thread and returned from on another (a
+ * fiber moved between threads by its scheduler), or a stack copied to
+ * another address.  There is no address to go to: the one place where the
+ * runtime stops its host (doc/safety.md). */
 static __attribute__((noinline, cold, noreturn)) uintptr_t shadow_lost(uintptr_t slot)
 {
-	char msg[96] = "fntrace: no return address recorded for the frame returning at 0x";
+	char msg[128] = "fntrace: shadow stack out of sync: no return address for the frame returning at 0x";
 	size_t n = strlen(msg);
 	for (int sh = 60; sh >= 0; sh -= 4)
 		msg[n++] = "0123456789abcdef"[(slot >> sh) & 15];

@@ -42,6 +42,11 @@
  * when the parent resumes, so the child's state keeps the stack window
  * empty and a shadow stack of its own: the parent's first event or return
  * then meets the rare path, which gives it its state back (fnt_vfork_lent).
+ * Meanwhile the parent's -pg frames have their real return addresses, so
+ * that a child returning from the function that cloned it never runs the
+ * return trampoline over the frames its parent resumes in
+ * (fnt_shadow_unswap); the parent gets the trampoline back, and the exits
+ * of the frames it left meanwhile, at that first event.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -30,14 +30,17 @@ FNT_EXPORT volatile int fnt__active;
 
 int state;                     /* 0 not yet, 1 recording, 2 off */
 
-/* A note that says a program carries the runtime (linked with -lfntrace):
- * started statically linked, it traces itself, so exec.c does not count
- * it as untraced.  Named .note.*, the section is SHT_NOTE, which the
- * linker puts in a PT_NOTE segment. */
+#ifdef FNT_STATIC_ARCHIVE
+/* A note that says a static program carries the runtime (linked with
+ * libfntrace.a): it traces itself, so exec.c does not count it as
+ * untraced.  Named .note.*, the section is SHT_NOTE, which the linker puts
+ * in a PT_NOTE segment.  (Only here: a program linked with libfntrace.so
+ * has a loader, and the shared library keeps the layout perf has seen.) */
 static const struct {
 	uint32_t namesz, descsz, type;
 	char name[8];
 } runtime_note __attribute__((used, section(".note.fntrace"), aligned(4))) = { 8, 0, 1, "fntrace" };
+#endif
 unsigned fnt_file_mode = 0600;
 
 static void at_exit(void)

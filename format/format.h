@@ -221,6 +221,8 @@ struct fnt_meta_untraced {
 #define FNT_UNTRACED_SETID   1   /* a setuid/setgid program: secure execution ignores LD_PRELOAD */
 #define FNT_UNTRACED_CAPS    2   /* a program with file capabilities: the same */
 #define FNT_UNTRACED_NO_FILE 3   /* a forked child that cannot create its trace file in the directory */
+#define FNT_UNTRACED_STATIC  4   /* a statically linked program: no loader reads LD_PRELOAD */
+#define FNT_UNTRACED_ARCH    5   /* a program for another machine (32-bit): libfntrace.so cannot be loaded */
 
 /* the argument spec (format/argspec.h text) captured for the function at addr */
 struct fnt_meta_argspec {

@@ -28,7 +28,11 @@
  * A raw syscall(SYS_clone) or syscall(SYS_clone3) through libc's syscall()
  * is handled as the same clone would be (see syscall() below); one made by
  * hand-written assembly is found by its child's first event (below, and
- * coro.c's fnt_stack_moved and fnt_foreign_event).
+ * coro.c's fnt_stack_moved and fnt_foreign_event).  The wrappers name the
+ * cloning thread (its id) before the clone, so that a child of a thread
+ * that has made no traced call yet is never taken for it; after a clone
+ * by assembly, the thread's first event names it by the thread whose TLS
+ * it runs on (threads.c, fnt_tls_owner).
  */
 #include <dlfcn.h>
 #include <sched.h>
@@ -39,12 +43,16 @@
 #include <sys/types.h>
 #include "runtime/runtime.h"
 
-/* a child starts sharing this thread's TLS: hold the guard for it */
+/* a child starts sharing this thread's TLS: hold the guard for it, and
+ * name the thread first (coro.c), so that the child's events are never
+ * taken for the thread's when the thread has made no traced call yet */
 void fnt_tls_share(void)
 {
 	struct fnt_thread *t = &fnt_self;
 	uint32_t busy = t->busy;
 
+	if (!t->tid)
+		t->tid = fnt_gettid();
 	t->busy = 1;
 	if (__atomic_fetch_add(&t->tls_shared, 1, __ATOMIC_ACQ_REL) == 0)
 		t->tls_busy = busy;
@@ -267,9 +275,18 @@ FNT_EXPORT long syscall(long n, ...)
 	if (!(flags & CLONE_VFORK))
 		return f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 	fnt_tls_share();
+	/* the child returns from here on the caller's stack, where the
+	 * caller's frames may have their return addresses swapped for the
+	 * return trampoline (-pg, patchable entries, or this very call as a
+	 * traced library call): running the trampoline there would overwrite
+	 * the frames the parent resumes in.  They get their real ones back
+	 * while the child may run, as for a hand-made vfork (fentry.c). */
+	fnt_shadow_unswap(&fnt_self);
 	long ret = f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (ret != 0)                   /* the parent, resumed (or the call failed) */
+	if (ret != 0) {                 /* the parent, resumed (or the call failed) */
+		fnt_shadow_reswap(&fnt_self, (uintptr_t)__builtin_frame_address(0));
 		fnt_tls_unshare();
+	}
 	return ret;
 }
 #endif

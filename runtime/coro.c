@@ -216,7 +216,7 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	if (unlikely(t->vfork)) {
 		/* a state lent to a hand-made vfork's child: its window stays
 		 * empty, so that its parent is found here when it is back */
-		int lent = fnt_vfork_lent(t);
+		int lent = fnt_vfork_lent(t, sp);
 		if (lent == 1)
 			return 0;
 		if (lent < 0) {
@@ -232,9 +232,17 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	 * The window starts empty, so a thread's first event, written or
 	 * not (record-time filters), comes here: it names the thread, before
 	 * a child it clones could take its place. */
+	uint32_t self = fnt_gettid();
 	if (!t->tid) {
-		t->tid = fnt_gettid();
-	} else if (fnt_gettid() != t->tid) {
+		/* named by the thread whose TLS this is (threads.c): a raw
+		 * clone's child may be the first to come here */
+		t->tid = fnt_tls_owner();
+		if (self != t->tid && !t->busy && fnt_vfork_adopt(t, 0)) {
+			t->busy = 0;    /* (adopt takes the guard as its callers hold it) */
+			return 0;       /* a hand-made vfork's child: its own state and file now (vfork.c) */
+		}
+	}
+	if (self != t->tid) {
 		/* not this thread: a context on its TLS, which must leave it alone */
 		fnt_foreign_lost(events);
 		return 1;

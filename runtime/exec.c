@@ -16,19 +16,30 @@
  * is not safe.  The settings are copied once, at start-up, into static
  * storage.
  *
+ * The calls that pass the program's own environ (execv, execvp, execl,
+ * execlp; system and popen, whose shell libc starts with its own
+ * posix_spawn) are wrapped too: the program may have emptied environ
+ * (clearenv), cut it (unsetenv, putenv) or replaced it.
+ *
  * What cannot be traced is written down as an UNTRACED meta record by the
- * parent: an exec or spawn of a setuid/setgid program or one with file
- * capabilities (the kernel starts it in secure-execution mode, where the
- * loader ignores LD_PRELOAD), and a child forked after the process changed
- * its user, which can no longer create its trace file in the directory.
+ * parent (or by the process that execs): an exec or spawn of a
+ * setuid/setgid program or one with file capabilities (the kernel starts
+ * it in secure-execution mode, where the loader ignores LD_PRELOAD), of a
+ * statically linked program (no loader reads LD_PRELOAD) or one for
+ * another machine (libfntrace.so cannot be loaded into it), and a child
+ * forked after the process changed its user, which can no longer create
+ * its trace file in the directory.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -45,6 +56,9 @@ static char *saved[MAX_SAVED];      /* "FNTRACE_X=..." and "LD_PRELOAD=..." as a
 static int n_saved;
 static const char *our_lib;         /* this library's path, if it was preloaded */
 static char trace_dir_copy[4096];
+#ifndef FNT_STATIC_ARCHIVE
+static void exec_real_init(void);
+#endif
 
 /* At start-up, after the settings were read: keep what a child needs. */
 void fnt_exec_init(const char *trace_dir)
@@ -66,6 +80,9 @@ void fnt_exec_init(const char *trace_dir)
 			our_lib = info.dli_fname;
 		used += l;
 	}
+#ifndef FNT_STATIC_ARCHIVE
+	exec_real_init();
+#endif
 }
 
 /* Code that runs before libc has set up the environment (a .preinit_array
@@ -181,30 +198,123 @@ static char **env_big_alloc(struct env_big *b, char *const *envp, char **preload
 
 /* ---- what cannot be traced ---- */
 
-/* The reason a program would run in secure-execution mode, or 0. */
-static uint32_t secure_reason(const char *path, int fd)
+static dev_t loader_dev;            /* the dynamic loader, which honours LD_PRELOAD when run itself */
+static ino_t loader_ino;
+
+/* The reason a program would run in secure-execution mode, or 0: st is
+ * the file's, fd open on it or -1, path its name (for dirfd) */
+static uint32_t secure_reason(const struct stat *st, int dirfd, const char *path, int fd)
 {
-	struct stat st;
-	if (fd >= 0 ? fstat(fd, &st) : stat(path, &st))
-		return 0;
-	if (!S_ISREG(st.st_mode))
-		return 0;
-	if (((st.st_mode & S_ISUID) && st.st_uid != geteuid()) ||
-	    ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP) && st.st_gid != getegid()))
+	if (((st->st_mode & S_ISUID) && st->st_uid != geteuid()) ||
+	    ((st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP) && st->st_gid != getegid()))
 		return FNT_UNTRACED_SETID;
-	if ((fd >= 0 ? fgetxattr(fd, "security.capability", NULL, 0) : getxattr(path, "security.capability", NULL, 0)) > 0)
+	if (fd >= 0 ? fgetxattr(fd, "security.capability", NULL, 0) > 0 :
+	    (dirfd == AT_FDCWD || *path == '/') && getxattr(path, "security.capability", NULL, 0) > 0)
 		return FNT_UNTRACED_CAPS;
 	return 0;
 }
 
+static uint32_t file_reason(int dirfd, const char *path, int fd, int depth);
+
+/* What the file's first bytes say: an ELF image for another machine, or
+ * one without a loader (statically linked: nothing reads LD_PRELOAD, unless
+ * it carries the runtime itself, linked with -lfntrace: its note, see
+ * runtime.c); a script is its interpreter's case (one level). */
+#define FNT_NOTE_NAME "fntrace"
+static int has_runtime_note(int fd, const Elf64_Phdr *ph)
+{
+	unsigned char buf[4096];
+	size_t n = ph->p_filesz < sizeof(buf) ? (size_t)ph->p_filesz : sizeof(buf);
+	if (pread(fd, buf, n, (off_t)ph->p_offset) != (ssize_t)n)
+		return 0;
+	for (size_t at = 0; at + 12 <= n;) {
+		uint32_t w[3];
+		memcpy(w, buf + at, 12);
+		size_t name = (w[0] + 3u) & ~3u, desc = (w[1] + 3u) & ~3u;
+		if (w[0] == sizeof(FNT_NOTE_NAME) && at + 12 + w[0] <= n && !memcmp(buf + at + 12, FNT_NOTE_NAME, w[0]))
+			return 1;
+		if (name > n || desc > n)
+			break;
+		at += 12 + name + desc;
+	}
+	return 0;
+}
+
+static uint32_t image_reason(int fd, int depth)
+{
+	union {
+		unsigned char b[256];
+		Elf64_Ehdr eh;
+	} u;
+	struct stat st;
+	ssize_t n = pread(fd, u.b, sizeof(u.b) - 1, 0);
+	if (n >= 2 && u.b[0] == '#' && u.b[1] == '!') {
+		/* #!interpreter [arg]: the kernel runs the interpreter */
+		char *p = (char *)u.b + 2, *e;
+		u.b[n] = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (e = p; *e && *e != ' ' && *e != '\t' && *e != '\n'; e++)
+			;
+		if (!*e && (size_t)n == sizeof(u.b) - 1)
+			return 0;       /* (longer than we read) */
+		*e = 0;
+		return depth || !*p ? 0 : file_reason(AT_FDCWD, p, -1, depth + 1);
+	}
+	if (n < (ssize_t)sizeof(Elf64_Ehdr) || memcmp(u.b, ELFMAG, SELFMAG) ||
+	    (u.eh.e_type != ET_EXEC && u.eh.e_type != ET_DYN))
+		return 0;
+	if (u.b[EI_CLASS] != ELFCLASS64 || u.eh.e_machine != EM_X86_64)
+		return FNT_UNTRACED_ARCH;
+	if (u.eh.e_phentsize != sizeof(Elf64_Phdr) || u.eh.e_phnum > 512)
+		return 0;
+	int note = 0;
+	for (unsigned i = 0; i < u.eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		if (pread(fd, &ph, sizeof(ph), (off_t)(u.eh.e_phoff + i * sizeof(ph))) != (ssize_t)sizeof(ph))
+			return 0;
+		if (ph.p_type == PT_INTERP)
+			return 0;
+		if (ph.p_type == PT_NOTE && !note)
+			note = has_runtime_note(fd, &ph);
+	}
+	if (note || (!fstat(fd, &st) && st.st_dev == loader_dev && st.st_ino == loader_ino))
+		return 0;       /* traces itself; or the loader run by hand, which preloads */
+	return FNT_UNTRACED_STATIC;
+}
+
+/* Why the program at dirfd/path (or open as fd) will not be traced, or 0.
+ * Only a regular file is opened (never blocks: O_NONBLOCK). */
+static uint32_t file_reason(int dirfd, const char *path, int fd, int depth)
+{
+	struct stat st;
+	uint32_t why;
+	int own = -1;
+	if (fd >= 0 ? fstat(fd, &st) : fstatat(dirfd, path, &st, 0))
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (fd < 0)
+		fd = own = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	why = secure_reason(&st, dirfd, path, fd);
+	if (!why && fd >= 0)
+		why = image_reason(fd, depth);
+	if (own >= 0)
+		close(own);
+	return why;
+}
+
+/* An UNTRACED record, in the file of the context that starts the program:
+ * a vfork child's own, opened now if it has made no traced call yet. */
 static void note_untraced(uint32_t pid, uint32_t reason, const char *path)
 {
 	struct fnt_meta_untraced rec = { fnt_now(), pid, reason };
 	struct fnt_thread *t = &fnt_self;
-	if (!fnt_trace_header() || t->busy)
+	if (t->busy)
 		return;
 	t->busy = 1;
-	fnt_meta_append(FNT_META_UNTRACED, &rec, sizeof(rec), path, strlen(path) + 1);
+	if (fnt_trace_header_open())
+		fnt_meta_append(FNT_META_UNTRACED, &rec, sizeof(rec), path, strlen(path) + 1);
 	t->busy = 0;
 }
 
@@ -233,45 +343,100 @@ static const char *path_search(const char *file, char *buf, size_t size)
 	return file;
 }
 
+/* An exec of this process (pid 0) or a child started by a spawn: noted
+ * when it will not be traced.  The program is dirfd/file (looked up in
+ * PATH: search), or open as fd (file names it then).  errno is the
+ * caller's again after (exec may run in a vfork child, which shares it
+ * with its parent). */
+static void note_start(uint32_t pid, int dirfd, const char *file, int fd, int search)
+{
+	char buf[4096];
+	int e = errno;
+	const char *path = search ? path_search(file, buf, sizeof(buf)) : file;
+	uint32_t why = file_reason(dirfd, path, fd, 0);
+	if (why)
+		note_untraced(pid, why, path);
+	errno = e;
+}
+
 /* fork: a child that can no longer create its trace file (the process
  * changed its user since the directory was made) is noted by the parent. */
 static void note_fork(pid_t pid)
 {
+	int e = errno;
 	if (pid > 0 && fnt_trace_header() && faccessat(AT_FDCWD, trace_dir_copy, W_OK | X_OK, AT_EACCESS))
 		note_untraced((uint32_t)pid, FNT_UNTRACED_NO_FILE, trace_dir_copy);
+	errno = e;
 }
 
 /* ---- the wrappers ---- */
 
-static void *real_fn(void **slot, const char *name)
+/* the real functions, looked up at start-up (fnt_exec_init): exec may run
+ * in a vfork child, where dlsym (which may allocate) is not safe */
+enum { R_EXECVE, R_EXECVPE, R_FEXECVE, R_EXECVEAT, R_SPAWN, R_SPAWNP, R_FORK, R_SYSTEM, R_POPEN, R_N };
+static const char *const real_names[R_N] = { "execve", "execvpe", "fexecve", "execveat", "posix_spawn",
+					     "posix_spawnp", "fork", "system", "popen" };
+static void *real[R_N];
+
+static void *real_fn(int which)
 {
-	void *f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+	void *f = __atomic_load_n(&real[which], __ATOMIC_RELAXED);
 	if (!f) {
-		f = dlsym(RTLD_NEXT, name);
-		__atomic_store_n(slot, f, __ATOMIC_RELAXED);
+		f = dlsym(RTLD_NEXT, real_names[which]);
+		__atomic_store_n(&real[which], f, __ATOMIC_RELAXED);
 	}
 	return f;
 }
 
-/* run `call` with envp fixed (FIXED_ENV is the fixed array) */
-#define WITH_FIXED_ENV(envp, call)                                                     \
+static void exec_real_init(void)
+{
+	Dl_info info;
+	struct stat st;
+	for (int i = 0; i < R_N; i++)
+		real_fn(i);
+	/* the loader: a program started as `ld.so prog` has no PT_INTERP */
+	if (getauxval(AT_BASE) && dladdr((void *)getauxval(AT_BASE), &info) && info.dli_fname &&
+	    !stat(info.dli_fname, &st)) {
+		loader_dev = st.st_dev;
+		loader_ino = st.st_ino;
+	}
+}
+
+static char *const no_env[] = { NULL };
+
+/* Does envp lack what tracing needs (a FNTRACE_* setting, or this library
+ * in LD_PRELOAD)? */
+static int env_lacks(char *const *envp)
+{
+	for (int i = 0; i < n_saved; i++) {
+		char *e = env_find(envp, saved[i]);
+		if (!e || (our_lib && !strncmp(e, "LD_PRELOAD=", 11) && !strstr(e + 11, our_lib)))
+			return 1;
+	}
+	return 0;
+}
+
+/* run `call` with envp fixed (FIXED_ENV is the fixed array; NULL is an
+ * empty environment, as for the kernel) */
+#define WITH_FIXED_ENV(envp_in, call)                                                  \
 	do {                                                                            \
-		size_t n_ = (envp) ? env_count(envp) : 0, psize_;                        \
-		if (!(envp) || !n_saved) {                                              \
-			char *const *FIXED_ENV = (envp);                                \
+		char *const *envp_ = (envp_in) ? (envp_in) : no_env;                     \
+		size_t n_ = env_count(envp_), psize_;                                    \
+		if (!n_saved || !env_lacks(envp_)) {                                    \
+			char *const *FIXED_ENV = (envp_in);                             \
 			call;                                                           \
-		} else if (n_ <= ENV_SMALL && (psize_ = env_preload_size(envp)) <= 8192) { \
+		} else if (n_ <= ENV_SMALL && (psize_ = env_preload_size(envp_)) <= 8192) { \
 			char *arr_[ENV_SMALL + MAX_SAVED + 1], pre_[8192];              \
-			env_fix(envp, arr_, pre_, psize_);                              \
+			env_fix(envp_, arr_, pre_, psize_);                             \
 			char *const *FIXED_ENV = arr_;                                  \
 			call;                                                           \
 		} else {                                                                \
 			struct env_big b_;                                              \
 			char *pre_;                                                     \
-			char **arr_ = env_big_alloc(&b_, envp, &pre_, &psize_);         \
-			char *const *FIXED_ENV = arr_ ? arr_ : (envp);                  \
+			char **arr_ = env_big_alloc(&b_, envp_, &pre_, &psize_);        \
+			char *const *FIXED_ENV = arr_ ? arr_ : (envp_in);               \
 			if (arr_)                                                       \
-				env_fix(envp, arr_, pre_, psize_);                      \
+				env_fix(envp_, arr_, pre_, psize_);                     \
 			call;                                                           \
 			if (arr_)                                                       \
 				munmap(b_.map, b_.size);                                \
@@ -281,90 +446,141 @@ static void *real_fn(void **slot, const char *name)
 typedef int exec_fn(const char *, char *const[], char *const[]);
 
 /* execve and execvpe (search: file is looked up in PATH) */
-static int exec(exec_fn *f, int search, const char *file, char *const argv[], char *const envp[])
+static int exec(int which, int search, const char *file, char *const argv[], char *const envp[])
 {
-	char buf[4096];
-	uint32_t why = secure_reason(search ? path_search(file, buf, sizeof(buf)) : file, -1);
+	exec_fn *f = real_fn(which);
 	int r = -1;
 	if (!f) {
 		errno = ENOSYS;
 		return -1;
 	}
-	if (why)
-		note_untraced(0, why, file);
+	note_start(0, AT_FDCWD, file, -1, search);
 	WITH_FIXED_ENV(envp, r = f(file, argv, FIXED_ENV));
 	return r;
 }
 
 FNT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	static void *real;
-	return exec(real_fn(&real, "execve"), 0, path, argv, envp);
+	return exec(R_EXECVE, 0, path, argv, envp);
 }
 
 FNT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	static void *real;
-	return exec(real_fn(&real, "execvpe"), 1, file, argv, envp);
+	return exec(R_EXECVPE, 1, file, argv, envp);
+}
+
+/* execv and execvp pass the program's environ, which it may have emptied
+ * (clearenv), cut (unsetenv, putenv) or replaced: libc's own call execve
+ * inside libc, past the wrappers above */
+FNT_EXPORT int execv(const char *path, char *const argv[])
+{
+	return exec(R_EXECVE, 0, path, argv, environ);
+}
+
+FNT_EXPORT int execvp(const char *file, char *const argv[])
+{
+	return exec(R_EXECVPE, 1, file, argv, environ);
 }
 
 FNT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	static void *real;
-	int (*f)(int, char *const[], char *const[]) = real_fn(&real, "fexecve");
-	uint32_t why = secure_reason(NULL, fd);
+	int (*f)(int, char *const[], char *const[]) = real_fn(R_FEXECVE);
 	int r = -1;
 	if (!f) {
 		errno = ENOSYS;
 		return -1;
 	}
-	if (why)
-		note_untraced(0, why, "(fexecve)");
+	note_start(0, AT_FDCWD, "(fexecve)", fd, 0);
 	WITH_FIXED_ENV(envp, r = f(fd, argv, FIXED_ENV));
 	return r;
 }
 
-/* execle(path, arg0, ..., NULL, envp): the same as execve */
+FNT_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
+{
+	int (*f)(int, const char *, char *const[], char *const[], int) = real_fn(R_EXECVEAT);
+	int r = -1;
+	if (!f) {
+		errno = ENOSYS;
+		return -1;
+	}
+	const char *p = path;
+	__asm__("" : "+r"(p));          /* (declared nonnull; the kernel takes NULL) */
+	if ((flags & AT_EMPTY_PATH) && p && !*p)
+		note_start(0, AT_FDCWD, "(execveat)", dirfd, 0);
+	else if (p)
+		note_start(0, dirfd, p, -1, 0);
+	WITH_FIXED_ENV(envp, r = f(dirfd, path, argv, FIXED_ENV, flags));
+	return r;
+}
+
+/* execl, execlp, execle(path, arg0, ..., NULL[, envp]): argv from the
+ * arguments, in the caller's frame (no malloc: a vfork child may call it).
+ * arg0 may be NULL (declared nonnull, which the check must not trust). */
+#define EXECL_ARGV(arg, argv, ap)                                                      \
+	size_t n_##argv = 0;                                                            \
+	const char *a0_##argv = (arg);                                                  \
+	__asm__("" : "+r"(a0_##argv));                                                  \
+	if (a0_##argv) {                                                                \
+		va_list c_;                                                             \
+		va_copy(c_, ap);                                                        \
+		for (n_##argv = 1; va_arg(c_, const char *); n_##argv++)                \
+			;                                                               \
+		va_end(c_);                                                             \
+	}                                                                               \
+	if (n_##argv > 65536) {                                                         \
+		va_end(ap);                                                             \
+		errno = E2BIG;                                                          \
+		return -1;                                                              \
+	}                                                                               \
+	const char *argv[n_##argv + 1];                                                 \
+	argv[0] = a0_##argv;                                                            \
+	for (size_t i_ = 1; i_ <= n_##argv; i_++)                                       \
+		argv[i_] = va_arg(ap, const char *)
+
+FNT_EXPORT int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	va_start(ap, arg);
+	EXECL_ARGV(arg, argv, ap);
+	va_end(ap);
+	return exec(R_EXECVE, 0, path, (char *const *)argv, environ);
+}
+
+FNT_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	va_start(ap, arg);
+	EXECL_ARGV(arg, argv, ap);
+	va_end(ap);
+	return exec(R_EXECVPE, 1, file, (char *const *)argv, environ);
+}
+
 FNT_EXPORT int execle(const char *path, const char *arg, ...)
 {
 	va_list ap;
-	size_t n = 1;
-	va_start(ap, arg);
-	while (va_arg(ap, const char *))
-		n++;
-	va_end(ap);
-	if (n > 65536) {
-		errno = E2BIG;
-		return -1;
-	}
-	const char *argv[n + 1];
 	char *const *envp;
-	argv[0] = arg;
 	va_start(ap, arg);
-	for (size_t i = 1; i <= n; i++)
-		argv[i] = va_arg(ap, const char *);
+	EXECL_ARGV(arg, argv, ap);
 	envp = va_arg(ap, char *const *);
 	va_end(ap);
-	return execve(path, (char *const *)argv, envp);
+	return exec(R_EXECVE, 0, path, (char *const *)argv, envp);
 }
 
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
 		     char *const[], char *const[]);
 
 /* posix_spawn and posix_spawnp (search: file is looked up in PATH) */
-static int spawn(spawn_fn *f, int search, pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+static int spawn(int which, int search, pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 		 const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
+	spawn_fn *f = real_fn(which);
 	pid_t child = 0;
 	int r = ENOSYS;
-	char buf[4096];
 	if (!f)
 		return r;
 	WITH_FIXED_ENV(envp, r = f(&child, file, fa, attr, argv, FIXED_ENV));
 	if (!r) {
-		uint32_t why = secure_reason(search ? path_search(file, buf, sizeof(buf)) : file, -1);
-		if (why)
-			note_untraced((uint32_t)child, why, file);
+		note_start((uint32_t)child, AT_FDCWD, file, -1, search);
 		if (pid)
 			*pid = child;
 	}
@@ -374,21 +590,59 @@ static int spawn(spawn_fn *f, int search, pid_t *pid, const char *file, const po
 FNT_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	static void *real;
-	return spawn(real_fn(&real, "posix_spawn"), 0, pid, path, fa, attr, argv, envp);
+	return spawn(R_SPAWN, 0, pid, path, fa, attr, argv, envp);
 }
 
 FNT_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	static void *real;
-	return spawn(real_fn(&real, "posix_spawnp"), 1, pid, file, fa, attr, argv, envp);
+	return spawn(R_SPAWNP, 1, pid, file, fa, attr, argv, envp);
+}
+
+/* system() and popen() start the shell with environ, through libc's own
+ * posix_spawn, past the wrapper above: when the program has taken from
+ * environ what tracing needs, environ is the fixed copy for the time of
+ * the call (other threads reading the environment meanwhile see it too) */
+#define WITH_FIXED_ENVIRON(call)                                                       \
+	do {                                                                            \
+		char **own_ = environ;                                                  \
+		WITH_FIXED_ENV(own_, {                                                  \
+			environ = (char **)FIXED_ENV;                                   \
+			call;                                                           \
+			if (environ == (char **)FIXED_ENV)                              \
+				environ = own_;                                         \
+		});                                                                     \
+	} while (0)
+
+FNT_EXPORT int system(const char *command)
+{
+	int (*f)(const char *) = real_fn(R_SYSTEM);
+	int r = -1;
+	if (!f) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!command)
+		return f(command);
+	WITH_FIXED_ENVIRON(r = f(command));
+	return r;
+}
+
+FNT_EXPORT FILE *popen(const char *command, const char *type)
+{
+	FILE *(*f)(const char *, const char *) = real_fn(R_POPEN);
+	FILE *r = NULL;
+	if (!f) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	WITH_FIXED_ENVIRON(r = f(command, type));
+	return r;
 }
 
 FNT_EXPORT pid_t fork(void)
 {
-	static void *real;
-	pid_t (*f)(void) = real_fn(&real, "fork");
+	pid_t (*f)(void) = real_fn(R_FORK);
 	pid_t r;
 	if (!f) {
 		errno = ENOSYS;

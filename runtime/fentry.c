@@ -46,6 +46,21 @@ void fnt_shadow_release(struct fnt_thread *t)
 {
 	(void)t;
 }
+
+void fnt_shadow_unswap(const struct fnt_thread *saved)
+{
+	(void)saved;
+}
+
+void fnt_shadow_reswap(struct fnt_thread *t, uintptr_t sp)
+{
+	(void)t, (void)sp;
+}
+
+void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
+{
+	(void)t, (void)sp;
+}
 #else
 
 struct fnt_regs {
@@ -467,6 +482,25 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 	}
 }
 
+/* A return whose frame no shadow stack holds: the real return address is
+ * nowhere the runtime can find it (this thread's stacks, in use or parked,
+ * were searched, and a hand-made vfork's child never comes here: its
+ * parent's frames have their real addresses while it runs).  Known ways
+ * left: a frame entered on one thread and returned from on another (a
+ * fiber moved between threads by its scheduler), or a stack copied to
+ * another address.  There is no address to go to: the one place where the
+ * runtime stops its host (doc/safety.md). */
+static __attribute__((noinline, cold, noreturn)) uintptr_t shadow_lost(uintptr_t slot)
+{
+	char msg[128] = "fntrace: shadow stack out of sync: no return address for the frame returning at 0x";
+	size_t n = strlen(msg);
+	for (int sh = 60; sh >= 0; sh -= 4)
+		msg[n++] = "0123456789abcdef"[(slot >> sh) & 15];
+	memcpy(msg + n, "; aborting\n", 11);
+	(void)!write(2, msg, n + 11);
+	abort();
+}
+
 static uint32_t shadow_resync(struct fnt_thread *t, uintptr_t sp)
 {
 	uint32_t j = t->ss_top;
@@ -478,10 +512,92 @@ static uint32_t shadow_resync(struct fnt_thread *t, uintptr_t sp)
 	return n;
 }
 
+/* A hand-made vfork's child shares its parent's stack, whose frames have
+ * their return addresses swapped for the return trampoline.  A child that
+ * returns from the function that cloned it would run the trampoline on
+ * that stack: its frame would overwrite what the function keeps below its
+ * return address (registers it saved for its caller), which the parent
+ * reads when it returns too.  So when the child is found (vfork.c,
+ * fnt_vfork_adopt), the parent's frames get their real return addresses
+ * back (saved: the parent's state); the child returns from them as it
+ * would untraced, unseen.  The trampoline goes back when the parent is
+ * back (fnt_shadow_vfork_back).  Not during an unwind, which has put the
+ * real addresses back already.
+ *
+ * Only an entry whose slot lies above those of every entry above it is a
+ * live frame's: one at or below was left unseen (by longjmp, or by a
+ * context the hooks did not tell from the thread), and its slot has been
+ * reused since, maybe by the frame above it. */
+static int shadow_live(const struct fnt_shadow_entry *e, uintptr_t *above)
+{
+	if (e->slot <= *above)
+		return 0;
+	*above = e->slot;
+	return 1;
+}
+
+void fnt_shadow_unswap(const struct fnt_thread *saved)
+{
+	uintptr_t above = 0;
+	if (saved->ss_restored)
+		return;
+	for (uint32_t i = saved->ss_top; i-- > 0;) {
+		uintptr_t *slot = (uintptr_t *)saved->ss[i].slot;
+		if (shadow_live(&saved->ss[i], &above) && *slot == (uintptr_t)fnt_return_trampoline)
+			*slot = saved->ss[i].ret;
+	}
+}
+
+/* The parent is back with its own state, at a point where sp is its stack
+ * pointer (or the slot of the call it is entering).  The frames it left
+ * meanwhile (their return address at or below sp) returned without the
+ * trampoline: their exits are written now (down to the first entry that
+ * is not a live frame's, which stays for the next return to drop).  The
+ * ones it is still in get the trampoline back in their slot. */
+static void shadow_reswap(struct fnt_thread *t, uintptr_t sp, uintptr_t above)
+{
+	if (t->ss_restored)
+		return;
+	for (uint32_t i = t->ss_top; i-- > 0;) {
+		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
+		if (shadow_live(&t->ss[i], &above) && (uintptr_t)slot > sp && *slot == t->ss[i].ret)
+			*slot = (uintptr_t)fnt_return_trampoline;
+	}
+}
+
+/* the trampoline back in the frames above sp after fnt_shadow_unswap */
+void fnt_shadow_reswap(struct fnt_thread *t, uintptr_t sp)
+{
+	shadow_reswap(t, sp, 0);
+}
+
+void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
+{
+	uintptr_t above = 0;
+	while (t->ss_top && t->ss[t->ss_top - 1].slot <= sp && shadow_live(&t->ss[t->ss_top - 1], &above)) {
+		struct fnt_shadow_entry e = t->ss[--t->ss_top];
+		if (t->busy)
+			continue;
+		t->busy = 1;
+		barrier();
+		if ((unlikely(fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, e.fn, 1)) || !e.written) {
+			barrier();
+			t->busy = 0;
+			continue;
+		}
+		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
+	}
+	shadow_reswap(t, sp, above);
+}
+
+static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, struct fnt_regs *r);
+
 uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 {
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t slot = sp - 8;
+	struct fnt_shadow_entry e;
+	struct fnt_vfork *vfork;
 
 	if (unlikely(!t->ss_top || t->ss[t->ss_top - 1].slot != slot)) {
 		/* frames above ours were left without returning (longjmp out of a
@@ -492,41 +608,50 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			j--;
 		if (!j && fnt_coro_find_slot(t, slot))
 			j = t->ss_top;   /* a coroutine returned to its uc_link: back on that stack */
-		if (!j && unlikely(t->vfork) && fnt_vfork_lent(t) == 2)
+		if (!j && unlikely(t->vfork) && fnt_vfork_lent(t, slot - 8) == 2)
 			return fnt_fentry_exit(r, sp);   /* a hand-made vfork's parent, back: its own state (vfork.c) */
-		if (!j) {
-			/* cannot happen: the trampoline was returned to without an
-			 * entry, and there is no return address to go to */
-			static const char msg[] = "fntrace: shadow stack out of sync; aborting\n";
-			(void)!write(2, msg, sizeof(msg) - 1);
-			abort();
-		}
+		if (!j)
+			return shadow_lost(slot);
 		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */
 		if (t->ss_top != j)
 			/* not below ours: another stack (coroutines); drop them anyway */
 			shadow_drop(t, j);
 	}
-	struct fnt_shadow_entry e = t->ss[t->ss_top - 1];
+	e = t->ss[t->ss_top - 1];
 	t->ss_top--;
+	vfork = t->vfork;
+	exit_event(t, &e, r);
+	if (unlikely(t->vfork != vfork))
+		/* this return was a hand-made vfork child's first event, from a
+		 * frame its parent entered: the frame stays the parent's */
+		fnt_vfork_keep_frame(t, slot);
+	return e.ret;
+}
+
+/* The exit event of e, with its return value if it has a plan. */
+static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, struct fnt_regs *r)
+{
+	struct fnt_shadow_entry e = *ep;
+
 	if (unlikely(fnt_filtering)) {
 		/* the filters see every return of a call they saw enter; an
 		 * entry erased now (-t) took its ARGS record with it */
 		if (t->busy)
-			return e.ret;
+			return;
 		t->busy = 1;
 		barrier();
 		if (fnt_gate_skip(t, e.fn, 1) || !(e.written & FNT_SS_WRITTEN)) {
 			barrier();
 			t->busy = 0;
-			return e.ret;
+			return;
 		}
 		if (e.plan && e.plan->ret.max && (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1, 0) || ret_slow(t, e.plan, e.fn, r) <= 0)) {
 			barrier();
 			t->busy = 0;
-			return e.ret;
+			return;
 		}
 		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
-		return e.ret;
+		return;
 	}
 	if (e.plan && e.plan->ret.max && !t->busy) {
 		t->busy = 1;
@@ -534,13 +659,12 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 		if (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1, 0) || ret_slow(t, e.plan, e.fn, r) <= 0) {
 			barrier();
 			t->busy = 0;
-			return e.ret;
+			return;
 		}
 		barrier();
 		t->busy = 0;
 	}
 	fnt_event(e.fn, 0, 1);
-	return e.ret;
 }
 
 /* ---- exceptions ---- */

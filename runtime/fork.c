@@ -14,12 +14,12 @@
 uint64_t fork_ticks;
 uint32_t fork_tid, fork_note;
 
-static int fork_meta_locked, fork_spare_locked;
+static int fork_meta_locked, fork_spare_locked, fork_modules_locked;
 
 void fork_prepare(void)
 {
 	fork_ticks = fnt_now();         /* before the fork: every later event of the parent comes after */
-	fnt_modules_lock();
+	fork_modules_locked = fnt_modules_lock();
 	fork_meta_locked = !meta_lock_take();
 	fork_spare_locked = !lock_take(&spare_lock);
 }
@@ -31,7 +31,8 @@ void fork_parent(void)
 		lock_release(&spare_lock);
 	if (fork_meta_locked)
 		__atomic_store_n(&tf->meta_lock, 0, __ATOMIC_RELEASE);
-	fnt_modules_unlock();
+	if (fork_modules_locked)
+		fnt_modules_unlock();
 }
 
 /* In the child: its own file, its own module map, its own thread serials.
@@ -46,8 +47,8 @@ static void fork_child_common(int raw)
 	fnt_fork_mask_init();           /* (its page reads as zeros in a child) */
 	tf->meta_lock = 0;
 	spare_lock = 0;
-	if (raw)
-		fnt_modules_lock_reset();   /* no prepare step: another thread may have held it */
+	if (raw || !fork_modules_locked)
+		fnt_modules_lock_reset();   /* no prepare step, or it did not take it: held by whoever held it then */
 	else
 		fnt_modules_unlock();   /* taken by fork_prepare on this same thread */
 #ifndef FNT_STATIC_ARCHIVE

@@ -10,11 +10,12 @@
  */
 #include <dlfcn.h>
 #include <link.h>
-#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include "runtime/runtime.h"
 
@@ -30,7 +31,10 @@ struct module_seen {
 
 static struct module_seen modules[MAX_MODULES];
 static int n_modules;
-static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The lock on the table: the id of the thread that holds it, 0 when free.
+ * An id, not a mutex, so that whoever waits for it can tell when the holder
+ * is its own thread (fnt_modules_lock). */
+static uint32_t scan_owner;
 static char exe_path[4096];
 
 static uint32_t hash_str(const char *s)
@@ -125,7 +129,7 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-/* with scan_lock held */
+/* with the table's lock held (scan_owner) */
 static void scan_locked(void)
 {
 	if (!*exe_path) {
@@ -164,30 +168,66 @@ static void scan_locked(void)
 	}
 }
 
-void fnt_modules_scan(void)
+static int scan_trylock(uint32_t self)
 {
-	pthread_mutex_lock(&scan_lock);
-	scan_locked();
-	pthread_mutex_unlock(&scan_lock);
+	uint32_t free = 0;
+	return __atomic_compare_exchange_n(&scan_owner, &free, self, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-/* fork: the prepare handler holds scan_lock so the table is consistent
- * while the process is copied; both sides let go of it after */
-void fnt_modules_lock(void)
+/* for a scan: another thread's ends (a signal handler of this thread's
+ * never scans inside one, the guard being held) */
+static void scan_lock_take(void)
 {
-	pthread_mutex_lock(&scan_lock);
+	uint32_t self = fnt_gettid();
+	struct timespec nap = { 0, 50000 };
+	for (int i = 0; !scan_trylock(self); i++) {
+		if (i < 100)
+			sched_yield();
+		else
+			nanosleep(&nap, NULL);
+	}
 }
 
 void fnt_modules_unlock(void)
 {
-	pthread_mutex_unlock(&scan_lock);
+	__atomic_store_n(&scan_owner, 0, __ATOMIC_RELEASE);
+}
+
+void fnt_modules_scan(void)
+{
+	scan_lock_take();
+	scan_locked();
+	fnt_modules_unlock();
+}
+
+/* fork, and a vfork child's first file: the table must not change while
+ * it is copied, so its lock is taken; 1 when it was, 0 when the table is
+ * taken as it is.  Never waits for the thread that holds it when that is
+ * this one (a signal handler that forks, interrupting a scan of its own
+ * thread) or the one whose TLS this is (a vfork child's parent, which
+ * waits for it): the runtime never deadlocks its host.  Another thread's
+ * scan is waited for, 2 s at most. */
+int fnt_modules_lock(void)
+{
+	uint32_t self = fnt_gettid(), owner = __atomic_load_n(&scan_owner, __ATOMIC_RELAXED);
+	struct timespec t0, now, nap = { 0, 100000 };
+	if (owner && (owner == self || owner == fnt_tls_owner()))
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!scan_trylock(self)) {
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec > 2)
+			return 0;
+	}
+	return 1;
 }
 
 /* a child cloned without any prepare step: the lock may be held by a
  * thread that is not in this process */
 void fnt_modules_lock_reset(void)
 {
-	pthread_mutex_init(&scan_lock, NULL);
+	scan_owner = 0;
 }
 
 /* In a forked child: record the modules it inherited from the table, not
@@ -348,11 +388,11 @@ uintptr_t fnt_init_trap(uint64_t i)
 	uintptr_t real = traps[i].l_addr + traps[i].init;
 	if (traps[i].fired++)
 		return real;
-	if (fnt_trace_header() && !fnt_self.busy && !pthread_mutex_trylock(&scan_lock)) {
+	if (fnt_trace_header() && !fnt_self.busy && scan_trylock(fnt_gettid())) {
 		fnt_self.busy = 1;
 		scan_locked();
 		fnt_self.busy = 0;
-		pthread_mutex_unlock(&scan_lock);
+		fnt_modules_unlock();
 	}
 	return real;
 }

@@ -29,6 +29,18 @@ uint32_t fnt_file_gen FNT_HIDDEN;
 FNT_EXPORT volatile int fnt__active;
 
 int state;                     /* 0 not yet, 1 recording, 2 off */
+
+#ifdef FNT_STATIC_ARCHIVE
+/* A note that says a static program carries the runtime (linked with
+ * libfntrace.a): it traces itself, so exec.c does not count it as
+ * untraced.  Named .note.*, the section is SHT_NOTE, which the linker puts
+ * in a PT_NOTE segment.  (Only here: a program linked with libfntrace.so
+ * has a loader, and the shared library keeps the layout perf has seen.) */
+static const struct {
+	uint32_t namesz, descsz, type;
+	char name[8];
+} runtime_note __attribute__((used, section(".note.fntrace"), aligned(4))) = { 8, 0, 1, "fntrace" };
+#endif
 unsigned fnt_file_mode = 0600;
 
 static void at_exit(void)
@@ -168,6 +180,7 @@ void runtime_init(void)
 	fnt_snapshot_signal_init();
 	fnt_trace_signals_init();
 	fnt_exec_init(trace_dir);
+	fnt_tls_owner_init();
 }
 
 __attribute__((constructor)) static void runtime_ctor(void)

@@ -201,6 +201,9 @@ void fnt_trace_signals_init(void) FNT_HIDDEN;            /* at exit: copy out th
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
 /* exec.c: keep the settings children need (exec/spawn with an environment) */
 void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;
+/* the header of the file this context writes: a vfork child's own is
+ * opened if it has none yet; NULL when not recording (tracefile.c) */
+struct fnt_file_header *fnt_trace_header_open(void) FNT_HIDDEN;
 void fnt_environ_early(void) FNT_HIDDEN;   /* before libc set up environ: read /proc/self/environ */
 /* prefix varint store (8-byte store, see format.h) and EXT heads */
 static inline uint8_t *fnt_put_varint(uint8_t *p, uint64_t v)
@@ -525,6 +528,11 @@ static inline uint32_t fnt_gettid(void)
 	return (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
 }
 
+/* the thread whose thread-local storage the caller runs on (threads.c):
+ * not the caller when it is a raw clone's child on its parent's TLS */
+void fnt_tls_owner_init(void) FNT_HIDDEN;
+uint32_t fnt_tls_owner(void) FNT_HIDDEN;
+
 static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
 	return unlikely(sp - t->stk_lo > (t->stk_span & fnt_fork_mask)) && fnt_stack_moved(t, sp, events);
@@ -583,8 +591,17 @@ void fnt_vfork_resume(int how) FNT_HIDDEN;
 /* a hand-made vfork's child, found at its first event: lend it the state (1) */
 int fnt_vfork_adopt(struct fnt_thread *t, int unenter) FNT_HIDDEN;
 /* a state lent so: 1 the child runs, 2 given back to the parent thread
- * now, -1 another context, 0 not lent */
-int fnt_vfork_lent(struct fnt_thread *t) FNT_HIDDEN;
+ * now, -1 another context, 0 not lent; sp: where the caller's stack is (the
+ * parent has left the frames whose return address lies at or below it) */
+int fnt_vfork_lent(struct fnt_thread *t, uintptr_t sp) FNT_HIDDEN;
+/* in such a child, just lent the state at the return from the frame whose
+ * return address is at slot: that frame stays on its parent's shadow stack */
+void fnt_vfork_keep_frame(struct fnt_thread *t, uintptr_t slot) FNT_HIDDEN;
+/* the real return addresses back in the frames of the parent's shadow
+ * stack while it is lent, the trampoline back once the parent is (fentry.c) */
+void fnt_shadow_unswap(const struct fnt_thread *saved) FNT_HIDDEN;
+void fnt_shadow_reswap(struct fnt_thread *t, uintptr_t sp) FNT_HIDDEN;
+void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp) FNT_HIDDEN;
 /* the pthread_atfork steps, for the clone() wrapper (clone.c) */
 void fnt_fork_prepare(void) FNT_HIDDEN;
 void fnt_fork_parent(void) FNT_HIDDEN;
@@ -592,7 +609,7 @@ void fnt_fork_child(void) FNT_HIDDEN;
 
 /* module map */
 void fnt_modules_scan(void) FNT_HIDDEN;
-void fnt_modules_lock(void) FNT_HIDDEN;
+int fnt_modules_lock(void) FNT_HIDDEN;      /* 1: taken; 0: not (never waits for its own thread) */
 void fnt_modules_unlock(void) FNT_HIDDEN;
 void fnt_modules_lock_reset(void) FNT_HIDDEN;
 void fnt_modules_fork_child(void) FNT_HIDDEN;   /* record the inherited table in the child's file */

@@ -3,6 +3,7 @@
  * event (a serial, a THREAD meta record, the pthread key whose destructor
  * sees it exit), and its last records written when it exits.
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -11,6 +12,39 @@
 #include "runtime/runtime-internal.h"
 
 pthread_key_t thread_key;
+
+/* Which thread's thread-local storage a context runs on.  A child cloned
+ * with CLONE_VM and without CLONE_SETTLS by a raw system call runs on its
+ * parent thread's, and gettid alone cannot tell it from that thread when
+ * the thread has made no traced call yet (its id not yet known).  glibc
+ * keeps the kernel's id of the thread in its descriptor (struct pthread,
+ * at pthread_self(): the kernel writes it there when the thread is made),
+ * and describes the field for debuggers in _thread_db_pthread_tid (size in
+ * bits, count, offset; what libthread_db reads).  The offset, plus one; 0
+ * when libc has no such description or it does not hold at start-up. */
+static uint32_t owner_tid_at;
+
+void fnt_tls_owner_init(void)
+{
+#ifndef FNT_STATIC_ARCHIVE
+	const uint32_t *desc = dlsym(RTLD_DEFAULT, "_thread_db_pthread_tid");
+	if (!desc || desc[0] != 32 || desc[1] != 1 || desc[2] > 4096)
+		return;
+	owner_tid_at = desc[2] + 1;
+	if (fnt_tls_owner() != fnt_gettid())
+		owner_tid_at = 0;       /* not what the calling thread's id is: not trusted */
+#endif
+}
+
+uint32_t fnt_tls_owner(void)
+{
+	if (owner_tid_at) {
+		int32_t tid = *(const int32_t *)((const char *)pthread_self() + owner_tid_at - 1);
+		if (tid > 0)
+			return (uint32_t)tid;
+	}
+	return fnt_gettid();
+}
 
 void thread_register(struct fnt_thread *t)
 {

@@ -503,9 +503,10 @@ int child_file_open(struct fnt_thread *t, struct fnt_trace_file *tf)
 		t->state = FNT_T_OFF;   /* its drops count in its parent's file */
 		return -1;
 	}
-	fnt_modules_lock();             /* the parent's other threads may be loading a library */
+	int locked = fnt_modules_lock();   /* the parent's other threads may be loading a library */
 	fnt_modules_fork_child();
-	fnt_modules_unlock();
+	if (locked)
+		fnt_modules_unlock();
 	return 0;
 }
 
@@ -518,6 +519,15 @@ int fnt_trace_fd(void)
 struct fnt_file_header *fnt_trace_header(void)
 {
 	struct fnt_trace_file *tf = cur_file();
+	return tf->hdr;
+}
+
+struct fnt_file_header *fnt_trace_header_open(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	struct fnt_trace_file *tf = cur_file();
+	if (!tf->hdr && t->file && child_file_open(t, tf))
+		return NULL;
 	return tf->hdr;
 }
 

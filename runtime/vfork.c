@@ -42,6 +42,11 @@
  * when the parent resumes, so the child's state keeps the stack window
  * empty and a shadow stack of its own: the parent's first event or return
  * then meets the rare path, which gives it its state back (fnt_vfork_lent).
+ * Meanwhile the parent's -pg frames have their real return addresses, so
+ * that a child returning from the function that cloned it never runs the
+ * return trampoline over the frames its parent resumes in
+ * (fnt_shadow_unswap); the parent gets the trampoline back, and the exits
+ * of the frames it left meanwhile, at that first event.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,6 +109,10 @@ static void child_state(struct fnt_thread *t, struct fnt_vfork *v)
 	v->file.fd = -1;
 	v->file.pid = (uint32_t)getpid();
 	t->pid = v->file.pid;
+	/* named now: the thread id in the descriptor of the thread whose TLS
+	 * it shares is its parent's (fnt_tls_owner), and fnt_vfork_lent tells
+	 * the child from its parent by it */
+	t->tid = fnt_gettid();
 	t->file = &v->file;
 	t->vfork = v;
 }
@@ -227,6 +236,7 @@ int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
 	memcpy(&v->saved, t, sizeof(*t));
 	v->saved.busy = 0;               /* the parent was between two events */
 	v->adopted = 1;
+	fnt_shadow_unswap(&v->saved);    /* the child returns from the parent's frames unseen (fentry.c) */
 	child_state(t, v);
 	t->flt = flt;
 	t->flt.tframes = NULL;           /* (as child_state does) */
@@ -240,8 +250,10 @@ int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
 
 /* With a state lent to a hand-made vfork's child: 1 when the caller is
  * that child; 2 when it is the parent thread, back (its state given back
- * now); -1 when it is neither; 0 when no state is lent. */
-int fnt_vfork_lent(struct fnt_thread *t)
+ * now, and the trampoline back in its frames: fnt_shadow_vfork_back, with
+ * sp where the parent is); -1 when it is neither; 0 when no state is
+ * lent. */
+int fnt_vfork_lent(struct fnt_thread *t, uintptr_t sp)
 {
 	struct fnt_vfork *v = t->vfork;
 	uint32_t tid;
@@ -255,5 +267,21 @@ int fnt_vfork_lent(struct fnt_thread *t)
 		return -1;
 	give_back(t, v);
 	munmap(v, sizeof(*v));
+	fnt_shadow_vfork_back(t, sp);
 	return 2;
+}
+
+/* The child's first event was the return from a frame its parent had
+ * entered (it returns from the function that cloned it), which the return
+ * trampoline took off the shadow stack before the child was found: that
+ * frame is still the parent's.  It is left in the parent's saved state;
+ * the trampoline puts its real return address back in its slot, as
+ * fnt_shadow_unswap does for the others. */
+void fnt_vfork_keep_frame(struct fnt_thread *t, uintptr_t slot)
+{
+	struct fnt_vfork *v = t->vfork;
+	struct fnt_thread *p = v ? &v->saved : NULL;
+
+	if (v && v->adopted && t->file == &v->file && p->ss && p->ss_top < p->ss_cap && p->ss[p->ss_top].slot == slot)
+		p->ss_top++;
 }

@@ -122,6 +122,24 @@ class Ctx:
             raise AssertionError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr))
         return p
 
+    def record_build(self, prog, stdout=None, args=(), record_args=(), env=None):
+        """Records another build of the case's program (say "prog-fentry",
+        built by case.json's "programs") into work/rec-PROG, after running
+        it untraced when stdout is given: it must exit 0 and print exactly
+        that, traced and untraced.  The record must exit 0.  Returns the
+        trace directory and the record's CompletedProcess.  env: the
+        record's environment (default: the harness's)."""
+        exe = os.path.join(self.work, prog)
+        if stdout is not None:
+            plain = subprocess.run([exe, *args], capture_output=True, text=True, cwd=self.work, timeout=60)
+            assert plain.returncode == 0 and plain.stdout == stdout, (prog, "untraced", plain)
+        d = os.path.join(self.work, "rec-" + prog)
+        rec = subprocess.run([self.fntrace, "record", *record_args, "-d", d, "--", exe, *args], capture_output=True,
+                             text=True, errors="replace", cwd=self.work, timeout=120, env=env)
+        assert rec.returncode == 0, (prog, rec.returncode, rec.stderr)
+        assert stdout is None or rec.stdout == stdout, (prog, "traced", rec.stdout)
+        return d, rec
+
     def csv(self, *args):
         p = self.run("report", "--format", "csv", *args, check=True)
         rows = list(csv.DictReader(io.StringIO(p.stdout)))
@@ -166,16 +184,20 @@ def compile_case(case, cfg, build, builddir):
         cmd = [compiler, *lflags, "-shared", "-fPIC", "-o", os.path.join(builddir, out)]
         cmd += [os.path.join(srcdir, s) for s in spec]
         subprocess.run(cmd, check=True, capture_output=True)
+    # in ldflags, "{libdir}": where libfntrace.so (and .a) was built; "{work}": where the libs are
+    def ldflags(spec):
+        return [f.replace("{libdir}", LIBDIR[0]).replace("{work}", builddir) for f in spec.get("ldflags", [])]
     for out, spec in cfg.get("programs", {}).items():
         pflags = instrument_flags(flags, spec.get("instrument", True))
         cmd = [compiler, *pflags, "-o", os.path.join(builddir, out)]
-        cmd += [os.path.join(srcdir, s) for s in spec["sources"]] + spec.get("ldflags", [])
-        subprocess.run(cmd, check=True, capture_output=True)
+        cmd += [os.path.join(srcdir, s) for s in spec["sources"]] + ldflags(spec)
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode:
+            raise AssertionError("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))
     main_src = "prog.cc" if cxx else "prog.c"
     mflags = instrument_flags(flags, cfg.get("instrument", True))
     cmd = [compiler, *mflags, "-o", os.path.join(builddir, "prog"), os.path.join(srcdir, main_src)]
-    # in ldflags, "{libdir}": where libfntrace.so was built; "{work}": where the libs are
-    cmd += [f.replace("{libdir}", LIBDIR[0]).replace("{work}", builddir) for f in cfg.get("ldflags", [])]
+    cmd += ldflags(cfg)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise AssertionError("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))

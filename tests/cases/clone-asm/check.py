@@ -1,4 +1,4 @@
-import os, re, subprocess
+import re
 
 # The fork-like child is a process of its own with its 3000 calls; the
 # CLONE_VM child, on its parent's TLS, is skipped and counted: child_fn and
@@ -36,11 +36,5 @@ def check_trace(ctx, d, out, err, what):
 def check(ctx):
     check_trace(ctx, ctx.data, ctx.record.stdout, ctx.record.stderr, "prog")
     for prog in ("prog-fentry", "prog-patchable"):
-        exe = os.path.join(ctx.work, prog)
-        plain = subprocess.run([exe], capture_output=True, text=True, cwd=ctx.work, timeout=60)
-        assert plain.returncode == 0 and plain.stdout == "3000\n", (prog, plain)
-        d = os.path.join(ctx.work, "rec-" + prog)
-        r = subprocess.run([ctx.fntrace, "record", "-d", d, "--", exe], capture_output=True, text=True,
-                           cwd=ctx.work, timeout=120)
-        assert r.returncode == 0, (prog, r.returncode, r.stderr)
+        d, r = ctx.record_build(prog, "3000\n")
         check_trace(ctx, d, r.stdout, r.stderr, prog)

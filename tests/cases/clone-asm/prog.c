@@ -20,20 +20,9 @@
 static char stack[256 << 10] __attribute__((aligned(16)));
 
 __attribute__((noinline)) int in_parent(int x) { __asm__ volatile(""); return x + 1; }
-__attribute__((noinline)) int in_child(int x) { __asm__ volatile(""); return x + 1; }
-
-/* uses no libc function that needs TLS (errno) */
-__attribute__((noinline)) int child_fn(void *arg)
-{
-	int s = 0;
-	(void)arg;
-	for (int i = 0; i < CALLS; i++)
-		s = in_child(s);
-	return s == CALLS ? 0 : 1;
-}
-
-/* not traced themselves: the counts are the children's calls */
-#define RAW __attribute__((noinline, no_instrument_function, patchable_function_entry(0, 0)))
+/* child_fn, in_child; RAW and raw_clone are not traced themselves: the
+ * counts are the children's calls */
+#include "raw-clone.h"
 
 /* clone(flags, 0): both return, the child with 0 */
 RAW static long raw_fork(unsigned long flags)
@@ -41,34 +30,6 @@ RAW static long raw_fork(unsigned long flags)
 	long ret;
 	__asm__ volatile("syscall" : "=a"(ret) : "0"((long)SYS_clone), "D"(flags), "S"(0L), "d"(0L)
 			 : "rcx", "r11", "r8", "r10", "memory");
-	return ret;
-}
-
-/* clone(flags, stack): the child calls fn(arg) on that stack and exits
- * with its result, by system call */
-RAW static long raw_clone(unsigned long flags, void *top, int (*fn)(void *), void *arg)
-{
-	long ret;
-	void **sp = (void **)top;
-	*--sp = arg;
-	*--sp = (void *)fn;
-	register long r10 __asm__("r10") = 0;
-	register long r8 __asm__("r8") = 0;
-	__asm__ volatile("syscall\n\t"
-			 "test %%rax, %%rax\n\t"
-			 "jnz 1f\n\t"
-			 "pop %%rax\n\t"           /* the child: fn */
-			 "pop %%rdi\n\t"           /* arg; %rsp is 16-byte aligned again */
-			 "xor %%ebp, %%ebp\n\t"
-			 "call *%%rax\n\t"
-			 "mov %%eax, %%edi\n\t"
-			 "mov $60, %%eax\n\t"       /* SYS_exit */
-			 "syscall\n\t"
-			 "hlt\n"
-			 "1:"
-			 : "=a"(ret)
-			 : "0"((long)SYS_clone), "D"(flags), "S"(sp), "d"(0L), "r"(r10), "r"(r8)
-			 : "rcx", "r11", "memory");
 	return ret;
 }
 

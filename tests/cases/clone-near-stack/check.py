@@ -1,4 +1,4 @@
-import os, re, subprocess
+import re
 
 # The CLONE_VM children run on their parent thread's TLS with their stacks
 # 16 KiB and 4 KiB below the parent's: each is skipped and counted, child_fn
@@ -35,11 +35,5 @@ def check_trace(ctx, d, out, what):
 def check(ctx):
     check_trace(ctx, ctx.data, ctx.record.stdout, "prog")
     for prog in ("prog-fentry", "prog-patchable"):
-        exe = os.path.join(ctx.work, prog)
-        plain = subprocess.run([exe], capture_output=True, text=True, cwd=ctx.work, timeout=60)
-        assert plain.returncode == 0 and plain.stdout == "3000\n", (prog, plain)
-        d = os.path.join(ctx.work, "rec-" + prog)
-        r = subprocess.run([ctx.fntrace, "record", "-d", d, "--", exe], capture_output=True, text=True,
-                           cwd=ctx.work, timeout=120)
-        assert r.returncode == 0, (prog, r.returncode, r.stderr)
+        d, r = ctx.record_build(prog, "3000\n")
         check_trace(ctx, d, r.stdout, prog)

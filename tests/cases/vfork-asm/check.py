@@ -85,12 +85,6 @@ def check(ctx):
     check_trace(ctx, ctx.data, ctx.record.stdout, ctx.record.stderr, "prog")
     check_filtered(ctx, os.path.join(ctx.work, "prog"), "prog")
     for prog in ("prog-fentry", "prog-patchable"):
-        exe = os.path.join(ctx.work, prog)
-        plain = subprocess.run([exe], capture_output=True, text=True, cwd=ctx.work, timeout=60)
-        assert plain.returncode == 0 and plain.stdout == "3000\n", (prog, plain)
-        d = os.path.join(ctx.work, "rec-" + prog)
-        r = subprocess.run([ctx.fntrace, "record", "-d", d, "--", exe], capture_output=True, text=True,
-                           cwd=ctx.work, timeout=120)
-        assert r.returncode == 0, (prog, r.returncode, r.stderr)
+        d, r = ctx.record_build(prog, "3000\n")
         check_trace(ctx, d, r.stdout, r.stderr, prog)
-        check_filtered(ctx, exe, prog)
+        check_filtered(ctx, os.path.join(ctx.work, prog), prog)

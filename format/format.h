@@ -49,6 +49,9 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_RES_LOST_SHADOW 4      /* calls deeper than the shadow stack (-pg -mfentry): 2 per call */
 #define FNT_RES_LOST_UNSAFE 5      /* events of contexts the runtime cannot trace safely (no TLS of their own) */
 #define FNT_RES_LOST_NOCLOCK 6     /* events dropped in threads left with no clock (seccomp strict mode) */
+#define FNT_RES_LOST_STACKS 1      /* events on machine stacks past a thread's table of them (coroutines) */
+#define FNT_CORO_STACKS     256u   /* that table: machine stacks a thread keeps shadow stacks for */
+#define FNT_RES_LOST_ADDR   7      /* events whose function address the trace cannot hold (0, not user space) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
@@ -92,7 +95,8 @@ struct fnt_file_header {
 static inline uint64_t fnt_header_lost(const struct fnt_file_header *h)
 {
 	return h->lost_reentrant + h->lost_nospace + h->reserved[FNT_RES_LOST_SHADOW] +
-	       h->reserved[FNT_RES_LOST_UNSAFE] + h->reserved[FNT_RES_LOST_NOCLOCK];
+	       h->reserved[FNT_RES_LOST_UNSAFE] + h->reserved[FNT_RES_LOST_NOCLOCK] +
+	       h->reserved[FNT_RES_LOST_STACKS] + h->reserved[FNT_RES_LOST_ADDR];
 }
 
 struct fnt_chunk_header {

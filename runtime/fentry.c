@@ -294,8 +294,11 @@ void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot)
 			return;
 		}
 		if (!t->ss) {
-			if (shadow_alloc(t))
+			if (shadow_alloc(t)) {
+				/* no memory for one: not traced, entry nor exit */
+				fnt_lost_events(t, FNT_LOST_NOSPACE, 2);
 				return;
+			}
 		} else {
 			/* deeper than the shadow stack: not traced, entry nor exit */
 			fnt_lost_events(t, FNT_LOST_SHADOW, 2);

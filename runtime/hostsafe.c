@@ -92,6 +92,8 @@ void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
 		return;
 	__atomic_fetch_add(kind == FNT_LOST_REENTRANT ? &h->lost_reentrant :
 			   kind == FNT_LOST_NOSPACE ? &h->lost_nospace :
-			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW : FNT_RES_LOST_UNSAFE],
+			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW :
+					kind == FNT_LOST_STACKS ? FNT_RES_LOST_STACKS :
+					kind == FNT_LOST_ADDR ? FNT_RES_LOST_ADDR : FNT_RES_LOST_UNSAFE],
 			   n, __ATOMIC_RELAXED);
 }

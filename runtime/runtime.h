@@ -477,7 +477,8 @@ void fnt_patch_fork_child(void) FNT_HIDDEN;
 /* hostsafe.c: keeping out of the host's way (doc/safety.md) */
 /* count n events of thread t that will be missing from the trace, under the
  * file header's counter for their kind (slow paths only) */
-enum fnt_lost_kind { FNT_LOST_REENTRANT, FNT_LOST_SHADOW, FNT_LOST_UNSAFE, FNT_LOST_NOSPACE };
+enum fnt_lost_kind { FNT_LOST_REENTRANT, FNT_LOST_SHADOW, FNT_LOST_UNSAFE, FNT_LOST_NOSPACE, FNT_LOST_STACKS,
+		     FNT_LOST_ADDR };
 void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n) FNT_HIDDEN;
 #define FNT_FD_MIN 800    /* the runtime's descriptors are never below this */
 /* move fd to a number >= FNT_FD_MIN (close-on-exec); -1 (fd closed) if none */
@@ -558,6 +559,8 @@ static inline void fnt_filter_unenter(struct fnt_filter_state *f)
 /* count n events of such a context as lost, in the file header only (the
  * thread's own counters are not its to touch) */
 void fnt_foreign_lost(unsigned n) FNT_HIDDEN;
+/* this thread stops recording for good; its events are counted as lost (slowpath.c) */
+void fnt_thread_stop(struct fnt_thread *t) FNT_HIDDEN;
 /* the window was emptied by fnt_foreign_event */
 static inline int fnt_stack_foreign(const struct fnt_thread *t)
 {

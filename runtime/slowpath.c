@@ -24,7 +24,9 @@ uint8_t *put_time(uint8_t *p, uint64_t ticks)
 	return p + 9;
 }
 
-static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
+/* 0 when the event cannot be written: its address is none the reader
+ * takes (0, not user space: a program that calls the hooks itself) */
+static int write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
 {
 	uint8_t *p = t->pos;
 	unsigned slot = fnt_slot(fn);
@@ -39,13 +41,14 @@ static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t
 	} else {
 		unsigned len = fnt_event_new(t, p, fn, slot, d, is_exit);
 		if (!len) {             /* not a user-space address: the reader would reject it */
-			t->lost++;
 			t->pos = p;
-			return;
+			fnt_lost_events(t, FNT_LOST_ADDR, 1);
+			return 0;
 		}
 		p += len;
 	}
 	t->pos = p;
+	return 1;
 }
 
 static void write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site)
@@ -74,7 +77,8 @@ static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uint
 	if (unlikely(fnt_trig_flags & FNT_TRIG_RARE) && (g = fnt_trigger_find(fn)) != NULL &&
 	    fnt_trigger_before(t, g, now, fn, is_exit))
 		return 0;
-	write_rare(t, now, now - t->last, fn, is_exit);
+	if (!write_rare(t, now, now - t->last, fn, is_exit))
+		return 0;       /* (nor its depth, nor a CALLSITE record for an entry not written) */
 	if (is_exit) {
 		t->depth--;
 	} else {
@@ -224,6 +228,23 @@ void put_thread_end(struct fnt_thread *t)
 	}
 	t->last = now;
 	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_THREAD_END));
+}
+
+/* This thread records nothing more (no memory for what it needs): its
+ * chunk goes, and each event it makes from now on is counted as lost for
+ * lack of space, as after a chunk that could not be had. */
+void fnt_thread_stop(struct fnt_thread *t)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (state != 1)
+		return;
+	if (t->state == FNT_T_ACTIVE && t->pid == tf->pid && t->chunk) {
+		if (t->pos < t->limit)
+			put_lost(t);
+		chunk_release(t, 1);
+	}
+	t->pid = tf->pid;
+	t->state = FNT_T_OFF;
 }
 
 void fnt_reentered(struct fnt_thread *t)

@@ -53,6 +53,15 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_CORO_STACKS     256u   /* that table: machine stacks a thread keeps shadow stacks for */
 #define FNT_RES_LOST_ADDR   7      /* events whose function address the trace cannot hold (0, not user space) */
 
+/* file header .end_flags */
+#define FNT_END_EXIT        0x1u   /* exit() or a return from main: the end fields are set */
+#define FNT_END_EXIT_CALL   0x2u   /* _exit(), _Exit() or syscall(SYS_exit_group): the end fields and
+                                    * exit_status are set, bits 8-11 say which call */
+#define FNT_END_HOW_SHIFT   8
+#define FNT_END_HOW_EXIT    1u     /* _exit() */
+#define FNT_END_HOW_EXIT2   2u     /* _Exit() */
+#define FNT_END_HOW_GROUP   3u     /* syscall(SYS_exit_group, ...) */
+
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
 
@@ -78,8 +87,8 @@ struct fnt_file_header {
 	uint64_t cal1_ticks, cal1_mono, cal1_real;
 	/* set at clean exit (end_flags bit 0); zero if the process died */
 	uint64_t end_ticks, end_mono, end_real;
-	uint32_t end_flags;
-	uint32_t exit_status;       /* the value passed to exit(), if clean */
+	uint32_t end_flags;         /* FNT_END_*: how the process ended, as far as the runtime saw */
+	uint32_t exit_status;       /* the status passed to _exit() & co (FNT_END_EXIT_CALL) */
 	/* what could not be recorded (atomic adds, slow paths only) */
 	uint64_t lost_reentrant;    /* events dropped inside a signal handler that hit a hook */
 	uint64_t lost_nospace;      /* events dropped because no chunk could be had */

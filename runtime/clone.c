@@ -243,6 +243,8 @@ FNT_EXPORT long syscall(long n, ...)
 		return -1;
 	uint64_t flags = 0;
 	int stack = 1;
+	if (n == SYS_exit_group)
+		fnt_exit_note((int)a[0], FNT_END_HOW_GROUP);
 	if (n == SYS_clone) {
 		flags = (uint64_t)a[0];
 		stack = a[1] != 0;

@@ -203,17 +203,24 @@ static uint32_t root_pid(const struct trace *t)
 }
 
 /* How an image ended, as far as the trace knows.  The runtime marks a
- * return or exit() (end_flags); for the command itself the session has
- * the wait status; for any other image without the mark the trace cannot
- * tell _exit() from a signal. */
+ * return or exit(), and _exit(), _Exit() or syscall(SYS_exit_group) with
+ * the status (end_flags); for the command itself the session has the wait
+ * status; any other image without the mark was killed, crashed, or left by
+ * a way the runtime does not see (the system call by hand), and the trace
+ * cannot tell which. */
 static void print_ended(const struct trace *t, const struct trace_process *p, uint32_t root)
 {
+	static const char *const how[] = { "", "_exit", "_Exit", "exit_group" };
+	unsigned h = (p->hdr.end_flags >> FNT_END_HOW_SHIFT) & 15;
 	int st = t->session_status;
 	printf("  ended: ");
 	if (p->hdr.flags & FNT_FLAG_SNAPSHOT)
 		printf("not yet (a snapshot of the running process)\n");
-	else if (p->hdr.end_flags & 1)
+	else if (p->hdr.end_flags & FNT_END_EXIT)
 		printf("exited normally\n");
+	else if (p->hdr.end_flags & FNT_END_EXIT_CALL)
+		printf("exited with %d (%s)\n", (int)(p->hdr.exit_status & 0xff),
+		       h < sizeof(how) / sizeof(how[0]) && h ? how[h] : "_exit");
 	else if (p->exec_replaced)
 		printf("replaced by exec\n");
 	else if (root && p->hdr.pid == root && t->session_has_status && WIFEXITED(st))
@@ -221,7 +228,8 @@ static void print_ended(const struct trace *t, const struct trace_process *p, ui
 	else if (root && p->hdr.pid == root && t->session_has_status && WIFSIGNALED(st))
 		printf("no clean exit: killed by signal %d (%s)\n", WTERMSIG(st), signal_desc(WTERMSIG(st)));
 	else
-		printf("no clean exit: _exit(), a signal or a crash (the trace cannot tell which)\n");
+		printf("no clean exit: a signal, a crash or an exit system call made by hand (the trace cannot "
+		       "tell which)\n");
 }
 
 int cmd_info(int argc, char **argv)

@@ -9,6 +9,8 @@ ALLOWED = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "dlopen", "dlc
            "vfork", "clone", "syscall",
            # children started with an environment of their own stay traced (exec.c)
            "execve", "execle", "execvpe", "fexecve", "posix_spawn", "posix_spawnp", "fork",
+           # an end without exit handlers, marked for `info` (runtime/runtime.c)
+           "_exit", "_Exit",
            # coroutines: one shadow stack per machine stack (runtime/coro.c)
            "makecontext",
            # -pg -mfentry: the trampoline, gprof start-up made inert, the unwinder stubs

@@ -291,4 +291,71 @@ static inline unsigned fnt_varint_get(const uint8_t *p, uint64_t *out)
 	return len;
 }
 
+/* The function events (entries and exits) in an event chunk of `size`
+ * bytes: what is lost with a chunk that cannot be written (RLIMIT_FSIZE,
+ * a failed write).  The count stops at the end of the data (a zero byte)
+ * or at a record it cannot read.  LOST records are not counted: their
+ * events are in the file header's counters already. */
+static inline uint64_t fnt_chunk_events(const uint8_t *chunk, size_t size)
+{
+	const uint8_t *p = chunk + FNT_CHUNK_HDR_SIZE, *end = chunk + size;
+	uint64_t n = 0, v, x;
+	unsigned len;
+
+	while (p + 8 <= end && (len = fnt_varint_get(p, &v))) {
+		p += len;
+		if ((v & 3) != FNT_K_EXT) {
+			if ((v & 3) == FNT_K_NEW && (p + 8 > end || !(len = fnt_varint_get(p, &x))))
+				return n;
+			p += (v & 3) == FNT_K_NEW ? len : 0;
+			n++;
+			continue;
+		}
+		switch ((v >> 2) & 63) {
+		case FNT_EXT_TIME:
+			p += 8;
+			break;
+		case FNT_EXT_THREAD_NAME:
+		case FNT_EXT_MARK:
+			if (p >= end)
+				return n;
+			p += 1 + *p;
+			break;
+		case FNT_EXT_THREAD_END:
+			break;
+		case FNT_EXT_FORK:
+			p += 8;
+			__attribute__((fallthrough));   /* then a varint */
+		case FNT_EXT_CALLSITE:
+		case FNT_EXT_LOST:
+		case FNT_EXT_UNWIND:
+		case FNT_EXT_SWITCH:
+			if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
+				return n;
+			p += len;
+			break;
+		case FNT_EXT_ARGS:
+		case FNT_EXT_RETVAL:
+			if (p + 8 > end || !(len = fnt_varint_get(p, &x)) || x > (uint64_t)(end - p))
+				return n;
+			p += len + x;
+			break;
+		case FNT_EXT_STACK:
+			if (p + 8 > end || !(len = fnt_varint_get(p, &x)) || x > FNT_STACK_MAX)
+				return n;
+			p += len;
+			for (uint64_t i = 0; i < x; i++) {
+				uint64_t a;
+				if (p + 8 > end || !(len = fnt_varint_get(p, &a)))
+					return n;
+				p += len;
+			}
+			break;
+		default:
+			return n;
+		}
+	}
+	return n;
+}
+
 #endif

@@ -7,7 +7,8 @@
  *    fd 0, on the first open of the trace file and on every reopen;
  *  - RLIMIT_FSIZE: the file is never grown past the program's limit (the
  *    kernel would send SIGXFSZ, which kills by default); past it the events
- *    are counted as lost for lack of space;
+ *    are counted as lost for lack of space; under a small limit the default
+ *    chunks are smaller, so that the first events fit;
  *  - files the runtime reads (FNTRACE_ARGS_FILE): opened without blocking,
  *    regular files only;
  *  - secure execution (setuid/setgid, file capabilities): the environment is
@@ -54,6 +55,23 @@ int fnt_fsize_allows(off_t end)
 		return 1;
 	errno = EFBIG;
 	return 0;
+}
+
+/* The default chunk size under a small RLIMIT_FSIZE: a file of 4 KiB of
+ * header and 256 KiB chunks would hold nothing under `ulimit -f 512` (a meta
+ * chunk and one event chunk already pass 512 KiB).  Chunks of an eighth of
+ * the limit (16 KiB at least) let the first events in. */
+uint32_t fnt_fsize_chunk(uint32_t size)
+{
+	struct rlimit rl;
+	rlim_t fit;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur < FNT_HEADER_SIZE)
+		return size;
+	fit = (rl.rlim_cur - FNT_HEADER_SIZE) / 8 & ~(rlim_t)4095;
+	if (fit < FNT_MIN_CHUNK)
+		fit = FNT_MIN_CHUNK;
+	return fit < size ? (uint32_t)fit : size;
 }
 
 int fnt_open_knob_file(const char *path, struct stat *st)

@@ -156,6 +156,8 @@ void runtime_init(void)
 		unsigned long v = strtoul(env, NULL, 0);
 		if (v >= FNT_MIN_CHUNK && v <= FNT_MAX_CHUNK)
 			chunk_size = (uint32_t)(v & ~4095ul);
+	} else {
+		chunk_size = fnt_fsize_chunk(chunk_size);
 	}
 	env = getenv(FNTRACE_ENV_MODE);
 	if (env && *env) {

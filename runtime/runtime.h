@@ -487,6 +487,8 @@ void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n) 
 int fnt_fd_high(int fd) FNT_HIDDEN;
 /* 1 when the file may grow to `end` bytes under RLIMIT_FSIZE; 0 (EFBIG) if not */
 int fnt_fsize_allows(off_t end) FNT_HIDDEN;
+/* the default chunk size, smaller under a small RLIMIT_FSIZE */
+uint32_t fnt_fsize_chunk(uint32_t size) FNT_HIDDEN;
 /* open a file the runtime reads: never blocks, regular files only; fd or -1 */
 struct stat;
 int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;

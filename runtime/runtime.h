@@ -117,7 +117,9 @@ struct fnt_shadow_entry {
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
-/* rotate.c: ./NAME from an earlier standalone run moves to ./NAME.old (0), or -1 */
+/* rotate.c: ./NAME, locked for this run (its children and exec'd images too);
+ * an earlier run's trace there moves to ./NAME.old first.  0, or -1: not
+ * ours, or a running record holds it */
 int fnt_rotate_default(const char *name) FNT_HIDDEN;
 extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
 extern int fnt_use_tsc FNT_HIDDEN;

@@ -84,8 +84,8 @@ static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
 	}
 	if (c->n < STACKS_MAX)
 		reuse = &c->s[c->n++];
-	else if (!reuse)
-		return NULL;
+	else if (!reuse || (reuse->ss && fnt_no_clock))
+		return NULL;    /* (seccomp strict: no munmap, clock.c) */
 	else if (reuse->ss)     /* a finished coroutine's stack: its shadow array goes */
 		munmap(reuse->ss, (size_t)reuse->cap * sizeof(struct fnt_shadow_entry));
 	memset(reuse, 0, sizeof(*reuse));
@@ -108,8 +108,8 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to)
 {
 	struct fnt_coro *c = t->coro;
 	if (!c) {
-		if (!to)
-			return 0;
+		if (!to || fnt_no_clock)
+			return 0;       /* (seccomp strict: no mmap; its events are dropped anyway) */
 		void *m = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED) {
 			fnt_thread_stop(t);
@@ -225,6 +225,12 @@ int fnt_foreign_event(struct fnt_thread *t, int is_exit)
 /* A stack pointer out of the hooks' window (see the top of this file). */
 int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
+	if (unlikely(fnt_no_clock)) {
+		/* seccomp strict: not a system call (gettid) more; the thread
+		 * records nothing anyway (clock.c) */
+		fnt_lost_events(t, FNT_LOST_NOCLOCK, events);
+		return 1;
+	}
 	if (unlikely(!fnt_fork_mask))
 		fnt_raw_fork_check();   /* a raw clone's child: its own file first */
 	if (unlikely(t->vfork)) {

@@ -50,19 +50,20 @@ static uint64_t file_ino, file_dev;
 /* the control page of the ring fd names, if it is one; NULL otherwise */
 static struct fnt_drain_ctl *peek(int fd, off_t *size)
 {
-	struct stat st;
+	const struct stat *st = fnt_fstat(fd);
 	struct fnt_drain_ctl *c;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)FNT_DRAIN_HDR)
+	if (!st || !S_ISREG(st->st_mode) || st->st_size < (off_t)FNT_DRAIN_HDR)
 		return NULL;
+	off_t st_size = st->st_size;
 	c = mmap(NULL, FNT_DRAIN_HDR, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (c == MAP_FAILED)
 		return NULL;
 	if (c->magic != FNT_DRAIN_MAGIC || c->n_slots == 0 || c->n_slots > FNT_DRAIN_MAX_SLOTS ||
-	    st.st_size != (off_t)FNT_DRAIN_HDR + (off_t)c->n_slots * c->chunk_size) {
+	    st_size != (off_t)FNT_DRAIN_HDR + (off_t)c->n_slots * c->chunk_size) {
 		munmap(c, FNT_DRAIN_HDR);       /* not ours: the number names another file now */
 		return NULL;
 	}
-	*size = st.st_size;
+	*size = st_size;
 	return c;
 }
 

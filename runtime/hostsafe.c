@@ -12,13 +12,17 @@
  *  - files the runtime reads (FNTRACE_ARGS_FILE): opened without blocking,
  *    regular files only;
  *  - secure execution (setuid/setgid, file capabilities): the environment is
- *    the caller's, not the program's owner's, so nothing is recorded.
+ *    the caller's, not the program's owner's, so nothing is recorded;
+ *  - the signals the runtime handles itself, which a thread in seccomp
+ *    strict mode must not take (clock.c).
  *
  * None of this is on the hot path: it runs at start-up and when a chunk is
  * allocated.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -47,11 +51,26 @@ int fnt_fd_high(int fd)
 	return high;
 }
 
+/* fstat into a buffer of the thread's own rather than the stack: the
+ * chunk path checks its descriptor with it, in signal handlers on small
+ * stacks too (doc/safety.md, the hooks' stack use).  A handler that
+ * interrupts it and calls it again reuses the buffer: the interrupted
+ * check then sees another file's identity and reopens by path, which is
+ * safe.  NULL if fstat failed. */
+const struct stat *fnt_fstat(int fd)
+{
+	static __thread struct stat st __attribute__((tls_model("initial-exec")));
+	return fstat(fd, &st) ? NULL : &st;
+}
+
 int fnt_fsize_allows(off_t end)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_FSIZE, &rl) || rl.rlim_cur == RLIM_INFINITY || (rlim_t)end <= rl.rlim_cur)
+	/* (the system call itself: libc's getrlimit is a few frames deeper, on
+	 * the chunk path that may run in a signal handler) */
+	if (fnt_sys3(SYS_getrlimit, RLIMIT_FSIZE, (long)&rl, 0) || rl.rlim_cur == RLIM_INFINITY ||
+	    (rlim_t)end <= rl.rlim_cur)
 		return 1;
 	errno = EFBIG;
 	return 0;
@@ -72,6 +91,19 @@ uint32_t fnt_fsize_chunk(uint32_t size)
 	if (fit < FNT_MIN_CHUNK)
 		fit = FNT_MIN_CHUNK;
 	return fit < size ? (uint32_t)fit : size;
+}
+
+/* (set at start-up, before any thread can enter strict mode) */
+static sigset_t own_signals;
+
+void fnt_own_signal(int sig)
+{
+	sigaddset(&own_signals, sig);
+}
+
+void fnt_own_signals_block(sigset_t *was)
+{
+	pthread_sigmask(SIG_BLOCK, &own_signals, was);
 }
 
 int fnt_open_knob_file(const char *path, struct stat *st)
@@ -112,6 +144,7 @@ void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
 			   kind == FNT_LOST_NOSPACE ? &h->lost_nospace :
 			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW :
 					kind == FNT_LOST_STACKS ? FNT_RES_LOST_STACKS :
-					kind == FNT_LOST_ADDR ? FNT_RES_LOST_ADDR : FNT_RES_LOST_UNSAFE],
+					kind == FNT_LOST_ADDR ? FNT_RES_LOST_ADDR :
+					kind == FNT_LOST_NOCLOCK ? FNT_RES_LOST_NOCLOCK : FNT_RES_LOST_UNSAFE],
 			   n, __ATOMIC_RELAXED);
 }

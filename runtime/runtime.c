@@ -32,6 +32,13 @@ FNT_EXPORT volatile int fnt__active;
 int state;                     /* 0 not yet, 1 recording, 2 off */
 unsigned fnt_file_mode = 0600;
 
+/* no thread, no losses, nothing -P noted: a file with nothing to say */
+static int recorded_nothing(struct fnt_file_header *h)
+{
+	return __atomic_load_n(&h->next_thread, __ATOMIC_RELAXED) == 0 && !fnt_patch_noted && !fnt_header_lost(h) &&
+	       !h->lost_meta;
+}
+
 static void at_exit(void)
 {
 	struct fnt_trace_file *tf = &main_file;
@@ -58,8 +65,9 @@ static void at_exit(void)
 	fnt_drain_exit();
 	clock_sample(&tf->hdr->end_ticks, &tf->hdr->end_mono, &tf->hdr->end_real);
 	/* a process image that recorded no thread (a shell, an uninstrumented
-	 * program) leaves no file behind, unless it says what -P left alone */
-	if (__atomic_load_n(&tf->hdr->next_thread, __ATOMIC_RELAXED) == 0 && !fnt_patch_noted) {
+	 * program) leaves no file behind, unless it says what -P left alone or
+	 * counts events it could not record */
+	if (recorded_nothing(tf->hdr)) {
 		unlink(tf->path);
 		return;
 	}
@@ -86,7 +94,7 @@ void fnt_exit_note(int status, unsigned how)
 	}
 	clock_sample(&h->end_ticks, &h->end_mono, &h->end_real);
 	h->exit_status = (uint32_t)status;
-	if (__atomic_load_n(&h->next_thread, __ATOMIC_RELAXED) == 0 && !fnt_patch_noted && tf == &main_file) {
+	if (recorded_nothing(h) && tf == &main_file) {
 		unlink(tf->path);       /* recorded nothing (as at_exit) */
 		return;
 	}
@@ -231,14 +239,6 @@ __attribute__((constructor)) static void runtime_ctor(void)
 		return;
 	t->busy = 1;
 	runtime_init();                 /* nothing if a hook got there first */
-	/* a thread's first event reads its name through the prctl wrapper,
-	 * whose first call looks the real one up with dlsym: ~5 KB of stack
-	 * in ld.so, too much for a signal handler on a small sigaltstack
-	 * (doc/safety.md).  Look it up now, out of any signal context. */
-	{
-		char name[16];
-		prctl(PR_GET_NAME, name, 0, 0, 0);
-	}
 	helper_start();
 	t->busy = 0;
 }

@@ -320,7 +320,7 @@ int cmd_info(int argc, char **argv)
 			printf(" %s", p->argv[k]);
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
 		print_ended(t, p, root);
-		if (fnt_header_lost(&p->hdr) || p->hdr.lost_meta) {
+		if (fnt_header_lost(&p->hdr) - p->hdr.reserved[FNT_RES_LOST_NOCLOCK] || p->hdr.lost_meta) {
 			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, ",
 			       p->hdr.lost_reentrant, p->hdr.lost_nospace);
 			if (p->hdr.reserved[FNT_RES_LOST_SHADOW])

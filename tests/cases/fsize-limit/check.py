@@ -1,4 +1,6 @@
-import os, re, resource, signal, subprocess, time
+import os, re, resource, signal, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from procwait import wait_gone
 # The program ran to its end (record returns its status: 0, not killed by
 # SIGXFSZ, nor by the snapshot it asked for once its limit was below the
 # trace's size), the trace file stayed within the program's 256 KiB limit,
@@ -97,20 +99,9 @@ def check(ctx):
                    check=True, timeout=120)
     pid = int(open(pidfile).read())
     open(go, "w").close()
-    deadline = time.time() + 120
-    while alive(pid) and time.time() < deadline:
-        time.sleep(0.05)
-    assert not alive(pid), "the background program did not end"
+    assert wait_gone(pid, 120), "the background program did not end"
     events, lost, info = lost_counts(ctx, data)
     assert lost > 0 and events + lost == 2 * (1 + 2000), info
     prog = info.split("after exec: ")[1]
     assert "\n  ended: exited normally\n" in prog, info
 
-
-def alive(pid):
-    """running (a zombie nobody reaped yet has ended)"""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False

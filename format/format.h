@@ -49,6 +49,18 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_RES_LOST_SHADOW 4      /* calls deeper than the shadow stack (-pg -mfentry): 2 per call */
 #define FNT_RES_LOST_UNSAFE 5      /* events of contexts the runtime cannot trace safely (no TLS of their own) */
 #define FNT_RES_LOST_NOCLOCK 6     /* events dropped in threads left with no clock (seccomp strict mode) */
+#define FNT_RES_LOST_STACKS 1      /* events on machine stacks past a thread's table of them (coroutines) */
+#define FNT_CORO_STACKS     256u   /* that table: machine stacks a thread keeps shadow stacks for */
+#define FNT_RES_LOST_ADDR   7      /* events whose function address the trace cannot hold (0, not user space) */
+
+/* file header .end_flags */
+#define FNT_END_EXIT        0x1u   /* exit() or a return from main: the end fields are set */
+#define FNT_END_EXIT_CALL   0x2u   /* _exit(), _Exit() or syscall(SYS_exit_group): the end fields and
+                                    * exit_status are set, bits 8-11 say which call */
+#define FNT_END_HOW_SHIFT   8
+#define FNT_END_HOW_EXIT    1u     /* _exit() */
+#define FNT_END_HOW_EXIT2   2u     /* _Exit() */
+#define FNT_END_HOW_GROUP   3u     /* syscall(SYS_exit_group, ...) */
 
 /* chunk types */
 enum fnt_chunk_type { FNT_CHUNK_EVENTS = 1, FNT_CHUNK_META = 2 };
@@ -75,8 +87,8 @@ struct fnt_file_header {
 	uint64_t cal1_ticks, cal1_mono, cal1_real;
 	/* set at clean exit (end_flags bit 0); zero if the process died */
 	uint64_t end_ticks, end_mono, end_real;
-	uint32_t end_flags;
-	uint32_t exit_status;       /* the value passed to exit(), if clean */
+	uint32_t end_flags;         /* FNT_END_*: how the process ended, as far as the runtime saw */
+	uint32_t exit_status;       /* the status passed to _exit() & co (FNT_END_EXIT_CALL) */
 	/* what could not be recorded (atomic adds, slow paths only) */
 	uint64_t lost_reentrant;    /* events dropped inside a signal handler that hit a hook */
 	uint64_t lost_nospace;      /* events dropped because no chunk could be had */
@@ -92,7 +104,8 @@ struct fnt_file_header {
 static inline uint64_t fnt_header_lost(const struct fnt_file_header *h)
 {
 	return h->lost_reentrant + h->lost_nospace + h->reserved[FNT_RES_LOST_SHADOW] +
-	       h->reserved[FNT_RES_LOST_UNSAFE] + h->reserved[FNT_RES_LOST_NOCLOCK];
+	       h->reserved[FNT_RES_LOST_UNSAFE] + h->reserved[FNT_RES_LOST_NOCLOCK] +
+	       h->reserved[FNT_RES_LOST_STACKS] + h->reserved[FNT_RES_LOST_ADDR];
 }
 
 struct fnt_chunk_header {
@@ -278,6 +291,73 @@ static inline unsigned fnt_varint_get(const uint8_t *p, uint64_t *out)
 		x &= (1ull << (8 * len)) - 1;
 	*out = x >> len;
 	return len;
+}
+
+/* The function events (entries and exits) in an event chunk of `size`
+ * bytes: what is lost with a chunk that cannot be written (RLIMIT_FSIZE,
+ * a failed write).  The count stops at the end of the data (a zero byte)
+ * or at a record it cannot read.  LOST records are not counted: their
+ * events are in the file header's counters already. */
+static inline uint64_t fnt_chunk_events(const uint8_t *chunk, size_t size)
+{
+	const uint8_t *p = chunk + FNT_CHUNK_HDR_SIZE, *end = chunk + size;
+	uint64_t n = 0, v, x;
+	unsigned len;
+
+	while (p + 8 <= end && (len = fnt_varint_get(p, &v))) {
+		p += len;
+		if ((v & 3) != FNT_K_EXT) {
+			if ((v & 3) == FNT_K_NEW && (p + 8 > end || !(len = fnt_varint_get(p, &x))))
+				return n;
+			p += (v & 3) == FNT_K_NEW ? len : 0;
+			n++;
+			continue;
+		}
+		switch ((v >> 2) & 63) {
+		case FNT_EXT_TIME:
+			p += 8;
+			break;
+		case FNT_EXT_THREAD_NAME:
+		case FNT_EXT_MARK:
+			if (p >= end)
+				return n;
+			p += 1 + *p;
+			break;
+		case FNT_EXT_THREAD_END:
+			break;
+		case FNT_EXT_FORK:
+			p += 8;
+			__attribute__((fallthrough));   /* then a varint */
+		case FNT_EXT_CALLSITE:
+		case FNT_EXT_LOST:
+		case FNT_EXT_UNWIND:
+		case FNT_EXT_SWITCH:
+			if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
+				return n;
+			p += len;
+			break;
+		case FNT_EXT_ARGS:
+		case FNT_EXT_RETVAL:
+			if (p + 8 > end || !(len = fnt_varint_get(p, &x)) || x > (uint64_t)(end - p))
+				return n;
+			p += len + x;
+			break;
+		case FNT_EXT_STACK:
+			if (p + 8 > end || !(len = fnt_varint_get(p, &x)) || x > FNT_STACK_MAX)
+				return n;
+			p += len;
+			for (uint64_t i = 0; i < x; i++) {
+				uint64_t a;
+				if (p + 8 > end || !(len = fnt_varint_get(p, &a)))
+					return n;
+				p += len;
+			}
+			break;
+		default:
+			return n;
+		}
+	}
+	return n;
 }
 
 #endif

@@ -410,7 +410,7 @@ static void process_scan(struct trace_process *p)
 	size_t n_meta = 0;
 
 	clock_point(p, p->hdr.cal1_ticks, p->hdr.cal1_mono);
-	if (p->hdr.end_flags & 1)
+	if (p->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL))
 		clock_point(p, p->hdr.end_ticks, p->hdr.end_mono);
 	for (uint64_t i = 0; i < p->n_chunks; i++) {
 		size_t avail = 0;
@@ -711,7 +711,8 @@ static void trace_finish_open(struct trace *t)
 		qsort(by_pid, t->n_procs, sizeof(*by_pid), cmp_pid_exec);
 		for (size_t i = 0; i + 1 < t->n_procs; i++)
 			if (by_pid[i + 1]->hdr.pid == by_pid[i]->hdr.pid &&
-			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq && !(by_pid[i]->hdr.end_flags & 1) &&
+			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq &&
+			    !(by_pid[i]->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL)) &&
 			    by_pid[i + 1]->hdr.cal0_mono >= by_pid[i]->max_mono) {
 				by_pid[i]->exec_replaced = 1;
 				by_pid[i + 1]->after_exec = 1;

@@ -6,22 +6,24 @@
  * prctl(PR_SET_TSC, PR_TSC_SIGSEGV) makes rdtsc fault in the calling thread
  * and in every thread it starts later.  The vDSO's clock_gettime reads the
  * TSC too (when the kernel's clocksource is the TSC), so it faults as well,
- * even with --clock monotonic.  The prctl wrapper (filter.c) calls
- * fnt_clock_prctl first; from then on the runtime reads CLOCK_MONOTONIC with
+ * even with --clock monotonic.  The prctl wrapper (filter.c), and the
+ * syscall() wrapper for SYS_prctl (clone.c), call fnt_clock_prctl first; from then on the runtime reads CLOCK_MONOTONIC with
  * the system call, and, when the trace is in TSC ticks, converts it to ticks
  * on the line of the calibration so far: the file keeps one time base and
  * the reader needs nothing new.  The switch is for the whole process (a
  * plain store the hot path reads: it only ever goes from TSC to the
  * system call), and it stays after PR_TSC_ENABLE.
  *
- * Seccomp strict mode (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT)) leaves
- * the thread read, write, _exit and sigreturn: no clock of any kind, no
- * new chunk.  That thread stops recording at the switch; each event it
+ * Seccomp strict mode (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT), or the
+ * same through syscall(SYS_prctl) or syscall(SYS_seccomp), which the
+ * syscall() wrapper in clone.c passes here) leaves the thread read,
+ * write, _exit and sigreturn: no clock of any kind, no new chunk, no mmap.  That thread stops recording at the switch; each event it
  * makes afterwards is counted in the header (FNT_RES_LOST_NOCLOCK) by the
  * hooks' slow path with one atomic add on the mapped header, no system
  * call.  Other threads go on as before.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/seccomp.h>
@@ -139,11 +141,22 @@ static void tsc_off(void)
 	__atomic_fetch_or(&fnt_fast_off, FNT_FAST_NO_TSC, __ATOMIC_RELEASE);
 }
 
-/* This thread is about to lose every clock: send its events to the slow
- * path (no chunk room), which counts them. */
+/* This thread is about to lose every system call but read, write, _exit
+ * and sigreturn: send its events to the slow path (no chunk room), which
+ * counts them; every other path of the hooks checks fnt_no_clock before a
+ * system call (coro.c, fentry.c, filter.c, patch.c).  Its thread id is
+ * kept for the patch switch's handshake (patch.c), and the signals whose
+ * handlers the runtime installed (--patch-signal, --snapshot-signal,
+ * --signal), whose work is system calls, are blocked in it: another thread
+ * takes them. */
+static sigset_t strict_was;
+
 static void thread_stop(void)
 {
 	struct fnt_thread *t = &fnt_self;
+	if (!t->tid)
+		t->tid = fnt_gettid();
+	fnt_own_signals_block(&strict_was);
 	fnt_no_clock = 1;
 	t->limit = NULL;
 }
@@ -154,4 +167,17 @@ void fnt_clock_prctl(int option, unsigned long arg)
 		tsc_off();
 	else if (option == PR_SET_SECCOMP && arg == SECCOMP_MODE_STRICT)
 		thread_stop();
+}
+
+/* ...and after it: strict mode refused (EINVAL, EACCES), the thread records
+ * again, as before (the TSC stays off: harmless) */
+void fnt_clock_prctl_done(int option, unsigned long arg, long ret)
+{
+	struct fnt_thread *t = &fnt_self;
+	if (ret == 0 || option != PR_SET_SECCOMP || arg != SECCOMP_MODE_STRICT || !fnt_no_clock)
+		return;
+	fnt_no_clock = 0;
+	pthread_sigmask(SIG_SETMASK, &strict_was, NULL);
+	if (t->chunk && t->state == FNT_T_ACTIVE)
+		t->limit = t->chunk + chunk_size - FNT_CHUNK_SLACK;
 }

@@ -39,6 +39,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include "runtime/runtime.h"
@@ -251,6 +253,20 @@ FNT_EXPORT long syscall(long n, ...)
 		return -1;
 	uint64_t flags = 0;
 	int stack = 1;
+	if (n == SYS_exit_group)
+		fnt_exit_note((int)a[0], FNT_END_HOW_GROUP);
+	/* the clock and seccomp strict mode, as the prctl wrapper (filter.c)
+	 * sees them: before the call takes effect, undone if it fails */
+	if (n == SYS_prctl || n == SYS_seccomp) {
+		int option = n == SYS_prctl ? (int)a[0] : a[0] == SECCOMP_SET_MODE_STRICT ? PR_SET_SECCOMP : -1;
+		unsigned long arg = n == SYS_prctl ? (unsigned long)a[1] : SECCOMP_MODE_STRICT;
+		fnt_clock_prctl(option, arg);
+		long r = f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+		fnt_clock_prctl_done(option, arg, r);
+		if (option == PR_SET_NAME)      /* (--no-thread looks at the name again) */
+			__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);
+		return r;
+	}
 	if (n == SYS_clone) {
 		flags = (uint64_t)a[0];
 		stack = a[1] != 0;

@@ -47,9 +47,10 @@
 #include <unistd.h>
 #include "runtime/runtime.h"
 
-#define STACKS_MAX 256u      /* machine stacks, per thread */
+#define STACKS_MAX FNT_CORO_STACKS   /* machine stacks, per thread */
 #define STACK_JUMP (32u << 10)   /* farther than this from the stack in use: another stack */
 #define STACK_SLACK (8u << 10)   /* the hooks' window: the pointers seen, and this around them */
+#define UNTRACKED ((uintptr_t)-1)  /* a stack the table had no room for (no stack is named so) */
 
 struct fnt_coro {
 	uintptr_t cur;           /* the stack now running */
@@ -83,8 +84,8 @@ static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
 	}
 	if (c->n < STACKS_MAX)
 		reuse = &c->s[c->n++];
-	else if (!reuse)
-		return NULL;
+	else if (!reuse || (reuse->ss && fnt_no_clock))
+		return NULL;    /* (seccomp strict: no munmap, clock.c) */
 	else if (reuse->ss)     /* a finished coroutine's stack: its shadow array goes */
 		munmap(reuse->ss, (size_t)reuse->cap * sizeof(struct fnt_shadow_entry));
 	memset(reuse, 0, sizeof(*reuse));
@@ -94,16 +95,24 @@ static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
 
 /* Make stack `to` the running one: park the thread's shadow stack and
  * stack-pointer window under the current one and take out the other's;
- * 1 if it switched. */
+ * 1 if it switched (a SWITCH record is due).
+ *
+ * A stack the table has no room for (STACKS_MAX stacks with frames parked
+ * on them) becomes UNTRACKED: no shadow stack, an empty window, so that
+ * every event on it reaches fnt_stack_moved, which drops and counts it
+ * (FNT_LOST_STACKS) until the thread is back on a stack it knows.  Its
+ * -pg/patchable calls are then never swapped, so no return can miss its
+ * frame.  With no memory for the table at all, the thread stops recording
+ * (fnt_thread_stop): each of its events is counted as lost from then on. */
 static int switch_stacks(struct fnt_thread *t, uintptr_t to)
 {
 	struct fnt_coro *c = t->coro;
 	if (!c) {
-		if (!to)
-			return 0;
+		if (!to || fnt_no_clock)
+			return 0;       /* (seccomp strict: no mmap; its events are dropped anyway) */
 		void *m = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED) {
-			t->lost++;
+			fnt_thread_stop(t);
 			return 0;
 		}
 		t->coro = c = m;
@@ -111,17 +120,22 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to)
 	}
 	if (c->cur == to)
 		return 0;
-	struct fnt_coro_stack *from = stack_slot(c, c->cur), *next;
-	if (!from)
-		return 0;
-	from->ss = t->ss;
-	from->top = t->ss_top;
-	from->cap = t->ss_cap;
-	from->min = t->stk_min;
-	from->max = t->stk_max;
-	next = stack_slot(c, to);
+	if (c->cur != UNTRACKED) {
+		struct fnt_coro_stack *from = stack_slot(c, c->cur);   /* (the running stack has its slot) */
+		if (!from)
+			return 0;
+		from->ss = t->ss;
+		from->top = t->ss_top;
+		from->cap = t->ss_cap;
+		from->min = t->stk_min;
+		from->max = t->stk_max;
+	}
+	struct fnt_coro_stack *next = to == UNTRACKED ? NULL : stack_slot(c, to);
 	if (!next) {
-		t->lost++;       /* too many stacks at once: this one shares the current shadow stack */
+		t->ss = NULL;
+		t->ss_top = t->ss_cap = 0;
+		window_set(t, 0, 0);
+		c->cur = UNTRACKED;
 		return 0;
 	}
 	t->ss = next->ss;
@@ -211,6 +225,12 @@ int fnt_foreign_event(struct fnt_thread *t, int is_exit)
 /* A stack pointer out of the hooks' window (see the top of this file). */
 int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
+	if (unlikely(fnt_no_clock)) {
+		/* seccomp strict: not a system call (gettid) more; the thread
+		 * records nothing anyway (clock.c) */
+		fnt_lost_events(t, FNT_LOST_NOCLOCK, events);
+		return 1;
+	}
 	if (unlikely(!fnt_fork_mask))
 		fnt_raw_fork_check();   /* a raw clone's child: its own file first */
 	if (unlikely(t->vfork)) {
@@ -247,7 +267,9 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		fnt_foreign_lost(events);
 		return 1;
 	}
-	if (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP)) {
+	struct fnt_coro *c = t->coro;
+	int untracked = c && c->cur == UNTRACKED;   /* (its window is empty: every event comes here) */
+	if (!untracked && (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP))) {
 		/* the same stack, deeper or shallower (or the first event) */
 		if (!t->busy)
 			window_add(t, sp);
@@ -255,7 +277,6 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	}
 	if (t->busy)
 		return 0;               /* (a handler inside a hook: the event is dropped anyway) */
-	struct fnt_coro *c = t->coro;
 	uintptr_t to = sp | 1, best = STACK_JUMP + 1;
 	for (uint32_t i = 0; c && i < c->n; i++) {
 		struct fnt_coro_stack *s = &c->s[i];
@@ -266,8 +287,13 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		}
 	}
 	switch_to(t, to);
+	if (t->coro && t->coro->cur == UNTRACKED) {
+		/* a stack the table has no room for (switch_stacks) */
+		fnt_lost_events(t, FNT_LOST_STACKS, events);
+		return 1;
+	}
 	if (!t->coro || t->coro->cur != to)
-		return 0;               /* (no room for another stack: stays on the current one) */
+		return 0;               /* (no memory for the table: the thread stopped recording) */
 	window_add(t, sp);
 	return 0;
 }

@@ -50,19 +50,20 @@ static uint64_t file_ino, file_dev;
 /* the control page of the ring fd names, if it is one; NULL otherwise */
 static struct fnt_drain_ctl *peek(int fd, off_t *size)
 {
-	struct stat st;
+	const struct stat *st = fnt_fstat(fd);
 	struct fnt_drain_ctl *c;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)FNT_DRAIN_HDR)
+	if (!st || !S_ISREG(st->st_mode) || st->st_size < (off_t)FNT_DRAIN_HDR)
 		return NULL;
+	off_t st_size = st->st_size;
 	c = mmap(NULL, FNT_DRAIN_HDR, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (c == MAP_FAILED)
 		return NULL;
 	if (c->magic != FNT_DRAIN_MAGIC || c->n_slots == 0 || c->n_slots > FNT_DRAIN_MAX_SLOTS ||
-	    st.st_size != (off_t)FNT_DRAIN_HDR + (off_t)c->n_slots * c->chunk_size) {
+	    st_size != (off_t)FNT_DRAIN_HDR + (off_t)c->n_slots * c->chunk_size) {
 		munmap(c, FNT_DRAIN_HDR);       /* not ours: the number names another file now */
 		return NULL;
 	}
-	*size = st.st_size;
+	*size = st_size;
 	return c;
 }
 
@@ -165,14 +166,37 @@ static size_t used_len(const uint8_t *m)
 	return n * 8;
 }
 
-/* record is gone: this process copies its slot into its file itself */
+/* The events of slot m that the file at off does not hold: all of them,
+ * less those of a copy record made of the slot while it was being written
+ * (a prefix of its events, under the same chunk header). */
+static uint64_t slot_events_missing(const uint8_t *m, int fd, off_t off)
+{
+	uint64_t n = fnt_chunk_events(m, slot_size), in_file = 0;
+	const uint8_t *f = fd >= 0 ? mmap(NULL, slot_size, PROT_READ, MAP_SHARED, fd, off) : MAP_FAILED;
+	if (f != MAP_FAILED) {
+		if (!memcmp(f, m, 16))  /* magic, type, thread, tid, seq */
+			in_file = fnt_chunk_events(f, slot_size);
+		munmap((void *)f, slot_size);
+	}
+	return in_file < n ? n - in_file : 0;
+}
+
+/* record is gone: this process copies its slot into its file itself.  Not
+ * past RLIMIT_FSIZE (the program may have lowered it since the slot's
+ * blocks were reserved: the kernel would kill it with SIGXFSZ): the events
+ * of a slot that cannot be written are counted as lost for lack of space,
+ * those a copy by record put in the file already excepted. */
 static void write_slot(uint32_t i, int free_it)
 {
 	uint8_t *m = (uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
 	size_t n = used_len(m);
+	off_t off = (off_t)ctl->slot[i].off;
 	int fd = fnt_trace_fd();
-	if (fd >= 0 && n)
-		(void)!pwrite(fd, m, n, (off_t)ctl->slot[i].off);
+	if (n && (fd < 0 || !fnt_fsize_allows(off + (off_t)n) || pwrite(fd, m, n, off) != (ssize_t)n)) {
+		struct fnt_file_header *h = fnt_trace_header();
+		if (h)
+			__atomic_fetch_add(&h->lost_nospace, slot_events_missing(m, fd, off), __ATOMIC_RELAXED);
+	}
 	if (free_it) {
 		memset(m, 0, n);
 		__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_FREE, __ATOMIC_RELEASE);

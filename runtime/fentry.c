@@ -32,7 +32,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 #include <unwind.h>
 #include "fntrace.h"
@@ -106,38 +105,36 @@ void fnt_shadow_release(struct fnt_thread *t)
 }
 
 /* Copy a C string without ever faulting: process_vm_readv on ourselves
- * fails (or stops short) where the memory is not readable. */
+ * fails (or stops short) where the memory is not readable.  It is read
+ * straight into its place after the two bytes of its head (no buffer on
+ * the stack, which may be a signal handler's small one), and the bytes
+ * read past its end are zeroed again: past the record they would read as
+ * events. */
 uint8_t *fnt_put_string(uint8_t *p, uintptr_t ptr)
 {
-	char buf[FNT_ARG_STR_MAX];
 	if (!ptr) {
 		*p++ = FNT_STR_NULL;
 		return p;
 	}
-	struct iovec local = { buf, sizeof(buf) }, remote = { (void *)ptr, sizeof(buf) };
-	ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-	if (n <= 0 && ((ptr & 4095) + sizeof(buf) > 4096)) {
-		/* the copy may cross into an unreadable page: read up to it */
-		remote.iov_len = local.iov_len = 4096 - (ptr & 4095);
-		n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-	}
+	long n = fnt_read_self(p + 2, (const void *)ptr, FNT_ARG_STR_MAX);
+	if (n <= 0 && ((ptr & 4095) + FNT_ARG_STR_MAX > 4096))
+		n = fnt_read_self(p + 2, (const void *)ptr, 4096 - (ptr & 4095));   /* up to an unreadable page */
 	if (n <= 0) {
 		*p++ = FNT_STR_BAD;
 		memcpy(p, &ptr, 8);
 		return p + 8;
 	}
-	size_t len = strnlen(buf, (size_t)n);
-	*p++ = len == (size_t)n ? FNT_STR_CUT : FNT_STR_OK;
-	*p++ = (uint8_t)len;
-	memcpy(p, buf, len);
-	return p + len;
+	size_t len = strnlen((const char *)p + 2, (size_t)n);
+	memset(p + 2 + len, 0, (size_t)n - len);
+	p[0] = len == (size_t)n ? FNT_STR_CUT : FNT_STR_OK;
+	p[1] = (uint8_t)len;
+	return p + 2 + len;
 }
 
 /* Read n bytes at ptr without ever faulting; 0 when all were read. */
 static int read_safe(void *buf, uintptr_t ptr, size_t n)
 {
-	struct iovec local = { buf, n }, remote = { (void *)ptr, n };
-	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+	return fnt_read_self(buf, (const void *)ptr, n) == (long)n ? 0 : -1;
 }
 
 /* A counted string (std::string, std::string_view): its first
@@ -260,15 +257,45 @@ static size_t ret_payload(uint8_t *buf, const struct fnt_argspec *spec, const st
 	return (size_t)(p - buf);
 }
 
+/* The payloads are written in place in the chunk (fnt_event_ext,
+ * fnt_put_ext), never through a buffer on the stack: these run in signal
+ * handlers on small stacks too (doc/safety.md, the hooks' stack use). */
+struct payload_args {
+	const struct fnt_argspec *spec;
+	const struct fnt_regs *r;
+	const uintptr_t *slot;
+};
+
+static size_t args_fill(uint8_t *dst, const void *arg)
+{
+	const struct payload_args *a = arg;
+	return args_payload(dst, a->spec, a->r, a->slot);
+}
+
+static size_t ret_fill(uint8_t *dst, const void *arg)
+{
+	const struct payload_args *a = arg;
+	return ret_payload(dst, a->spec, a->r);
+}
+
+/* the most bytes a spec's arguments (is_ret: its return value) can take */
+static size_t payload_max(const struct fnt_argspec *spec, int is_ret)
+{
+	size_t n = 0;
+	for (unsigned i = 0; i < spec->n; i++)
+		if ((spec->item[i].src == FNT_SRC_RET) == is_ret)
+			n += fnt_argspec_item_max(&spec->item[i]);
+	return is_ret && n > RET_BUF ? RET_BUF : n;
+}
+
 /* The general path of an entry with its ARGS record, with the guard held:
  * a new chunk, a cache miss, a call site, an item the plan does not know.
  * 0, or -1 when nothing was written. */
 static __attribute__((noinline)) int args_slow(struct fnt_thread *t, const struct fnt_argplan *plan, uintptr_t fn,
 					       uintptr_t site, const struct fnt_regs *r, const uintptr_t *slot)
 {
-	uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-	size_t len = args_payload(buf, plan->spec, r, slot);
-	return fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, buf, len);
+	struct payload_args a = { plan->spec, r, slot };
+	return fnt_event_ext(t, fn, site, 0, FNT_EXT_ARGS, payload_max(plan->spec, 0), args_fill, &a);
 }
 
 /* ...and of an exit with its RETVAL record: 0, -1 when nothing was
@@ -276,11 +303,11 @@ static __attribute__((noinline)) int args_slow(struct fnt_thread *t, const struc
 static __attribute__((noinline)) int ret_slow(struct fnt_thread *t, const struct fnt_argplan *plan, uintptr_t fn,
 					      const struct fnt_regs *r)
 {
-	uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-	size_t len = ret_payload(buf, plan->spec, r);
-	if (!len)
+	struct payload_args a = { plan->spec, r, NULL };
+	size_t max = payload_max(plan->spec, 1);
+	if (!max)
 		return 1;
-	return fnt_event_ext(t, fn, 0, 1, FNT_EXT_RETVAL, buf, len);
+	return fnt_event_ext(t, fn, 0, 1, FNT_EXT_RETVAL, max, ret_fill, &a);
 }
 
 void fnt_shadow_enter(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot) FNT_HIDDEN;
@@ -333,14 +360,23 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 	 * entry nor exit */
 	if (fnt_stack_check(t, (uintptr_t)slot, events))
 		return;
+	if (unlikely(fnt_no_clock)) {
+		/* seccomp strict (clock.c): not traced, entry nor exit, and no
+		 * system call (a first shadow stack would be an mmap) */
+		fnt_lost_events(t, FNT_LOST_NOCLOCK, 2);
+		return;
+	}
 	if (unlikely(!t->ss || t->ss_top == t->ss_cap)) {
 		if (t->busy) {
 			fnt_lost_events(t, FNT_LOST_REENTRANT, events);   /* its entry and its exit, if any */
 			return;
 		}
 		if (!t->ss) {
-			if (shadow_alloc(t))
+			if (shadow_alloc(t)) {
+				/* no memory for one: not traced, entry nor exit */
+				fnt_lost_events(t, FNT_LOST_NOSPACE, 2);
 				return;
+			}
 		} else {
 			/* deeper than the shadow stack: not traced, entry nor exit */
 			fnt_lost_events(t, FNT_LOST_SHADOW, events);
@@ -405,12 +441,11 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 		}
 		if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
 			/* the first event started the runtime and loaded the specs */
-			uint8_t buf[FNT_ARGS_MAX * (2 + FNT_ARG_STR_MAX)];
-			size_t len = args_payload(buf, plan->spec, r, slot);
+			struct payload_args a = { plan->spec, r, slot };
 			if (!t->busy) {
 				t->busy = 1;
 				__asm__ volatile("" ::: "memory");
-				fnt_put_ext(t, FNT_EXT_ARGS, buf, len);
+				fnt_put_ext(t, FNT_EXT_ARGS, payload_max(plan->spec, 0), args_fill, &a);
 				__asm__ volatile("" ::: "memory");
 				t->busy = 0;
 			}

@@ -449,8 +449,10 @@ static inline int outside_modules(const struct fnt_fset *s, uintptr_t fn)
 static void name_check(struct fnt_thread *t)
 {
 	char name[17] = "";
+	if (fnt_no_clock)
+		return;         /* seccomp strict: no prctl (clock.c) */
 	t->flt.name_gen = __atomic_load_n(&fnt_name_gen, __ATOMIC_RELAXED);
-	prctl(PR_GET_NAME, name, 0, 0, 0);
+	fnt_thread_name(name);
 	t->flt.thread_off = glob_any(glob_T, n_T, name);
 }
 
@@ -515,6 +517,8 @@ void fnt_erase_tail(struct fnt_thread *t, uint8_t *from)
 static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 {
 	if (!t->flt.tframes) {
+		if (fnt_no_clock)
+			return;         /* seccomp strict: no mmap (clock.c) */
 		void *m = mmap(NULL, TFRAMES * sizeof(struct fnt_tframe), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
@@ -581,6 +585,8 @@ static int hbit_set(struct fnt_thread *t, int32_t d)
 	if (d <= 0 || d >= HBITS_MAX)
 		return 0;
 	if (!t->flt.hbits) {
+		if (fnt_no_clock)
+			return 0;       /* seccomp strict: no mmap (clock.c) */
 		void *m = mmap(NULL, HBITS_MAX / 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			return 0;
@@ -794,6 +800,7 @@ FNT_EXPORT int prctl(int option, ...)
 	}
 	fnt_clock_prctl(option, a[0]);
 	int r = real(option, a[0], a[1], a[2], a[3]);
+	fnt_clock_prctl_done(option, a[0], r);
 	if (option == PR_SET_NAME)
 		__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);
 	return r;

@@ -7,17 +7,22 @@
  *    fd 0, on the first open of the trace file and on every reopen;
  *  - RLIMIT_FSIZE: the file is never grown past the program's limit (the
  *    kernel would send SIGXFSZ, which kills by default); past it the events
- *    are counted as lost for lack of space;
+ *    are counted as lost for lack of space; under a small limit the default
+ *    chunks are smaller, so that the first events fit;
  *  - files the runtime reads (FNTRACE_ARGS_FILE): opened without blocking,
  *    regular files only;
  *  - secure execution (setuid/setgid, file capabilities): the environment is
- *    the caller's, not the program's owner's, so nothing is recorded.
+ *    the caller's, not the program's owner's, so nothing is recorded;
+ *  - the signals the runtime handles itself, which a thread in seccomp
+ *    strict mode must not take (clock.c).
  *
  * None of this is on the hot path: it runs at start-up and when a chunk is
  * allocated.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -46,14 +51,59 @@ int fnt_fd_high(int fd)
 	return high;
 }
 
+/* fstat into a buffer of the thread's own rather than the stack: the
+ * chunk path checks its descriptor with it, in signal handlers on small
+ * stacks too (doc/safety.md, the hooks' stack use).  A handler that
+ * interrupts it and calls it again reuses the buffer: the interrupted
+ * check then sees another file's identity and reopens by path, which is
+ * safe.  NULL if fstat failed. */
+const struct stat *fnt_fstat(int fd)
+{
+	static __thread struct stat st __attribute__((tls_model("initial-exec")));
+	return fstat(fd, &st) ? NULL : &st;
+}
+
 int fnt_fsize_allows(off_t end)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_FSIZE, &rl) || rl.rlim_cur == RLIM_INFINITY || (rlim_t)end <= rl.rlim_cur)
+	/* (the system call itself: libc's getrlimit is a few frames deeper, on
+	 * the chunk path that may run in a signal handler) */
+	if (fnt_sys3(SYS_getrlimit, RLIMIT_FSIZE, (long)&rl, 0) || rl.rlim_cur == RLIM_INFINITY ||
+	    (rlim_t)end <= rl.rlim_cur)
 		return 1;
 	errno = EFBIG;
 	return 0;
+}
+
+/* The default chunk size under a small RLIMIT_FSIZE: a file of 4 KiB of
+ * header and 256 KiB chunks would hold nothing under `ulimit -f 512` (a meta
+ * chunk and one event chunk already pass 512 KiB).  Chunks of an eighth of
+ * the limit (16 KiB at least) let the first events in. */
+uint32_t fnt_fsize_chunk(uint32_t size)
+{
+	struct rlimit rl;
+	rlim_t fit;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur < FNT_HEADER_SIZE)
+		return size;
+	fit = (rl.rlim_cur - FNT_HEADER_SIZE) / 8 & ~(rlim_t)4095;
+	if (fit < FNT_MIN_CHUNK)
+		fit = FNT_MIN_CHUNK;
+	return fit < size ? (uint32_t)fit : size;
+}
+
+/* (set at start-up, before any thread can enter strict mode) */
+static sigset_t own_signals;
+
+void fnt_own_signal(int sig)
+{
+	sigaddset(&own_signals, sig);
+}
+
+void fnt_own_signals_block(sigset_t *was)
+{
+	pthread_sigmask(SIG_BLOCK, &own_signals, was);
 }
 
 int fnt_open_knob_file(const char *path, struct stat *st)
@@ -92,6 +142,9 @@ void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
 		return;
 	__atomic_fetch_add(kind == FNT_LOST_REENTRANT ? &h->lost_reentrant :
 			   kind == FNT_LOST_NOSPACE ? &h->lost_nospace :
-			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW : FNT_RES_LOST_UNSAFE],
+			   &h->reserved[kind == FNT_LOST_SHADOW ? FNT_RES_LOST_SHADOW :
+					kind == FNT_LOST_STACKS ? FNT_RES_LOST_STACKS :
+					kind == FNT_LOST_ADDR ? FNT_RES_LOST_ADDR :
+					kind == FNT_LOST_NOCLOCK ? FNT_RES_LOST_NOCLOCK : FNT_RES_LOST_UNSAFE],
 			   n, __ATOMIC_RELAXED);
 }

@@ -238,10 +238,23 @@ static void sync_cores(void)
 }
 
 /* this thread got out of every pad interior for the current park */
+/* A thread in seccomp strict mode may make no system call but read, write,
+ * _exit and sigreturn (clock.c): it answers with its thread id as kept
+ * when it entered that mode, and the pid of its trace file. */
+static pid_t self_tid(void)
+{
+	return fnt_no_clock ? (pid_t)fnt_self.tid : (pid_t)fnt_gettid();
+}
+
+static pid_t self_pid(void)
+{
+	return fnt_no_clock ? (pid_t)fnt_trace_pid() : getpid();
+}
+
 static void park_ack(void)
 {
 	int gen = __atomic_load_n(&park_gen, __ATOMIC_ACQUIRE), n = __atomic_load_n(&park_n, __ATOMIC_ACQUIRE);
-	pid_t self = (pid_t)fnt_gettid();
+	pid_t self = self_tid();
 	for (int i = 0; i < n; i++)
 		if (park_tid[i] == self)
 			__atomic_store_n(&park_ack_gen[i], gen, __ATOMIC_RELEASE);
@@ -252,7 +265,7 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 	ucontext_t *uc = ucv;
 	uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	const struct site *s;
-	if (si->si_code == PARK_CODE && si->si_pid == getpid() && si->si_value.sival_int == PARK_MAGIC) {
+	if (si->si_code == PARK_CODE && si->si_pid == self_pid() && si->si_value.sival_int == PARK_MAGIC) {
 		int hold = __atomic_load_n(&hold_gen, __ATOMIC_ACQUIRE);
 		if (hold && hold == __atomic_load_n(&park_gen, __ATOMIC_ACQUIRE)) {
 			/* stop here while the sites are rewritten (no code of theirs
@@ -261,10 +274,17 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 			if (__atomic_load_n(&parking, __ATOMIC_ACQUIRE))
 				park_ack();
 			struct timespec t0, now, nap = { 0, 20000 };
-			clock_gettime(CLOCK_MONOTONIC, &t0);
+			if (!fnt_no_clock)
+				clock_gettime(CLOCK_MONOTONIC, &t0);
 			/* (a later switch may have stopped this thread again inside
 			 * this wait, SA_NODEFER, and released it: generations grow) */
-			while ((int)(__atomic_load_n(&released, __ATOMIC_ACQUIRE) - hold) < 0) {
+			for (unsigned long spins = 0; (int)(__atomic_load_n(&released, __ATOMIC_ACQUIRE) - hold) < 0;) {
+				if (fnt_no_clock) {      /* no nanosleep, no clock: a bounded spin */
+					__builtin_ia32_pause();
+					if (++spins > 1000000000ul)
+						break;
+					continue;
+				}
 				nanosleep(&nap, NULL);
 				clock_gettime(CLOCK_MONOTONIC, &now);
 				if (now.tv_sec - t0.tv_sec > 10)
@@ -672,6 +692,7 @@ static void patch_init(void)
 		sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 		sigemptyset(&sa.sa_mask);
 		if (!sigaction(sig, &sa, NULL)) {
+			fnt_own_signal(sig);
 			patch_sig = sig;
 			is_on = 0;      /* start with every pad left alone */
 		}

@@ -340,5 +340,6 @@ void fnt_snapshot_signal_init(void)
 	sa.sa_handler = on_snapshot_signal;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
+	if (!sigaction(sig, &sa, NULL))
+		fnt_own_signal(sig);
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "fntrace.h"
 #include "runtime/runtime-internal.h"
@@ -43,6 +44,13 @@ static const struct {
 #endif
 unsigned fnt_file_mode = 0600;
 
+/* no thread, no losses, nothing -P noted: a file with nothing to say */
+static int recorded_nothing(struct fnt_file_header *h)
+{
+	return __atomic_load_n(&h->next_thread, __ATOMIC_RELAXED) == 0 && !fnt_patch_noted && !fnt_header_lost(h) &&
+	       !h->lost_meta;
+}
+
 static void at_exit(void)
 {
 	struct fnt_trace_file *tf = &main_file;
@@ -69,13 +77,65 @@ static void at_exit(void)
 	fnt_drain_exit();
 	clock_sample(&tf->hdr->end_ticks, &tf->hdr->end_mono, &tf->hdr->end_real);
 	/* a process image that recorded no thread (a shell, an uninstrumented
-	 * program) leaves no file behind, unless it says what -P left alone */
-	if (__atomic_load_n(&tf->hdr->next_thread, __ATOMIC_RELAXED) == 0 && !fnt_patch_noted) {
+	 * program) leaves no file behind, unless it says what -P left alone or
+	 * counts events it could not record */
+	if (recorded_nothing(tf->hdr)) {
 		unlink(tf->path);
 		return;
 	}
-	__atomic_store_n(&tf->hdr->end_flags, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&tf->hdr->end_flags, FNT_END_EXIT, __ATOMIC_RELEASE);
 }
+
+/* _exit(), _Exit() and syscall(SYS_exit_group) end the process without its
+ * exit handlers, so at_exit never marks the file: the wrappers below mark
+ * it here (end_flags bit 1, the status, which call), so that `info` says
+ * "exited with N (_exit)" rather than "no clean exit".  Only the image
+ * that owns the file marks it: a vfork child writes its own file or none
+ * (its parent's header is not its to mark).  No system call but getpid in
+ * a thread with no clock (seccomp strict allows none). */
+void fnt_exit_note(int status, unsigned how)
+{
+	struct fnt_trace_file *tf = cur_file();
+	struct fnt_file_header *h = tf->hdr;
+	if (state != 1 || fnt_no_clock || !h || (uint32_t)fnt_sys3(SYS_getpid, 0, 0, 0) != tf->pid ||
+	    (h->end_flags & 3))
+		return;
+	if (tf == &main_file) {
+		spares_close();
+		fnt_drain_exit();       /* record gone: the slots being written go to the file now */
+	}
+	clock_sample(&h->end_ticks, &h->end_mono, &h->end_real);
+	h->exit_status = (uint32_t)status;
+	if (recorded_nothing(h) && tf == &main_file) {
+		unlink(tf->path);       /* recorded nothing (as at_exit) */
+		return;
+	}
+	__atomic_store_n(&h->end_flags, FNT_END_EXIT_CALL | how << FNT_END_HOW_SHIFT, __ATOMIC_RELEASE);
+}
+
+#ifndef FNT_STATIC_ARCHIVE
+/* glibc's _exit is the exit_group system call (and exit if that returns):
+ * the same, without looking the real one up (a vfork child may call it) */
+static __attribute__((noreturn)) void exit_now(int status)
+{
+	for (;;) {
+		fnt_sys3(SYS_exit_group, status, 0, 0);
+		fnt_sys3(SYS_exit, status, 0, 0);
+	}
+}
+
+FNT_EXPORT __attribute__((noreturn)) void _exit(int status)
+{
+	fnt_exit_note(status, FNT_END_HOW_EXIT);
+	exit_now(status);
+}
+
+FNT_EXPORT __attribute__((noreturn)) void _Exit(int status)
+{
+	fnt_exit_note(status, FNT_END_HOW_EXIT2);
+	exit_now(status);
+}
+#endif
 
 void runtime_init(void)
 {
@@ -116,6 +176,8 @@ void runtime_init(void)
 		unsigned long v = strtoul(env, NULL, 0);
 		if (v >= FNT_MIN_CHUNK && v <= FNT_MAX_CHUNK)
 			chunk_size = (uint32_t)(v & ~4095ul);
+	} else {
+		chunk_size = fnt_fsize_chunk(chunk_size);
 	}
 	env = getenv(FNTRACE_ENV_MODE);
 	if (env && *env) {
@@ -190,14 +252,6 @@ __attribute__((constructor)) static void runtime_ctor(void)
 		return;
 	t->busy = 1;
 	runtime_init();                 /* nothing if a hook got there first */
-	/* a thread's first event reads its name through the prctl wrapper,
-	 * whose first call looks the real one up with dlsym: ~5 KB of stack
-	 * in ld.so, too much for a signal handler on a small sigaltstack
-	 * (doc/safety.md).  Look it up now, out of any signal context. */
-	{
-		char name[16];
-		prctl(PR_GET_NAME, name, 0, 0, 0);
-	}
 	helper_start();
 	t->busy = 0;
 }

@@ -12,6 +12,7 @@
 #define FNT_RUNTIME_H
 
 #include <elf.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -118,7 +119,9 @@ struct fnt_shadow_entry {
 };
 
 extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
-/* rotate.c: ./NAME from an earlier standalone run moves to ./NAME.old (0), or -1 */
+/* rotate.c: ./NAME, locked for this run (its children and exec'd images too);
+ * an earlier run's trace there moves to ./NAME.old first.  0, or -1: not
+ * ours, or a running record holds it */
 int fnt_rotate_default(const char *name) FNT_HIDDEN;
 extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
 extern int fnt_use_tsc FNT_HIDDEN;
@@ -145,6 +148,13 @@ extern __thread int fnt_no_clock FNT_HIDDEN;  /* this thread has no clock: it re
 uint64_t fnt_clock_raw_ns(int clock) FNT_HIDDEN;   /* clock_gettime by system call */
 uint64_t fnt_clock_fallback(void) FNT_HIDDEN; /* ns, or ticks made from ns after a switch */
 void fnt_clock_prctl(int option, unsigned long arg) FNT_HIDDEN;   /* before prctl runs */
+uint32_t fnt_trace_pid(void) FNT_HIDDEN;     /* the pid of this context's trace file, without a system call */
+void fnt_clock_prctl_done(int option, unsigned long arg, long ret) FNT_HIDDEN;   /* after: ret is its result */
+/* hostsafe.c: the signals whose handlers the runtime installs, which a
+ * thread entering seccomp strict mode blocks (their work is system calls);
+ * was: the mask before */
+void fnt_own_signal(int sig) FNT_HIDDEN;
+void fnt_own_signals_block(sigset_t *was) FNT_HIDDEN;
 
 static inline uint64_t fnt_now(void)
 {
@@ -195,6 +205,8 @@ void fnt_drain_each(void (*fn)(const uint8_t *slot, uint64_t off, uint32_t len))
 void fnt_drain_fork_child(void) FNT_HIDDEN;
 void fnt_drain_fork_file(const char *trace_path, uint64_t ino, uint64_t dev) FNT_HIDDEN;
 void fnt_drain_exit(void) FNT_HIDDEN;
+/* _exit() & co are about to end the process: mark its file (runtime.c) */
+void fnt_exit_note(int status, unsigned how) FNT_HIDDEN;
 
 /* trace-signals.c: record --trace=off and --signal SIG@ACTION */
 void fnt_trace_signals_init(void) FNT_HIDDEN;            /* at exit: copy out the slots if record is gone */
@@ -324,14 +336,19 @@ void fnt_snapshot_numbered(const char *prefix, unsigned *count) FNT_HIDDEN;
 void fnt_filter_thread_exit(struct fnt_thread *t) FNT_HIDDEN;   /* saved buffer positions dropped (fork) */
 void fnt_filter_thread_gone(struct fnt_thread *t) FNT_HIDDEN;   /* and the rest (thread exit) */
 
+/* writes the body of a record at dst (at most the max its caller gave);
+ * returns its length */
+typedef size_t fnt_fill_fn(uint8_t *dst, const void *arg);
+#define FNT_VARINT2_MAX 16383u   /* the largest body whose length fits a 2-byte varint */
 /* with t->busy held: write an entry or exit event followed by an ARGS or
- * RETVAL record (body of len bytes); starts a chunk when needed.  Returns 0,
- * or -1 when nothing was written. */
-int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, const uint8_t *body,
-		  size_t len) FNT_HIDDEN;
+ * RETVAL record whose body fill(dst, arg) writes in place (at most max
+ * bytes); starts a chunk when needed.  Returns 0, or -1 when nothing was
+ * written. */
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, size_t max,
+		  fnt_fill_fn *fill, const void *arg) FNT_HIDDEN;
 /* with t->busy held: an ARGS/RETVAL record right after the event just
  * written, if it fits the chunk (dropped otherwise) */
-int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len) FNT_HIDDEN;
+int fnt_put_ext(struct fnt_thread *t, unsigned ext, size_t max, fnt_fill_fn *fill, const void *arg) FNT_HIDDEN;
 /* with t->busy held: record that the n innermost frames were left */
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
@@ -483,13 +500,19 @@ void fnt_patch_fork_child(void) FNT_HIDDEN;
 /* hostsafe.c: keeping out of the host's way (doc/safety.md) */
 /* count n events of thread t that will be missing from the trace, under the
  * file header's counter for their kind (slow paths only) */
-enum fnt_lost_kind { FNT_LOST_REENTRANT, FNT_LOST_SHADOW, FNT_LOST_UNSAFE, FNT_LOST_NOSPACE };
+enum fnt_lost_kind { FNT_LOST_REENTRANT, FNT_LOST_SHADOW, FNT_LOST_UNSAFE, FNT_LOST_NOSPACE, FNT_LOST_STACKS,
+		     FNT_LOST_ADDR, FNT_LOST_NOCLOCK };
 void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n) FNT_HIDDEN;
 #define FNT_FD_MIN 800    /* the runtime's descriptors are never below this */
 /* move fd to a number >= FNT_FD_MIN (close-on-exec); -1 (fd closed) if none */
 int fnt_fd_high(int fd) FNT_HIDDEN;
 /* 1 when the file may grow to `end` bytes under RLIMIT_FSIZE; 0 (EFBIG) if not */
 int fnt_fsize_allows(off_t end) FNT_HIDDEN;
+/* fstat into a per-thread buffer (not the stack); NULL on failure */
+struct stat;
+const struct stat *fnt_fstat(int fd) FNT_HIDDEN;
+/* the default chunk size, smaller under a small RLIMIT_FSIZE */
+uint32_t fnt_fsize_chunk(uint32_t size) FNT_HIDDEN;
 /* open a file the runtime reads: never blocks, regular files only; fd or -1 */
 struct stat;
 int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;
@@ -520,6 +543,32 @@ static inline long fnt_sys3(long n, long a, long b, long c)
 	long r;
 	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
 	return r;
+}
+/* the same with six arguments */
+static inline long fnt_sys6(long n, long a, long b, long c, long d, long e, long f)
+{
+	long r;
+	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
+	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+/* copy n bytes at (our own) address from to dst without ever faulting:
+ * process_vm_readv on ourselves, which fails (-errno) or stops short
+ * (what it copied) where the memory is not readable; by the instruction,
+ * a frame less than libc's on a path that runs in signal handlers */
+static inline long fnt_read_self(void *dst, const void *from, size_t n)
+{
+	struct fnt_iov { void *base; size_t len; } local = { dst, n }, remote = { (void *)from, n };
+	return fnt_sys6(SYS_process_vm_readv, fnt_sys3(SYS_getpid, 0, 0, 0), (long)&local, 1, (long)&remote, 1, 0);
+}
+/* the calling thread's name (16 bytes, NUL-terminated) by the instruction
+ * (fnt_sys3): not through the runtime's own prctl wrapper (filter.c),
+ * whose variadic frame and first dlsym are deep for a signal handler's
+ * small stack (doc/safety.md) */
+static inline void fnt_thread_name(char *name)
+{
+	fnt_sys3(SYS_prctl, 16 /* PR_GET_NAME */, (long)name, 0);
 }
 /* the caller's thread id, by the instruction (fnt_sys3): safe in a signal
  * handler and in a vfork child */
@@ -569,6 +618,8 @@ static inline void fnt_filter_unenter(struct fnt_filter_state *f)
 /* count n events of such a context as lost, in the file header only (the
  * thread's own counters are not its to touch) */
 void fnt_foreign_lost(unsigned n) FNT_HIDDEN;
+/* this thread stops recording for good; its events are counted as lost (slowpath.c) */
+void fnt_thread_stop(struct fnt_thread *t) FNT_HIDDEN;
 /* the window was emptied by fnt_foreign_event */
 static inline int fnt_stack_foreign(const struct fnt_thread *t)
 {

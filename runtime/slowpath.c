@@ -24,7 +24,9 @@ uint8_t *put_time(uint8_t *p, uint64_t ticks)
 	return p + 9;
 }
 
-static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
+/* 0 when the event cannot be written: its address is none the reader
+ * takes (0, not user space: a program that calls the hooks itself) */
+static int write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
 {
 	uint8_t *p = t->pos;
 	unsigned slot = fnt_slot(fn);
@@ -39,13 +41,14 @@ static void write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t
 	} else {
 		unsigned len = fnt_event_new(t, p, fn, slot, d, is_exit);
 		if (!len) {             /* not a user-space address: the reader would reject it */
-			t->lost++;
 			t->pos = p;
-			return;
+			fnt_lost_events(t, FNT_LOST_ADDR, 1);
+			return 0;
 		}
 		p += len;
 	}
 	t->pos = p;
+	return 1;
 }
 
 static void write_callsite(struct fnt_thread *t, uintptr_t fn, uintptr_t site)
@@ -74,7 +77,8 @@ static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uint
 	if (unlikely(fnt_trig_flags & FNT_TRIG_RARE) && (g = fnt_trigger_find(fn)) != NULL &&
 	    fnt_trigger_before(t, g, now, fn, is_exit))
 		return 0;
-	write_rare(t, now, now - t->last, fn, is_exit);
+	if (!write_rare(t, now, now - t->last, fn, is_exit))
+		return 0;       /* (nor its depth, nor a CALLSITE record for an entry not written) */
 	if (is_exit) {
 		t->depth--;
 	} else {
@@ -114,25 +118,34 @@ void fnt_rare_event(struct fnt_thread *t, uint64_t now, uintptr_t fn, uintptr_t 
 	t->busy = 0;
 }
 
-int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t len)
+/* The body is written in place, where it goes (no copy of up to a kilobyte
+ * on the stack: these run in signal handlers on small stacks too,
+ * doc/safety.md): first 2 bytes further on, room for its length as a
+ * 2-byte varint, then moved back one byte if its length takes one.  Body
+ * first, then the length, the one-byte head last: a reader never sees a
+ * head without its body. */
+int fnt_put_ext(struct fnt_thread *t, unsigned ext, size_t max, fnt_fill_fn *fill, const void *arg)
 {
 	uint8_t *p = t->pos;
-	unsigned vl = fnt_varint_len(len);
-	if (!p || !t->chunk || p + 1 + vl + len + 8 > t->chunk + chunk_size)
+	if (!p || !t->chunk || max > FNT_VARINT2_MAX || p + 3 + max + 8 > t->chunk + chunk_size)
 		return -1;
-	/* body first, the one-byte head last: a reader never sees a head
-	 * without its body */
+	size_t len = fill(p + 3, arg);
+	unsigned vl = fnt_varint_len(len);
+	if (vl == 1) {
+		memmove(p + 2, p + 3, len);
+		p[2 + len] = 0;         /* (the byte the move left behind: no event) */
+	}
 	uint64_t x = fnt_varint_pack(len, vl);
-	memcpy(p + 1, &x, 8);
-	memcpy(p + 1 + vl, body, len);
+	memcpy(p + 1, &x, vl);
+	__asm__ volatile("" ::: "memory");
 	x = fnt_varint_pack(ext_head(0, (enum fnt_ext)ext), 1);
 	*(volatile uint8_t *)p = (uint8_t)x;
 	t->pos = p + 1 + vl + len;
 	return 0;
 }
 
-int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, const uint8_t *body,
-		  size_t len)
+int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, size_t max,
+		  fnt_fill_fn *fill, const void *arg)
 {
 	struct fnt_trace_file *tf = cur_file();
 	int32_t depth = t->depth;
@@ -140,7 +153,7 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 	/* room for the event (at most 9 + 9 + 16 bytes) and the record, in
 	 * one chunk: the record must follow its event */
 	if (state == 1 && t->state == FNT_T_ACTIVE && t->pid == tf->pid && t->chunk &&
-	    t->pos + 48 + len > t->limit + FNT_CHUNK_SLACK - 8) {
+	    t->pos + 48 + max > t->limit + FNT_CHUNK_SLACK - 8) {
 		if (thread_chunk_start(t)) {
 			t->state = FNT_T_OFF;
 			count_lost(lost_nospace, 1);
@@ -156,7 +169,7 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 	}
 	if (t->depth == depth)
 		return -1;
-	fnt_put_ext(t, ext, body, len);
+	fnt_put_ext(t, ext, max, fill, arg);
 	if (g)
 		fnt_trigger_after(t, g, fn, is_exit);
 	return 0;
@@ -196,7 +209,7 @@ void put_thread_name(struct fnt_thread *t)
 {
 	char name[17] = "";
 	uint8_t len;
-	prctl(PR_GET_NAME, name, 0, 0, 0);
+	fnt_thread_name(name);
 	len = (uint8_t)strnlen(name, 16);
 	t->pos[1] = len;
 	memcpy(t->pos + 2, name, len);
@@ -224,6 +237,23 @@ void put_thread_end(struct fnt_thread *t)
 	}
 	t->last = now;
 	t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_THREAD_END));
+}
+
+/* This thread records nothing more (no memory for what it needs): its
+ * chunk goes, and each event it makes from now on is counted as lost for
+ * lack of space, as after a chunk that could not be had. */
+void fnt_thread_stop(struct fnt_thread *t)
+{
+	struct fnt_trace_file *tf = cur_file();
+	if (state != 1)
+		return;
+	if (t->state == FNT_T_ACTIVE && t->pid == tf->pid && t->chunk) {
+		if (t->pos < t->limit)
+			put_lost(t);
+		chunk_release(t, 1);
+	}
+	t->pid = tf->pid;
+	t->state = FNT_T_OFF;
 }
 
 void fnt_reentered(struct fnt_thread *t)

@@ -5,6 +5,7 @@
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -46,47 +47,46 @@ uint32_t fnt_tls_owner(void)
 	return fnt_gettid();
 }
 
+/* A fresh state for the thread, but for what outlives registration (its
+ * first written event, or a forked child's first event): the record-time
+ * filters' state and the setjmp buffers (a thread may pass filtered calls
+ * and call setjmp before its first written event), the shadow stack (it
+ * describes the real stack), the window of stack pointers seen (it tells a
+ * clone's child from the thread at the next event), the shadow stacks of
+ * parked coroutine stacks (their frames return through them later, in a
+ * forked child too), and a vfork child's file and save area, and the depth
+ * it goes on at.  The other fields are cleared one by one, with no copy of
+ * the kept ones on the stack: this runs on a signal handler's small stack
+ * too (doc/safety.md). */
+_Static_assert(offsetof(struct fnt_thread, vfork) + sizeof(void *) == sizeof(struct fnt_thread),
+	       "thread_register: a new field of struct fnt_thread: keep it or clear it here");
+
+static void thread_fresh(struct fnt_thread *t)
+{
+	uintptr_t stk_lo = t->stk_lo, stk_span = t->stk_span;
+	int32_t depth = t->file ? t->depth : 0;
+
+	memset(t, 0, offsetof(struct fnt_thread, chunk));       /* the hot fields, the cache */
+	t->stk_lo = stk_lo;
+	t->stk_span = stk_span;
+	t->depth = depth;
+	t->chunk = NULL;
+	t->chunk_off = 0;
+	t->serial = t->tid = t->seq = t->state = t->pid = 0;
+	t->lost = 0;
+	memset(t->ring, 0, sizeof(t->ring));
+	t->ring_n = t->ring_next = 0;
+	t->ss_restored = 0;
+	t->tls_shared = t->tls_busy = 0;
+	t->tls_word = NULL;
+}
+
 void thread_register(struct fnt_thread *t)
 {
 	struct fnt_trace_file *tf = cur_file();
 	struct fnt_meta_thread mt;
-	/* kept: with record-time filters a thread may call setjmp and pass
-	 * filtered calls before its first written event registers it */
-	struct fnt_filter_state flt = t->flt;
-	__typeof__(t->jmp) jmp;
-	uint32_t jmp_next = t->jmp_next;
-	/* the shadow stack describes the real stack: it outlives re-registration
-	 * (first event, a forked child) */
-	struct fnt_shadow_entry *ss = t->ss;
-	uint32_t ss_top = t->ss_top, ss_cap = t->ss_cap;
-	/* and so does the window of stack pointers seen on it (coro.c), which
-	 * tells a clone's child from the thread at the next event */
-	uintptr_t stk[4] = {t->stk_lo, t->stk_span, t->stk_min, t->stk_max};
-	/* and the shadow stacks of the machine stacks parked by coroutine
-	 * switches (coro.c): their frames return through them later, in a
-	 * forked child too */
-	struct fnt_coro *coro = t->coro;
-	/* a vfork child: its file, and the depth it goes on at (vfork.c) */
-	struct fnt_trace_file *file = t->file;
-	struct fnt_vfork *vfork = t->vfork;
-	int32_t depth = file ? t->depth : 0;
 
-	memcpy(jmp, t->jmp, sizeof(jmp));
-	memset(t, 0, sizeof(*t));
-	t->file = file;
-	t->vfork = vfork;
-	t->depth = depth;
-	t->flt = flt;
-	memcpy(t->jmp, jmp, sizeof(jmp));
-	t->jmp_next = jmp_next;
-	t->ss = ss;
-	t->ss_top = ss_top;
-	t->ss_cap = ss_cap;
-	t->stk_lo = stk[0];
-	t->stk_span = stk[1];
-	t->stk_min = stk[2];
-	t->stk_max = stk[3];
-	t->coro = coro;
+	thread_fresh(t);
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = tf->pid;
 	t->tid = fnt_gettid();
@@ -95,7 +95,7 @@ void thread_register(struct fnt_thread *t)
 	mt.ticks = fnt_now();
 	mt.thread = t->serial;
 	mt.tid = t->tid;
-	prctl(PR_GET_NAME, mt.name, 0, 0, 0);
+	fnt_thread_name(mt.name);
 	fnt_meta_append(FNT_META_THREAD, &mt, sizeof(mt), NULL, 0);
 	if (!t->file)           /* (a vfork child's thread is its parent's) */
 		pthread_setspecific(thread_key, t);

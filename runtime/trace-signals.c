@@ -77,7 +77,8 @@ void fnt_trace_signals_init(void)
 			sa.sa_handler = on_trace_signal;
 			sa.sa_flags = SA_RESTART;
 			sigemptyset(&sa.sa_mask);
-			sigaction((int)sig, &sa, NULL);
+			if (!sigaction((int)sig, &sa, NULL))
+				fnt_own_signal((int)sig);
 		}
 		p = semi ? semi + 1 : a + len;
 	}

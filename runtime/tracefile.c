@@ -74,14 +74,14 @@ static int reserve_space(off_t off, off_t len)
 static int trace_fd_check(void)
 {
 	struct fnt_trace_file *tf = cur_file();
-	struct stat st;
+	const struct stat *st;
 	int fd;
-	if (tf->fd >= 0 && !fstat(tf->fd, &st) && st.st_ino == tf->ino && st.st_dev == tf->dev)
+	if (tf->fd >= 0 && (st = fnt_fstat(tf->fd)) && st->st_ino == tf->ino && st->st_dev == tf->dev)
 		return 0;
 	fd = fnt_fd_high(open(tf->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC));   /* never a low number, never through a link */
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || st.st_ino != tf->ino || st.st_dev != tf->dev) {
+	if (!(st = fnt_fstat(fd)) || st->st_ino != tf->ino || st->st_dev != tf->dev) {
 		close(fd);
 		return -1;
 	}
@@ -469,7 +469,7 @@ int thread_chunk_start(struct fnt_thread *t)
 	ch->seq = t->seq++;
 	ch->depth = t->depth;
 	clock_sample(&ch->base_ticks, &ch->mono_ns, NULL);
-	prctl(PR_GET_NAME, ch->name, 0, 0, 0);
+	fnt_thread_name(ch->name);
 	t->chunk = m;
 	t->chunk_off = off;
 	t->pos = m + FNT_CHUNK_HDR_SIZE;
@@ -529,6 +529,11 @@ struct fnt_file_header *fnt_trace_header_open(void)
 	if (!tf->hdr && t->file && child_file_open(t, tf))
 		return NULL;
 	return tf->hdr;
+}
+
+uint32_t fnt_trace_pid(void)
+{
+	return cur_file()->pid;
 }
 
 const char *fnt_trace_path(void)

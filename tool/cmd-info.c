@@ -205,17 +205,24 @@ static uint32_t root_pid(const struct trace *t)
 }
 
 /* How an image ended, as far as the trace knows.  The runtime marks a
- * return or exit() (end_flags); for the command itself the session has
- * the wait status; for any other image without the mark the trace cannot
- * tell _exit() from a signal. */
+ * return or exit(), and _exit(), _Exit() or syscall(SYS_exit_group) with
+ * the status (end_flags); for the command itself the session has the wait
+ * status; any other image without the mark was killed, crashed, or left by
+ * a way the runtime does not see (the system call by hand), and the trace
+ * cannot tell which. */
 static void print_ended(const struct trace *t, const struct trace_process *p, uint32_t root)
 {
+	static const char *const how[] = { "", "_exit", "_Exit", "exit_group" };
+	unsigned h = (p->hdr.end_flags >> FNT_END_HOW_SHIFT) & 15;
 	int st = t->session_status;
 	printf("  ended: ");
 	if (p->hdr.flags & FNT_FLAG_SNAPSHOT)
 		printf("not yet (a snapshot of the running process)\n");
-	else if (p->hdr.end_flags & 1)
+	else if (p->hdr.end_flags & FNT_END_EXIT)
 		printf("exited normally\n");
+	else if (p->hdr.end_flags & FNT_END_EXIT_CALL)
+		printf("exited with %d (%s)\n", (int)(p->hdr.exit_status & 0xff),
+		       h < sizeof(how) / sizeof(how[0]) && h ? how[h] : "_exit");
 	else if (p->exec_replaced)
 		printf("replaced by exec\n");
 	else if (root && p->hdr.pid == root && t->session_has_status && WIFEXITED(st))
@@ -223,7 +230,8 @@ static void print_ended(const struct trace *t, const struct trace_process *p, ui
 	else if (root && p->hdr.pid == root && t->session_has_status && WIFSIGNALED(st))
 		printf("no clean exit: killed by signal %d (%s)\n", WTERMSIG(st), signal_desc(WTERMSIG(st)));
 	else
-		printf("no clean exit: _exit(), a signal or a crash (the trace cannot tell which)\n");
+		printf("no clean exit: a signal, a crash or an exit system call made by hand (the trace cannot "
+		       "tell which)\n");
 }
 
 int cmd_info(int argc, char **argv)
@@ -314,13 +322,19 @@ int cmd_info(int argc, char **argv)
 			printf(" %s", p->argv[k]);
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
 		print_ended(t, p, root);
-		if (fnt_header_lost(&p->hdr) || p->hdr.lost_meta) {
+		if (fnt_header_lost(&p->hdr) - p->hdr.reserved[FNT_RES_LOST_NOCLOCK] || p->hdr.lost_meta) {
 			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, ",
 			       p->hdr.lost_reentrant, p->hdr.lost_nospace);
 			if (p->hdr.reserved[FNT_RES_LOST_SHADOW])
 				printf("%" PRIu64 " deeper than the shadow stack, ", p->hdr.reserved[FNT_RES_LOST_SHADOW]);
 			if (p->hdr.reserved[FNT_RES_LOST_UNSAFE])
 				printf("%" PRIu64 " in children without TLS of their own (vfork, clone), ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
+			if (p->hdr.reserved[FNT_RES_LOST_STACKS])
+				printf("%" PRIu64 " on stacks past a thread's %u (coroutines), ",
+				       p->hdr.reserved[FNT_RES_LOST_STACKS], FNT_CORO_STACKS);
+			if (p->hdr.reserved[FNT_RES_LOST_ADDR])
+				printf("%" PRIu64 " with an address the trace cannot hold (0 or not user space), ",
+				       p->hdr.reserved[FNT_RES_LOST_ADDR]);
 			printf("%" PRIu64 " module records\n", p->hdr.lost_meta);
 		}
 		if (p->hdr.reserved[FNT_RES_LOST_NOCLOCK])

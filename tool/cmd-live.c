@@ -119,6 +119,7 @@ int cmd_live(int argc, char **argv)
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
+		tool_exec_prepare();
 		execv(self, rargv);
 		fprintf(stderr, "fntrace: cannot run '%s': %s\n", self, strerror(errno));
 		_exit(127);

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -112,7 +113,8 @@ static const char record_usage[] =
 	"                       the program must not handle SIG itself)\n"
 	"      --no-drain       let the program map its trace file itself, instead of\n"
 	"                       writing into a ring of buffers that record copies out\n"
-	"                       (about 2 ns more per call; see doc/perf-floor.md)\n"
+	"                       (about 2 ns more per call; see doc/perf-floor.md); the\n"
+	"                       default under a file size limit (ulimit -f)\n"
 	"      --no-symtab      do not save the symbol tables of the traced modules into\n"
 	"                       DIR/symtab when the program ends (names then come only\n"
 	"                       from the module files, which a rebuild changes; with\n"
@@ -780,8 +782,13 @@ int cmd_record(int argc, char **argv)
 	/* the program's event chunks go to a ring that this process copies
 	 * into the trace (record-drain.c); not for a flight recorder, which
 	 * rewrites its chunks in the file, nor for snapshots by signal, which
-	 * copy the file as it is */
-	if (!no_drain && !ring_chunks && !snap_sig &&
+	 * copy the file as it is.  Nor under a file size limit (ulimit -f): the
+	 * program, which may raise or lower its own, must be the one that grows
+	 * its file, checking its limit as it goes (doc/safety.md); the ring, a
+	 * file too, would not fit under a small one either */
+	struct rlimit fsize;
+	int fsize_limited = !getrlimit(RLIMIT_FSIZE, &fsize) && fsize.rlim_cur != RLIM_INFINITY;
+	if (!no_drain && !ring_chunks && !snap_sig && !fsize_limited &&
 	    drain_create(&drain, chunk ? (uint32_t)chunk : FNT_DEFAULT_CHUNK, FNT_DRAIN_SLOTS))
 		drain.ctl = NULL;
 	fflush(NULL);
@@ -867,6 +874,7 @@ int cmd_record(int argc, char **argv)
 			setenv(FNTRACE_ENV_SIGNALS, signals_env, 1);
 		else
 			unsetenv(FNTRACE_ENV_SIGNALS);
+		tool_exec_prepare();
 		execv(prog, argv + optind);
 		err = errno;
 		(void)!write(pipefd[1], &err, sizeof(err));

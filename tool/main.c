@@ -6,9 +6,22 @@
  * program's status (128+signal when it died by one, 127/126 when it could
  * not be started).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "tool/tool.h"
+
+/* Past RLIMIT_FSIZE (`ulimit -f`) the kernel sends SIGXFSZ, which kills by
+ * default: the tool ignores it, so that a write that does not fit fails
+ * with EFBIG and is reported like any other.  Programs it starts (the one
+ * `record` runs, the pager) get the disposition it was started with:
+ * ignored signals stay ignored across exec. */
+static struct sigaction xfsz_inherited;
+
+void tool_exec_prepare(void)
+{
+	sigaction(SIGXFSZ, &xfsz_inherited, NULL);
+}
 
 struct command {
 	const char *name;
@@ -49,6 +62,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigaction(SIGXFSZ, &ign, &xfsz_inherited);
 	if (argc < 2) {          /* as git and perf: the command list */
 		usage(stdout);
 		return 1;

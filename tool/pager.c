@@ -62,6 +62,7 @@ static void pager_run(void)
 		close(fd[1]);
 		setenv("LESS", "FRSX", 0);
 		setenv("LV", "-c", 0);
+		tool_exec_prepare();
 		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
 		fprintf(stderr, "fntrace: cannot run the pager '%s': %s (use --no-pager)\n", pager, strerror(errno));
 		_exit(127);

@@ -94,7 +94,7 @@ static int open_file(struct drain *d, const char *dir)
 	if (!name[0] || strchr(name, '/') || !strcmp(name, ".."))
 		return -1;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || (uint64_t)st.st_ino != d->ctl->file_ino || (uint64_t)st.st_dev != d->ctl->file_dev) {
@@ -103,6 +103,25 @@ static int open_file(struct drain *d, const char *dir)
 	}
 	d->file_fd = fd;
 	return 0;
+}
+
+/* A slot that could not be written (EFBIG, EIO): its events are counted
+ * as lost for lack of space in the file's header, where the runtime
+ * counts its own (atomic adds on the same page), those that a partial copy
+ * (or the failed write) put in the file already excepted: the file holds a
+ * prefix of the slot's events under the same chunk header. */
+static void slot_lost(struct drain *d, const uint8_t *m, uint64_t off)
+{
+	uint64_t n = fnt_chunk_events(m, d->chunk_size), in_file = 0;
+	if (!d->hdr) {
+		void *h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, d->file_fd, 0);
+		d->hdr = h == MAP_FAILED ? NULL : h;
+	}
+	memset(d->buf, 0, d->chunk_size);
+	if (pread(d->file_fd, d->buf, d->chunk_size, (off_t)off) > 16 && !memcmp(d->buf, m, 16))
+		in_file = fnt_chunk_events(d->buf, d->chunk_size);
+	if (d->hdr && in_file < n)
+		__atomic_fetch_add(&d->hdr->lost_nospace, n - in_file, __ATOMIC_RELAXED);
 }
 
 /* A partial copy put bytes of slot i in the file up to high[i]; the writer
@@ -189,11 +208,13 @@ int drain_poll(struct drain *d, const char *dir, int final)
 		size_t n = used_len(m, d->chunk_size);
 		clear_tail(d, i, sl->off, n);
 		d->copied[i] = d->high[i] = 0;
-		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n) {
+		ssize_t w = n ? pwrite(d->file_fd, m, n, (off_t)sl->off) : 0;
+		if (w != (ssize_t)n) {
 			if (!d->write_error)
-				error_msg("cannot write the trace file in '%s': %s (the events of a full buffer are lost)",
-					  dir, strerror(errno));
+				error_msg("cannot write the trace file in '%s': %s (the events of a full buffer are "
+					  "counted as lost)", dir, w < 0 ? strerror(errno) : "a short write");
 			d->write_error = 1;
+			slot_lost(d, m, sl->off);
 		}
 		memset(m, 0, n);
 		d->chunks++;
@@ -246,9 +267,12 @@ void drain_close(struct drain *d)
 		munmap(d->ctl, d->len);
 	if (d->fd >= 0)
 		close(d->fd);
+	if (d->hdr)
+		munmap(d->hdr, FNT_HEADER_SIZE);
 	if (d->file_fd >= 0)
 		close(d->file_fd);
 	free(d->buf);
+	d->hdr = NULL;
 	d->buf = NULL;
 	d->ctl = NULL;
 	d->fd = d->file_fd = -1;

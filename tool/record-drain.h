@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 struct fnt_drain_ctl;
+struct fnt_file_header;
 
 struct drain {
 	struct fnt_drain_ctl *ctl;   /* NULL: no ring (the runtime maps its file) */
@@ -17,6 +18,7 @@ struct drain {
 	uint32_t chunk_size;
 	int fd;                      /* the memfd */
 	int file_fd;                 /* the owner's trace file, once known */
+	struct fnt_file_header *hdr; /* its header, mapped once a slot could not be written */
 	int write_error;
 	uint64_t chunks;             /* slots copied out */
 	uint64_t last_partial_ns;    /* when the slots being written were last copied */

@@ -79,6 +79,11 @@ int print_record_summary(const char *shown, const char *dir, const struct trace_
 	}
 	if (tt.patch.modules)
 		print_patch_totals(&tt.patch);
+	if (!tt.events && tt.lost) {    /* instrumented, but nothing could be written (ulimit -f, disk full) */
+		fprintf(stderr, "fntrace: wrote '%s': no events, %" PRIu64 " lost ('fntrace info' says why)\n", shown,
+			tt.lost);
+		return 1;
+	}
 	if (!tt.events)
 		return 0;
 	human_count(events, sizeof(events), tt.events);

@@ -16,6 +16,8 @@
 
 /* ---- util.c ---- */
 extern const char *cmd_name;     /* the running subcommand, for messages */
+/* in a child, before exec: the signal dispositions the tool was started with (main.c) */
+void tool_exec_prepare(void);
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_usage(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -13,7 +13,9 @@
  *
  * The directory is locked (flock on DIR/.lock) for as long as record runs:
  * a second record into it, or one that would rotate it to DIR.old, is
- * refused while the first still writes there.
+ * refused while the first still writes there; so is a record into the
+ * directory of a program linked with -lfntrace and run on its own, which
+ * holds it shared (runtime/rotate.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -160,6 +162,12 @@ static int lock_dir(int dfd, const char *path, int create)
 		if (n < 0)
 			die("cannot lock '%s/.lock': %s", path, strerror(errno));
 		buf[n] = 0;
+		/* a program linked with -lfntrace, run on its own, holds its
+		 * directory shared (runtime/rotate.c); record holds it exclusively */
+		int other = openat(dfd, ".lock", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (other >= 0 && !flock(other, LOCK_SH | LOCK_NB))
+			die("'%s' is in use by a running program linked with -lfntrace that records into it "
+			    "(pid %d); wait for it to end or choose another directory with -d", path, atoi(buf));
 		die("'%s' is in use by another 'fntrace record' (pid %d); wait for it to end or "
 		    "choose another directory with -d", path, atoi(buf));
 	}

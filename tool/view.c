@@ -561,6 +561,14 @@ void view_history_notes(struct view *v)
 
 void view_no_events_hint(struct view *v)
 {
+	uint64_t lost = 0;
+	for (size_t i = 0; i < v->trace->n_procs; i++)
+		lost += fnt_header_lost(&v->trace->procs[i].hdr);
+	if (lost) {             /* instrumented, but nothing could be written (ulimit -f, disk full) */
+		fprintf(stderr, "fntrace: no function events were recorded in '%s': all %" PRIu64 " were lost "
+			"('fntrace info' says why)\n", v->opts->dir, lost);
+		return;
+	}
 	fprintf(stderr, "fntrace: no function events were recorded in '%s'\n"
 		"hint: build the program with -finstrument-functions (gcc or clang), "
 		"then run 'fntrace record' again (or, without rebuilding, 'fntrace record -P FUNC')\n",

@@ -12,20 +12,13 @@ Every event arrives, whatever happens to the program:
   its slots itself when record is gone."""
 import os
 import subprocess
-import time
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from procwait import wait_gone
 
 
 def PROG(ctx):
     return os.path.join(ctx.builddir, "prog")
-
-
-def alive(pid):
-    """running (a zombie that nobody reaps has ended)"""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def counts(ctx, d):
@@ -66,10 +59,7 @@ def check(ctx):
     ctx.run("record", "-q", "-d", b, "--", "/bin/sh", "-c",
             "'%s' bg 900000 '%s' & while [ ! -s '%s' ]; do sleep 0.01; done" % (PROG(ctx), pidfile, pidfile),
             data=False, check=True)
-    deadline = time.time() + 60
     pid = int(open(pidfile).read())
-    while alive(pid) and time.time() < deadline:
-        time.sleep(0.05)
-    assert not alive(pid), "the background program did not end"
+    assert wait_gone(pid), "the background program did not end"
     got = counts(ctx, b)
     assert got["work"] == 900000 + 10 and got["thread_main"] == 1, got

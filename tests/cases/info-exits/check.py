@@ -1,9 +1,11 @@
 """`info` says how each process ended from what was recorded (issue 11,
-"Also"): a child that called _exit(0) is not "crashed or killed", the command
-that called _exit(3) exited with 3 without exit handlers (the session has its
-wait status), and a second pid 1 from another pid namespace is not "after
-exec": an image is replaced by exec only if it did not exit cleanly and the
-next image of its pid started after its last chunk."""
+"Also"): children that called _exit(0), _Exit(4) and syscall(SYS_exit_group, 5)
+"exited with" that status, from the runtime's mark (before: "no clean exit: _exit(),
+a signal or a crash"); one killed by SIGKILL has no mark; the command that called
+_exit(3) exited with 3 (the session's wait status agrees).  A second pid 1 from
+another pid namespace is not "after exec": an image is replaced by exec only if
+it did not exit cleanly and the next image of its pid started after its last
+chunk."""
 import glob
 import os
 import re
@@ -24,12 +26,13 @@ def check(ctx):
     info = ctx.run("info", check=True).stdout
     assert "status: exited with 3" in info, info
     procs = sections(info)
-    assert len(procs) == 2, info
-    root = [k for k in procs if "_exit)" in procs[k]]
-    assert len(root) == 1, info
-    child = [k for k in procs if k != root[0]][0]
-    assert "ended: no clean exit: exited with 3 without running exit handlers (_exit)" in procs[root[0]], info
-    assert "ended: no clean exit: _exit(), a signal or a crash (the trace cannot tell which)" in procs[child], info
+    assert len(procs) == 5, info
+    ended = sorted(re.search(r"^  ended: (.*)$", text, re.M).group(1) for text in procs.values())
+    assert ended == ["exited with 0 (_exit)", "exited with 3 (_exit)", "exited with 4 (_Exit)",
+                     "exited with 5 (exit_group)",
+                     "no clean exit: a signal, a crash or an exit system call made by hand (the trace cannot "
+                     "tell which)"], info
+    child = [k for k in procs if "exited with 0 (_exit)" in procs[k]][0]
     assert "after exec" not in info and "replaced by exec" not in info, info
 
     # two pid-1 processes of two pid namespaces, alive at the same time:
@@ -39,6 +42,7 @@ def check(ctx):
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     img = bytearray(open(src, "rb").read())
+    struct.pack_into("<I", img, 128, 0)                # end_flags: no mark (killed, crashed)
     struct.pack_into("<III", img, 24, 1, 0, 0)         # pid 1, parent 0, exec_seq 0
     open(os.path.join(d, "1-0.fnt"), "wb").write(img)
     struct.pack_into("<I", img, 32, 1)                 # exec_seq 1, same start

@@ -1,5 +1,9 @@
-/* how processes end, as `info` tells it: a child that calls _exit(0), and
- * the command itself ending with _exit(3) (no exit handlers run) */
+/* how processes end, as `info` tells it: children that call _exit(0),
+ * _Exit(4) and syscall(SYS_exit_group, 5), one killed by a signal, and the
+ * command itself ending with _exit(3) (no exit handlers run) */
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,14 +13,26 @@ __attribute__((noinline)) int work(int n)
 	return n * 2;
 }
 
-int main(void)
+static void child(int how)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
-		work(1);
-		_exit(0);
+		work(how);
+		if (how == 1)
+			_exit(0);
+		if (how == 2)
+			_Exit(4);
+		if (how == 3)
+			syscall(SYS_exit_group, 5);
+		kill(getpid(), SIGKILL);
 	}
 	waitpid(pid, NULL, 0);
-	work(2);
+}
+
+int main(void)
+{
+	for (int how = 1; how <= 4; how++)
+		child(how);
+	work(0);
 	_exit(3);
 }

@@ -304,6 +304,10 @@ def build(workloads, notes):
     compile_(o("nocalls"), CFLAGS + INST + [nc], [nc])
     cg = os.path.join(BENCH, "clone", "clonegap.c")
     compile_(o("clonegap"), ["-O2", cg], [cg])
+    hr = os.path.join(BENCH, "floor", "hookrep.c")
+    compile_(o("hookrep-plain"), CFLAGS + [hr], [hr])
+    compile_(o("hookrep-inst"), CFLAGS + INST + [hr], [hr])
+    compile_(o("hookrep-fentry"), CFLAGS + FENTRY + [hr], [hr])
     ac = os.path.join(BENCH, "api", "apicost.c")
     compile_(o("apicost"), CFLAGS + ["-I" + os.path.join(ROOT, "include"), ac],
              [ac, os.path.join(ROOT, "include", "fntrace.h")])
@@ -818,6 +822,65 @@ def measure_clone_gap(n):
     return res
 
 
+HOOKREP_ARGS = ["18", "1000"]     # fib(18): 8,361 calls a repetition, the best of 1,000
+
+
+def measure_hookrep(fnt, rounds):
+    """bench/floor/hookrep.c: each hook's cost per call with the machine to
+    itself, from the fastest of 1,000 timed repetitions of fib(18), the best
+    of `rounds` runs, the methods interleaved.  The recording rows above
+    time whole runs, which a loaded machine stretches; this one does not
+    move with the load, so it tells a change in the hooks from noise."""
+    o = lambda n: os.path.join(OUT, n)
+    fexe = os.path.join(BUILD, "fntrace")
+
+    def preload(so, exe):
+        env = base_env()
+        env["LD_PRELOAD"] = o(so)
+        return [o(exe)] + HOOKREP_ARGS, env
+
+    def rec(exe, flags=()):
+        return [fexe, "record", "-q", "-d", os.path.join(TRACES, "hookrep")] + list(flags) + \
+            ["--", o(exe)] + HOOKREP_ARGS, None
+    ms = [("plain", "plain -O2", lambda: ([o("hookrep-plain")] + HOOKREP_ARGS, None)),
+          ("ideal", "ideal hook (rdtsc+16B)", lambda: preload("ideal.so", "hookrep-inst")),
+          ("ideal-fentry", "ideal fentry hook (rdtsc+16B, ret swap)", lambda: preload("ideal-fentry.so",
+                                                                                      "hookrep-fentry"))]
+    if fnt["ok"]:
+        ms += [("fntrace-default", "fntrace record (default), -finstrument-functions", lambda: rec("hookrep-inst")),
+               ("fntrace-fentry", "fntrace record, -pg -mfentry", lambda: rec("hookrep-fentry")),
+               ("fntrace-fentry-args", "fntrace record -A/-R 2 args+ret, -pg -mfentry",
+                lambda: rec("hookrep-fentry", ["-A", "fib@arg1,arg2", "-R", "fib@retval"])),
+               ("fntrace-patch", "fntrace record -P fib, no instrumentation",
+                lambda: rec("hookrep-plain", ["-P", "fib"]))]
+    best = {}
+    for _ in range(rounds):
+        for m, label, b in ms:
+            cmd, env = b()
+            r = run(cmd, env)
+            mm = re.search(r"^best_ns_per_call ([\d.]+) calls (\d+)", r["out"], re.M)
+            if r["status"] != 0 or not mm:
+                best.setdefault(m, None)
+                continue
+            v = float(mm.group(1))
+            best[m] = v if best.get(m) is None else min(best[m], v)
+    rmtree(os.path.join(TRACES, "hookrep"))
+    plain = best.get("plain")
+    rows = []
+    for m, label, _ in ms:
+        v = best.get(m)
+        row = {"method": m, "label": label, "best_ns_per_call": v}
+        if v is not None and plain is not None and m != "plain":
+            row["overhead_ns"] = v - plain
+        rows.append(row)
+    by = {r["method"]: r for r in rows}
+    for m, floor in (("fntrace-default", "ideal"), ("fntrace-fentry", "ideal-fentry")):
+        a, f_ = by.get(m, {}).get("overhead_ns"), by.get(floor, {}).get("overhead_ns")
+        if a is not None and f_:
+            by[m]["x_floor"] = a / f_
+    return {"args": HOOKREP_ARGS, "rounds": rounds, "rows": rows}
+
+
 def measure_big(fnt, runs_unused, notes):
     w = "fib"
     build(["fib"])
@@ -979,6 +1042,15 @@ def print_results(R):
                 if m + "_error" in s:
                     line += " [%s]" % s[m + "_error"]
         out.append(line)
+    h = R.get("hookrep")
+    if h:
+        out.append("")
+        out.append("Hook cost alone (bench/floor/hookrep.c: the fastest of %s timed repetitions of fib(%s), "
+                   "best of %d runs): ns per call, overhead over plain, and x its floor"
+                   % (h["args"][1], h["args"][0], h["rounds"]))
+        out.append(table(["method", "ns/call", "overhead ns", "x floor"],
+                         [[r["label"], f(r["best_ns_per_call"], ".2f"), f(r.get("overhead_ns"), ".2f"),
+                           f(r.get("x_floor"), ".2f")] for r in h["rows"]]))
     g = R.get("clone_gap")
     if g and "min_ns" in g:
         out.append("")
@@ -1051,6 +1123,18 @@ def evaluate_targets(R):
         if fr.get("bytes_per_event") is not None:
             add("%s: bytes per event (default mode)" % wname, "<= %.0f" % TARGETS["bytes_per_event"],
                 "%.2f" % fr["bytes_per_event"], fr["bytes_per_event"] <= TARGETS["bytes_per_event"])
+    hr = {r["method"]: r for r in (R.get("hookrep") or {}).get("rows", [])}
+    for m, floor, key in (("fntrace-default", "ideal", "overhead_vs_ideal"),
+                          ("fntrace-fentry", "ideal-fentry", "fentry_vs_ideal_fentry")):
+        x = hr.get(m, {}).get("x_floor")
+        if x is not None:
+            add("hook alone (best repetition): %s vs %s" % (m, floor), "<= %.2fx" % TARGETS[key],
+                "%.2fx (%.2f vs %.2f ns/call)" % (x, hr[m]["overhead_ns"], hr[floor]["overhead_ns"]),
+                x <= TARGETS[key])
+    fa, fe_ = hr.get("fntrace-fentry-args", {}).get("overhead_ns"), hr.get("fntrace-fentry", {}).get("overhead_ns")
+    if fa is not None and fe_ is not None:
+        add("hook alone (best repetition): -A/-R above -pg -mfentry", "<= %.0f ns" % TARGETS["args_over_fentry_ns"],
+            "%+.1f ns" % (fa - fe_), fa - fe_ <= TARGETS["args_over_fentry_ns"])
     lc = {r["method"]: r for r in (R.get("libcall") or {}).get("rows", [])}
     on, fe, ul = lc.get("fntrace-libcall"), lc.get("fntrace-fentry"), lc.get("uftrace-libcall")
     if ok(on) and ok(fe) and on.get("ns_per_call") is not None and fe.get("ns_per_call"):
@@ -1252,6 +1336,8 @@ def main():
     R["api"] = measure_api(fnt, R["api_runs"])
     log("start-up cost")
     R["startup"] = measure_startup(fnt, uft, 10 if a.quick else 40)
+    log("hook cost, best of repetitions")
+    R["hookrep"] = measure_hookrep(fnt, 3 if a.quick else 7)
     log("hand-made vfork gap")
     R["clone_gap"] = measure_clone_gap(2000 if a.quick else 20000)
     if a.big:

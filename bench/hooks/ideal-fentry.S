@@ -8,8 +8,11 @@
  * and points the return address at ideal_return.  ideal_return pops the
  * shadow stack, stores (time<<1 | 1, function) and jumps back to the real
  * caller (a jump, as fntrace's return trampoline does, so that the
- * processor's return stack stays in step).  Only the registers it uses are saved (rax, rdx, rcx, rsi; r11 is
- * free at a call): no argument capture, no filter, no file, no overflow
+ * processor's return stack stays in step).  Only the registers it uses are saved (rax, rdx, rcx, r11;
+ * rsi too on return), but those all are: gcc -fipa-ra lets a caller keep values in any call-clobbered
+ * register (r11 included) across a call to a function it knows, unaware of the function's __fentry__
+ * call, so a hook that clobbers one breaks -O2 programs (it used r11 unsaved until 2026-11-27; the
+ * floor must be a hook that works): no argument capture, no filter, no file, no overflow
  * check (the bench's workloads are shallow), no exception or longjmp
  * handling.  Preloaded beside a -pg -mfentry build (LD_PRELOAD) like
  * libfntrace.so.  The first call of a thread allocates its ring and stack
@@ -32,6 +35,7 @@ __fentry__:
 	push %rax
 	push %rdx
 	push %rcx
+	push %r11
 	movq ideal_tls@gottpoff(%rip), %r11
 	movq %fs:0(%r11), %rcx
 	test %rcx, %rcx
@@ -43,20 +47,21 @@ __fentry__:
 	add %rax, %rax                      /* kind 0: entry */
 	movq %fs:8(%r11), %rdx
 	movq %rax, (%rcx,%rdx)
-	movq 24(%rsp), %rax
+	movq 32(%rsp), %rax
 	sub $5, %rax                        /* the function: the call to __fentry__ is its first 5 bytes */
 	movq %rax, 8(%rcx,%rdx)
 	add $16, %rdx
 	and $(RING_BYTES - 1), %rdx
 	movq %rdx, %fs:8(%r11)
 	movq %fs:16(%r11), %rcx             /* shadow push: (real return, function) */
-	movq 32(%rsp), %rdx
+	movq 40(%rsp), %rdx
 	movq %rdx, (%rcx)
 	movq %rax, 8(%rcx)
 	add $16, %rcx
 	movq %rcx, %fs:16(%r11)
 	leaq ideal_return(%rip), %rax
-	movq %rax, 32(%rsp)
+	movq %rax, 40(%rsp)
+	pop %r11
 	pop %rcx
 	pop %rdx
 	pop %rax
@@ -69,8 +74,8 @@ __fentry__:
 	push %r8
 	push %r9
 	push %r10
-	sub $128, %rsp                      /* 8 xmm: %rsp was 16-aligned at the entry (the call into the
-	                                       function and the call here), 8 pushes keep it so */
+	sub $136, %rsp                      /* 8 xmm, and 8 bytes: %rsp was 16-aligned at the entry (the call
+	                                       into the function and the call here), 9 pushes leave it 8 off */
 	movdqu %xmm0, 0(%rsp)
 	movdqu %xmm1, 16(%rsp)
 	movdqu %xmm2, 32(%rsp)
@@ -88,7 +93,7 @@ __fentry__:
 	movdqu 80(%rsp), %xmm5
 	movdqu 96(%rsp), %xmm6
 	movdqu 112(%rsp), %xmm7
-	add $128, %rsp
+	add $136, %rsp
 	pop %r10
 	pop %r9
 	pop %r8
@@ -109,12 +114,13 @@ ideal_return:
 	push %rdx
 	push %rcx
 	push %rsi
+	push %r11
 	movq ideal_tls@gottpoff(%rip), %r11
 	movq %fs:16(%r11), %rcx
 	sub $16, %rcx
 	movq %rcx, %fs:16(%r11)
 	movq (%rcx), %rax
-	movq %rax, 32(%rsp)
+	movq %rax, 40(%rsp)
 	movq 8(%rcx), %rsi                  /* the function */
 	rdtsc
 	shl $32, %rdx
@@ -127,6 +133,7 @@ ideal_return:
 	add $16, %rdx
 	and $(RING_BYTES - 1), %rdx
 	movq %rdx, %fs:8(%r11)
+	pop %r11
 	pop %rsi
 	pop %rcx
 	pop %rdx

@@ -85,13 +85,14 @@
 /* With the guard held, the thread's state at %fs:(%rsi) and its write
  * position in %r8: the event of kind \kind (FNT_K_ENTRY or FNT_K_EXIT) of
  * the function in register \fn, as fnt_event_head (runtime/event.h)
- * encodes it, written and the position moved on: its NEW form, with the
- * cache and prev_new updated, when the function is not in the chunk's
- * cache (fnt_event_new); or, when it needs the rare path (a long pause, a
- * trigger, an address the reader would reject), nothing written and a
- * jump to \bail.  Uses %rax, %rcx and %rdx, and 24 bytes of stack below
- * %rsp for a NEW event. */
-.macro EVENT_ASM kind, fn, bail
+ * encodes it, written and the position moved on; or, when it needs the
+ * rare path (a long pause, a trigger, an address the reader would
+ * reject), nothing written and a jump to \bail.  A function not in the
+ * chunk's cache goes to .L\id\()_new, EVENT_NEW_ASM's part, which the
+ * caller places after its return (so that the common case runs straight
+ * through, with no taken jump past it) and which comes back here.  Uses
+ * %rax, %rcx and %rdx. */
+.macro EVENT_ASM kind, fn, bail, id
 	rdtsc
 	shl $32, %rdx
 	or %rax, %rdx                     /* now */
@@ -103,20 +104,28 @@
 	imul \fn, %rcx
 	shr $A_CACHE_SHIFT, %rcx          /* the cache slot (fnt_slot) */
 	cmp %fs:T_CACHE(%rsi,%rcx,8), \fn
-	jne 70f
+	jne .L\id\()_new
 	mov %rax, %fs:T_LAST(%rsi)
 	shl $8, %rdx
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
 	HIT_PUT
 	mov %r8, %fs:T_POS(%rsi)
-	jmp 79f
-70:	cmpl $0, fnt_trig_flags(%rip)
+.L\id\()_back:
+.endm
+
+/* EVENT_ASM's NEW event (fnt_event_new), for a function not in the
+ * chunk's cache: with the cache and prev_new updated, back into EVENT_ASM;
+ * or to \bail (a trigger, an address the reader would reject).  Uses 24
+ * bytes of stack below %rsp. */
+.macro EVENT_NEW_ASM kind, fn, bail, id
+.L\id\()_new:
+	cmpl $0, fnt_trig_flags(%rip)
 	jne \bail                        /* (a function with a trigger is tagged in the cache) */
 	push %rcx                         /* the slot */
 	.cfi_adjust_cfa_offset 8
 	push %rax                         /* now */
 	.cfi_adjust_cfa_offset 8
-	NEW_ZIGZAG \fn, %rsi, 78f
+	NEW_ZIGZAG \fn, %rsi, .L\id\()_reject
 	push %rax
 	.cfi_adjust_cfa_offset 8
 	shl $8, %rdx
@@ -133,14 +142,14 @@
 	mov \fn, %fs:T_CACHE(%rsi,%rcx,8)
 	mov \fn, %fs:T_PREV_NEW(%rsi)
 	mov %r8, %fs:T_POS(%rsi)
-	jmp 79f
-78:	.cfi_adjust_cfa_offset 16
+	jmp .L\id\()_back
+.L\id\()_reject:
+	.cfi_adjust_cfa_offset 16
 	pop %rax
 	.cfi_adjust_cfa_offset -8
 	pop %rcx
 	.cfi_adjust_cfa_offset -8
 	jmp \bail
-79:
 .endm
 
 /* The return trampoline's way back to the real return address, which it
@@ -174,37 +183,40 @@
 .macro EXIT_ASM slow
 	SCRATCH_PUSH
 	/* 48(%rsp): the slot for the real return address, the caller's %rsp at 56(%rsp) */
-	FAST_CLAIM 56, 91f
+	FAST_CLAIM 56, .Lex_unclaimed
 	mov %fs:T_SS_TOP(%rsi), %ecx
 	sub $1, %ecx
-	jb 90f                            /* an empty shadow stack */
+	jb .Lex_bail                            /* an empty shadow stack */
 	lea (%rcx,%rcx,4), %rdi
 	shl $3, %rdi
 	add %fs:T_SS(%rsi), %rdi          /* the top frame */
 	lea 48(%rsp), %rax
 	cmp %rax, E_SLOT(%rdi)
-	jne 90f                           /* frames to drop first, or another stack's */
+	jne .Lex_bail                           /* frames to drop first, or another stack's */
 	cmpl $0, E_WRITTEN(%rdi)
-	je 90f
+	je .Lex_bail
 	/* (no value to capture: with no spec anywhere, no frame has a plan) */
 	mov %fs:T_POS(%rsi), %r8
 	cmp %fs:T_LIMIT(%rsi), %r8
-	jae 90f
+	jae .Lex_bail
 	/* the real return address into its slot now, which the general path
 	 * overwrites if it is taken: the frame is then needed no more, and
 	 * its register holds the function */
 	mov E_RET(%rdi), %rax
 	mov %rax, 48(%rsp)
 	mov E_FN(%rdi), %rdi
-	EVENT_ASM 1, %rdi, 90f              /* FNT_K_EXIT */
+	EVENT_ASM 1, %rdi, .Lex_bail, ex      /* FNT_K_EXIT */
 	subl $1, %fs:T_DEPTH(%rsi)
 	subl $1, %fs:T_SS_TOP(%rsi)
 	movl $0, %fs:T_BUSY(%rsi)
 	SCRATCH_POP
 	RETURN_JMP
 	.cfi_adjust_cfa_offset 56
-90:	movl $0, %fs:T_BUSY(%rsi)
-91:	SCRATCH_POP
+	EVENT_NEW_ASM 1, %rdi, .Lex_bail, ex
+.Lex_bail:
+	movl $0, %fs:T_BUSY(%rsi)
+.Lex_unclaimed:
+	SCRATCH_POP
 	jmp \slow
 .endm
 
@@ -218,15 +230,15 @@
  * trampoline.  The caller has pushed the six registers this uses
  * (SCRATCH_PUSH) and put the function in %rdi; otherwise nothing is changed
  * and it goes to \slow. */
-.macro ENTER_ASM slot, slow
+.macro ENTER_ASM slot, slow, id
 	FAST_CLAIM \slot, \slow
 	mov %fs:T_SS_TOP(%rsi), %ecx
 	cmp %fs:T_SS_CAP(%rsi), %ecx
-	je 89f                            /* full, or no shadow stack yet (its capacity is then 0) */
+	je .L\id\()_bail                            /* full, or no shadow stack yet (its capacity is then 0) */
 	mov %fs:T_POS(%rsi), %r8
 	cmp %fs:T_LIMIT(%rsi), %r8
-	jae 89f
-	EVENT_ASM 0, %rdi, 89f              /* FNT_K_ENTRY */
+	jae .L\id\()_bail
+	EVENT_ASM 0, %rdi, .L\id\()_bail, \id  /* FNT_K_ENTRY */
 	mov %fs:T_DEPTH(%rsi), %edx
 	add $1, %edx
 	mov %edx, %fs:T_DEPTH(%rsi)
@@ -251,10 +263,16 @@
 	lea fnt_return_trampoline(%rip), %rax
 	mov %rax, \slot(%rsp)
 	movl $0, %fs:T_BUSY(%rsi)
-	jmp 88f
-89:	movl $0, %fs:T_BUSY(%rsi)
+.endm
+
+/* ENTER_ASM's cold part, which the caller places after its return, with
+ * the stack as ENTER_ASM had it: the NEW event and the way out to \slow
+ * with nothing changed. */
+.macro ENTER_ASM_COLD slow, id
+	EVENT_NEW_ASM 0, %rdi, .L\id\()_bail, \id
+.L\id\()_bail:
+	movl $0, %fs:T_BUSY(%rsi)
 	jmp \slow
-88:
 .endm
 
 .macro SAVE_ALL
@@ -383,10 +401,11 @@ __fentry__:
 	lea -4(%rdi), %rax
 	cmpl $0xfa1e0ff3, (%rax)          /* after an endbr64 */
 	cmove %rax, %rdi
-	ENTER_ASM 56, 6f
+	ENTER_ASM 56, 6f, fe
 	SCRATCH_POP
 	ret
 	.cfi_adjust_cfa_offset 48
+	ENTER_ASM_COLD 6f, fe
 6:	SCRATCH_POP
 	jmp 1f
 2:	/* values to capture: the general registers, as struct fnt_regs begins */
@@ -428,10 +447,11 @@ fnt_prologue_entry:
 	SCRATCH_PUSH
 	mov 48(%rsp), %rdi
 	mov -13(%rdi), %rdi               /* the .quad before the call: the function */
-	ENTER_ASM 56, 6f
+	ENTER_ASM 56, 6f, pe
 	SCRATCH_POP
 	ret
 	.cfi_adjust_cfa_offset 48
+	ENTER_ASM_COLD 6f, pe
 6:	SCRATCH_POP
 	jmp 1f
 2:
@@ -477,10 +497,11 @@ fnt_libcall_entry:
 	jne 2f
 	SCRATCH_PUSH
 	mov 8(%r11), %rdi                 /* the GOT slot: the event's function */
-	ENTER_ASM 48, 6f
+	ENTER_ASM 48, 6f, le
 	SCRATCH_POP
 	jmp *(%r11)                       /* the real function */
 	.cfi_adjust_cfa_offset 48
+	ENTER_ASM_COLD 6f, le
 6:	SCRATCH_POP
 	jmp 1f
 2:

@@ -22,7 +22,7 @@
 
 uint64_t func_key_hash(uint64_t seed, uint32_t file, uint64_t vaddr)
 {
-	return mix64(mix64(vaddr ^ seed) + file);
+	return fnt_mix64(fnt_mix64(vaddr ^ seed) + file);
 }
 
 static uint32_t func_id(struct trace *t, uint32_t file, uint64_t vaddr)

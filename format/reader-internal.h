@@ -10,6 +10,7 @@
 #define FNT_READER_INTERNAL_H
 
 #include "format/reader.h"
+#include "format/safeio.h"
 
 struct cache_slot {
 	uint64_t addr;
@@ -81,16 +82,8 @@ void module_index_free(struct trace_process *p);
 const struct trace_module *module_at(const struct trace_process *p, uint64_t addr, uint64_t ticks);
 
 /* The reader's hash tables (functions, module files, open modules, named
- * scopes) hash keys that a trace chooses: each trace gets a random seed,
- * and every key bit reaches every bit of the hash (the finalizer of
- * splitmix64), so no set of keys is known to fall into one chain. */
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
+ * scopes) hash keys that a trace chooses: each with the trace's random seed
+ * (trace->hash_seed) and fnt_mix64 (format/safeio.h). */
 /* reader-decode.c */
 uint64_t func_key_hash(uint64_t seed, uint32_t file, uint64_t vaddr);
 void process_changes(struct trace_process *p, uint64_t **out, size_t *n);

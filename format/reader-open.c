@@ -16,9 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "format/reader-internal.h"
 #include "format/safeio.h"
@@ -82,19 +80,7 @@ static uint64_t file_key_hash(uint64_t seed, const char *path, const uint8_t *bi
 		h = (h ^ *c) * 0x100000001b3ull;
 	for (uint8_t i = 0; i < bid_len; i++)
 		h = (h ^ bid[i]) * 0x100000001b3ull;
-	return mix64(h);
-}
-
-/* a seed nobody who wrote the trace can know */
-static uint64_t hash_seed(void)
-{
-	uint64_t seed = 0;
-	struct timespec ts;
-	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
-		return seed;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return mix64((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)(uintptr_t)&seed ^
-		     (uint64_t)getpid() << 48);
+	return fnt_mix64(h);
 }
 
 static void file_hash_grow(struct trace *t)
@@ -225,7 +211,7 @@ static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
 static size_t open_key(const struct trace_process *p, const char *path, uint64_t bias, uint64_t lo)
 {
 	uint64_t h = file_key_hash(p->trace->hash_seed, path, NULL, 0);
-	return (size_t)(mix64(mix64(h + bias) + lo) & (p->n_open_bucket - 1));
+	return (size_t)(fnt_mix64(fnt_mix64(h + bias) + lo) & (p->n_open_bucket - 1));
 }
 
 static void open_module_link(struct trace_process *p, size_t i)
@@ -813,7 +799,7 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		exit(1);
-	t->hash_seed = hash_seed();
+	t->hash_seed = fnt_hash_seed();
 	t->dir = xstrdup_(dir);
 	if (S_ISDIR(st.st_mode)) {
 		d = opendir(dir);
@@ -910,7 +896,7 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 	char why[256];
 	if (!t)
 		exit(1);
-	t->hash_seed = hash_seed();
+	t->hash_seed = fnt_hash_seed();
 	t->dir = xstrdup_("<buffer>");
 	t->procs = calloc(1, sizeof(*t->procs));
 	if (!t->procs)

@@ -1,10 +1,11 @@
 /*
  * safeio.c - the reader's defences against hostile files (safeio.h).
  *
- * Owns two things the rest of the reader and the symbolizer must not do on
- * their own: opening a path that a trace directory holds or a trace names
- * (regular files only, checked before the open so that no FIFO blocks and no
- * device is ever opened), and surviving a trace file cut while it is mapped.
+ * Owns what the rest of the reader and the symbolizer must not do on their
+ * own: hashing keys that a trace chooses (with a seed it cannot know),
+ * opening a path that a trace directory holds or a trace names (regular
+ * files only, checked before the open so that no FIFO blocks and no device
+ * is ever opened), and surviving a file cut while it is mapped.
  * For the latter, a SIGBUS handler swaps the faulting page for a page of
  * zeros: the format reads zeros as "no more events", so the walk ends the
  * chunk there, as it does for a file truncated before it was opened, and the
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 #include "format/safeio.h"
 
@@ -97,6 +100,17 @@ char *fnt_read_small(const char *path, int flags, size_t max, size_t *len, const
 	buf[n] = 0;
 	*len = n;
 	return buf;
+}
+
+uint64_t fnt_hash_seed(void)
+{
+	uint64_t seed = 0;
+	struct timespec ts;
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+		return seed;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return fnt_mix64((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)(uintptr_t)&seed ^
+			 (uint64_t)getpid() << 48);
 }
 
 /* ---- mappings that may be cut ---- */

@@ -33,6 +33,18 @@ int fnt_open_regular(const char *path, int flags, struct stat *st, const char **
  * and errno. */
 char *fnt_read_small(const char *path, int flags, size_t max, size_t *len, const char **why);
 
+/* Hash tables whose keys a trace chooses (addresses, paths) must not let it
+ * pick keys that share one chain: each table hashes with a seed nobody who
+ * wrote the trace can know, and every key bit reaches every bit of the hash
+ * (the finalizer of splitmix64). */
+uint64_t fnt_hash_seed(void);
+static inline uint64_t fnt_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
 /* Mappings of trace files that may shrink while they are read.  While a
  * mapping is registered, a SIGBUS on one of its pages (the file was cut
  * under it) replaces the page with zeros, which the format reads as the end

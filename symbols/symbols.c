@@ -86,7 +86,10 @@ struct symbols {
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
 	struct module *modules;
-	size_t n_modules;
+	size_t n_modules, cap_modules;
+	size_t *module_hash;    /* by (path, build-id): index + 1, 0 empty */
+	size_t module_hash_size;
+	uint64_t hash_seed;     /* paths come from a trace: fnt_hash_seed() */
 	struct entry **entries;
 	size_t n_entries, cap_entries;
 	size_t *hash;           /* index + 1, 0 empty */
@@ -203,6 +206,7 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 	}
 	if (build_debuginfo_path(s))
 		goto fail;
+	s->hash_seed = fnt_hash_seed();
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = safe_find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
@@ -249,6 +253,7 @@ void symbols_free(struct symbols *s)
 	for (size_t i = 0; i < s->n_modules; i++)
 		module_release(&s->modules[i]);
 	free(s->modules);
+	free(s->module_hash);
 	for (size_t i = 0; i < s->n_entries; i++)
 		entry_free(s->entries[i]);
 	free(s->entries);
@@ -428,10 +433,42 @@ static void module_use_saved(struct symbols *s, struct module *m)
 	}
 }
 
+/* Modules are found by (path, build-id) through a hash: a trace may name
+ * hundreds of thousands of module files. */
+static size_t module_key_hash(const struct symbols *s, const char *path, const uint8_t *build_id, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ s->hash_seed;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ build_id[i]) * 0x100000001b3ull;
+	return (size_t)fnt_mix64(h);
+}
+
+static int module_hash_grow(struct symbols *s)
+{
+	size_t nsize = s->module_hash_size ? 2 * s->module_hash_size : 256;
+	size_t *nh = calloc(nsize, sizeof(*nh));
+	if (!nh)
+		return -1;
+	for (size_t k = 0; k < s->n_modules; k++) {
+		const struct module *m = &s->modules[k];
+		size_t j = module_key_hash(s, m->path, m->build_id, m->build_id_len) & (nsize - 1);
+		while (nh[j])
+			j = (j + 1) & (nsize - 1);
+		nh[j] = k + 1;
+	}
+	free(s->module_hash);
+	s->module_hash = nh;
+	s->module_hash_size = nsize;
+	return 0;
+}
+
 int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build_id, size_t build_id_len)
 {
-	struct module *m, *nm;
+	struct module *m;
 	const char *slash;
+	size_t slot, mask;
 
 	if (!s)
 		return -1;
@@ -439,18 +476,26 @@ int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build
 		path = "";
 	if (!build_id)
 		build_id_len = 0;
-	for (size_t i = 0; i < s->n_modules; i++) {
-		m = &s->modules[i];
-		if (!strcmp(m->path, path) && m->build_id_len == build_id_len &&
-		    (!build_id_len || !memcmp(m->build_id, build_id, build_id_len)))
-			return (int)i;
-	}
 	if (s->n_modules >= INT_MAX)
 		return -1;
-	nm = realloc(s->modules, (s->n_modules + 1) * sizeof(*s->modules));
-	if (!nm)
+	if (2 * (s->n_modules + 1) > s->module_hash_size && module_hash_grow(s))
 		return -1;
-	s->modules = nm;
+	mask = s->module_hash_size - 1;
+	for (slot = module_key_hash(s, path, build_id, build_id_len) & mask; s->module_hash[slot];
+	     slot = (slot + 1) & mask) {
+		m = &s->modules[s->module_hash[slot] - 1];
+		if (!strcmp(m->path, path) && m->build_id_len == build_id_len &&
+		    (!build_id_len || !memcmp(m->build_id, build_id, build_id_len)))
+			return (int)(s->module_hash[slot] - 1);
+	}
+	if (s->n_modules == s->cap_modules) {
+		size_t ncap = s->cap_modules ? 2 * s->cap_modules : 16;
+		struct module *nm = realloc(s->modules, ncap * sizeof(*nm));
+		if (!nm)
+			return -1;
+		s->modules = nm;
+		s->cap_modules = ncap;
+	}
 	m = &s->modules[s->n_modules];
 	memset(m, 0, sizeof(*m));
 	slash = strrchr(path, '/');
@@ -472,6 +517,7 @@ int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build
 		module_use_copy(s, m);
 	if (!m->usable)
 		module_use_saved(s, m);
+	s->module_hash[slot] = s->n_modules + 1;
 	return (int)s->n_modules++;
 }
 

@@ -19,8 +19,9 @@
 #define FNT_OPEN_NOFOLLOW 1   /* refuse a symbolic link (files found inside a trace directory) */
 
 /* Open path read-only, non-blocking, never as a controlling terminal, and
- * only if it is a regular file (checked with stat before the open, so that
- * no device is ever opened, and with fstat after it).  Returns the fd
+ * only if it is a regular file (the inode is checked before it is opened
+ * for reading, through an O_PATH descriptor, so that no device is ever
+ * opened, and with fstat after it).  Returns the fd
  * (O_NONBLOCK is left set: harmless on regular files), or -1 with a short
  * reason in *why ("No such file or directory", "not a regular file (a FIFO)")
  * and in errno (ENOENT only when there is no such file; EINVAL, EISDIR or

@@ -8,7 +8,8 @@
  * file rebuilt since the trace was taken is never used for names, because
  * its names would be silently wrong.  Debug files are found by libdwfl's
  * standard search (.build-id under /usr/lib/debug and under each --debug-dir,
- * the .gnu_debuglink, the file itself).
+ * the .gnu_debuglink, the file itself), run by safe-debug.c so that no path
+ * a trace or an ELF file names can block the reader or open a device.
  *
  * Results are cached per (module, address): libdw is consulted once per
  * distinct function or call site, whatever the number of events.  Every
@@ -52,6 +53,7 @@ struct module {
 	char *warning;
 	struct debug_search *search;   /* its Dwfl_Module's userdata (safe-debug.h) */
 	int usable;             /* names from this file can be trusted */
+	int loaded;             /* module_load ran: search->dwarf_refused holds */
 	int ranges_done;
 	struct cu_range *ranges;
 	size_t n_ranges;
@@ -95,20 +97,6 @@ struct symbols {
 	size_t *hash;           /* index + 1, 0 empty */
 	size_t hash_size;
 };
-
-static char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *str_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : s;
-}
 
 static char **copy_strv(const char *const *v, size_t n)
 {
@@ -217,6 +205,15 @@ fail:
 	return NULL;
 }
 
+/* done with libdwfl for this module */
+static void module_close_dwfl(struct module *m)
+{
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	m->dwfl = NULL;
+	m->mod = NULL;
+}
+
 static void entry_free(struct entry *e)
 {
 	if (!e)
@@ -230,8 +227,7 @@ static void entry_free(struct entry *e)
 
 static void module_release(struct module *m)
 {
-	if (m->dwfl)
-		dwfl_end(m->dwfl);
+	module_close_dwfl(m);
 	free(m->path);
 	free(m->real_path);
 	free(m->base);
@@ -349,9 +345,7 @@ static void module_open(struct symbols *s, struct module *m)
 					m->real_path, rec ? rec : "?", disk ? disk : "?", m->base);
 		free(rec);
 		free(disk);
-		dwfl_end(m->dwfl);      /* never used: no need to keep it */
-		m->dwfl = NULL;
-		m->mod = NULL;
+		module_close_dwfl(m);   /* never used: no need to keep it */
 		return;
 	}
 	m->usable = 1;
@@ -385,10 +379,7 @@ static void module_use_copy(struct symbols *s, struct module *m)
 			free(real);
 			break;
 		}
-		if (m->dwfl)
-			dwfl_end(m->dwfl);
-		m->dwfl = NULL;
-		m->mod = NULL;
+		module_close_dwfl(m);
 		free(m->warning);
 		free(m->real_path);
 		m->warning = warning;
@@ -655,13 +646,33 @@ done:
 		qsort(m->ranges, m->n_ranges, sizeof(*m->ranges), range_cmp);
 }
 
+/* Before the first lookup in a usable module: its debug file is found (and
+ * its dwz file), and whether its DWARF may be used checked (libdw would open
+ * nothing but regular files for it, safe-debug.h). */
+static void module_load(struct module *m)
+{
+	if (m->loaded || !m->mod)
+		return;
+	m->loaded = 1;
+	safe_dwarf_check(m->search, m->mod, m->base);
+}
+
+static int dwarf_usable(struct module *m)
+{
+	module_load(m);
+	return !m->search || !m->search->dwarf_refused;
+}
+
 /* The compile unit covering vaddr.  *bias: to subtract from vaddr. */
 static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *bias)
 {
-	Dwarf_Die *d = dwfl_module_addrdie(m->mod, vaddr, bias);
+	Dwarf_Die *d;
 	size_t lo = 0, hi;
 	Dwarf_Addr a;
 
+	if (!dwarf_usable(m))
+		return -1;
+	d = dwfl_module_addrdie(m->mod, vaddr, bias);
 	if (d) {
 		*cu = *d;
 		return 0;
@@ -691,7 +702,7 @@ static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *b
 /* The line table's answer for vaddr: the line of that instruction. */
 static void line_of(struct module *m, uint64_t vaddr, const char **file, int *line)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(m->mod, vaddr);
+	Dwfl_Line *l;
 	Dwarf_Die cu;
 	Dwarf_Addr bias;
 	Dwarf_Line *dl;
@@ -700,6 +711,9 @@ static void line_of(struct module *m, uint64_t vaddr, const char **file, int *li
 
 	*file = NULL;
 	*line = 0;
+	if (!dwarf_usable(m))
+		return;
+	l = dwfl_module_getsrc(m->mod, vaddr);
 	if (l) {
 		f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
 		if (f && ln > 0) {
@@ -970,6 +984,8 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 		e = entry_new(module, vaddr, ENTRY_FUNC);
 		if (!e)
 			return -1;
+		if (m && m->usable)
+			module_load(m);
 		if (m && m->usable && !func_symbol(s, m, e))
 			e->ret = 0;
 		else if (m && m->saved && !saved_symbol(s, m, e))
@@ -1062,6 +1078,7 @@ const char *symbols_module_files(struct symbols *s, int module, const char **deb
 	*debug_file = NULL;
 	if (!m || !m->usable || !m->mod)
 		return NULL;
+	module_load(m);
 	dwfl_module_getdwarf(m->mod, &bias);     /* runs the debug-file search */
 	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &dbg);
 	if (dbg && (!main_file || strcmp(dbg, main_file)))
@@ -1078,6 +1095,7 @@ int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, siz
 
 	if (!m || !m->usable || !m->mod || !m->build_id_len)
 		return -1;
+	module_load(m);
 	symtab_init(out, m->build_id, m->build_id_len);
 	path = symtab_string(out, m->path);
 	if (path < 0)

@@ -559,8 +559,9 @@ int main(int argc, char **argv)
 		/* PIE -O0, -no-pie -O2, PIE -O2 without -g, a shared library */
 		snprintf(out, sizeof(out), "%s/%s-pie/prog", tmp, cc[i]);
 		if (!run("mkdir -p %s/%s-pie && %s -g -O0 -fPIE -pie -o %s %s/prog.c", tmp, cc[i], cc[i], out,
-			 fixtures))
+			 fixtures)) {
 			check_c_prog(out, 1);
+		}
 		snprintf(out, sizeof(out), "%s/%s-nopie/prog", tmp, cc[i]);
 		if (!run("mkdir -p %s/%s-nopie && %s -g -O2 -fno-PIE -no-pie -o %s %s/prog.c", tmp, cc[i], cc[i],
 			 out, fixtures)) {

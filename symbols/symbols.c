@@ -18,6 +18,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,12 @@ struct module {
 	struct debug_search *search;   /* its Dwfl_Module's userdata (safe-debug.h) */
 	int usable;             /* names from this file can be trusted */
 	int loaded;             /* module_load ran: search->dwarf_refused holds */
+	/* libelf's mappings of its main, debug and dwz files, guarded against
+	 * SIGBUS (format/safeio.h): the bytes read as zeros past a cut */
+	const void *guarded[3];
+	size_t n_guarded;
+	uint64_t cut;
+	char *cut_warning;
 	int ranges_done;
 	struct cu_range *ranges;
 	size_t n_ranges;
@@ -205,9 +212,36 @@ fail:
 	return NULL;
 }
 
-/* done with libdwfl for this module */
+/* libelf maps a module's files (elf_begin with ELF_C_READ_MMAP_PRIVATE, in
+ * libdwfl): a file cut while it is read would kill the reader with SIGBUS
+ * at the first touch of a page past the cut.  Each mapping is guarded as
+ * trace files are; such pages read as zeros, which libelf and libdw take
+ * for empty or corrupt data. */
+static void module_guard(struct module *m, Elf *e)
+{
+	size_t n = 0;
+	char *raw;
+
+	if (!e || m->n_guarded == sizeof(m->guarded) / sizeof(m->guarded[0]))
+		return;
+	raw = elf_rawfile(e, &n);
+	if (!raw || !n)
+		return;
+	for (size_t i = 0; i < m->n_guarded; i++)
+		if (m->guarded[i] == raw)
+			return;
+	fnt_mapguard_add(raw, n);
+	m->guarded[m->n_guarded++] = raw;
+}
+
+/* done with libdwfl for this module: its mappings go, and their guards */
 static void module_close_dwfl(struct module *m)
 {
+	for (size_t i = 0; i < m->n_guarded; i++) {
+		m->cut += fnt_mapguard_cut(m->guarded[i]);
+		fnt_mapguard_remove(m->guarded[i]);
+	}
+	m->n_guarded = 0;
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	m->dwfl = NULL;
@@ -228,6 +262,7 @@ static void entry_free(struct entry *e)
 static void module_release(struct module *m)
 {
 	module_close_dwfl(m);
+	free(m->cut_warning);
 	free(m->path);
 	free(m->real_path);
 	free(m->base);
@@ -330,6 +365,10 @@ static void module_open(struct symbols *s, struct module *m)
 		m->warning = str_printf("cannot read '%s' as an ELF file (%s); names shown as %s+0xoffset",
 					m->real_path, dwfl_errmsg(-1), m->base);
 		return;
+	}
+	{
+		Dwarf_Addr bias;
+		module_guard(m, dwfl_module_getelf(m->mod, &bias));
 	}
 	if (!m->build_id_len) {
 		m->usable = 1;  /* nothing recorded to check against */
@@ -522,9 +561,22 @@ static struct module *module_get(struct symbols *s, int module)
 const char *symbols_module_warning(struct symbols *s, int module)
 {
 	struct module *m = module_get(s, module);
-	if (m && !m->warning && m->search && m->search->refused)
+	uint64_t cut;
+
+	if (!m)
+		return NULL;
+	cut = m->cut;
+	for (size_t i = 0; i < m->n_guarded; i++)
+		cut += fnt_mapguard_cut(m->guarded[i]);
+	if (cut && !m->warning) {
+		free(m->cut_warning);
+		m->cut_warning = str_printf("'%s' shrank while it was read: %" PRIu64 " bytes past the cut read as "
+					    "empty; names and lines from it may be missing", m->real_path, cut);
+		return m->cut_warning;
+	}
+	if (!m->warning && m->search && m->search->refused)
 		return m->search->refused;
-	return m ? m->warning : NULL;
+	return m->warning;
 }
 
 const char *symbols_module_path(struct symbols *s, int module)
@@ -647,14 +699,27 @@ done:
 }
 
 /* Before the first lookup in a usable module: its debug file is found (and
- * its dwz file), and whether its DWARF may be used checked (libdw would open
- * nothing but regular files for it, safe-debug.h). */
+ * its dwz file), each mapping guarded, and whether its DWARF may be used
+ * checked (libdw would open nothing but regular files for it, safe-debug.h). */
 static void module_load(struct module *m)
 {
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	const char *alt_name;
+	const void *alt_id;
+
 	if (m->loaded || !m->mod)
 		return;
 	m->loaded = 1;
-	safe_dwarf_check(m->search, m->mod, m->base);
+	dw = dwfl_module_getdwarf(m->mod, &bias);       /* finds the debug file */
+	if (dw)
+		module_guard(m, dwarf_getelf(dw));
+	if (safe_dwarf_check(m->search, m->mod, m->base) || !dw)
+		return;
+	if (dwelf_dwarf_gnu_debugaltlink(dw, &alt_name, &alt_id) > 0) {
+		Dwarf *alt = dwarf_getalt(dw);
+		module_guard(m, alt ? dwarf_getelf(alt) : NULL);
+	}
 }
 
 static int dwarf_usable(struct module *m)

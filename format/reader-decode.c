@@ -20,10 +20,9 @@
 
 /* ---- functions ---- */
 
-uint64_t func_key_hash(uint32_t file, uint64_t vaddr)
+uint64_t func_key_hash(uint64_t seed, uint32_t file, uint64_t vaddr)
 {
-	uint64_t h = (vaddr ^ ((uint64_t)file << 47)) * 0x9E3779B97F4A7C15ull;
-	return h ^ (h >> 29);
+	return fnt_mix64(fnt_mix64(vaddr ^ seed) + file);
 }
 
 static uint32_t func_id(struct trace *t, uint32_t file, uint64_t vaddr)
@@ -37,7 +36,7 @@ static uint32_t func_id(struct trace *t, uint32_t file, uint64_t vaddr)
 			exit(1);
 		}
 		for (size_t k = 0; k < t->n_funcs; k++) {
-			size_t j = func_key_hash(t->funcs[k].file, t->funcs[k].vaddr) & (nsize - 1);
+			size_t j = func_key_hash(t->hash_seed, t->funcs[k].file, t->funcs[k].vaddr) & (nsize - 1);
 			while (nh[j])
 				j = (j + 1) & (nsize - 1);
 			nh[j] = (uint32_t)k + 1;
@@ -47,7 +46,7 @@ static uint32_t func_id(struct trace *t, uint32_t file, uint64_t vaddr)
 		t->func_hash_size = nsize;
 	}
 	mask = t->func_hash_size - 1;
-	i = func_key_hash(file, vaddr) & mask;
+	i = func_key_hash(t->hash_seed, file, vaddr) & mask;
 	while (t->func_hash[i]) {
 		struct trace_func *f = &t->funcs[t->func_hash[i] - 1];
 		if (f->file == file && f->vaddr == vaddr)
@@ -61,25 +60,6 @@ static uint32_t func_id(struct trace *t, uint32_t file, uint64_t vaddr)
 	t->funcs[t->n_funcs] = (struct trace_func){ .file = file, .vaddr = vaddr };
 	t->func_hash[i] = (uint32_t)t->n_funcs + 1;
 	return (uint32_t)t->n_funcs++;
-}
-
-/* The module of process p that held addr at `ticks`.  A function that runs
- * before its module's load record (a constructor inside dlopen) is matched
- * with the next load that covers it. */
-const struct trace_module *module_at(const struct trace_process *p, uint64_t addr, uint64_t ticks)
-{
-	const struct trace_module *later = NULL, *any = NULL;
-	for (size_t i = 0; i < p->n_modules; i++) {
-		const struct trace_module *m = &p->modules[i];
-		if (addr < m->lo || addr >= m->hi)
-			continue;
-		if ((m->at_start || m->load_ticks <= ticks) && ticks < m->unload_ticks)
-			return m;
-		if (m->load_ticks > ticks && (!later || m->load_ticks < later->load_ticks))
-			later = m;
-		any = m;
-	}
-	return later ? later : any;
 }
 
 static uint32_t resolve(struct trace_process *p, uint64_t addr, uint64_t ticks)

@@ -3,12 +3,14 @@
  * (format/reader.h is).  reader-open.c opens and checks a trace;
  * reader-decode.c decodes one thread's events with a cursor; reader-walk.c
  * walks threads one after another or merged in time order; reader-fork.c
- * finds the frames a forked child inherited.
+ * finds the frames a forked child inherited; reader-modules.c finds the
+ * module that held an address at a time.
  */
 #ifndef FNT_READER_INTERNAL_H
 #define FNT_READER_INTERNAL_H
 
 #include "format/reader.h"
+#include "format/safeio.h"
 
 struct cache_slot {
 	uint64_t addr;
@@ -73,9 +75,17 @@ void *xrealloc_(void *p, size_t n);
 void *grow_(void *p, size_t n, size_t size);
 const struct fnt_chunk_header *chunk_at(const struct trace_process *p, uint64_t idx, size_t *avail);
 
-/* reader-decode.c */
-uint64_t func_key_hash(uint32_t file, uint64_t vaddr);
+/* reader-modules.c: the index is built once the module map and its times
+ * (ticks and ns) are final, and never changes after */
+void module_index_build(struct trace_process *p);
+void module_index_free(struct trace_process *p);
 const struct trace_module *module_at(const struct trace_process *p, uint64_t addr, uint64_t ticks);
+
+/* The reader's hash tables (functions, module files, open modules, named
+ * scopes) hash keys that a trace chooses: each with the trace's random seed
+ * (trace->hash_seed) and fnt_mix64 (format/safeio.h). */
+/* reader-decode.c */
+uint64_t func_key_hash(uint64_t seed, uint32_t file, uint64_t vaddr);
 void process_changes(struct trace_process *p, uint64_t **out, size_t *n);
 void chunk_done(struct cursor *c);
 int cursor_next(struct cursor *c, struct trace_event *ev);

@@ -2,7 +2,7 @@
  * reader-open.c - opening a trace: find its files, check each header, scan
  * the chunks of every process, replay the module map and the other meta
  * records, and calibrate the clock.  Also what views ask of an open trace
- * (scope names, argument specs, the module at a time) and trace_close.
+ * (scope names, argument specs) and trace_close.
  *
  * Every length and offset read from a file is checked against the file
  * before use: a corrupt or truncated trace yields warnings and counts of
@@ -73,14 +73,14 @@ static void warn(struct trace *t, const char *fmt, ...)
 /* Module files and threads are found through hash tables, not by a scan:
  * a trace may hold hundreds of thousands of module or thread records, and
  * opening it must stay O(n). */
-static uint64_t file_key_hash(const char *path, const uint8_t *bid, uint8_t bid_len)
+static uint64_t file_key_hash(uint64_t seed, const char *path, const uint8_t *bid, uint8_t bid_len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull ^ seed;
 	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
 		h = (h ^ *c) * 0x100000001b3ull;
 	for (uint8_t i = 0; i < bid_len; i++)
 		h = (h ^ bid[i]) * 0x100000001b3ull;
-	return h ^ (h >> 31);
+	return fnt_mix64(h);
 }
 
 static void file_hash_grow(struct trace *t)
@@ -93,7 +93,7 @@ static void file_hash_grow(struct trace *t)
 	}
 	for (size_t k = 0; k < t->n_files; k++) {
 		const struct trace_file_ref *f = &t->files[k];
-		size_t j = file_key_hash(f->path, f->build_id, f->build_id_len) & (nsize - 1);
+		size_t j = file_key_hash(t->hash_seed, f->path, f->build_id, f->build_id_len) & (nsize - 1);
 		while (nh[j])
 			j = (j + 1) & (nsize - 1);
 		nh[j] = (uint32_t)k + 1;
@@ -109,7 +109,7 @@ static uint32_t file_ref(struct trace *t, const char *path, const uint8_t *bid, 
 	if (t->n_files * 2 >= t->file_hash_size)
 		file_hash_grow(t);
 	mask = t->file_hash_size - 1;
-	for (i = file_key_hash(path, bid, bid_len) & mask; t->file_hash[i]; i = (i + 1) & mask) {
+	for (i = file_key_hash(t->hash_seed, path, bid, bid_len) & mask; t->file_hash[i]; i = (i + 1) & mask) {
 		struct trace_file_ref *f = &t->files[t->file_hash[i] - 1];
 		if (f->build_id_len == bid_len && !memcmp(f->build_id, bid, bid_len) && !strcmp(f->path, path))
 			return t->file_hash[i] - 1;
@@ -210,8 +210,8 @@ static void clock_point(struct trace_process *p, uint64_t ticks, uint64_t mono)
  * trace may load and unload a plugin hundreds of thousands of times). */
 static size_t open_key(const struct trace_process *p, const char *path, uint64_t bias, uint64_t lo)
 {
-	uint64_t h = file_key_hash(path, NULL, 0) ^ (bias * 0x9E3779B97F4A7C15ull) ^ (lo * 0xC2B2AE3D27D4EB4Full);
-	return (size_t)((h ^ (h >> 29)) & (p->n_open_bucket - 1));
+	uint64_t h = file_key_hash(p->trace->hash_seed, path, NULL, 0);
+	return (size_t)(fnt_mix64(fnt_mix64(h + bias) + lo) & (p->n_open_bucket - 1));
 }
 
 static void open_module_link(struct trace_process *p, size_t i)
@@ -326,7 +326,7 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				exit(1);
 			memcpy(sc->name, r + 16, nlen);
 			sc->name[nlen] = 0;
-			/* resolved once the whole module map is known (process_scan) */
+			/* resolved once the whole module map is known (trace_finish_open) */
 			sc->file = TRACE_NO_FILE;
 			sc->vaddr = rec[1];
 			p->scope_ticks = grow_(p->scope_ticks, p->n_scope_ticks, sizeof(*p->scope_ticks));
@@ -454,17 +454,6 @@ static void process_scan(struct trace_process *p)
 	for (size_t i = 0; i < p->n_modules; i++)
 		if (p->modules[i].load_ticks <= p->hdr.cal1_ticks)
 			p->modules[i].at_start = 1;
-	for (size_t i = 0; i < p->n_scope_ticks; i++) {
-		struct trace_scope *sc = &p->trace->scopes[p->scope_ticks[i].scope];
-		const struct trace_module *m = module_at(p, sc->vaddr, p->scope_ticks[i].ticks);
-		if (m) {
-			sc->file = m->file;
-			sc->vaddr -= m->bias;
-		}
-	}
-	free(p->scope_ticks);
-	p->scope_ticks = NULL;
-	p->n_scope_ticks = 0;
 	free(p->thread_index);
 	p->thread_index = NULL;
 	p->n_thread_index = 0;
@@ -685,7 +674,6 @@ static void scope_hash_build(struct trace *t);
 
 static void trace_finish_open(struct trace *t)
 {
-	scope_hash_build(t);
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].n_argspecs > 1)
 			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);
@@ -737,7 +725,22 @@ static void trace_finish_open(struct trace *t)
 			double ns = ((double)(int64_t)(th->history_ticks - p->tick0)) * p->scale + (double)p->off;
 			th->history_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
 		}
+		/* the module map is complete, in ticks and ns: index it, then
+		 * give each named scope the module its address lay in */
+		module_index_build(p);
+		for (size_t k = 0; k < p->n_scope_ticks; k++) {
+			struct trace_scope *sc = &t->scopes[p->scope_ticks[k].scope];
+			const struct trace_module *m = module_at(p, sc->vaddr, p->scope_ticks[k].ticks);
+			if (m) {
+				sc->file = m->file;
+				sc->vaddr -= m->bias;
+			}
+		}
+		free(p->scope_ticks);
+		p->scope_ticks = NULL;
+		p->n_scope_ticks = 0;
 	}
+	scope_hash_build(t);
 }
 
 /* Named scopes are looked up once per distinct function: hashed, so that
@@ -756,7 +759,7 @@ static void scope_hash_build(struct trace *t)
 	mask = n - 1;
 	for (size_t k = 0; k < t->n_scopes; k++) {
 		const struct trace_scope *sc = &t->scopes[k];
-		size_t j = func_key_hash(sc->file, sc->vaddr) & mask;
+		size_t j = func_key_hash(t->hash_seed, sc->file, sc->vaddr) & mask;
 		while (t->scope_hash[j] && (t->scopes[t->scope_hash[j] - 1].file != sc->file ||
 					    t->scopes[t->scope_hash[j] - 1].vaddr != sc->vaddr))
 			j = (j + 1) & mask;
@@ -770,7 +773,7 @@ const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vadd
 	size_t mask = t->scope_hash_size - 1;
 	if (!t->scope_hash_size)
 		return NULL;
-	for (size_t j = func_key_hash(file, vaddr) & mask; t->scope_hash[j]; j = (j + 1) & mask) {
+	for (size_t j = func_key_hash(t->hash_seed, file, vaddr) & mask; t->scope_hash[j]; j = (j + 1) & mask) {
 		const struct trace_scope *sc = &t->scopes[t->scope_hash[j] - 1];
 		if (sc->file == file && sc->vaddr == vaddr)
 			return sc->name;
@@ -797,6 +800,7 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		exit(1);
+	t->hash_seed = fnt_hash_seed();
 	t->dir = xstrdup_(dir);
 	if (S_ISDIR(st.st_mode)) {
 		d = opendir(dir);
@@ -893,6 +897,7 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 	char why[256];
 	if (!t)
 		exit(1);
+	t->hash_seed = fnt_hash_seed();
 	t->dir = xstrdup_("<buffer>");
 	t->procs = calloc(1, sizeof(*t->procs));
 	if (!t->procs)
@@ -946,6 +951,7 @@ void trace_close(struct trace *t)
 		free(p->open_bucket);
 		free(p->open_next);
 		free(p->modules);
+		module_index_free(p);
 		free(p->scope_ticks);
 		free(p->filters);
 		for (size_t k = 0; k < p->n_untraced; k++)
@@ -1039,20 +1045,6 @@ uint64_t trace_libcall_target(const struct trace_process *p, uint64_t slot)
 			hi = mid;
 	}
 	return lo && p->libcalls[lo - 1].slot == slot ? p->libcalls[lo - 1].target : 0;
-}
-
-const struct trace_module *trace_module_at(const struct trace_process *p, uint64_t addr, uint64_t ns)
-{
-	const struct trace_module *any = NULL;
-	for (size_t i = 0; i < p->n_modules; i++) {
-		const struct trace_module *m = &p->modules[i];
-		if (addr < m->lo || addr >= m->hi)
-			continue;
-		if (m->load_ns <= ns && ns < m->unload_ns)
-			return m;
-		any = m;
-	}
-	return any && any->unload_ns == UINT64_MAX ? any : NULL;   /* a constructor before its load record */
 }
 
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns)

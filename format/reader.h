@@ -87,6 +87,7 @@ struct trace_process {
 	struct trace_module *modules;
 	size_t n_modules;
 	size_t cap_modules;
+	struct module_index *mindex;      /* modules by address and time (reader-modules.c), after open */
 	uint32_t *open_bucket;      /* modules not unloaded yet, by (path, bias, lo) hash (while opening) */
 	uint32_t *open_next;        /* their chains, newest first: index + 1, 0 end */
 	size_t n_open_bucket;
@@ -156,6 +157,7 @@ struct trace {
 	size_t n_funcs, cap_funcs;
 	uint32_t *func_hash;        /* open addressing: func id + 1, 0 empty */
 	size_t func_hash_size;
+	uint64_t hash_seed;         /* random, for every hash table of the reader */
 	uint64_t t0_mono, t0_real;  /* trace-relative ns 0 on both clocks */
 	uint64_t end_ns;            /* latest event seen by the last walk */
 	volatile uint64_t chunks_walked;   /* event chunks the current walk has begun (progress) */

@@ -1,10 +1,12 @@
 /*
  * safeio.c - the reader's defences against hostile files (safeio.h).
  *
- * Owns two things the rest of the reader and the symbolizer must not do on
- * their own: opening a path that a trace directory holds or a trace names
- * (regular files only, checked before the open so that no FIFO blocks and no
- * device is ever opened), and surviving a trace file cut while it is mapped.
+ * Owns what the rest of the reader and the symbolizer must not do on their
+ * own: hashing keys that a trace chooses (with a seed it cannot know),
+ * opening a path that a trace directory holds or a trace names (regular
+ * files only, checked before they are opened for reading, so that no FIFO
+ * blocks and no device is ever opened), and surviving a file cut while it
+ * is mapped.
  * For the latter, a SIGBUS handler swaps the faulting page for a page of
  * zeros: the format reads zeros as "no more events", so the walk ends the
  * chunk there, as it does for a file truncated before it was opened, and the
@@ -14,8 +16,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 #include "format/safeio.h"
 
@@ -36,21 +41,39 @@ static const char *file_kind(mode_t m)
 	return "not a regular file";
 }
 
+/* The path is opened with O_PATH first: that opens nothing (no device driver
+ * runs, no FIFO is waited on) but pins the inode, which is checked and then
+ * opened for reading through /proc/self/fd, so nobody can swap the path
+ * for a device between the check and the open.  Without /proc the path is
+ * opened again, and the fstat after it catches a swap (a device swapped in
+ * there would have been opened, non-blocking, and is closed at once). */
 int fnt_open_regular(const char *path, int flags, struct stat *st, const char **why)
 {
 	struct stat before, after;
-	int nofollow = flags & FNT_OPEN_NOFOLLOW, fd;
+	int nofollow = flags & FNT_OPEN_NOFOLLOW, fd, pfd;
+	char proc[32];
 
-	if (nofollow ? lstat(path, &before) : stat(path, &before)) {
+	pfd = open(path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+	if (pfd < 0) {
 		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(pfd, &before)) {
+		*why = strerror(errno);
+		close(pfd);
 		return -1;
 	}
 	if (!S_ISREG(before.st_mode)) {
 		*why = file_kind(before.st_mode);
+		close(pfd);
 		errno = S_ISDIR(before.st_mode) ? EISDIR : S_ISLNK(before.st_mode) ? ELOOP : EINVAL;
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+	close(pfd);
 	if (fd < 0) {
 		*why = errno == ELOOP && nofollow ? file_kind(S_IFLNK) : strerror(errno);
 		return -1;
@@ -97,6 +120,17 @@ char *fnt_read_small(const char *path, int flags, size_t max, size_t *len, const
 	buf[n] = 0;
 	*len = n;
 	return buf;
+}
+
+uint64_t fnt_hash_seed(void)
+{
+	uint64_t seed = 0;
+	struct timespec ts;
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed))
+		return seed;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return fnt_mix64((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)(uintptr_t)&seed ^
+			 (uint64_t)getpid() << 48);
 }
 
 /* ---- mappings that may be cut ---- */

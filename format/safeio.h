@@ -19,8 +19,9 @@
 #define FNT_OPEN_NOFOLLOW 1   /* refuse a symbolic link (files found inside a trace directory) */
 
 /* Open path read-only, non-blocking, never as a controlling terminal, and
- * only if it is a regular file (checked with stat before the open, so that
- * no device is ever opened, and with fstat after it).  Returns the fd
+ * only if it is a regular file (the inode is checked before it is opened
+ * for reading, through an O_PATH descriptor, so that no device is ever
+ * opened, and with fstat after it).  Returns the fd
  * (O_NONBLOCK is left set: harmless on regular files), or -1 with a short
  * reason in *why ("No such file or directory", "not a regular file (a FIFO)")
  * and in errno (ENOENT only when there is no such file; EINVAL, EISDIR or
@@ -32,6 +33,18 @@ int fnt_open_regular(const char *path, int flags, struct stat *st, const char **
  * NUL-terminated buffer.  Returns it (free() it) with *len, or NULL with *why
  * and errno. */
 char *fnt_read_small(const char *path, int flags, size_t max, size_t *len, const char **why);
+
+/* Hash tables whose keys a trace chooses (addresses, paths) must not let it
+ * pick keys that share one chain: each table hashes with a seed nobody who
+ * wrote the trace can know, and every key bit reaches every bit of the hash
+ * (the finalizer of splitmix64). */
+uint64_t fnt_hash_seed(void);
+static inline uint64_t fnt_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
 
 /* Mappings of trace files that may shrink while they are read.  While a
  * mapping is registered, a SIGBUS on one of its pages (the file was cut

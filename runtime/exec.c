@@ -88,8 +88,11 @@ void fnt_exec_init(const char *trace_dir)
 /* Code that runs before libc has set up the environment (a .preinit_array
  * function, a constructor of a library loaded before this one) can start
  * the runtime while environ is still empty: every setting would be
- * missed.  Then environ points at a copy of /proc/self/environ until libc
- * sets it up for real (it overwrites the pointer, never the strings). */
+ * missed.  environ then points at the environment where the kernel put it,
+ * on the process's first stack (fnt_initial_stack; libc sets environ to that
+ * very array later).  Failing that (another libc or loader), at a copy of
+ * /proc/self/environ, if /proc is mounted, until libc sets it up for real
+ * (it overwrites the pointer, never the strings). */
 #define EARLY_ENV_BYTES (128 * 1024)
 #define EARLY_ENV_VARS 4096
 static char early_buf[EARLY_ENV_BYTES];
@@ -99,10 +102,15 @@ void fnt_environ_early(void)
 {
 	ssize_t n = 0, r;
 	size_t k = 0;
+	char **argv, **env;
 	int fd;
 
 	if (environ && *environ)
 		return;
+	if (!fnt_initial_stack(&argv, &env) && *env) {
+		environ = env;
+		return;
+	}
 	fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return;

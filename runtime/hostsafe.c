@@ -14,7 +14,10 @@
  *  - secure execution (setuid/setgid, file capabilities): the environment is
  *    the caller's, not the program's owner's, so nothing is recorded;
  *  - the signals the runtime handles itself, which a thread in seccomp
- *    strict mode must not take (clock.c).
+ *    strict mode must not take (clock.c);
+ *  - start-up without /proc (a chroot, a sandbox, a mount namespace): the
+ *    program's arguments and environment are read where the kernel put
+ *    them, on its first stack, and its path from the auxiliary vector.
  *
  * None of this is on the hot path: it runs at start-up and when a chunk is
  * allocated.
@@ -23,6 +26,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -127,6 +132,63 @@ int fnt_secure_exec(void)
 #else
 	return getauxval(AT_SECURE) != 0;
 #endif
+}
+
+/* The kernel lays the process's first stack out as argc, argv[] and its
+ * NULL, envp[] and its NULL, the auxiliary vector, then (higher, in the
+ * same mapping) the AT_RANDOM bytes and the strings.  ld.so leaves a
+ * pointer to argc, __libc_stack_end (also when `ld.so PROG` moved the
+ * arguments).  The layout is trusted only if the auxiliary vector found
+ * after envp is the one getauxval() reads (its AT_RANDOM entry holds the
+ * same pointer), and nothing is read at or above the AT_RANDOM bytes. */
+extern void *__libc_stack_end __attribute__((weak));
+
+int fnt_initial_stack(char ***argv, char ***envp)
+{
+	const char *top = (const char *)getauxval(AT_RANDOM);
+	const long *sp = &__libc_stack_end ? __libc_stack_end : NULL;
+	const unsigned long *aux;
+	char **av, **e;
+
+	if (!sp || !top || (const char *)sp >= top || top - (const char *)sp > (256l << 20) || sp[0] < 0 ||
+	    sp[0] > (top - (const char *)sp) / 8)
+		return -1;
+	av = (char **)(sp + 1);
+	if ((const char *)(av + sp[0] + 1) > top || av[sp[0]])
+		return -1;
+	for (e = av + sp[0] + 1; (const char *)(e + 1) <= top && *e; e++)
+		;
+	if ((const char *)(e + 1) > top)
+		return -1;
+	for (aux = (const unsigned long *)(e + 1); (const char *)(aux + 2) <= top && aux[0] != AT_NULL; aux += 2)
+		if (aux[0] == AT_RANDOM) {
+			if (aux[1] != (unsigned long)top)
+				return -1;
+			*argv = av;
+			*envp = av + sp[0] + 1;
+			return 0;
+		}
+	return -1;
+}
+
+void fnt_self_exe(char *buf, size_t size)
+{
+	ssize_t l = readlink("/proc/self/exe", buf, size - 1);
+	const char *execfn;
+	char *real;
+
+	if (l > 0) {
+		buf[l] = 0;
+		return;
+	}
+	/* the path execve was given, resolved now (before main, the working
+	 * directory is still the one it was given in) */
+	execfn = (const char *)getauxval(AT_EXECFN);
+	real = execfn ? realpath(execfn, NULL) : NULL;
+	buf[0] = 0;
+	if (real && strlen(real) < size)
+		strcpy(buf, real);
+	free(real);
 }
 
 void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)

@@ -132,11 +132,8 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 /* with the table's lock held (scan_owner) */
 static void scan_locked(void)
 {
-	if (!*exe_path) {
-		ssize_t l = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
-		if (l > 0)
-			exe_path[l] = 0;
-	}
+	if (!*exe_path)
+		fnt_self_exe(exe_path, sizeof(exe_path));
 	for (int i = 0; i < n_modules; i++)
 		modules[i].seen = 0;
 	dl_iterate_phdr(scan_one, NULL);

@@ -216,7 +216,7 @@ void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;
 /* the header of the file this context writes: a vfork child's own is
  * opened if it has none yet; NULL when not recording (tracefile.c) */
 struct fnt_file_header *fnt_trace_header_open(void) FNT_HIDDEN;
-void fnt_environ_early(void) FNT_HIDDEN;   /* before libc set up environ: read /proc/self/environ */
+void fnt_environ_early(void) FNT_HIDDEN;   /* before libc set up environ: the initial stack's */
 /* prefix varint store (8-byte store, see format.h) and EXT heads */
 static inline uint8_t *fnt_put_varint(uint8_t *p, uint64_t v)
 {
@@ -518,6 +518,11 @@ struct stat;
 int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;
 /* a setuid/setgid/capability program: its environment is not to be trusted */
 int fnt_secure_exec(void) FNT_HIDDEN;
+/* start-up without /proc (hostsafe.c): argv and envp as the kernel laid them
+ * out on the first stack (0, or -1 when they cannot be found for sure); the
+ * program's path (/proc/self/exe, else AT_EXECFN resolved; "" if neither) */
+int fnt_initial_stack(char ***argv, char ***envp) FNT_HIDDEN;
+void fnt_self_exe(char *buf, size_t size) FNT_HIDDEN;
 /* every knob is read with secure_getenv (NULL in a secure-execution process) */
 #define getenv(name) secure_getenv(name)
 

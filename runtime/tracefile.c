@@ -548,6 +548,23 @@ static void read_cmdline(struct fnt_file_header *h)
 {
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	ssize_t n = 0, r;
+	char **argv, **envp;
+	if (fd < 0 && !fnt_initial_stack(&argv, &envp)) {
+		/* no /proc: the arguments as the kernel put them on the first stack */
+		size_t len = 0;
+		for (; *argv && len < sizeof(h->cmdline); argv++) {
+			size_t l = strlen(*argv) + 1;
+			if (l > sizeof(h->cmdline) - len) {
+				h->cmdline_truncated = 1;
+				l = sizeof(h->cmdline) - len;
+			}
+			memcpy(h->cmdline + len, *argv, l);
+			len += l;
+		}
+		h->cmdline_truncated |= *argv != NULL;
+		h->cmdline_len = (uint32_t)len;
+		return;
+	}
 	if (fd < 0)
 		return;
 	while (n < (ssize_t)sizeof(h->cmdline) &&
@@ -621,9 +638,7 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal)
 				;
 		clock_sample(&h->cal1_ticks, &h->cal1_mono, &h->cal1_real);
 	}
-	ssize_t l = readlink("/proc/self/exe", h->exe, sizeof(h->exe) - 1);
-	if (l > 0)
-		h->exe[l] = 0;
+	fnt_self_exe(h->exe, sizeof(h->exe));
 	read_cmdline(h);
 	memcpy(h->magic, FNT_FILE_MAGIC, 8);
 	tf->hdr = h;

@@ -8,16 +8,28 @@
 #include <elfutils/libdwfl.h>
 
 /* One per module, its Dwfl_Module's userdata: the search path libdwfl
- * reads, and why the search was refused (NULL: it was not). */
+ * reads, and what was refused (NULL: nothing). */
 struct debug_search {
 	const char *path;       /* the debuginfo_path string of the callbacks */
 	char *refused;          /* malloc'd one-line warning, or NULL */
+	int dwarf_refused;      /* safe_dwarf_check found a file libdw must not open */
 };
 
-/* A find_debuginfo callback: dwfl_standard_find_debuginfo, run only when
- * every file it could open is a regular file or absent. */
+/* A find_debuginfo callback: libdwfl's standard search for the debug file
+ * and for the dwz alt file, opening only regular files (no FIFO waited on,
+ * no device opened) and handing libdwfl the descriptor it checked.  A FIFO
+ * or device on the way is skipped and named in ds->refused. */
 int safe_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			char **debuginfo_file_name);
+
+/* Before the module's DWARF is first used: 1 if libdw could open by itself
+ * (the alt file it looks for when none was found, a skeleton unit's .dwo)
+ * something that is not a regular file; the DWARF must not be used then,
+ * and ds->refused says why.  Loads the DWARF (the searches above run). */
+int safe_dwarf_check(struct debug_search *ds, Dwfl_Module *mod, const char *modname);
+
+/* printf into a new string (free() it), NULL without memory */
+char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

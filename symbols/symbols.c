@@ -8,7 +8,8 @@
  * file rebuilt since the trace was taken is never used for names, because
  * its names would be silently wrong.  Debug files are found by libdwfl's
  * standard search (.build-id under /usr/lib/debug and under each --debug-dir,
- * the .gnu_debuglink, the file itself).
+ * the .gnu_debuglink, the file itself), run by safe-debug.c so that no path
+ * a trace or an ELF file names can block the reader or open a device.
  *
  * Results are cached per (module, address): libdw is consulted once per
  * distinct function or call site, whatever the number of events.  Every
@@ -17,6 +18,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +54,13 @@ struct module {
 	char *warning;
 	struct debug_search *search;   /* its Dwfl_Module's userdata (safe-debug.h) */
 	int usable;             /* names from this file can be trusted */
+	int loaded;             /* module_load ran: search->dwarf_refused holds */
+	/* libelf's mappings of its main, debug and dwz files, guarded against
+	 * SIGBUS (format/safeio.h): the bytes read as zeros past a cut */
+	const void *guarded[3];
+	size_t n_guarded;
+	uint64_t cut;
+	char *cut_warning;
 	int ranges_done;
 	struct cu_range *ranges;
 	size_t n_ranges;
@@ -86,26 +95,15 @@ struct symbols {
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
 	struct module *modules;
-	size_t n_modules;
+	size_t n_modules, cap_modules;
+	size_t *module_hash;    /* by (path, build-id): index + 1, 0 empty */
+	size_t module_hash_size;
+	uint64_t hash_seed;     /* paths come from a trace: fnt_hash_seed() */
 	struct entry **entries;
 	size_t n_entries, cap_entries;
 	size_t *hash;           /* index + 1, 0 empty */
 	size_t hash_size;
 };
-
-static char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *str_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : s;
-}
 
 static char **copy_strv(const char *const *v, size_t n)
 {
@@ -203,6 +201,7 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 	}
 	if (build_debuginfo_path(s))
 		goto fail;
+	s->hash_seed = fnt_hash_seed();
 	s->callbacks.find_elf = dwfl_build_id_find_elf;
 	s->callbacks.find_debuginfo = safe_find_debuginfo;
 	s->callbacks.section_address = dwfl_offline_section_address;
@@ -211,6 +210,42 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 fail:
 	symbols_free(s);
 	return NULL;
+}
+
+/* libelf maps a module's files (elf_begin with ELF_C_READ_MMAP_PRIVATE, in
+ * libdwfl): a file cut while it is read would kill the reader with SIGBUS
+ * at the first touch of a page past the cut.  Each mapping is guarded as
+ * trace files are; such pages read as zeros, which libelf and libdw take
+ * for empty or corrupt data. */
+static void module_guard(struct module *m, Elf *e)
+{
+	size_t n = 0;
+	char *raw;
+
+	if (!e || m->n_guarded == sizeof(m->guarded) / sizeof(m->guarded[0]))
+		return;
+	raw = elf_rawfile(e, &n);
+	if (!raw || !n)
+		return;
+	for (size_t i = 0; i < m->n_guarded; i++)
+		if (m->guarded[i] == raw)
+			return;
+	fnt_mapguard_add(raw, n);
+	m->guarded[m->n_guarded++] = raw;
+}
+
+/* done with libdwfl for this module: its mappings go, and their guards */
+static void module_close_dwfl(struct module *m)
+{
+	for (size_t i = 0; i < m->n_guarded; i++) {
+		m->cut += fnt_mapguard_cut(m->guarded[i]);
+		fnt_mapguard_remove(m->guarded[i]);
+	}
+	m->n_guarded = 0;
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	m->dwfl = NULL;
+	m->mod = NULL;
 }
 
 static void entry_free(struct entry *e)
@@ -226,8 +261,8 @@ static void entry_free(struct entry *e)
 
 static void module_release(struct module *m)
 {
-	if (m->dwfl)
-		dwfl_end(m->dwfl);
+	module_close_dwfl(m);
+	free(m->cut_warning);
 	free(m->path);
 	free(m->real_path);
 	free(m->base);
@@ -249,6 +284,7 @@ void symbols_free(struct symbols *s)
 	for (size_t i = 0; i < s->n_modules; i++)
 		module_release(&s->modules[i]);
 	free(s->modules);
+	free(s->module_hash);
 	for (size_t i = 0; i < s->n_entries; i++)
 		entry_free(s->entries[i]);
 	free(s->entries);
@@ -330,6 +366,10 @@ static void module_open(struct symbols *s, struct module *m)
 					m->real_path, dwfl_errmsg(-1), m->base);
 		return;
 	}
+	{
+		Dwarf_Addr bias;
+		module_guard(m, dwfl_module_getelf(m->mod, &bias));
+	}
 	if (!m->build_id_len) {
 		m->usable = 1;  /* nothing recorded to check against */
 		return;
@@ -344,9 +384,7 @@ static void module_open(struct symbols *s, struct module *m)
 					m->real_path, rec ? rec : "?", disk ? disk : "?", m->base);
 		free(rec);
 		free(disk);
-		dwfl_end(m->dwfl);      /* never used: no need to keep it */
-		m->dwfl = NULL;
-		m->mod = NULL;
+		module_close_dwfl(m);   /* never used: no need to keep it */
 		return;
 	}
 	m->usable = 1;
@@ -380,10 +418,7 @@ static void module_use_copy(struct symbols *s, struct module *m)
 			free(real);
 			break;
 		}
-		if (m->dwfl)
-			dwfl_end(m->dwfl);
-		m->dwfl = NULL;
-		m->mod = NULL;
+		module_close_dwfl(m);
 		free(m->warning);
 		free(m->real_path);
 		m->warning = warning;
@@ -428,10 +463,42 @@ static void module_use_saved(struct symbols *s, struct module *m)
 	}
 }
 
+/* Modules are found by (path, build-id) through a hash: a trace may name
+ * hundreds of thousands of module files. */
+static size_t module_key_hash(const struct symbols *s, const char *path, const uint8_t *build_id, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ s->hash_seed;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		h = (h ^ *c) * 0x100000001b3ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ build_id[i]) * 0x100000001b3ull;
+	return (size_t)fnt_mix64(h);
+}
+
+static int module_hash_grow(struct symbols *s)
+{
+	size_t nsize = s->module_hash_size ? 2 * s->module_hash_size : 256;
+	size_t *nh = calloc(nsize, sizeof(*nh));
+	if (!nh)
+		return -1;
+	for (size_t k = 0; k < s->n_modules; k++) {
+		const struct module *m = &s->modules[k];
+		size_t j = module_key_hash(s, m->path, m->build_id, m->build_id_len) & (nsize - 1);
+		while (nh[j])
+			j = (j + 1) & (nsize - 1);
+		nh[j] = k + 1;
+	}
+	free(s->module_hash);
+	s->module_hash = nh;
+	s->module_hash_size = nsize;
+	return 0;
+}
+
 int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build_id, size_t build_id_len)
 {
-	struct module *m, *nm;
+	struct module *m;
 	const char *slash;
+	size_t slot, mask;
 
 	if (!s)
 		return -1;
@@ -439,18 +506,26 @@ int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build
 		path = "";
 	if (!build_id)
 		build_id_len = 0;
-	for (size_t i = 0; i < s->n_modules; i++) {
-		m = &s->modules[i];
-		if (!strcmp(m->path, path) && m->build_id_len == build_id_len &&
-		    (!build_id_len || !memcmp(m->build_id, build_id, build_id_len)))
-			return (int)i;
-	}
 	if (s->n_modules >= INT_MAX)
 		return -1;
-	nm = realloc(s->modules, (s->n_modules + 1) * sizeof(*s->modules));
-	if (!nm)
+	if (2 * (s->n_modules + 1) > s->module_hash_size && module_hash_grow(s))
 		return -1;
-	s->modules = nm;
+	mask = s->module_hash_size - 1;
+	for (slot = module_key_hash(s, path, build_id, build_id_len) & mask; s->module_hash[slot];
+	     slot = (slot + 1) & mask) {
+		m = &s->modules[s->module_hash[slot] - 1];
+		if (!strcmp(m->path, path) && m->build_id_len == build_id_len &&
+		    (!build_id_len || !memcmp(m->build_id, build_id, build_id_len)))
+			return (int)(s->module_hash[slot] - 1);
+	}
+	if (s->n_modules == s->cap_modules) {
+		size_t ncap = s->cap_modules ? 2 * s->cap_modules : 16;
+		struct module *nm = realloc(s->modules, ncap * sizeof(*nm));
+		if (!nm)
+			return -1;
+		s->modules = nm;
+		s->cap_modules = ncap;
+	}
 	m = &s->modules[s->n_modules];
 	memset(m, 0, sizeof(*m));
 	slash = strrchr(path, '/');
@@ -472,6 +547,7 @@ int symbols_add_module(struct symbols *s, const char *path, const uint8_t *build
 		module_use_copy(s, m);
 	if (!m->usable)
 		module_use_saved(s, m);
+	s->module_hash[slot] = s->n_modules + 1;
 	return (int)s->n_modules++;
 }
 
@@ -485,9 +561,22 @@ static struct module *module_get(struct symbols *s, int module)
 const char *symbols_module_warning(struct symbols *s, int module)
 {
 	struct module *m = module_get(s, module);
-	if (m && !m->warning && m->search && m->search->refused)
+	uint64_t cut;
+
+	if (!m)
+		return NULL;
+	cut = m->cut;
+	for (size_t i = 0; i < m->n_guarded; i++)
+		cut += fnt_mapguard_cut(m->guarded[i]);
+	if (cut && !m->warning) {
+		free(m->cut_warning);
+		m->cut_warning = str_printf("'%s' shrank while it was read: %" PRIu64 " bytes past the cut read as "
+					    "empty; names and lines from it may be missing", m->real_path, cut);
+		return m->cut_warning;
+	}
+	if (!m->warning && m->search && m->search->refused)
 		return m->search->refused;
-	return m ? m->warning : NULL;
+	return m->warning;
 }
 
 const char *symbols_module_path(struct symbols *s, int module)
@@ -609,13 +698,46 @@ done:
 		qsort(m->ranges, m->n_ranges, sizeof(*m->ranges), range_cmp);
 }
 
+/* Before the first lookup in a usable module: its debug file is found (and
+ * its dwz file), each mapping guarded, and whether its DWARF may be used
+ * checked (libdw would open nothing but regular files for it, safe-debug.h). */
+static void module_load(struct module *m)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	const char *alt_name;
+	const void *alt_id;
+
+	if (m->loaded || !m->mod)
+		return;
+	m->loaded = 1;
+	dw = dwfl_module_getdwarf(m->mod, &bias);       /* finds the debug file */
+	if (dw)
+		module_guard(m, dwarf_getelf(dw));
+	if (safe_dwarf_check(m->search, m->mod, m->base) || !dw)
+		return;
+	if (dwelf_dwarf_gnu_debugaltlink(dw, &alt_name, &alt_id) > 0) {
+		Dwarf *alt = dwarf_getalt(dw);
+		module_guard(m, alt ? dwarf_getelf(alt) : NULL);
+	}
+}
+
+static int dwarf_usable(struct module *m)
+{
+	module_load(m);
+	return !m->search || !m->search->dwarf_refused;
+}
+
 /* The compile unit covering vaddr.  *bias: to subtract from vaddr. */
 static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *bias)
 {
-	Dwarf_Die *d = dwfl_module_addrdie(m->mod, vaddr, bias);
+	Dwarf_Die *d;
 	size_t lo = 0, hi;
 	Dwarf_Addr a;
 
+	if (!dwarf_usable(m))
+		return -1;
+	d = dwfl_module_addrdie(m->mod, vaddr, bias);
 	if (d) {
 		*cu = *d;
 		return 0;
@@ -645,7 +767,7 @@ static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *b
 /* The line table's answer for vaddr: the line of that instruction. */
 static void line_of(struct module *m, uint64_t vaddr, const char **file, int *line)
 {
-	Dwfl_Line *l = dwfl_module_getsrc(m->mod, vaddr);
+	Dwfl_Line *l;
 	Dwarf_Die cu;
 	Dwarf_Addr bias;
 	Dwarf_Line *dl;
@@ -654,6 +776,9 @@ static void line_of(struct module *m, uint64_t vaddr, const char **file, int *li
 
 	*file = NULL;
 	*line = 0;
+	if (!dwarf_usable(m))
+		return;
+	l = dwfl_module_getsrc(m->mod, vaddr);
 	if (l) {
 		f = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
 		if (f && ln > 0) {
@@ -924,6 +1049,8 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 		e = entry_new(module, vaddr, ENTRY_FUNC);
 		if (!e)
 			return -1;
+		if (m && m->usable)
+			module_load(m);
 		if (m && m->usable && !func_symbol(s, m, e))
 			e->ret = 0;
 		else if (m && m->saved && !saved_symbol(s, m, e))
@@ -1016,6 +1143,7 @@ const char *symbols_module_files(struct symbols *s, int module, const char **deb
 	*debug_file = NULL;
 	if (!m || !m->usable || !m->mod)
 		return NULL;
+	module_load(m);
 	dwfl_module_getdwarf(m->mod, &bias);     /* runs the debug-file search */
 	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &dbg);
 	if (dbg && (!main_file || strcmp(dbg, main_file)))
@@ -1032,6 +1160,7 @@ int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, siz
 
 	if (!m || !m->usable || !m->mod || !m->build_id_len)
 		return -1;
+	module_load(m);
 	symtab_init(out, m->build_id, m->build_id_len);
 	path = symtab_string(out, m->path);
 	if (path < 0)

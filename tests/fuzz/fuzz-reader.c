@@ -73,6 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				__builtin_trap();
 			sink += m->bias + m->lo + m->hi + m->load_ns + m->unload_ns + (uint64_t)m->at_start;
 			sink += strlen(t->files[m->file].path);
+			/* the module index (format/reader-modules.c) */
+			sink += trace_module_at(p, m->lo, m->load_ns) != NULL;
+			sink += trace_module_at(p, m->hi - 1, m->unload_ns) != NULL;
 		}
 	}
 	for (int by_time = 0; by_time < 2; by_time++) {

@@ -132,21 +132,21 @@ def check(ctx):
     assert "cannot use '/dev/ptmx': not a regular file (a character device)" in p.stderr, p.stderr
 
     # debug files: a FIFO where the search looks (next to the program, or in
-    # a --debug-dir) is refused, the program's own symbols still name calls
+    # a --debug-dir) is skipped, the program's own symbols still name calls
     out = subprocess.run(["readelf", "-n", prog], capture_output=True, text=True, check=True).stdout
     bid = [l.split(":")[1].strip() for l in out.splitlines() if "Build ID" in l][0]
     subprocess.run(["strip", "-g", prog], check=True)     # same build-id, symbols, no DWARF
     os.mkfifo(prog + ".debug")
     p = ctx.run("replay", "--srcline", check=True)
     assert body(p.stdout) == want, p.stdout
-    assert "'%s.debug' is a FIFO: debug information for 'prog' not searched" % prog in p.stderr, p.stderr
+    assert "'%s.debug' is a FIFO: not read as debug information of 'prog'" % prog in p.stderr, p.stderr
     os.remove(prog + ".debug")
     dbg = os.path.join(ctx.work, "dbg", ".build-id", bid[:2], bid[2:] + ".debug")
     os.makedirs(os.path.dirname(dbg))
     os.mkfifo(dbg)
     p = ctx.run("replay", "--srcline", "--debug-dir", os.path.join(ctx.work, "dbg"), check=True)
     assert body(p.stdout) == want, p.stdout
-    assert "'%s' is a FIFO" % dbg in p.stderr, p.stderr
+    assert "'%s' is a FIFO: not read as debug information of 'prog'" % dbg in p.stderr, p.stderr
 
     # -- 21: an impossible depth in a chunk header
     d, fnt = copy_trace(ctx, "depth.data")

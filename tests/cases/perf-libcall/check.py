@@ -160,7 +160,7 @@ def injected(ctx, perf, d, data, own, name):
     left = sum(n for n, c in after if "fnt_traced_return" in c or "fnt_return_trampoline" in c)
     assert left <= unmatched, (left, unmatched)
     seen = {"fill": 0, "say": 0, "main": 0}
-    full = 0
+    full = early = 0
     for n, chain in after:
         # the frame under which the library's own frames start
         lib = [i for i, f in enumerate(chain) if re.match(r"^__memset_\w+$", f) or "fputs" in f]
@@ -171,10 +171,16 @@ def injected(ctx, perf, d, data, own, name):
         if func == "fill" and chain[i - 1] == "main":
             func = "main"       # main's own memset of the line, once
         # the program's frames exactly; above main, libc's start-up frames,
-        # as far as perf's unwinder went (it may stop early on a sample)
+        # as far as perf's unwinder went (it may stop early on a sample).
+        # It stops inside the program's frames when the sample is on
+        # fputs's last instructions: its CFI there still has %rbp in the
+        # slot just popped, below the stack pointer, out of perf's copy of
+        # the stack, and say at -O0 needs %rbp to find main (1 sample in
+        # 116 runs here).  A chain that stops at say still has say right.
         mine = ["main"] if func == "main" else ["main", func]
-        assert chain[i - len(mine):i] == mine, chain
-        assert chain[:i - len(mine)] == START[len(START) - (i - len(mine)):], chain
+        want = START + mine
+        assert 0 < i and chain[:i] == want[len(want) - i:], chain
+        early += n if i < len(mine) else 0
         seen[func] += n
         full += n if chain[0] == "_start" else 0
     total = {"fill": sum(n for n, c in after if any(re.match(r"^__memset_\w+$", f) for f in c)),
@@ -186,3 +192,4 @@ def injected(ctx, perf, d, data, own, name):
     # which it did in about half the runs while the tool's mappings were
     # lent to the program (then the chains stopped in libc or skipped fill)
     assert full * 10 >= sum(seen.values()) * 9, (full, seen)
+    assert early <= 3, (early, seen)

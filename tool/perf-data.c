@@ -162,28 +162,100 @@ static int pending_grow(struct pending *pf)
 	return 0;
 }
 
+/* a FORK or an exec's COMM: where it lies and when perf handles it */
+struct task_rec {
+	uint64_t time;
+	size_t pos;
+};
+
+static int cmp_task_rec(const void *a, const void *b)
+{
+	const struct task_rec *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static const struct perf_attr *attr_of_id(const struct perf_data *pd, uint64_t id)
+{
+	for (size_t i = 0; i < pd->n_attrs; i++)
+		for (size_t k = 0; k < pd->attrs[i].n_ids; k++)
+			if (pd_u64((const uint8_t *)&pd->attrs[i].ids[k]) == id)
+				return &pd->attrs[i];
+	return NULL;
+}
+
+/* the fields of a record's sample_id (sample_id_all), at its end, in this
+ * order, one u64 each */
+#define ID_FIELDS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | \
+		   PD_SAMPLE_IDENTIFIER)
+
+/* The time by which perf orders a record other than a sample: the one in
+ * its sample_id, or 0 where it has none (perf then takes the records as
+ * they come).  Events whose sample_ids differ are told apart by the
+ * identifier that ends each (perf adds it whenever there are several). */
+static uint64_t record_time(const struct perf_data *pd, const uint8_t *h, size_t size)
+{
+	const struct perf_attr *a = &pd->attrs[0];
+	int same = 1;
+	for (size_t i = 1; i < pd->n_attrs; i++)
+		same &= (pd->attrs[i].sample_type & ID_FIELDS) == (a->sample_type & ID_FIELDS) &&
+			pd->attrs[i].sample_id_all == a->sample_id_all;
+	if (!same)
+		a = (a->sample_type & PD_SAMPLE_IDENTIFIER) && size >= 16 ? attr_of_id(pd, pd_u64(h + size - 8)) : NULL;
+	if (!a || !a->sample_id_all || !(a->sample_type & PD_SAMPLE_TIME))
+		return 0;
+	size_t n = (size_t)__builtin_popcountll(a->sample_type & ID_FIELDS);
+	if (size < 8 + 8 * n)
+		return 0;
+	return pd_u64(h + size - 8 * n + (a->sample_type & PD_SAMPLE_TID ? 8 : 0));
+}
+
 size_t perf_data_mark_fork_exec(struct perf_data *pd, uint8_t *buf)
 {
 	struct pending pf = { 0 };
-	size_t marked = 0;
-	if (pending_grow(&pf))
-		return 0;
+	struct task_rec *tr = NULL;
+	size_t n = 0, cap = 0, marked = 0;
+
+	/* perf reads each CPU's ring buffer in turn: a FORK, written to the
+	 * parent's CPU's, may follow in the file the exec its child wrote to
+	 * another CPU's.  perf pairs them by time, and so does this. */
 	for (size_t pos = pd->data_off; pos < pd->data_end && pd->data_end - pos >= 8;) {
-		uint8_t *h = buf + pos;
+		const uint8_t *h = buf + pos;
 		uint32_t type = u32_at(h);
 		uint16_t misc, size;
 		memcpy(&misc, h + 4, 2);
 		memcpy(&size, h + 6, 2);
 		if (size < 8 || size > pd->data_end - pos || type == RECORD_AUXTRACE)
 			break;          /* (perf_data_next has said so) */
-		if (type == RECORD_FORK && size >= 24 && u32_at(h + 8) != u32_at(h + 12)) {
+		if ((type == RECORD_FORK && size >= 24 && u32_at(h + 8) != u32_at(h + 12)) ||
+		    (type == RECORD_COMM && (misc & MISC_COMM_EXEC) && size >= 16)) {
+			if (n == cap) {
+				struct task_rec *more = realloc(tr, (cap ? 2 * cap : 64) * sizeof(*tr));
+				if (!more)
+					goto out;
+				tr = more;
+				cap = cap ? 2 * cap : 64;
+			}
+			tr[n].time = record_time(pd, h, size);
+			tr[n++].pos = pos;
+		}
+		pos += size;
+	}
+	if (n)
+		qsort(tr, n, sizeof(*tr), cmp_task_rec);
+	if (pending_grow(&pf))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *h = buf + tr[i].pos;
+		if (u32_at(h) == RECORD_FORK) {
 			/* a new process (pid != ppid): until its exec, perhaps */
 			if (2 * (pf.n + 1) > pf.cap && pending_grow(&pf))
 				break;
 			size_t *at = pending_slot(&pf, u32_at(h + 8));
 			pf.n += !*at;
-			*at = pos + 1;      /* (a pid that exec'd, forked again) */
-		} else if (type == RECORD_COMM && (misc & MISC_COMM_EXEC) && size >= 16) {
+			*at = tr[i].pos + 1;        /* (a pid that exec'd, forked again) */
+		} else {
 			size_t *at = pending_slot(&pf, u32_at(h + 8));
 			if (*at && *at != DONE) {
 				uint8_t *fork = buf + *at - 1;
@@ -195,8 +267,9 @@ size_t perf_data_mark_fork_exec(struct perf_data *pd, uint8_t *buf)
 				*at = DONE;         /* (kept taken, so that probes go past it) */
 			}
 		}
-		pos += size;
 	}
+out:
+	free(tr);
 	free(pf.pid);
 	free(pf.at);
 	return marked;
@@ -223,12 +296,7 @@ static const struct perf_attr *sample_attr(struct perf_data *pd, const uint8_t *
 		return a0;
 	if (!(a0->sample_type & PD_SAMPLE_IDENTIFIER) || len < 8)
 		return NULL;
-	uint64_t id = pd_u64(body);
-	for (size_t i = 0; i < pd->n_attrs; i++)
-		for (size_t k = 0; k < pd->attrs[i].n_ids; k++)
-			if (pd_u64((const uint8_t *)&pd->attrs[i].ids[k]) == id)
-				return &pd->attrs[i];
-	return NULL;
+	return attr_of_id(pd, pd_u64(body));
 }
 
 /* the size of a PERF_SAMPLE_READ value (read_format), or 0 if not known */

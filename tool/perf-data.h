@@ -105,7 +105,10 @@ int perf_data_next(struct perf_data *pd, struct perf_sample *s);
  * perf does not copy the parent's mappings into it: they would outlive the
  * exec (perf never drops a mapping), and a library the parent had mapped
  * lower (`fntrace record`'s libc) would move the one the program maps,
- * whose CFI perf's unwinder then does not find.  The records it marks. */
+ * whose CFI perf's unwinder then does not find.  A FORK is paired with
+ * the exec that follows it in time (the times of their sample_ids), as perf
+ * pairs them, not in the file: the two may lie in different CPUs' parts of
+ * it in either order.  The records it marks. */
 size_t perf_data_mark_fork_exec(struct perf_data *pd, uint8_t *buf);
 
 /* Back to the first record. */

@@ -64,6 +64,20 @@ static void end_data(void)
 #define DW_TYPE (FP_TYPE | PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER)
 #define REGS ((1ull << 6) | (1ull << PD_REG_SP) | (1ull << PD_REG_IP))   /* bp, sp, ip */
 
+/* the header of two events, with ids 11 and 22; the data follows */
+static void two_events(const uint64_t types[2])
+{
+	header(types, 2, 0);
+	size_t ids = w;
+	u64(11);
+	u64(22);
+	put64(104 + ATTR_SIZE, ids);             /* event 0: id 11 */
+	put64(104 + ATTR_SIZE + 8, 8);
+	put64(104 + ENTRY + ATTR_SIZE, ids + 8); /* event 1: id 22 */
+	put64(104 + ENTRY + ATTR_SIZE + 8, 8);
+	put64(40, w);
+}
+
 static size_t chain_at, stack_at;
 
 /* perf record -g: an mmap record, a sample in leaf with a swapped caller */
@@ -159,19 +173,35 @@ static uint16_t misc_at(size_t rec)
 	return m;
 }
 
-static size_t fork_rec(uint32_t pid, uint32_t ppid)
+/* the sample_id perf ends each record with (sample_id_all): pid/tid, time,
+ * and with two events, the cpu for the second and the identifier */
+static uint64_t id_cpu = (uint64_t)-1, id_identifier;
+
+static void sample_id(uint32_t pid, uint64_t time)
+{
+	put32(w, pid), put32(w + 4, pid);
+	w += 8;
+	u64(time);
+	if (id_cpu != (uint64_t)-1)
+		u64(id_cpu);
+	if (id_identifier)
+		u64(id_identifier);
+}
+
+static size_t fork_rec(uint32_t pid, uint32_t ppid, uint64_t time)
 {
 	size_t at = w;
 	begin_record(7);                /* PERF_RECORD_FORK: pid, ppid, tid, ptid, time */
 	put16(rec_start + 4, 0);
 	put32(w, pid), put32(w + 4, ppid), put32(w + 8, pid), put32(w + 12, ppid);
 	w += 16;
-	u64(1);
+	u64(time);
+	sample_id(ppid, time);
 	end_record();
 	return at;
 }
 
-static void comm_rec(uint32_t pid, int exec)
+static void comm_rec(uint32_t pid, int exec, uint64_t time)
 {
 	begin_record(3);                /* PERF_RECORD_COMM: pid, tid, comm */
 	put16(rec_start + 4, exec ? 1u << 13 : 0);
@@ -179,35 +209,46 @@ static void comm_rec(uint32_t pid, int exec)
 	w += 8;
 	memcpy(file + w, "prog\0\0\0\0", 8);
 	w += 8;
+	sample_id(pid, time);
 	end_record();
 }
 
 /* `perf record -- fntrace record -- prog`: only the forks of processes that
  * then exec get PERF_RECORD_MISC_FORK_EXEC (perf then copies the parent's
- * mappings into no one), and nothing else changes */
+ * mappings into no one), and nothing else changes.  A fork and its exec are
+ * paired by time, as perf does: perf writes each CPU's buffer in turn, and
+ * the exec, on another CPU than the fork, may come first in the file. */
 static void fork_exec(void)
 {
 	static const uint64_t types[] = { FP_TYPE };
 	struct perf_data pd;
 	uint8_t before[sizeof(file)];
+	uint64_t t = 1000;
 	header(types, 1, 0);
-	size_t a = fork_rec(200, 100);          /* the program: exec follows */
-	size_t b = fork_rec(201, 100);          /* a child that does not exec */
-	size_t c = fork_rec(100, 100);          /* a thread (pid == ppid) */
-	comm_rec(201, 0);                       /* a rename (prctl), not an exec */
-	comm_rec(200, 1);
-	size_t d = fork_rec(200, 150);          /* the pid reused: a fork with no exec after it */
-	comm_rec(300, 1);                       /* an exec whose fork perf did not see */
+	size_t a = fork_rec(200, 100, t++);     /* the program: exec follows */
+	size_t b = fork_rec(201, 100, t++);     /* a child that does not exec */
+	size_t c = fork_rec(100, 100, t++);     /* a thread (pid == ppid) */
+	comm_rec(201, 0, t++);                  /* a rename (prctl), not an exec */
+	comm_rec(200, 1, t++);
+	size_t d = fork_rec(200, 150, t++);     /* the pid reused: a fork with no exec after it */
+	comm_rec(300, 1, t++);                  /* an exec whose fork perf did not see */
+	comm_rec(400, 1, 2001);                 /* an exec on CPU 0 ... */
+	size_t f = fork_rec(400, 100, 2000);    /* ... of a fork on CPU 1, written after it */
+	size_t g = fork_rec(500, 100, 2012);    /* the pid reused, its fork written first */
+	comm_rec(500, 1, 2011);
+	size_t h = fork_rec(500, 100, 2010);
 	size_t e[200];
 	for (unsigned i = 0; i < 200; i++)      /* (the pending table grows) */
-		e[i] = fork_rec(1000 + i, 100);
+		e[i] = fork_rec(1000 + i, 100, t++);
 	for (unsigned i = 0; i < 200; i += 2)
-		comm_rec(1000 + i, 1);
+		comm_rec(1000 + i, 1, t++);
 	end_data();
 	memcpy(before, file, len);
 	CHECK(perf_data_open(&pd, file, len) == 0, "open: %s", pd.err);
-	CHECK(perf_data_mark_fork_exec(&pd, file) == 101, "101 forks marked");
+	CHECK(perf_data_mark_fork_exec(&pd, file) == 103, "103 forks marked");
 	CHECK(misc_at(a) == 1u << 13 && !misc_at(b) && !misc_at(c) && !misc_at(d), "the program's fork only");
+	CHECK(misc_at(f) == 1u << 13, "a fork written after its exec");
+	CHECK(misc_at(h) == 1u << 13 && !misc_at(g), "the fork before the exec in time, not in the file");
 	int evens = 1;
 	for (unsigned i = 0; i < 200; i++)
 		evens &= misc_at(e[i]) == (i % 2 ? 0 : 1u << 13);
@@ -215,8 +256,33 @@ static void fork_exec(void)
 	size_t diff = 0;
 	for (size_t i = 0; i < len; i++)
 		diff += file[i] != before[i];
-	CHECK(diff == 101, "one byte of each marked record changed, no other: %zu", diff);
+	CHECK(diff == 103, "one byte of each marked record changed, no other: %zu", diff);
 	CHECK(perf_data_mark_fork_exec(&pd, file) == 0, "marked once");
+	perf_data_release(&pd);
+
+	/* without sample_id_all the records have no time: perf takes them in
+	 * the file's order, and so does this */
+	memcpy(file, before, len);
+	put64(104 + 40, 1ull << 25);
+	CHECK(perf_data_open(&pd, file, len) == 0, "open: %s", pd.err);
+	CHECK(perf_data_mark_fork_exec(&pd, file) == 102, "102 forks marked in the file's order");
+	CHECK(misc_at(a) == 1u << 13 && !misc_at(f) && misc_at(g) == 1u << 13 && !misc_at(h), "the file's order");
+	perf_data_release(&pd);
+
+	/* two events whose sample_ids differ (the second has the cpu): each
+	 * record's time read where its own event puts it */
+	uint64_t two[2] = { FP_TYPE | PD_SAMPLE_IDENTIFIER, FP_TYPE | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER };
+	two_events(two);
+	id_identifier = 11;
+	comm_rec(600, 1, 3001);
+	id_cpu = 3005;                          /* (read as the time, it would follow the exec) */
+	id_identifier = 22;
+	f = fork_rec(600, 100, 3000);
+	id_cpu = (uint64_t)-1;
+	id_identifier = 0;
+	end_data();
+	CHECK(perf_data_open(&pd, file, len) == 0, "open: %s", pd.err);
+	CHECK(perf_data_mark_fork_exec(&pd, file) == 1 && misc_at(f) == 1u << 13, "two events: the fork marked");
 	perf_data_release(&pd);
 }
 
@@ -252,15 +318,7 @@ int main(void)
 	/* two events told apart by PERF_SAMPLE_IDENTIFIER */
 	{
 		uint64_t types[2] = { FP_TYPE | PD_SAMPLE_IDENTIFIER, PD_SAMPLE_IDENTIFIER | PD_SAMPLE_TID };
-		header(types, 2, 0);
-		size_t ids = w;
-		u64(11);
-		u64(22);
-		put64(104 + ATTR_SIZE, ids);             /* event 0: id 11 */
-		put64(104 + ATTR_SIZE + 8, 8);
-		put64(104 + ENTRY + ATTR_SIZE, ids + 8); /* event 1: id 22 */
-		put64(104 + ENTRY + ATTR_SIZE + 8, 8);
-		put64(40, w);
+		two_events(types);
 		size_t data = w;
 		begin_record(PD_RECORD_SAMPLE);
 		u64(22);

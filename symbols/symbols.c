@@ -55,6 +55,7 @@ struct module {
 	struct debug_search *search;   /* its Dwfl_Module's userdata (safe-debug.h) */
 	int usable;             /* names from this file can be trusted */
 	int loaded;             /* module_load ran: search->dwarf_refused holds */
+	int syms_loaded;        /* module_symbols ran */
 	/* libelf's mappings of its main, debug and dwz files, guarded against
 	 * SIGBUS (format/safeio.h): the bytes read as zeros past a cut */
 	const void *guarded[3];
@@ -722,6 +723,25 @@ static void module_load(struct module *m)
 	}
 }
 
+/* Before the first symbol lookup in a usable module: its symbol table
+ * found (in its debug file when it has none of its own) and the mapping of
+ * the file it comes from guarded, without its DWARF.  Loading the DWARF
+ * (module_load, before its first use) decompresses a debug file's
+ * sections: tens of milliseconds for libc6-dbg's libc, which a module
+ * that is only named must not pay. */
+static void module_symbols(struct module *m)
+{
+	GElf_Sym sym;
+	GElf_Addr addr;
+	Elf *elf = NULL;
+
+	if (m->syms_loaded || !m->mod)
+		return;
+	m->syms_loaded = 1;
+	if (dwfl_module_getsymtab(m->mod) > 1 && dwfl_module_getsym_info(m->mod, 1, &sym, &addr, NULL, &elf, NULL))
+		module_guard(m, elf);
+}
+
 static int dwarf_usable(struct module *m)
 {
 	module_load(m);
@@ -1050,7 +1070,7 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 		if (!e)
 			return -1;
 		if (m && m->usable)
-			module_load(m);
+			module_symbols(m);
 		if (m && m->usable && !func_symbol(s, m, e))
 			e->ret = 0;
 		else if (m && m->saved && !saved_symbol(s, m, e))
@@ -1160,7 +1180,7 @@ int symbols_save_table(struct symbols *s, int module, const uint64_t *funcs, siz
 
 	if (!m || !m->usable || !m->mod || !m->build_id_len)
 		return -1;
-	module_load(m);
+	module_symbols(m);
 	symtab_init(out, m->build_id, m->build_id_len);
 	path = symtab_string(out, m->path);
 	if (path < 0)

@@ -56,7 +56,10 @@ def check(ctx):
     # joins; the run after them moves the whole trace to .old
     parent = subprocess.Popen([os.path.join(ctx.work, "prog"), "fork-wait"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, cwd=ctx.work, env=env)
-    assert parent.stdout.readline() == "ready\n"
+    # two lines: the parent's, and the child's once its own trace is under
+    # way (reading one, the child could still be starting after the parent
+    # had gone: its file not there yet)
+    assert [parent.stdout.readline(), parent.stdout.readline()] == ["ready\n", "ready\n"]
     assert parent.wait(timeout=120) == 0 and procs(ctx, "fntrace.data.old") == three, procs(ctx, "fntrace.data.old")
     child_started = procs(ctx)
     assert len(child_started) == 2, child_started    # (the parent's file and the child's)

@@ -74,6 +74,7 @@ void *grow_(void *p, size_t n, size_t size);
 const struct fnt_chunk_header *chunk_at(const struct trace_process *p, uint64_t idx, size_t *avail);
 
 /* reader-decode.c */
+uint64_t ticks_ns(const struct trace_process *p, uint64_t ticks);   /* as the events' times */
 uint64_t func_key_hash(uint32_t file, uint64_t vaddr);
 const struct trace_module *module_at(const struct trace_process *p, uint64_t addr, uint64_t ticks);
 void process_changes(struct trace_process *p, uint64_t **out, size_t *n);

@@ -1,11 +1,13 @@
 /*
- * coro.c - coroutines (makecontext/swapcontext/setcontext): one shadow
- * stack per machine stack, and a SWITCH record (FNT_EXT_SWITCH) in the
- * trace at each switch, so that the frames of a suspended coroutine stay
- * open, in the runtime and in the reader, until it resumes and returns.
+ * coro.c - coroutines (makecontext/swapcontext/setcontext, hand-written
+ * stack switches, fibers moved between threads): one shadow stack per
+ * machine stack, and a SWITCH record (FNT_EXT_SWITCH) in the trace at each
+ * switch, so that the frames of a suspended coroutine stay open, in the
+ * runtime and in the reader, until it resumes and returns.
  *
  * A stack is named by its top (uc_stack.ss_sp + ss_size of the context
- * makecontext was given); 0 is the thread's own stack.  Which stack a
+ * makecontext was given), or by the first stack pointer seen on it (a
+ * hand-written switch, below); 0 is the thread's own stack.  Which stack a
  * ucontext resumes on is kept in a process-wide table: makecontext (the
  * stub in arch/x86_64/coro.S) enters the context's new stack, swapcontext
  * enters the stack it leaves for the context it saves into.  A context
@@ -15,17 +17,42 @@
  * (fnt_coro_find_slot, from the return trampoline), and the reader's call
  * layer looks for an exit's frame on the parked stacks the same way.
  *
+ * The stacks not in use are parked in one process-wide registry, not per
+ * thread, because a fiber scheduler may resume a stack on another thread
+ * than the one that left it (work stealing): that thread takes the stack
+ * over, with its shadow stack, its window of stack pointers and its open
+ * frames, whose returns then go through it and are recorded there.  The
+ * thread writes a STACK_MOVED meta record (which thread left it, how many
+ * calls are open on it) so that the reader can end those calls on the
+ * first thread and take their returns on the second.  The registry is a
+ * fixed table of slots, each a word (generation, state) that a
+ * compare-and-swap moves from FREE to BUSY (being written or read) to
+ * HELD and back: no lock, so a signal handler, a thread that stops in the
+ * middle, or a fork never leaves anyone waiting (a fork's child frees the
+ * slots other threads were busy with).  A parked stack is found by its name
+ * (hashed), or, for hand-written switches and returns, by a scan of the
+ * slots used so far.  A thread's own stack is parked under a key only that
+ * thread makes (stk_own), and leaves the registry when the thread exits;
+ * the other stacks stay parked as long as no one takes them, whoever
+ * parked them and whatever became of that thread.  A vfork child, which
+ * shares its parent's memory, leaves the registry alone.
+ *
  * Stacks switched by code of the program's own (Boost.Context's
  * assembly, green threads) are found by the stack pointer instead: the
  * hooks take an event when it lies in a window around the stack pointers
  * seen on the stack in use (fnt_stack_check, runtime.h); anything else
  * comes here (fnt_stack_moved).  Within STACK_JUMP of them it is the same
- * stack, deeper or shallower; farther, the thread has switched stacks,
- * to the known stack whose pointers lie nearest, or to a new one named by
- * the first stack pointer seen on it.  A function whose frame is bigger
- * than STACK_JUMP makes its callees look like another stack: harmless,
- * since the thread switches back when they return (two SWITCH records).
- * Stacks nearer to each other than STACK_JUMP are not told apart.
+ * stack, deeper or shallower, unless a parked stack's own pointers take it;
+ * farther, the thread has switched stacks, to the parked stack whose
+ * pointers lie nearest, or to a new one named by the first stack pointer
+ * seen on it.  A function whose frame is bigger than STACK_JUMP makes its
+ * callees look like another stack: harmless, since the thread switches
+ * back when they return (two SWITCH records).  Stacks nearer to each other
+ * than STACK_JUMP are told apart only once each has been seen.  When a
+ * thread left a stack by such a switch and made no event since, the stack
+ * is not parked yet: another thread that resumes it meanwhile finds the
+ * real return addresses of its frames on the first thread's shadow stack
+ * (fnt_coro_borrow) and the stack's trace goes on under a new name.
  *
  * A stack pointer new to the window, near or far, may also be another
  * context running on this thread's TLS (a child cloned with CLONE_VM and
@@ -40,27 +67,224 @@
  * the hooks' rare path when the stack pointer leaves its window.
  */
 #include <dlfcn.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include "runtime/runtime.h"
+#include "runtime/runtime-internal.h"
 
-#define STACKS_MAX 256u      /* machine stacks, per thread */
 #define STACK_JUMP (32u << 10)   /* farther than this from the stack in use: another stack */
 #define STACK_SLACK (8u << 10)   /* the hooks' window: the pointers seen, and this around them */
 
-struct fnt_coro {
-	uintptr_t cur;           /* the stack now running */
-	uint32_t n;
-	struct fnt_coro_stack {
-		uintptr_t id;
-		struct fnt_shadow_entry *ss;
-		uint32_t top, cap;
-		uintptr_t min, max;  /* stack pointers seen on it (0: none yet) */
-	} s[STACKS_MAX];
+/* ---- the registry of parked machine stacks ---- */
+
+#define PARK_MAX 4096u           /* stacks parked at once, per process */
+#define RUNNERS_MAX 1024u        /* threads that switch stacks, at once */
+#define NO_SERIAL UINT32_MAX
+
+/* the slot word: generation << 2 | state; 0: never used (ends a probe) */
+enum { PARK_FREE = 1, PARK_BUSY = 2, PARK_HELD = 3 };
+
+/* what a machine stack carries while no thread runs on it */
+struct stack_state {
+	uint64_t key;            /* its name; a thread's own stack: ~token (top bit set) */
+	uintptr_t id;            /* its name in SWITCH records (0: a thread's own) */
+	uintptr_t was;           /* its name in the records of the thread that parked it */
+	struct fnt_shadow_entry *ss;
+	uint32_t top, cap;
+	uintptr_t min, max;      /* stack pointers seen on it */
+	uintptr_t top_slot;      /* ss[top - 1].slot, 0 when top is 0 */
+	int32_t frames;          /* calls open on it (written ones) */
+	int32_t base;            /* the depth below them, in the counter of the thread that parked it */
+	uint32_t pid, serial;    /* that thread (NO_SERIAL: not registered) */
+	uint32_t tid;
 };
+
+static struct {
+	uint64_t word;
+	struct stack_state s;
+} park[PARK_MAX];
+static uint32_t park_hw;     /* slots used so far: [0, park_hw) */
+static uint64_t own_next;    /* the last token made for a thread's own stack, or name (below) */
+
+/* the threads that switched stacks, for fnt_coro_borrow (slot index + 1 in stk_runner) */
+static struct fnt_thread *runners[RUNNERS_MAX];
+
+static uint32_t park_hash(uint64_t key)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (PARK_MAX - 1);
+}
+
+static int park_claim(uint32_t k, uint64_t w)
+{
+	return __atomic_compare_exchange_n(&park[k].word, &w, ((w >> 2) + 1) << 2 | PARK_BUSY, 0, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+static void park_set(uint32_t k, unsigned state)
+{
+	uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_RELAXED);
+	__atomic_store_n(&park[k].word, ((w >> 2) + 1) << 2 | state, __ATOMIC_RELEASE);
+}
+
+/* A field of a HELD slot read before it is claimed: a racing claim makes
+ * the claim that follows fail, and the value is not used then. */
+#define PEEK(k, f) __atomic_load_n(&park[k].s.f, __ATOMIC_RELAXED)
+
+/* A name for a stack that had none to share (a thread's own, as far as it
+ * knew): one that no stack address below 2^55 can be, and that a varint
+ * holds (FNT_VARINT_MAX) */
+static uintptr_t fresh_name(void)
+{
+	return 1ull << 55 | (__atomic_add_fetch(&own_next, 1, __ATOMIC_RELAXED) & ((1ull << 55) - 1));
+}
+
+static uint64_t own_key(struct fnt_thread *t)
+{
+	if (!t->stk_own)
+		t->stk_own = __atomic_add_fetch(&own_next, 1, __ATOMIC_RELAXED);
+	return ~t->stk_own;
+}
+
+static void park_fill(uint32_t k, const struct stack_state *s)
+{
+	uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
+	park[k].s = *s;
+	while (hw < k + 1 && !__atomic_compare_exchange_n(&park_hw, &hw, k + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	park_set(k, PARK_HELD);
+}
+
+/* Park s; 0, or -1 when every slot holds a stack with frames open.  A
+ * stack parked with none (a finished coroutine's, most likely) gives its
+ * slot up when there is no other; its shadow array goes. */
+static int park_put(const struct stack_state *s)
+{
+	uint32_t h = park_hash(s->key), evict = UINT32_MAX;
+	uint64_t evict_w = 0;
+	for (uint32_t i = 0; i < PARK_MAX; i++) {
+		uint32_t k = (h + i) & (PARK_MAX - 1);
+		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
+		if ((w & 3) == PARK_HELD) {
+			if (evict == UINT32_MAX && !PEEK(k, top) && !(PEEK(k, key) >> 63)) {
+				evict = k;
+				evict_w = w;
+			}
+			continue;
+		}
+		if ((w == 0 || (w & 3) == PARK_FREE) && park_claim(k, w)) {
+			park_fill(k, s);
+			return 0;
+		}
+	}
+	if (evict == UINT32_MAX || !park_claim(evict, evict_w))
+		return -1;
+	if (park[evict].s.ss)
+		munmap(park[evict].s.ss, (size_t)park[evict].s.cap * sizeof(struct fnt_shadow_entry));
+	park_fill(evict, s);
+	return 0;
+}
+
+/* take the stack in slot k, whose word was w, out of the registry: 1, or 0
+ * if someone else changed the slot first */
+static int park_take(uint32_t k, uint64_t w, struct stack_state *out)
+{
+	if (!park_claim(k, w))
+		return 0;
+	*out = park[k].s;
+	park_set(k, PARK_FREE);
+	return 1;
+}
+
+/* ...the one parked under key */
+static int park_take_key(uint64_t key, struct stack_state *out)
+{
+	uint32_t h = park_hash(key);
+	for (uint32_t i = 0; i < PARK_MAX; i++) {
+		uint32_t k = (h + i) & (PARK_MAX - 1);
+		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
+		if (!w)
+			return 0;
+		if ((w & 3) == PARK_HELD && PEEK(k, key) == key) {
+			if (park_take(k, w, out))
+				return 1;
+			i--;            /* changed meanwhile: look again */
+		}
+	}
+	return 0;
+}
+
+/* The parked stack that sp is on: one whose stack pointers take sp (with
+ * the slack), this thread's first; else, when `far`, the one of this
+ * thread's whose pointers lie nearest, within STACK_JUMP.  Its slot and
+ * word, or UINT32_MAX; *other: it was parked by another thread (a fiber
+ * moved, or a thread whose first event was on a fiber took that stack for
+ * its own), which park_other_ok() must confirm. */
+static uint32_t park_near(const struct fnt_thread *t, uintptr_t sp, int far, uint64_t *wp, int *other)
+{
+	uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
+	uint32_t in_mine = UINT32_MAX, in_other = UINT32_MAX, near = UINT32_MAX;
+	uintptr_t d_mine = UINTPTR_MAX, d_other = UINTPTR_MAX, d_near = STACK_JUMP + 1;
+	uint64_t w_mine = 0, w_other = 0, w_near = 0;
+	for (uint32_t k = 0; k < hw; k++) {
+		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
+		if ((w & 3) != PARK_HELD)
+			continue;
+		uintptr_t lo = PEEK(k, min), hi = PEEK(k, max);
+		if (!hi)
+			continue;
+		uintptr_t d = sp < lo ? lo - sp : sp > hi ? sp - hi : 0;
+		int mine = PEEK(k, tid) == t->tid;
+		if (d <= STACK_SLACK) {
+			if (mine && d < d_mine)
+				in_mine = k, d_mine = d, w_mine = w;
+			else if (!mine && d < d_other)
+				in_other = k, d_other = d, w_other = w;
+		} else if (far && mine && d < d_near) {
+			near = k, d_near = d, w_near = w;
+		}
+	}
+	*other = 0;
+	if (in_mine != UINT32_MAX) {
+		*wp = w_mine;
+		return in_mine;
+	}
+	if (in_other != UINT32_MAX) {
+		*wp = w_other;
+		*other = 1;
+		return in_other;
+	}
+	*wp = w_near;
+	return near;
+}
+
+/* A stack another thread parked is taken only if this thread is not on its
+ * signal stack: signal stacks of two threads may lie close together, and a
+ * handler's stack is never a fiber's. */
+static int park_other_ok(void)
+{
+	stack_t ss;
+	return fnt_sys3(SYS_sigaltstack, 0, (long)&ss, 0) || !(ss.ss_flags & SS_ONSTACK);
+}
+
+/* fnt_coro_borrow's list: a thread adds itself when it gets a shadow
+ * stack (fentry.c) or switches stacks */
+void fnt_coro_runner(struct fnt_thread *t)
+{
+	if (t->stk_runner || t->file)
+		return;         /* (a vfork child's state is its parent thread's) */
+	for (uint32_t i = 0; !t->stk_runner && i < RUNNERS_MAX; i++) {
+		struct fnt_thread *none = NULL;
+		if (__atomic_compare_exchange_n(&runners[i], &none, t, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			t->stk_runner = i + 1;
+	}
+	/* it leaves the list when it exits (threads.c), registered or not */
+	if (t->stk_runner && t->state != FNT_T_ACTIVE)
+		pthread_setspecific(thread_key, t);
+}
 
 /* the hooks' window from the pointers seen on the stack in use; an empty
  * one (none seen yet) sends the next event here */
@@ -72,97 +296,247 @@ static void window_set(struct fnt_thread *t, uintptr_t min, uintptr_t max)
 	t->stk_span = max ? max + STACK_SLACK - t->stk_lo : 0;
 }
 
-static struct fnt_coro_stack *stack_slot(struct fnt_coro *c, uintptr_t id)
-{
-	struct fnt_coro_stack *reuse = NULL;
-	for (uint32_t i = 0; i < c->n; i++) {
-		if (c->s[i].id == id)
-			return &c->s[i];
-		if (!reuse && !c->s[i].top && c->s[i].id != c->cur)
-			reuse = &c->s[i];
-	}
-	if (c->n < STACKS_MAX)
-		reuse = &c->s[c->n++];
-	else if (!reuse)
-		return NULL;
-	else if (reuse->ss)     /* a finished coroutine's stack: its shadow array goes */
-		munmap(reuse->ss, (size_t)reuse->cap * sizeof(struct fnt_shadow_entry));
-	memset(reuse, 0, sizeof(*reuse));
-	reuse->id = id;
-	return reuse;
-}
+/* what a parked stack tells the trace when it comes to another thread */
+struct stack_moved {
+	uint32_t from;           /* NO_SERIAL: nothing to tell */
+	int32_t frames;
+	uintptr_t was;
+};
 
-/* Make stack `to` the running one: park the thread's shadow stack and
- * stack-pointer window under the current one and take out the other's;
- * 1 if it switched. */
-static int switch_stacks(struct fnt_thread *t, uintptr_t to)
+/* Make stack `to` the running one: park the thread's shadow stack,
+ * stack-pointer window and open calls under the current one and take out
+ * the other's (parked by this thread or another); 1 if it switched. */
+static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_state *taken,
+			 struct stack_moved *mv)
 {
-	struct fnt_coro *c = t->coro;
-	if (!c) {
-		if (!to)
-			return 0;
-		void *m = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED) {
-			t->lost++;
-			return 0;
-		}
-		t->coro = c = m;
-		c->n = 1;        /* s[0]: the thread's own stack, id 0 */
+	struct stack_state cur, next;
+	int registered = t->state == FNT_T_ACTIVE;
+
+	mv->from = NO_SERIAL;
+	if ((t->stk_cur == to && !taken) || t->file)
+		return 0;       /* (a vfork child: the registry is its parent's) */
+	fnt_coro_runner(t);
+	memset(&cur, 0, sizeof(cur));
+	cur.key = t->stk_cur ? t->stk_cur : own_key(t);
+	cur.id = cur.was = t->stk_cur;
+	cur.ss = t->ss;
+	cur.top = t->ss_top;
+	cur.cap = t->ss_cap;
+	cur.top_slot = t->ss_top ? t->ss[t->ss_top - 1].slot : 0;
+	cur.min = t->stk_min;
+	cur.max = t->stk_max;
+	cur.base = t->stk_base;
+	cur.frames = t->depth > t->stk_base ? t->depth - t->stk_base : 0;
+	cur.pid = t->pid;
+	cur.serial = registered ? t->serial : NO_SERIAL;
+	cur.tid = t->tid;
+	if (taken) {
+		next = *taken;
+	} else if (!park_take_key(to ? to : own_key(t), &next)) {
+		memset(&next, 0, sizeof(next));     /* a stack new to the registry */
+		next.serial = NO_SERIAL;
 	}
-	if (c->cur == to)
-		return 0;
-	struct fnt_coro_stack *from = stack_slot(c, c->cur), *next;
-	if (!from)
-		return 0;
-	from->ss = t->ss;
-	from->top = t->ss_top;
-	from->cap = t->ss_cap;
-	from->min = t->stk_min;
-	from->max = t->stk_max;
-	next = stack_slot(c, to);
-	if (!next) {
-		t->lost++;       /* too many stacks at once: this one shares the current shadow stack */
+	if (park_put(&cur)) {
+		/* every slot holds a stack with frames: this one shares the
+		 * current shadow stack; the other goes back */
+		t->lost++;
+		if (next.key)
+			park_put(&next);
 		return 0;
 	}
-	t->ss = next->ss;
-	t->ss_top = next->top;
-	t->ss_cap = next->cap;
-	window_set(t, next->min, next->max);
-	c->cur = to;
+	t->ss = next.ss;
+	t->ss_top = next.top;
+	t->ss_cap = next.cap;
+	window_set(t, next.min, next.max);
+	t->stk_base = t->depth - next.frames;
+	if (next.top && next.base != t->stk_base)
+		for (uint32_t i = 0; i < next.top; i++)     /* depths in this thread's counter */
+			next.ss[i].depth += t->stk_base - next.base;
+	t->stk_cur = to;
+	if (to && registered && next.serial != NO_SERIAL && next.pid == t->pid && next.serial != t->serial &&
+	    next.frames > 0) {
+		mv->from = next.serial;
+		mv->frames = next.frames;
+		mv->was = next.was;
+	}
 	return 1;
 }
 
 /* ...under the guard, so that a signal handler that lands meanwhile pushes
  * nothing onto a half-switched stack (its calls are dropped and counted);
- * the SWITCH record is written unless the guard was held already (a
- * handler inside a hook). */
-static void switch_to(struct fnt_thread *t, uintptr_t to)
+ * the records are written unless the guard was held already (a handler
+ * inside a hook).  taken: the stack, already out of the registry. */
+static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_state *taken)
 {
 	uint32_t held = t->busy;
+	struct stack_moved mv;
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	if (switch_stacks(t, to) && !held)
+	if (switch_stacks(t, to, taken, &mv) && !held) {
+		if (mv.from != NO_SERIAL) {
+			struct fnt_meta_stack_moved m = {
+				.ticks = fnt_now(), .stack = to, .from_stack = mv.was, .from = mv.from,
+				.to = t->serial, .frames = (uint32_t)mv.frames,
+			};
+			fnt_meta_append(FNT_META_STACK_MOVED, &m, sizeof(m), NULL, 0);
+		}
 		fnt_put_switch(t, to);
+	}
 	__asm__ volatile("" ::: "memory");
 	t->busy = held;
 }
 
+static void switch_to(struct fnt_thread *t, uintptr_t to)
+{
+	switch_with(t, to, NULL);
+}
+
+/* take the stack in slot k (word w) and run on it: 1, or 0 if another
+ * thread took it first */
+static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w)
+{
+	struct stack_state s;
+	if (t->file || !park_take(k, w, &s))
+		return 0;
+	if ((s.key >> 63) && s.key != own_key(t)) {
+		/* another thread's "own" stack, which turns out to be a fiber's
+		 * (park_near): from now on a stack of its own name */
+		s.id = s.key = fresh_name();
+	}
+	switch_with(t, s.id, &s);
+	if (t->stk_cur != s.id) {
+		park_put(&s);   /* (no room to park the stack in use: stays on it) */
+		return 0;
+	}
+	return 1;
+}
+
+/* Read n bytes at p without ever faulting: a parked stack's shadow array
+ * or another thread's state may be unmapped by its owner meanwhile. */
+static int read_safe(void *buf, const void *p, size_t n)
+{
+	struct iovec local = { buf, n }, remote = { (void *)(uintptr_t)p, n };
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* the index + 1 of the innermost frame of ss[0, top) whose return address
+ * is at slot, copied into *found; 0 if none */
+static uint32_t holds_slot(const struct fnt_shadow_entry *ss, uint32_t top, uintptr_t slot,
+			   struct fnt_shadow_entry *found)
+{
+	struct fnt_shadow_entry buf[64];
+	while (top) {
+		uint32_t n = top < 64 ? top : 64;
+		top -= n;
+		if (read_safe(buf, ss + top, n * sizeof(buf[0])))
+			return 0;
+		for (uint32_t i = n; i-- > 0;)
+			if (buf[i].slot == slot) {
+				if (found)
+					*found = buf[i];
+				return top + i + 1;
+			}
+	}
+	return 0;
+}
+
 /* An exit whose slot is not on the current shadow stack: a coroutine
- * finished and libc went to its uc_link.  Switch to the stack whose top
- * frame has that slot; 1 if there is one. */
+ * finished and libc went to its uc_link, or a fiber came here from another
+ * thread.  Switch to the parked stack whose top frame has that slot; else
+ * to one that has it deeper (the frames above it were left unseen: the
+ * return trampoline drops them as unwound); 1 if there is one. */
 int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 {
-	struct fnt_coro *c = t->coro;
-	if (!c)
-		return 0;
-	for (uint32_t i = 0; i < c->n; i++) {
-		struct fnt_coro_stack *s = &c->s[i];
-		if (s->id != c->cur && s->top && s->ss[s->top - 1].slot == slot) {
-			switch_to(t, s->id);
-			return 1;
+	for (int deep = 0; deep < 2; deep++) {
+		uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
+		for (uint32_t k = 0; k < hw; k++) {
+			uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
+			if ((w & 3) != PARK_HELD || !PEEK(k, top))
+				continue;
+			if (deep ? !holds_slot(PEEK(k, ss), PEEK(k, top), slot, NULL) : PEEK(k, top_slot) != slot)
+				continue;
+			if (switch_to_slot(t, k, w))
+				return 1;
+			k--;            /* taken meanwhile: that slot again */
 		}
 	}
 	return 0;
+}
+
+/* The frame is taken out of the other thread's shadow stack: its slot
+ * becomes 0, which no return matches, and it no longer counts as written
+ * (so that dropping it records nothing).  That thread is not on this
+ * machine stack (this one is), so it neither pushes nor pops there; an
+ * entry below its top is never unmapped while it is there. */
+int fnt_coro_borrow(const struct fnt_thread *t, uintptr_t slot, struct fnt_shadow_entry *e)
+{
+	for (uint32_t i = 0; i < RUNNERS_MAX; i++) {
+		struct fnt_thread *o = __atomic_load_n(&runners[i], __ATOMIC_ACQUIRE);
+		struct { struct fnt_shadow_entry *ss; uint32_t top, cap; } st;
+		uint32_t at;
+		if (!o || o == t)
+			continue;
+		_Static_assert(offsetof(struct fnt_thread, ss_top) == offsetof(struct fnt_thread, ss) + 8, "ss, ss_top");
+		if (read_safe(&st, &o->ss, sizeof(st)) || !st.ss || st.top > st.cap)
+			continue;
+		if (!(at = holds_slot(st.ss, st.top, slot, e)))
+			continue;
+		uintptr_t want = slot;
+		if (!__atomic_compare_exchange_n(&st.ss[at - 1].slot, &want, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			continue;
+		__atomic_store_n(&st.ss[at - 1].written, 0, __ATOMIC_RELAXED);
+		return 1;
+	}
+	return 0;
+}
+
+/* The thread exits.  Frames still on its shadow stack may be a fiber's that
+ * it left by a hand-written switch and made no event since: another thread
+ * may resume that fiber, whose returns need them.  They are parked before
+ * the thread leaves the list fnt_coro_borrow looks in, to be found by their
+ * slots only (fnt_coro_find_slot): with no stack pointers, so that a thread
+ * made later on the same thread stack does not take them for its own. */
+void fnt_coro_thread_exit(struct fnt_thread *t)
+{
+	struct stack_state s;
+	if (t->file)
+		return;
+	if (t->ss_top) {
+		memset(&s, 0, sizeof(s));
+		s.id = s.key = t->stk_cur ? t->stk_cur : fresh_name();
+		s.was = t->stk_cur;
+		s.ss = t->ss;
+		s.top = t->ss_top;
+		s.cap = t->ss_cap;
+		s.top_slot = t->ss[t->ss_top - 1].slot;
+		s.base = t->stk_base;
+		s.frames = t->depth > t->stk_base ? t->depth - t->stk_base : 0;
+		s.pid = t->pid;
+		s.serial = t->state == FNT_T_ACTIVE ? t->serial : NO_SERIAL;
+		s.tid = t->tid;
+		if (!park_put(&s)) {
+			t->ss = NULL;
+			t->ss_top = t->ss_cap = 0;
+		}
+	}
+	if (t->stk_runner) {
+		__atomic_store_n(&runners[t->stk_runner - 1], NULL, __ATOMIC_RELEASE);
+		t->stk_runner = 0;
+	}
+	if (t->stk_cur && t->stk_own && park_take_key(~t->stk_own, &s) && s.ss)
+		munmap(s.ss, (size_t)s.cap * sizeof(struct fnt_shadow_entry));
+}
+
+void fnt_coro_fork_child(void)
+{
+	struct fnt_thread *t = &fnt_self;
+	uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
+	for (uint32_t k = 0; k < hw; k++)
+		if ((park[k].word & 3) == PARK_BUSY)
+			park_set(k, PARK_FREE);   /* a switch another thread was making: gone with it */
+	memset(runners, 0, sizeof(runners));
+	if (t->stk_runner)
+		runners[t->stk_runner - 1] = t;
 }
 
 /* sp is on the stack in use: take it into the window, under the guard */
@@ -247,27 +621,31 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		fnt_foreign_lost(events);
 		return 1;
 	}
-	if (!t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP)) {
-		/* the same stack, deeper or shallower (or the first event) */
-		if (!t->busy)
-			window_add(t, sp);
-		return 0;
-	}
 	if (t->busy)
 		return 0;               /* (a handler inside a hook: the event is dropped anyway) */
-	struct fnt_coro *c = t->coro;
-	uintptr_t to = sp | 1, best = STACK_JUMP + 1;
-	for (uint32_t i = 0; c && i < c->n; i++) {
-		struct fnt_coro_stack *s = &c->s[i];
-		uintptr_t d = sp < s->min ? s->min - sp : sp > s->max ? sp - s->max : 0;
-		if (s->id != c->cur && s->max && d < best) {
-			best = d;
-			to = s->id;
+	int near = !t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP);
+	/* A parked stack may take sp: near the stack in use, one whose own
+	 * pointers hold it (two stacks less than STACK_JUMP apart, each seen
+	 * before; or, at the thread's first event, a fiber another thread
+	 * parked); farther, the nearest within STACK_JUMP.  Else near is the
+	 * same stack, deeper or shallower (or the first event), and far a new
+	 * one. */
+	for (int tries = 0; tries < 4 && __atomic_load_n(&park_hw, __ATOMIC_RELAXED); tries++) {
+		uint64_t w;
+		int other;
+		uint32_t k = park_near(t, sp, !near, &w, &other);
+		if (k == UINT32_MAX || (other && !park_other_ok()))
+			break;
+		if (switch_to_slot(t, k, w)) {
+			window_add(t, sp);
+			return 0;
 		}
 	}
-	switch_to(t, to);
-	if (!t->coro || t->coro->cur != to)
-		return 0;               /* (no room for another stack: stays on the current one) */
+	if (!near) {
+		switch_to(t, sp | 1);
+		if (t->stk_cur != (sp | 1))
+			return 0;       /* (no room for another stack: stays on the current one) */
+	}
 	window_add(t, sp);
 	return 0;
 }
@@ -364,7 +742,7 @@ FNT_EXPORT int swapcontext(ucontext_t *oucp, const ucontext_t *ucp)
 	int (*f)(ucontext_t *, const ucontext_t *) =
 		(int (*)(ucontext_t *, const ucontext_t *))real_fn(&real_swap, "swapcontext");
 	if (oucp)
-		ctx_set((uintptr_t)oucp, t->coro ? t->coro->cur : 0);
+		ctx_set((uintptr_t)oucp, t->stk_cur);
 	enter_ctx(t, ucp);
 	return f(oucp, ucp);
 }

@@ -98,7 +98,14 @@ struct fnt_thread {
 	 * held for them; tls_busy is its value to give back */
 	uint32_t tls_shared, tls_busy;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
-	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
+	/* coroutines (coro.c): the machine stack in use, named as in SWITCH
+	 * records (0: the thread's own); the other stacks are parked in a
+	 * process-wide registry, the thread's own under the key made from
+	 * stk_own (0: not made yet) */
+	uintptr_t stk_cur;
+	uint64_t stk_own;
+	int32_t stk_base;        /* t->depth below the frames open on the stack in use */
+	uint32_t stk_runner;     /* index + 1 in coro.c's list of threads that switched stacks */
 	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
@@ -335,9 +342,26 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, const uint8_t *body, size_t 
 /* with t->busy held: record that the n innermost frames were left */
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
+/* A -pg/patchable return whose slot is on no frame of the shadow stack in
+ * use (coro.c): 1 when a parked stack holds it, which is now the stack in
+ * use (a coroutine returned to its uc_link, or a fiber another thread
+ * parked) */
 int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot) FNT_HIDDEN;
+/* ...and when none does: the frame on the shadow stack of another thread
+ * that left that machine stack unseen (a hand-written switch with no event
+ * since), copied into *e; 1 if found */
+int fnt_coro_borrow(const struct fnt_thread *t, uintptr_t slot, struct fnt_shadow_entry *e) FNT_HIDDEN;
+/* the thread exits: its own stack leaves the registry; a forked child:
+ * switches that other threads were making are gone */
+void fnt_coro_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
+/* the thread has a shadow stack: fnt_coro_borrow may look into it */
+void fnt_coro_runner(struct fnt_thread *t) FNT_HIDDEN;
+void fnt_coro_fork_child(void) FNT_HIDDEN;
 /* free the thread's shadow stack (thread exit) */
 void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
+/* the frames from index top up were left (a longjmp): off the shadow
+ * stack, their return addresses kept for a last resort (fentry.c) */
+void fnt_shadow_cut(struct fnt_thread *t, uint32_t top) FNT_HIDDEN;
 
 /* argument specs (runtime/argspec.c) */
 extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on the common path */

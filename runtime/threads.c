@@ -62,14 +62,17 @@ void thread_register(struct fnt_thread *t)
 	/* and so does the window of stack pointers seen on it (coro.c), which
 	 * tells a clone's child from the thread at the next event */
 	uintptr_t stk[4] = {t->stk_lo, t->stk_span, t->stk_min, t->stk_max};
-	/* and the shadow stacks of the machine stacks parked by coroutine
-	 * switches (coro.c): their frames return through them later, in a
-	 * forked child too */
-	struct fnt_coro *coro = t->coro;
+	/* and which machine stack it is on, which key its own is parked
+	 * under (coro.c): its coroutines' frames return through them later,
+	 * in a forked child too */
+	uintptr_t stk_cur = t->stk_cur;
+	uint64_t stk_own = t->stk_own;
+	int32_t stk_base = t->stk_base;
+	uint32_t stk_runner = t->stk_runner;
 	/* a vfork child: its file, and the depth it goes on at (vfork.c) */
 	struct fnt_trace_file *file = t->file;
 	struct fnt_vfork *vfork = t->vfork;
-	int32_t depth = file ? t->depth : 0;
+	int32_t depth = file ? t->depth : 0, old_depth = t->depth;
 
 	memcpy(jmp, t->jmp, sizeof(jmp));
 	memset(t, 0, sizeof(*t));
@@ -86,7 +89,10 @@ void thread_register(struct fnt_thread *t)
 	t->stk_span = stk[1];
 	t->stk_min = stk[2];
 	t->stk_max = stk[3];
-	t->coro = coro;
+	t->stk_cur = stk_cur;
+	t->stk_own = stk_own;
+	t->stk_base = stk_base - (old_depth - depth);   /* (as many calls open on the stack in use) */
+	t->stk_runner = stk_runner;
 	t->busy = 1;                    /* the caller holds the guard */
 	t->pid = tf->pid;
 	t->tid = fnt_gettid();
@@ -106,7 +112,10 @@ void thread_register(struct fnt_thread *t)
 void thread_exit_cb(void *arg)
 {
 	struct fnt_thread *t = arg;
-	if (t != &fnt_self || t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
+	if (t != &fnt_self)
+		return;
+	fnt_coro_thread_exit(t);        /* its own stack leaves the registry of parked stacks */
+	if (t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
 		return;
 	t->busy = 1;
 	if (t->pos >= t->limit && thread_chunk_start(t)) {

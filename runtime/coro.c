@@ -60,7 +60,12 @@
  * thread id tells.  One that runs on the thread's own stack (a hand-made
  * vfork) is found by the pause before its first event instead
  * (fnt_foreign_event).  Such a context must not touch the thread's state:
- * its events are counted as lost and it writes nothing.
+ * its events are counted as lost and it writes nothing but the window (it
+ * empties it) and where its own stack pointers lie, which the window
+ * leaves out from then on (foreign_zone).  And since the thread's own
+ * events may come between a clone and its child's first (a library call
+ * like waitpid), the thread's first event after a pause long enough for a
+ * clone has the next event check the thread id as well (stk_recheck).
  *
  * None of this is on the hot path: only the wrappers, the exit
  * trampoline's rare path (a slot not at the top of the shadow stack), and
@@ -78,6 +83,10 @@
 
 #define STACK_JUMP (32u << 10)   /* farther than this from the stack in use: another stack */
 #define STACK_SLACK (8u << 10)   /* the hooks' window: the pointers seen, and this around them */
+/* around the stack pointers seen of a context on the thread's TLS that is
+ * not the thread: its frames above the first event seen, the hooks' below */
+#define FOREIGN_ABOVE (1u << 10)
+#define FOREIGN_BELOW 512u
 
 /* ---- the registry of parked machine stacks ---- */
 
@@ -287,13 +296,37 @@ void fnt_coro_runner(struct fnt_thread *t)
 }
 
 /* the hooks' window from the pointers seen on the stack in use; an empty
- * one (none seen yet) sends the next event here */
+ * one (none seen yet) sends the next event here.  It stops short of the
+ * stack pointers another context on this TLS used (foreign_zone), so that
+ * its events keep meeting the thread id check. */
 static void window_set(struct fnt_thread *t, uintptr_t min, uintptr_t max)
 {
+	uintptr_t lo = min - STACK_SLACK, hi = max + STACK_SLACK;
+	uintptr_t flo = __atomic_load_n(&t->fgn_lo, __ATOMIC_RELAXED), fhi = __atomic_load_n(&t->fgn_hi, __ATOMIC_RELAXED);
+	if (fhi && fhi < min && lo <= fhi)
+		lo = fhi + 1;           /* its stack lies below the thread's */
+	else if (fhi && flo > max && hi >= flo)
+		hi = flo - 1;           /* ...above */
 	t->stk_min = min;
 	t->stk_max = max;
-	t->stk_lo = max ? min - STACK_SLACK : 0;
-	t->stk_span = max ? max + STACK_SLACK - t->stk_lo : 0;
+	t->stk_lo = max ? lo : 0;
+	t->stk_span = max ? hi - lo : 0;
+}
+
+/* A context on this thread's TLS that is not the thread (a raw CLONE_VM
+ * child running beside it) has an event at stack pointer sp: the window
+ * leaves its stack pointers out from now on, even once the thread's own
+ * events have filled it again, until the thread itself runs there (then
+ * the other context is gone: fnt_stack_moved).  Written by that context,
+ * in the thread's state: two words, read by the thread only to bound its
+ * window. */
+static void foreign_zone(struct fnt_thread *t, uintptr_t sp)
+{
+	uintptr_t lo = __atomic_load_n(&t->fgn_lo, __ATOMIC_RELAXED), hi = __atomic_load_n(&t->fgn_hi, __ATOMIC_RELAXED);
+	if (!hi || sp - FOREIGN_BELOW < lo)
+		__atomic_store_n(&t->fgn_lo, sp - FOREIGN_BELOW, __ATOMIC_RELAXED);
+	if (sp + FOREIGN_ABOVE > hi)
+		__atomic_store_n(&t->fgn_hi, sp + FOREIGN_ABOVE, __ATOMIC_RELAXED);
 }
 
 /* what a parked stack tells the trace when it comes to another thread */
@@ -567,16 +600,31 @@ void fnt_foreign_lost(unsigned n)
  * the thread finds the window empty at its next event and fills it again
  * (fnt_stack_moved, same stack).  Costs a gettid after each gap of the
  * thread's own. */
-int fnt_foreign_event(struct fnt_thread *t, int is_exit)
+int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause)
 {
 	int unenter = fnt_filtering && !is_exit;
-	if (!t->tid || fnt_gettid() == t->tid)
+	if (!t->tid)
 		return 0;
+	if (fnt_gettid() == t->tid) {
+		/* The thread, after a pause long enough for it to have cloned
+		 * (twice the bound, still under the shortest clone measured): a
+		 * child on its TLS may come next, and, this event having just
+		 * renewed the time, would not be found by the pause.  The next
+		 * event checks the thread id again (fnt_stack_moved). */
+		if (pause >= 2 * (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS) && t->stk_max) {
+			t->stk_recheck = 1;
+			t->stk_lo = 0;
+			t->stk_span = 0;
+		}
+		return 0;
+	}
 	if (fnt_vfork_adopt(t, unenter))
 		return 2;               /* its own state and file now (vfork.c) */
 	if (unenter)
 		fnt_filter_unenter(&t->flt);
 	fnt_foreign_lost(1);
+	foreign_zone(t, (uintptr_t)__builtin_frame_address(0));
+	t->stk_recheck = 0;
 	t->stk_lo = 0;
 	t->stk_span = 0;
 	return 1;
@@ -617,10 +665,25 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		}
 	}
 	if (self != t->tid) {
-		/* not this thread: a context on its TLS, which must leave it alone */
+		/* not this thread: a context on its TLS, which must leave it
+		 * alone.  When the window was emptied for a check after the
+		 * thread's pause, its first event would have met
+		 * fnt_foreign_event: a hand-made vfork's child is lent a state
+		 * here as there. */
+		if (t->stk_recheck) {
+			t->stk_recheck = 0;
+			if (!t->busy && fnt_vfork_adopt(t, 0)) {
+				t->busy = 0;    /* (adopt takes the guard as its callers hold it) */
+				return 0;
+			}
+		}
+		foreign_zone(t, sp);
 		fnt_foreign_lost(events);
 		return 1;
 	}
+	t->stk_recheck = 0;
+	if (t->fgn_hi && sp >= t->fgn_lo && sp <= t->fgn_hi)
+		t->fgn_lo = t->fgn_hi = 0;     /* the thread runs there: the other context is gone */
 	if (t->busy)
 		return 0;               /* (a handler inside a hook: the event is dropped anyway) */
 	int near = !t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP);

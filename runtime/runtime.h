@@ -107,6 +107,13 @@ struct fnt_thread {
 	int32_t stk_base;        /* t->depth below the frames open on the stack in use */
 	uint32_t stk_runner;     /* index + 1 in coro.c's list of threads that switched stacks */
 	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
+	/* a context on this TLS that is not the thread (a CLONE_VM child
+	 * running beside it) used stack pointers in [fgn_lo, fgn_hi]: the
+	 * window leaves them out (0: none); stk_recheck: the window is empty
+	 * so that the next event checks the thread id (after a pause long
+	 * enough for a clone), not because of such a context (coro.c) */
+	uintptr_t fgn_lo, fgn_hi;
+	uint32_t stk_recheck;
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -574,13 +581,14 @@ static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thre
  * under the monotonic clock. */
 #define FNT_GAP_TICKS (1ull << 13)
 #define FNT_GAP_NS    (1ull << 11)
-/* with the guard held, after a gap: 0 when this is the thread; 2 when it
+/* with the guard held, after a gap (`pause` ticks or ns since the
+ * thread's last event, 0 if unknown): 0 when this is the thread; 2 when it
  * is a hand-made vfork's child, now on a state and file of its own
  * (vfork.c, fnt_vfork_adopt); 1 when it is another context (its event was
  * counted as lost; the window is emptied, so that its next events meet
  * fnt_stack_moved, and the thread's own next event fills the window
- * again) */
-int fnt_foreign_event(struct fnt_thread *t, int is_exit) FNT_HIDDEN;
+ * again, leaving out the other's stack pointers) */
+int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause) FNT_HIDDEN;
 /* The record-time filters passed an entry (fnt_filter_event) that turns
  * out to be such a context's: take back what they did to the thread's
  * depth and -F root.  (-C, -t and depth= triggers are not taken back.) */
@@ -593,10 +601,10 @@ static inline void fnt_filter_unenter(struct fnt_filter_state *f)
 /* count n events of such a context as lost, in the file header only (the
  * thread's own counters are not its to touch) */
 void fnt_foreign_lost(unsigned n) FNT_HIDDEN;
-/* the window was emptied by fnt_foreign_event */
+/* the window was emptied by fnt_foreign_event (for another context) */
 static inline int fnt_stack_foreign(const struct fnt_thread *t)
 {
-	return t->stk_max && !t->stk_span;
+	return t->stk_max && !t->stk_span && !t->stk_recheck;
 }
 void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
 int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */

@@ -31,7 +31,7 @@
  * middle, or a fork never leaves anyone waiting (a fork's child frees the
  * slots other threads were busy with).  A parked stack is found by its name
  * (hashed), or, for hand-written switches and returns, by a scan of the
- * slots used so far.  A thread's own stack is parked under a key only that
+ * slots in use (a bitmap of them).  A thread's own stack is parked under a key only that
  * thread makes (stk_own), and leaves the registry when the thread exits;
  * the other stacks stay parked as long as no one takes them, whoever
  * parked them and whatever became of that thread.  A vfork child, which
@@ -116,7 +116,10 @@ static struct {
 	uint64_t word;
 	struct stack_state s;
 } park[PARK_MAX];
-static uint32_t park_hw;     /* slots used so far: [0, park_hw) */
+/* the slots holding a stack, or being filled or emptied, one bit each (so
+ * that a scan looks at those only).  A bit is changed only by whoever holds
+ * its slot busy. */
+static uint64_t park_bits[PARK_MAX / 64];
 static uint64_t own_next;    /* the last token made for a thread's own stack, or name (below) */
 
 /* the threads that switched stacks, for fnt_coro_borrow (slot index + 1 in stk_runner) */
@@ -158,17 +161,36 @@ static uint64_t own_key(struct fnt_thread *t)
 	return ~t->stk_own;
 }
 
+static void park_bit(uint32_t k, int on)
+{
+	uint64_t bit = 1ull << (k & 63);
+	if (on)
+		__atomic_fetch_or(&park_bits[k >> 6], bit, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&park_bits[k >> 6], ~bit, __ATOMIC_RELAXED);
+}
+
+/* the first slot at or after k whose bit is set, or PARK_MAX */
+static uint32_t park_next(uint32_t k)
+{
+	while (k < PARK_MAX) {
+		uint64_t b = __atomic_load_n(&park_bits[k >> 6], __ATOMIC_RELAXED) >> (k & 63);
+		if (b)
+			return k + (uint32_t)__builtin_ctzll(b);
+		k = (k | 63) + 1;
+	}
+	return PARK_MAX;
+}
+
 static void park_fill(uint32_t k, const struct stack_state *s)
 {
-	uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
 	park[k].s = *s;
-	while (hw < k + 1 && !__atomic_compare_exchange_n(&park_hw, &hw, k + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
+	park_bit(k, 1);
 	park_set(k, PARK_HELD);
 }
 
-/* Park s; 0, or -1 when every slot holds a stack with frames open.  A
- * stack parked with none (a finished coroutine's, most likely) gives its
+/* Park s; its slot, or -1 when every slot holds a stack with frames open.
+ * A stack parked with none (a finished coroutine's, most likely) gives its
  * slot up when there is no other; its shadow array goes. */
 static int park_put(const struct stack_state *s)
 {
@@ -186,7 +208,7 @@ static int park_put(const struct stack_state *s)
 		}
 		if ((w == 0 || (w & 3) == PARK_FREE) && park_claim(k, w)) {
 			park_fill(k, s);
-			return 0;
+			return (int)k;
 		}
 	}
 	if (evict == UINT32_MAX || !park_claim(evict, evict_w))
@@ -194,7 +216,7 @@ static int park_put(const struct stack_state *s)
 	if (park[evict].s.ss)
 		munmap(park[evict].s.ss, (size_t)park[evict].s.cap * sizeof(struct fnt_shadow_entry));
 	park_fill(evict, s);
-	return 0;
+	return (int)evict;
 }
 
 /* take the stack in slot k, whose word was w, out of the registry: 1, or 0
@@ -204,6 +226,7 @@ static int park_take(uint32_t k, uint64_t w, struct stack_state *out)
 	if (!park_claim(k, w))
 		return 0;
 	*out = park[k].s;
+	park_bit(k, 0);
 	park_set(k, PARK_FREE);
 	return 1;
 }
@@ -234,11 +257,21 @@ static int park_take_key(uint64_t key, struct stack_state *out)
  * its own), which park_other_ok() must confirm. */
 static uint32_t park_near(const struct fnt_thread *t, uintptr_t sp, int far, uint64_t *wp, int *other)
 {
-	uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
+	/* first the stack this thread left last (two coroutines taking turns):
+	 * if sp lies among its pointers, no scan */
+	if (t->stk_hint) {
+		uint32_t k = t->stk_hint - 1;
+		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
+		if ((w & 3) == PARK_HELD && PEEK(k, tid) == t->tid && sp >= PEEK(k, min) && sp <= PEEK(k, max)) {
+			*wp = w;
+			*other = 0;
+			return k;
+		}
+	}
 	uint32_t in_mine = UINT32_MAX, in_other = UINT32_MAX, near = UINT32_MAX;
 	uintptr_t d_mine = UINTPTR_MAX, d_other = UINTPTR_MAX, d_near = STACK_JUMP + 1;
 	uint64_t w_mine = 0, w_other = 0, w_near = 0;
-	for (uint32_t k = 0; k < hw; k++) {
+	for (uint32_t k = park_next(0); k < PARK_MAX; k = park_next(k + 1)) {
 		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
 		if ((w & 3) != PARK_HELD)
 			continue;
@@ -369,7 +402,8 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 		memset(&next, 0, sizeof(next));     /* a stack new to the registry */
 		next.serial = NO_SERIAL;
 	}
-	if (park_put(&cur)) {
+	int k = park_put(&cur);
+	if (k < 0) {
 		/* every slot holds a stack with frames: this one shares the
 		 * current shadow stack; the other goes back */
 		t->lost++;
@@ -377,6 +411,7 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 			park_put(&next);
 		return 0;
 	}
+	t->stk_hint = (uint32_t)k + 1;
 	t->ss = next.ss;
 	t->ss_top = next.top;
 	t->ss_cap = next.cap;
@@ -481,8 +516,7 @@ static uint32_t holds_slot(const struct fnt_shadow_entry *ss, uint32_t top, uint
 int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 {
 	for (int deep = 0; deep < 2; deep++) {
-		uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
-		for (uint32_t k = 0; k < hw; k++) {
+		for (uint32_t k = park_next(0); k < PARK_MAX; k = park_next(k + 1)) {
 			uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
 			if ((w & 3) != PARK_HELD || !PEEK(k, top))
 				continue;
@@ -490,7 +524,7 @@ int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 				continue;
 			if (switch_to_slot(t, k, w))
 				return 1;
-			k--;            /* taken meanwhile: that slot again */
+			/* (taken meanwhile, by a thread that has it now) */
 		}
 	}
 	return 0;
@@ -547,7 +581,7 @@ void fnt_coro_thread_exit(struct fnt_thread *t)
 		s.pid = t->pid;
 		s.serial = t->state == FNT_T_ACTIVE ? t->serial : NO_SERIAL;
 		s.tid = t->tid;
-		if (!park_put(&s)) {
+		if (park_put(&s) >= 0) {
 			t->ss = NULL;
 			t->ss_top = t->ss_cap = 0;
 		}
@@ -563,10 +597,11 @@ void fnt_coro_thread_exit(struct fnt_thread *t)
 void fnt_coro_fork_child(void)
 {
 	struct fnt_thread *t = &fnt_self;
-	uint32_t hw = __atomic_load_n(&park_hw, __ATOMIC_RELAXED);
-	for (uint32_t k = 0; k < hw; k++)
-		if ((park[k].word & 3) == PARK_BUSY)
+	for (uint32_t k = 0; k < PARK_MAX; k++)
+		if ((park[k].word & 3) == PARK_BUSY) {
+			park_bit(k, 0);
 			park_set(k, PARK_FREE);   /* a switch another thread was making: gone with it */
+		}
 	memset(runners, 0, sizeof(runners));
 	if (t->stk_runner)
 		runners[t->stk_runner - 1] = t;
@@ -693,7 +728,7 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	 * parked); farther, the nearest within STACK_JUMP.  Else near is the
 	 * same stack, deeper or shallower (or the first event), and far a new
 	 * one. */
-	for (int tries = 0; tries < 4 && __atomic_load_n(&park_hw, __ATOMIC_RELAXED); tries++) {
+	for (int tries = 0; tries < 4 && park_next(0) < PARK_MAX; tries++) {
 		uint64_t w;
 		int other;
 		uint32_t k = park_near(t, sp, !near, &w, &other);

@@ -106,6 +106,7 @@ struct fnt_thread {
 	uint64_t stk_own;
 	int32_t stk_base;        /* t->depth below the frames open on the stack in use */
 	uint32_t stk_runner;     /* index + 1 in coro.c's list of threads that switched stacks */
+	uint32_t stk_hint;       /* slot + 1 in coro.c's registry where it parked a stack last */
 	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
 	/* a context on this TLS that is not the thread (a CLONE_VM child
 	 * running beside it) used stack pointers in [fgn_lo, fgn_hi]: the

@@ -716,11 +716,11 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		fnt_foreign_lost(events);
 		return 1;
 	}
-	t->stk_recheck = 0;
 	if (t->fgn_hi && sp >= t->fgn_lo && sp <= t->fgn_hi)
 		t->fgn_lo = t->fgn_hi = 0;     /* the thread runs there: the other context is gone */
 	if (t->busy)
 		return 0;               /* (a handler inside a hook: the event is dropped anyway) */
+	t->stk_recheck = 0;
 	int near = !t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP);
 	/* A parked stack may take sp: near the stack in use, one whose own
 	 * pointers hold it (two stacks less than STACK_JUMP apart, each seen

@@ -472,11 +472,7 @@ static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w)
 		s.id = s.key = fresh_name();
 	}
 	switch_with(t, s.id, &s);
-	if (t->stk_cur != s.id) {
-		park_put(&s);   /* (no room to park the stack in use: stays on it) */
-		return 0;
-	}
-	return 1;
+	return t->stk_cur == s.id;      /* (else no room to park the stack in use: s went back) */
 }
 
 /* Read n bytes at p without ever faulting: a parked stack's shadow array

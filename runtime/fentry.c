@@ -25,7 +25,12 @@
  *   pad on the way (_Unwind_SetIP) records the frames below it as unwound
  *   first, so that a cleanup's destructors nest under their own frame.
  * Only the owning thread touches its shadow stack (signal handlers on it
- * nest properly or longjmp away, which the two rules above cover).
+ * nest properly or longjmp away, which the two rules above cover); another
+ * thread only ever takes a frame out of one that belongs to a machine stack
+ * it runs on and the owner has left (runtime/coro.c, fnt_coro_borrow).  A
+ * machine stack's shadow stack goes with it from thread to thread (coro.c).
+ * When a return's address is found nowhere, the frames dropped last
+ * (the graveyard, below) are the last resort before the abort.
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -550,8 +555,8 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 
 /* A return whose real address the runtime cannot find: no shadow stack
  * holds its frame (this thread's, in use or parked by any thread, the one
- * another thread left unseen), and the frames dropped as left hold no
- * address, or several, for its slot (fnt_fentry_exit).  The trampoline
+ * another thread left unseen), and none of the last frames dropped as left
+ * was at its slot (fnt_fentry_exit).  The trampoline
  * overwrote the only copy the program had, in its own stack, so there is
  * no address to go on at: any guess could run the program on wrong, which
  * is worse than stopping it with the reason.  The one place where the

@@ -815,6 +815,14 @@ void *fnt_coro_made(ucontext_t *ucp)
 	return real_fn(&real_make, "makecontext");
 }
 
+/* sp among the stack pointers seen on the stack in use, with the slack:
+ * the window's range, whether or not the window is emptied for a check
+ * (fnt_foreign_event) */
+static int on_stack_in_use(const struct fnt_thread *t, uintptr_t sp)
+{
+	return t->stk_max && sp + STACK_SLACK >= t->stk_min && sp <= t->stk_max + STACK_SLACK;
+}
+
 /* Enter ucp: a context the table knows switches stacks.  One it does not
  * know, whose stack pointer lies on the stack in use (the hooks' window),
  * was saved there by getcontext: going back to it leaves the frames since,
@@ -826,7 +834,7 @@ static void enter_ctx(struct fnt_thread *t, const ucontext_t *ucp)
 		return;
 	if (ctx_get((uintptr_t)ucp, &to))
 		switch_to(t, to);
-	else if (t->stk_max && (uintptr_t)ucp->uc_mcontext.gregs[REG_RSP] - t->stk_lo <= t->stk_span)
+	else if (on_stack_in_use(t, (uintptr_t)ucp->uc_mcontext.gregs[REG_RSP]))
 		fnt_note_setcontext(ucp);
 }
 

@@ -65,7 +65,10 @@
  * leaves out from then on (foreign_zone).  And since the thread's own
  * events may come between a clone and its child's first (a library call
  * like waitpid), the thread's first event after a pause long enough for a
- * clone has the next event check the thread id as well (stk_recheck).
+ * clone raises the window's floor to just below itself: a child's stack,
+ * which must lie below anything its parent still uses, is then out of it,
+ * and the thread's own deeper calls lower it again at the price of one
+ * thread id check.
  *
  * None of this is on the hot path: only the wrappers, the exit
  * trampoline's rare path (a slot not at the top of the shadow stack), and
@@ -640,12 +643,18 @@ int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause)
 		/* The thread, after a pause long enough for it to have cloned
 		 * (twice the bound, still under the shortest clone measured): a
 		 * child on its TLS may come next, and, this event having just
-		 * renewed the time, would not be found by the pause.  The next
-		 * event checks the thread id again (fnt_stack_moved). */
-		if (pause >= 2 * (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS) && t->stk_max) {
-			t->stk_recheck = 1;
-			t->stk_lo = 0;
-			t->stk_span = 0;
+		 * renewed the time, would not be found by the pause.  Its stack
+		 * lies below whatever the thread still uses (this frame
+		 * included): the window's floor goes up to just below here, and
+		 * the child's first event meets the thread id check
+		 * (fnt_stack_moved).  The thread's own calls at this depth pass
+		 * as before; a deeper one lowers the floor again. */
+		uintptr_t floor = (uintptr_t)__builtin_frame_address(0) - FOREIGN_BELOW, top = t->stk_lo + t->stk_span;
+		if (pause >= 2 * (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS) && t->stk_span && floor > t->stk_lo &&
+		    floor < top) {
+			t->stk_lo = floor;
+			t->stk_span = top - floor;
+			t->stk_raised = 1;
 		}
 		return 0;
 	}
@@ -655,7 +664,6 @@ int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause)
 		fnt_filter_unenter(&t->flt);
 	fnt_foreign_lost(1);
 	foreign_zone(t, (uintptr_t)__builtin_frame_address(0));
-	t->stk_recheck = 0;
 	t->stk_lo = 0;
 	t->stk_span = 0;
 	return 1;
@@ -697,12 +705,11 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	}
 	if (self != t->tid) {
 		/* not this thread: a context on its TLS, which must leave it
-		 * alone.  When the window was emptied for a check after the
-		 * thread's pause, its first event would have met
-		 * fnt_foreign_event: a hand-made vfork's child is lent a state
-		 * here as there. */
-		if (t->stk_recheck) {
-			t->stk_recheck = 0;
+		 * alone.  Below a floor raised after the thread's pause, its
+		 * first event would have met fnt_foreign_event without it: a
+		 * hand-made vfork's child is lent a state here as there. */
+		if (t->stk_raised) {
+			t->stk_raised = 0;
 			if (!t->busy && fnt_vfork_adopt(t, 0)) {
 				t->busy = 0;    /* (adopt takes the guard as its callers hold it) */
 				return 0;
@@ -716,7 +723,7 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		t->fgn_lo = t->fgn_hi = 0;     /* the thread runs there: the other context is gone */
 	if (t->busy)
 		return 0;               /* (a handler inside a hook: the event is dropped anyway) */
-	t->stk_recheck = 0;
+	t->stk_raised = 0;
 	int near = !t->stk_max || (sp + STACK_JUMP >= t->stk_min && sp <= t->stk_max + STACK_JUMP);
 	/* A parked stack may take sp: near the stack in use, one whose own
 	 * pointers hold it (two stacks less than STACK_JUMP apart, each seen
@@ -816,8 +823,8 @@ void *fnt_coro_made(ucontext_t *ucp)
 }
 
 /* sp among the stack pointers seen on the stack in use, with the slack:
- * the window's range, whether or not the window is emptied for a check
- * (fnt_foreign_event) */
+ * the window's range, whatever was done to the window meanwhile (emptied
+ * or its floor raised: fnt_foreign_event) */
 static int on_stack_in_use(const struct fnt_thread *t, uintptr_t sp)
 {
 	return t->stk_max && sp + STACK_SLACK >= t->stk_min && sp <= t->stk_max + STACK_SLACK;

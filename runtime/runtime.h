@@ -110,11 +110,10 @@ struct fnt_thread {
 	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
 	/* a context on this TLS that is not the thread (a CLONE_VM child
 	 * running beside it) used stack pointers in [fgn_lo, fgn_hi]: the
-	 * window leaves them out (0: none); stk_recheck: the window is empty
-	 * so that the next event checks the thread id (after a pause long
-	 * enough for a clone), not because of such a context (coro.c) */
+	 * window leaves them out (0: none; coro.c); stk_raised: the window's
+	 * floor was raised after a pause (fnt_foreign_event) */
 	uintptr_t fgn_lo, fgn_hi;
-	uint32_t stk_recheck;
+	uint32_t stk_raised;
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -588,7 +587,9 @@ static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thre
  * (vfork.c, fnt_vfork_adopt); 1 when it is another context (its event was
  * counted as lost; the window is emptied, so that its next events meet
  * fnt_stack_moved, and the thread's own next event fills the window
- * again, leaving out the other's stack pointers) */
+ * again, leaving out the other's stack pointers).  After a pause long
+ * enough for a clone, the thread's window loses what lies below the
+ * caller's frame, until its calls go deeper. */
 int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause) FNT_HIDDEN;
 /* The record-time filters passed an entry (fnt_filter_event) that turns
  * out to be such a context's: take back what they did to the thread's
@@ -602,10 +603,10 @@ static inline void fnt_filter_unenter(struct fnt_filter_state *f)
 /* count n events of such a context as lost, in the file header only (the
  * thread's own counters are not its to touch) */
 void fnt_foreign_lost(unsigned n) FNT_HIDDEN;
-/* the window was emptied by fnt_foreign_event (for another context) */
+/* the window was emptied by fnt_foreign_event */
 static inline int fnt_stack_foreign(const struct fnt_thread *t)
 {
-	return t->stk_max && !t->stk_span && !t->stk_recheck;
+	return t->stk_max && !t->stk_span;
 }
 void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
 int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */

@@ -62,7 +62,6 @@ void thread_register(struct fnt_thread *t)
 	/* and so does the window of stack pointers seen on it (coro.c), which
 	 * tells a clone's child from the thread at the next event */
 	uintptr_t stk[6] = {t->stk_lo, t->stk_span, t->stk_min, t->stk_max, t->fgn_lo, t->fgn_hi};
-	uint32_t stk_recheck = t->stk_recheck;
 	/* and which machine stack it is on, which key its own is parked
 	 * under (coro.c): its coroutines' frames return through them later,
 	 * in a forked child too */
@@ -92,7 +91,6 @@ void thread_register(struct fnt_thread *t)
 	t->stk_max = stk[3];
 	t->fgn_lo = stk[4];
 	t->fgn_hi = stk[5];
-	t->stk_recheck = stk_recheck;
 	t->stk_cur = stk_cur;
 	t->stk_own = stk_own;
 	t->stk_base = stk_base - (old_depth - depth);   /* (as many calls open on the stack in use) */

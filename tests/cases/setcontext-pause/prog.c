@@ -4,9 +4,9 @@
  * runtime knows getcontext's context for one on the stack in use by the
  * stack pointers it has seen there, and the frames the jump leaves must be
  * closed as unwound, as without the pause.  (After a pause long enough for
- * a clone, the runtime empties its window of stack pointers so that the
- * next event checks the thread id: the test for the stack in use must not
- * depend on the window.) */
+ * a clone, the runtime narrows its window of stack pointers, which it once
+ * emptied, so that a child's next event checks the thread id: the test for
+ * the stack in use must not depend on the window.) */
 #include <stdint.h>
 #include <stdio.h>
 #include <ucontext.h>

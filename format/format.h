@@ -49,8 +49,8 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_RES_LOST_SHADOW 4      /* calls deeper than the shadow stack (-pg -mfentry): 2 per call */
 #define FNT_RES_LOST_UNSAFE 5      /* events of contexts the runtime cannot trace safely (no TLS of their own) */
 #define FNT_RES_LOST_NOCLOCK 6     /* events dropped in threads left with no clock (seccomp strict mode) */
-#define FNT_RES_LOST_STACKS 1      /* events on machine stacks past a thread's table of them (coroutines) */
-#define FNT_CORO_STACKS     256u   /* that table: machine stacks a thread keeps shadow stacks for */
+#define FNT_RES_LOST_STACKS 1      /* events on machine stacks past the registry of them (coroutines) */
+#define FNT_CORO_STACKS     4096u  /* that registry: machine stacks parked at once, per process */
 #define FNT_RES_LOST_ADDR   7      /* events whose function address the trace cannot hold (0, not user space) */
 
 /* file header .end_flags */
@@ -171,6 +171,24 @@ enum fnt_meta {
 	                               (NUL-terminated): a child process that is not traced */
 	FNT_META_PATCH = 12,        /* struct fnt_meta_patch, then a name (NUL-terminated): what
 	                               -P did to a module built without instrumentation */
+	FNT_META_STACK_MOVED = 14,  /* struct fnt_meta_stack_moved: a thread took over a machine
+	                               stack that another thread of the process had left */
+};
+
+/* FNT_META_STACK_MOVED: thread `to` runs on machine stack `stack` (named as
+ * in its SWITCH records) from `ticks` on, which thread `from` left with
+ * `frames` calls open on it (a fiber that its scheduler moved to another
+ * thread); `from_stack` is its name in `from`'s records (0 when `from` took
+ * it for its own stack: a thread whose first call was on a fiber).
+ * Written before `to`'s SWITCH record to that stack; those calls' returns
+ * are in `to`'s stream. */
+struct fnt_meta_stack_moved {
+	uint64_t ticks;
+	uint64_t stack;
+	uint64_t from_stack;
+	uint32_t from, to;          /* thread serials */
+	uint32_t frames;
+	uint32_t pad;
 };
 
 /* FNT_META_PATCH.  what == FNT_PATCH_DONE: addr is the module's bias, count
@@ -246,6 +264,7 @@ _Static_assert(sizeof(struct fnt_file_header) <= FNT_HEADER_SIZE, "file header f
 _Static_assert(sizeof(struct fnt_chunk_header) == FNT_CHUNK_HDR_SIZE, "chunk header is 64 bytes");
 _Static_assert(sizeof(struct fnt_meta_module) == 72, "doc/format.md says 72");
 _Static_assert(sizeof(struct fnt_meta_thread) == 32, "doc/format.md says 32");
+_Static_assert(sizeof(struct fnt_meta_stack_moved) == 40, "doc/format.md says 40");
 
 /* ---- encoding helpers, used identically by writer and reader ---- */
 

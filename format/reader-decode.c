@@ -186,6 +186,11 @@ static inline uint64_t to_ns(const struct trace_process *p, uint64_t ticks)
 	return to_ns_(p->tick0, p->mult, p->off, ticks);
 }
 
+uint64_t ticks_ns(const struct trace_process *p, uint64_t ticks)
+{
+	return to_ns(p, ticks);
+}
+
 static inline void apply_changes(struct cursor *c)
 {
 	while (c->ticks >= c->next_change) {

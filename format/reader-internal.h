@@ -79,6 +79,8 @@ const struct fnt_chunk_header *chunk_at(const struct trace_process *p, uint64_t 
  * (ticks and ns) are final, and never changes after */
 void module_index_build(struct trace_process *p);
 void module_index_free(struct trace_process *p);
+/* reader-decode.c */
+uint64_t ticks_ns(const struct trace_process *p, uint64_t ticks);   /* as the events' times */
 const struct trace_module *module_at(const struct trace_process *p, uint64_t addr, uint64_t ticks);
 
 /* The reader's hash tables (functions, module files, open modules, named

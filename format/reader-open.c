@@ -374,6 +374,19 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				memcpy(p->libcalls + p->n_libcalls, r, k * sizeof(*p->libcalls));
 				p->n_libcalls += k;
 			}
+		} else if (type == FNT_META_STACK_MOVED) {
+			struct fnt_meta_stack_moved mm;
+			if (rlen < sizeof(mm) || p->n_moves >= 10000000) {
+				warn(t, "'%s': a corrupt stack-moved record was skipped", p->file);
+			} else {
+				memcpy(&mm, r, sizeof(mm));
+				p->moves = grow_(p->moves, p->n_moves, sizeof(*p->moves));
+				p->moves[p->n_moves++] = (struct trace_stack_move){
+					.ticks = mm.ticks, .stack = mm.stack, .from_stack = mm.from_stack,
+					.from_serial = mm.from,
+					.to_serial = mm.to, .frames = mm.frames,
+				};
+			}
 		} else if (type == FNT_META_ARGSPEC && rlen > sizeof(struct fnt_meta_argspec)) {
 			struct fnt_meta_argspec ma;
 			memcpy(&ma, r, sizeof(ma));
@@ -402,6 +415,53 @@ static int cmp_seq(const void *a, const void *b)
 {
 	const struct seq_item *x = a, *y = b;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* a STACK_MOVED record's threads, by serial; a record naming a thread
+ * the file does not have, or one thread twice, or an impossible number of
+ * calls, is dropped (with a warning) */
+static void moves_resolve(struct trace_process *p)
+{
+	size_t k = 0, bad = 0;
+	for (size_t i = 0; i < p->n_moves; i++) {
+		struct trace_stack_move *m = &p->moves[i];
+		uint32_t a = m->from_serial < p->n_thread_index ? p->thread_index[m->from_serial] : 0;
+		uint32_t b = m->to_serial < p->n_thread_index ? p->thread_index[m->to_serial] : 0;
+		if (!a || !b || a == b || m->frames > MAX_START_DEPTH) {
+			bad++;
+			continue;
+		}
+		m->from = &p->threads[a - 1];
+		m->to = &p->threads[b - 1];
+		p->moves[k++] = *m;
+	}
+	p->n_moves = k;
+	if (bad)
+		warn(p->trace, "'%s': %zu stack-moved record(s) naming threads the file does not hold were skipped",
+		     p->file, bad);
+}
+
+static int cmp_move(const void *a, const void *b)
+{
+	const struct trace_stack_move *x = a, *y = b;
+	return x->ns < y->ns ? -1 : x->ns > y->ns ? 1 : x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
+}
+
+/* once the clock is known: the moves by time, and each thread's own */
+static void moves_index(struct trace_process *p)
+{
+	if (!p->n_moves)
+		return;
+	for (size_t i = 0; i < p->n_moves; i++)
+		p->moves[i].ns = ticks_ns(p, p->moves[i].ticks);
+	qsort(p->moves, p->n_moves, sizeof(*p->moves), cmp_move);
+	for (size_t i = 0; i < p->n_moves; i++) {
+		struct trace_stack_move *m = &p->moves[i];
+		m->from->moves_out = grow_(m->from->moves_out, m->from->n_moves_out, sizeof(*m->from->moves_out));
+		m->from->moves_out[m->from->n_moves_out++] = m;
+		m->to->moves_in = grow_(m->to->moves_in, m->to->n_moves_in, sizeof(*m->to->moves_in));
+		m->to->moves_in[m->to->n_moves_in++] = m;
+	}
 }
 
 static void process_scan(struct trace_process *p)
@@ -454,6 +514,7 @@ static void process_scan(struct trace_process *p)
 	for (size_t i = 0; i < p->n_modules; i++)
 		if (p->modules[i].load_ticks <= p->hdr.cal1_ticks)
 			p->modules[i].at_start = 1;
+	moves_resolve(p);
 	free(p->thread_index);
 	p->thread_index = NULL;
 	p->n_thread_index = 0;
@@ -739,6 +800,7 @@ static void trace_finish_open(struct trace *t)
 		free(p->scope_ticks);
 		p->scope_ticks = NULL;
 		p->n_scope_ticks = 0;
+		moves_index(p);
 	}
 	scope_hash_build(t);
 }
@@ -945,6 +1007,8 @@ void trace_close(struct trace *t)
 		for (size_t k = 0; k < p->n_threads; k++) {
 			free(p->threads[k].chunks);
 			free(p->threads[k].inherited);
+			free(p->threads[k].moves_out);
+			free(p->threads[k].moves_in);
 		}
 		free(p->threads);
 		free(p->thread_index);
@@ -964,6 +1028,7 @@ void trace_close(struct trace *t)
 			free(p->argspecs[k].text);
 		free(p->argspecs);
 		free(p->libcalls);
+		free(p->moves);
 		for (int k = 0; k < p->argc; k++)
 			free(p->argv[k]);
 		free(p->argv);

@@ -62,6 +62,10 @@ struct trace_thread {
 	struct trace_frame_ref *inherited;   /* trace_inherited's answer, once asked */
 	size_t n_inherited;
 	int inherited_done;
+	/* fibers (FNT_META_STACK_MOVED): the machine stacks other threads
+	 * took over from this one, and the ones it took over, by time */
+	struct trace_stack_move **moves_out, **moves_in;
+	size_t n_moves_out, n_moves_in;
 	void *view_data;            /* per-thread state of the tool's call layer */
 	void *view_aux;             /* per-thread state of the view on top of it */
 };
@@ -117,6 +121,22 @@ struct trace_process {
 	struct fnt_meta_libcall *libcalls; /* LIBCALL meta records: sorted by slot after open,
 	                                      a reused slot's records in record order */
 	size_t n_libcalls;
+	struct trace_stack_move *moves;   /* STACK_MOVED meta records, by time */
+	size_t n_moves;
+};
+
+/* FNT_META_STACK_MOVED: thread `to` took over machine stack `stack` (its
+ * name in to's TRACE_SWITCH events) at ns, which `from` had left with `frames`
+ * calls open on it: those calls were entered on `from`, their returns are
+ * on `to` (a fiber moved between threads by its scheduler) */
+struct trace_stack_move {
+	uint64_t ns;                /* trace-relative */
+	uint64_t ticks;
+	uint64_t stack;
+	uint64_t from_stack;        /* its name in `from`'s TRACE_SWITCH events */
+	struct trace_thread *from, *to;
+	uint32_t from_serial, to_serial;
+	uint32_t frames;
 };
 
 struct trace_patch {                /* FNT_META_PATCH */

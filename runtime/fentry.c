@@ -25,7 +25,12 @@
  *   pad on the way (_Unwind_SetIP) records the frames below it as unwound
  *   first, so that a cleanup's destructors nest under their own frame.
  * Only the owning thread touches its shadow stack (signal handlers on it
- * nest properly or longjmp away, which the two rules above cover).
+ * nest properly or longjmp away, which the two rules above cover); another
+ * thread only ever takes a frame out of one that belongs to a machine stack
+ * it runs on and the owner has left (runtime/coro.c, fnt_coro_borrow).  A
+ * machine stack's shadow stack goes with it from thread to thread (coro.c).
+ * When a return's address is found nowhere, the frames dropped last
+ * (the graveyard, below) are the last resort before the abort.
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -44,6 +49,12 @@
 void fnt_shadow_release(struct fnt_thread *t)
 {
 	(void)t;
+}
+
+void fnt_shadow_cut(struct fnt_thread *t, uint32_t top)
+{
+	if (t->ss_top > top)
+		t->ss_top = top;
 }
 
 void fnt_shadow_unswap(const struct fnt_thread *saved)
@@ -92,6 +103,7 @@ static int shadow_alloc(struct fnt_thread *t)
 	t->ss = m;
 	t->ss_cap = ss_cap_wanted;
 	t->ss_top = 0;
+	fnt_coro_runner(t);     /* (a fiber another thread runs may look for its frames here) */
 	return 0;
 }
 
@@ -482,8 +494,67 @@ void fnt_shadow_enter_how(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot, int
 		shadow_enter(r, fn, slot, FNT_ENTER_ZERO);
 }
 
-/* Drop the entries of frames below sp (left without returning), recording
- * them as unwound.  Returns how many. */
+/* ---- the graveyard: frames dropped without returning ----
+ * A frame dropped from a shadow stack because it was left (shadow_drop, a
+ * longjmp) is gone for good, unless the runtime took two machine stacks for
+ * one (hand-written switches between stacks less than STACK_JUMP apart, a
+ * switch it could not follow): then its function still returns, later,
+ * through the trampoline, and no shadow stack holds its return address.
+ * The last GRAVE_MAX dropped frames keep theirs here, for the return
+ * trampoline's last resort (fnt_fentry_exit).  The trampoline in a slot was
+ * put there by the latest frame pushed there: when no shadow stack holds a
+ * frame for the slot, that is the latest one dropped, as frames are
+ * written here oldest first (a dead frame's entry that stayed on some
+ * shadow stack while a newer one at the same slot was dropped would
+ * mislead it: frames left unseen by longjmp across stacks).  A slot reads
+ * 0 while its entry is rewritten. */
+#define GRAVE_MAX 1024u
+static struct {
+	uintptr_t slot, ret;
+} grave[GRAVE_MAX];
+static uint32_t grave_next;
+
+static void grave_add(const struct fnt_shadow_entry *e)
+{
+	if (e->written & FNT_SS_KEPT)
+		return;         /* (its return address was left as it was) */
+	uint32_t i = __atomic_fetch_add(&grave_next, 1, __ATOMIC_RELAXED) & (GRAVE_MAX - 1);
+	__atomic_store_n(&grave[i].slot, 0, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&grave[i].ret, e->ret, __ATOMIC_RELAXED);
+	__atomic_store_n(&grave[i].slot, e->slot, __ATOMIC_RELEASE);
+}
+
+/* the return address of the latest frame dropped at slot: 1, or 0 if none.
+ * A frame entered by a tail call shares its caller's slot and holds the
+ * trampoline as its return address: the caller's is the one. */
+static int grave_find(uintptr_t slot, uintptr_t *ret)
+{
+	uint32_t last = __atomic_load_n(&grave_next, __ATOMIC_RELAXED);
+	for (uint32_t k = 1; k <= GRAVE_MAX; k++) {
+		uint32_t i = (last - k) & (GRAVE_MAX - 1);
+		if (__atomic_load_n(&grave[i].slot, __ATOMIC_ACQUIRE) != slot)
+			continue;
+		uintptr_t r = __atomic_load_n(&grave[i].ret, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&grave[i].slot, __ATOMIC_RELAXED) != slot ||
+		    r == (uintptr_t)fnt_return_trampoline)
+			continue;       /* rewritten meanwhile; a tail call's */
+		*ret = r;
+		return 1;
+	}
+	return 0;
+}
+
+/* the frames from index top up are left: into the graveyard */
+void fnt_shadow_cut(struct fnt_thread *t, uint32_t top)
+{
+	for (uint32_t i = top; i < t->ss_top; i++)
+		grave_add(&t->ss[i]);
+	if (t->ss_top > top)
+		t->ss_top = top;
+}
+
 /* Pop the frames from index j up, recording the written ones as unwound;
  * the record-time filters leave them too. */
 static void shadow_drop(struct fnt_thread *t, uint32_t j)
@@ -505,7 +576,7 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 	 * (pthread_exit in a qsort callback: the callback and qsort) */
 	if (from && t->depth - (int32_t)gone >= from)
 		n = (uint32_t)(t->depth - (int32_t)gone - from + 1);
-	t->ss_top = j;
+	fnt_shadow_cut(t, j);
 	if (!t->busy) {
 		t->busy = 1;
 		t->depth -= (int32_t)gone;
@@ -517,14 +588,14 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 	}
 }
 
-/* A return whose frame no shadow stack holds: the real return address is
- * nowhere the runtime can find it (this thread's stacks, in use or parked,
- * were searched, and a hand-made vfork's child never comes here: its
- * parent's frames have their real addresses while it runs).  Known ways
- * left: a frame entered on one thread and returned from on another (a
- * fiber moved between threads by its scheduler), or a stack copied to
- * another address.  There is no address to go to: the one place where the
- * runtime stops its host (doc/safety.md). */
+/* A return whose real address the runtime cannot find: no shadow stack
+ * holds its frame (this thread's, in use or parked by any thread, the one
+ * another thread left unseen), and none of the last frames dropped as left
+ * was at its slot (fnt_fentry_exit).  The trampoline
+ * overwrote the only copy the program had, in its own stack, so there is
+ * no address to go on at: any guess could run the program on wrong, which
+ * is worse than stopping it with the reason.  The one place where the
+ * runtime stops its host; doc/safety.md says which ways lead here. */
 static __attribute__((noinline, cold, noreturn)) uintptr_t shadow_lost(uintptr_t slot)
 {
 	char msg[128] = "fntrace: shadow stack out of sync: no return address for the frame returning at 0x";
@@ -641,10 +712,23 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 		uint32_t j = t->ss_top;
 		while (j > 0 && t->ss[j - 1].slot != slot)
 			j--;
-		if (!j && fnt_coro_find_slot(t, slot))
-			j = t->ss_top;   /* a coroutine returned to its uc_link: back on that stack */
+		if (!j && fnt_coro_find_slot(t, slot)) {
+			/* a coroutine returned to its uc_link, or a fiber came
+			 * from another thread: on that stack now */
+			j = t->ss_top;
+			while (j > 0 && t->ss[j - 1].slot != slot)
+				j--;
+		}
 		if (!j && unlikely(t->vfork) && fnt_vfork_lent(t, slot - 8) == 2)
 			return fnt_fentry_exit(r, sp);   /* a hand-made vfork's parent, back: its own state (vfork.c) */
+		if (!j && fnt_coro_borrow(t, slot, &e)) {
+			/* a stack that another thread left unseen (coro.c): the
+			 * return is this thread's */
+			exit_event(t, &e, r);
+			return e.ret;
+		}
+		if (!j && grave_find(slot, &e.ret))
+			return e.ret;    /* a frame dropped as left that was not (its exit: the UNWIND then) */
 		if (!j)
 			return shadow_lost(slot);
 		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */

@@ -42,7 +42,7 @@ static void fork_child_common(int raw)
 	struct fnt_trace_file *tf = &main_file;
 	struct fnt_thread *t = &fnt_self;
 	struct fnt_file_header cal;
-	int32_t depth = t->depth;
+	int32_t depth = t->depth, stk_base = t->stk_base;
 
 	fnt_fork_mask_init();           /* (its page reads as zeros in a child) */
 	tf->meta_lock = 0;
@@ -54,6 +54,7 @@ static void fork_child_common(int raw)
 #ifndef FNT_STATIC_ARCHIVE
 	fnt_patch_fork_child();         /* a pad switch another thread was making */
 #endif
+	fnt_coro_fork_child();          /* and stack switches */
 	/* the helper did not come along; its spares are the parent's chunks */
 	helper_running = 0;
 	while (spare_n)
@@ -92,6 +93,7 @@ static void fork_child_common(int raw)
 	t->state = FNT_T_NEW;
 	thread_register(t);     /* (clears the ring: its chunks are the parent's) */
 	t->depth = depth;
+	t->stk_base = stk_base;
 	t->busy = busy;
 }
 

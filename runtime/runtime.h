@@ -99,8 +99,26 @@ struct fnt_thread {
 	 * held for them; tls_busy is its value to give back */
 	uint32_t tls_shared, tls_busy;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
-	struct fnt_coro *coro;   /* coroutines: the shadow stacks of the other machine stacks (coro.c) */
+	/* coroutines (coro.c): the machine stack in use, named as in SWITCH
+	 * records (0: the thread's own); the other stacks are parked in a
+	 * process-wide registry, the thread's own under the key made from
+	 * stk_own (0: not made yet) */
+	uintptr_t stk_cur;
+	uint64_t stk_own;
+	int32_t stk_base;        /* t->depth below the frames open on the stack in use */
+	uint32_t stk_runner;     /* index + 1 in coro.c's list of threads that switched stacks */
+	uint32_t stk_hint;       /* slot + 1 in coro.c's registry where it parked a stack last */
 	uintptr_t stk_min, stk_max;   /* stack pointers seen on the machine stack in use (0: none yet) */
+	/* a context on this TLS that is not the thread (a CLONE_VM child
+	 * running beside it) used stack pointers in [fgn_lo, fgn_hi]: the
+	 * window leaves them out (0: none; coro.c); stk_raised: the window's
+	 * floor was raised after a pause (fnt_foreign_event) */
+	uintptr_t fgn_lo, fgn_hi;
+	uint32_t stk_raised;
+	/* the stack left when coro.c's registry had no slot for it, while the
+	 * thread runs on one it does not track (coro.c's struct stack_state;
+	 * a key of 0: none) */
+	uint64_t stk_held[12];
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -352,9 +370,26 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, size_t max, fnt_fill_fn *fil
 /* with t->busy held: record that the n innermost frames were left */
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
+/* A -pg/patchable return whose slot is on no frame of the shadow stack in
+ * use (coro.c): 1 when a parked stack holds it, which is now the stack in
+ * use (a coroutine returned to its uc_link, or a fiber another thread
+ * parked) */
 int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot) FNT_HIDDEN;
+/* ...and when none does: the frame on the shadow stack of another thread
+ * that left that machine stack unseen (a hand-written switch with no event
+ * since), copied into *e; 1 if found */
+int fnt_coro_borrow(const struct fnt_thread *t, uintptr_t slot, struct fnt_shadow_entry *e) FNT_HIDDEN;
+/* the thread exits: its own stack leaves the registry; a forked child:
+ * switches that other threads were making are gone */
+void fnt_coro_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
+/* the thread has a shadow stack: fnt_coro_borrow may look into it */
+void fnt_coro_runner(struct fnt_thread *t) FNT_HIDDEN;
+void fnt_coro_fork_child(void) FNT_HIDDEN;
 /* free the thread's shadow stack (thread exit) */
 void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
+/* the frames from index top up were left (a longjmp): off the shadow
+ * stack, their return addresses kept for a last resort (fentry.c) */
+void fnt_shadow_cut(struct fnt_thread *t, uint32_t top) FNT_HIDDEN;
 
 /* argument specs (runtime/argspec.c) */
 extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on the common path */
@@ -604,13 +639,16 @@ static inline __attribute__((always_inline)) int fnt_stack_check(struct fnt_thre
  * under the monotonic clock. */
 #define FNT_GAP_TICKS (1ull << 13)
 #define FNT_GAP_NS    (1ull << 11)
-/* with the guard held, after a gap: 0 when this is the thread; 2 when it
+/* with the guard held, after a gap (`pause` ticks or ns since the
+ * thread's last event, 0 if unknown): 0 when this is the thread; 2 when it
  * is a hand-made vfork's child, now on a state and file of its own
  * (vfork.c, fnt_vfork_adopt); 1 when it is another context (its event was
  * counted as lost; the window is emptied, so that its next events meet
  * fnt_stack_moved, and the thread's own next event fills the window
- * again) */
-int fnt_foreign_event(struct fnt_thread *t, int is_exit) FNT_HIDDEN;
+ * again, leaving out the other's stack pointers).  After a pause long
+ * enough for a clone, the thread's window loses what lies below the
+ * caller's frame, until its calls go deeper. */
+int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause) FNT_HIDDEN;
 /* The record-time filters passed an entry (fnt_filter_event) that turns
  * out to be such a context's: take back what they did to the thread's
  * depth and -F root.  (-C, -t and depth= triggers are not taken back.) */

@@ -52,8 +52,8 @@ static void jmp_unwind(const void *env)
 			continue;
 		int32_t n = t->depth - t->jmp[i].depth;
 		fnt_filter_longjmp(t, t->jmp[i].fdepth);
-		if (n <= 0 && t->ss_top > t->jmp[i].ss_top)
-			t->ss_top = t->jmp[i].ss_top;   /* only frames the filters left out were left */
+		if (n <= 0)
+			fnt_shadow_cut(t, t->jmp[i].ss_top);   /* only frames the filters left out were left */
 		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
 			break;
 		t->busy = 1;
@@ -67,8 +67,7 @@ static void jmp_unwind(const void *env)
 			t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
 			t->pos = put_varint(t->pos, (uint64_t)n);
 			t->depth = t->jmp[i].depth;
-			if (t->ss_top > t->jmp[i].ss_top)
-				t->ss_top = t->jmp[i].ss_top;   /* those frames are gone */
+			fnt_shadow_cut(t, t->jmp[i].ss_top);   /* those frames are gone */
 		}
 		t->busy = 0;
 		break;

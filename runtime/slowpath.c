@@ -70,7 +70,7 @@ static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uint
 	if (unlikely(now - t->last >= (fnt_use_tsc ? FNT_GAP_TICKS : FNT_GAP_NS))) {
 		/* not this thread: a hand-made vfork's child, given a state and
 		 * file of its own, or else dropped (coro.c) */
-		int foreign = fnt_foreign_event(t, is_exit);
+		int foreign = fnt_foreign_event(t, is_exit, now - t->last);
 		if (foreign == 1 || (foreign == 2 && fnt_thread_room(t, 64)))
 			return 0;
 	}
@@ -319,7 +319,7 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 		/* the thread's first written event (the filters left out the
 		 * ones before, which named the thread, coro.c): the thread's, or
 		 * a hand-made vfork's child in its place? */
-		if (fnt_foreign_event(t, is_exit) == 1)
+		if (fnt_foreign_event(t, is_exit, 0) == 1)
 			goto out;
 		tf = cur_file();        /* (the child's own file, if it was lent the state) */
 	}

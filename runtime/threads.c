@@ -57,7 +57,8 @@ uint32_t fnt_tls_owner(void)
  * forked child too), and a vfork child's file and save area, and the depth
  * it goes on at.  The other fields are cleared one by one, with no copy of
  * the kept ones on the stack: this runs on a signal handler's small stack
- * too (doc/safety.md). */
+ * too (doc/safety.md).  The machine stack in use, its own stack's key, and
+ * the thread's place in coro.c's list of runners are kept as well. */
 _Static_assert(offsetof(struct fnt_thread, vfork) + sizeof(void *) == sizeof(struct fnt_thread),
 	       "thread_register: a new field of struct fnt_thread: keep it or clear it here");
 
@@ -65,6 +66,8 @@ static void thread_fresh(struct fnt_thread *t)
 {
 	uintptr_t stk_lo = t->stk_lo, stk_span = t->stk_span;
 	int32_t depth = t->file ? t->depth : 0;
+
+	t->stk_base -= t->depth - depth;   /* (as many calls open on the stack in use) */
 
 	memset(t, 0, offsetof(struct fnt_thread, chunk));       /* the hot fields, the cache */
 	t->stk_lo = stk_lo;
@@ -79,6 +82,7 @@ static void thread_fresh(struct fnt_thread *t)
 	t->ss_restored = 0;
 	t->tls_shared = t->tls_busy = 0;
 	t->tls_word = NULL;
+	t->stk_hint = t->stk_raised = 0;
 }
 
 void thread_register(struct fnt_thread *t)
@@ -106,7 +110,10 @@ void thread_register(struct fnt_thread *t)
 void thread_exit_cb(void *arg)
 {
 	struct fnt_thread *t = arg;
-	if (t != &fnt_self || t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
+	if (t != &fnt_self)
+		return;
+	fnt_coro_thread_exit(t);        /* its own stack leaves the registry of parked stacks */
+	if (t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
 		return;
 	t->busy = 1;
 	if (t->pos >= t->limit && thread_chunk_start(t)) {

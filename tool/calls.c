@@ -9,6 +9,15 @@
  * truncated (a crash, exit() from a nested call).  An exit with no entry at
  * all (a forked child returning through its parent's frames) is an orphan.
  *
+ * Coroutines: a thread has one frame stack per machine stack (SWITCH
+ * events).  A fiber's stack that another thread took over (a STACK_MOVED
+ * meta record) ends the calls left open on it on the first thread, "moved",
+ * at the time of the move, and brings the second thread that many calls
+ * owed: their exits there are orphans, "entered on another thread", at the
+ * depths they had.  Merged in time order, the first thread's calls end when
+ * the second switches to the stack, before its returns; thread by thread,
+ * at the first thread's first event after the move.
+ *
  * --since/--until keep the calls that overlap the window (start <= until
  * and end >= since), with their real times (not clipped).  A thread's
  * frames are held back until its first event at or after `since`: the
@@ -41,8 +50,10 @@ struct tstack {
 	struct short_list *shorts;   /* time=: this thread's short calls (found once: shorts_known) */
 	int shorts_known;
 	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
-	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack) */
+	int owed;            /* fibers: calls open on it that another thread entered, whose returns come here */
+	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack, owed) */
 	size_t n_parked;
+	size_t next_out, next_in;   /* fibers: the thread's moves (trace_stack_move) not applied yet */
 };
 
 struct calls_walk {
@@ -57,6 +68,7 @@ struct calls_walk {
 	int collect;         /* the first walk for time= triggers: note the short calls */
 	uint64_t since, until;
 	uint64_t min;        /* -t */
+	int by_time;         /* threads merged in time order */
 };
 
 /* time= triggers: the start times of the FUNC calls that were too short, per thread */
@@ -107,6 +119,17 @@ static int is_short_call(struct view *v, struct trace_thread *th, struct tstack 
 	return l && lo < l->n && l->starts[lo] == start;
 }
 
+const char *call_end_text(const struct trace_thread *th, enum call_end how)
+{
+	switch (how) {
+	case CALL_RETURN: return NULL;
+	case CALL_UNWOUND: return "unwound";
+	case CALL_MOVED: return "moved to another thread";
+	case CALL_TRUNCATED: break;
+	}
+	return th->proc->exec_replaced ? "exec" : "trace ended";
+}
+
 static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
 {
 	struct tstack *s = th->view_data;
@@ -145,10 +168,12 @@ static void switch_stack(struct tstack *s, uint64_t id)
 	s->fs = slot->fs;
 	s->base = slot->base;
 	s->decided = slot->decided;
+	s->owed = slot->owed;
 	s->stack = id;
 	slot->fs = cur.fs;
 	slot->base = cur.base;
 	slot->decided = cur.decided;
+	slot->owed = cur.owed;
 	slot->stack = cur.stack;
 }
 
@@ -228,11 +253,80 @@ static void promote(struct calls_walk *w, struct trace_thread *th, struct tstack
 	}
 }
 
+/* Fibers: another thread took stack m->stack over (FNT_META_STACK_MOVED).
+ * The calls this thread left open on it end here at that time, "moved";
+ * their returns are the other thread's. */
+static void move_out(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
+		     const struct trace_stack_move *m)
+{
+	uint64_t back = s->stack;
+	size_t i = 0;
+	while (i < s->n_parked && s->parked[i].stack != m->from_stack)
+		i++;
+	if (back == m->from_stack || i == s->n_parked)
+		return;         /* (not parked here: the trace lost the switch away from it) */
+	if (w->min)
+		promote(w, th, s, m->ns);
+	if (!s->reached && m->ns >= w->since)
+		reach(w, th, s);
+	switch_stack(s, m->from_stack);
+	while (s->fs.n)
+		pop(w, th, s, m->ns, CALL_MOVED);
+	s->owed = 0;
+	switch_stack(s, back);
+}
+
+/* the moves away from th up to ns */
+static void moves_out_due(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t ns)
+{
+	while (s->next_out < th->n_moves_out && th->moves_out[s->next_out]->ns <= ns)
+		move_out(w, th, s, th->moves_out[s->next_out++]);
+}
+
+/* A switch to stack `id`: if th took it over from another thread, its
+ * calls open there (entered on the other thread) are owed to it: their
+ * returns come without entries, at the depths they had. */
+static void switch_in(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t id, uint64_t ns)
+{
+	const struct trace_stack_move *m = NULL;
+	struct frame *top = fs_top(&s->fs);
+	int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
+	while (s->next_in < th->n_moves_in && th->moves_in[s->next_in]->ns <= ns) {
+		const struct trace_stack_move *c = th->moves_in[s->next_in++];
+		if (c->stack == id)
+			m = c;  /* (an earlier one whose switch the trace lost is passed over) */
+	}
+	switch_stack(s, id);
+	if (!m)
+		return;
+	/* merged in time: the other thread's calls end now, before these
+	 * returns (thread by thread, its own walk ends them) */
+	if (w->by_time && m->from->view_data)
+		moves_out_due(w, m->from, m->from->view_data, m->ns);
+	if (!s->fs.n)
+		s->base = depth + (int)m->frames;
+	s->owed = (int)m->frames;
+}
+
+/* the return of a call owed to this stack (switch_in) */
+static void owed_exit(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
+		      const struct trace_event *ev, int in_range)
+{
+	while (s->fs.n)         /* (calls of this thread's above it were left) */
+		pop(w, th, s, ev->ns, CALL_UNWOUND);
+	s->owed--;
+	if (s->base > 0)
+		s->base--;
+	if (w->ops->orphan && !w->filtering && in_range)
+		w->ops->orphan(w->ctx, th, ev->func, ev->ns, s->base, ORPHAN_MOVED);
+}
+
 static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns)
 {
 	struct tstack *s = th->view_data;
 	if (!s)
 		return;
+	moves_out_due(w, th, s, UINT64_MAX);
 	if (w->min)
 		promote(w, th, s, ns);
 	if (!s->reached && ns >= w->since)
@@ -335,6 +429,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		reach(w, th, s);
 	if (w->min && s->decided < s->fs.n)
 		promote(w, th, s, ev->ns);
+	if (__builtin_expect(s->next_out < th->n_moves_out, 0) && th->moves_out[s->next_out]->ns <= ev->ns)
+		moves_out_due(w, th, s, ev->ns);
 	switch (ev->kind) {
 	case TRACE_ENTRY: {
 		struct frame *parent, *f;
@@ -402,6 +498,10 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		size_t i = s->fs.n;
 		while (i > 0 && fs_at(&s->fs, i - 1)->addr != ev->addr)
 			i--;
+		if (!i && s->owed) {
+			owed_exit(w, th, s, ev, in_range);
+			break;
+		}
 		if (!i && s->n_parked && find_parked(s, ev->addr))
 			i = s->fs.n;
 		if (!i) {
@@ -409,7 +509,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
-					w->ops->orphan(w->ctx, th, ev->func, ev->ns, s->base);
+					w->ops->orphan(w->ctx, th, ev->func, ev->ns, s->base, ORPHAN_BEFORE);
 			}
 			break;
 		}
@@ -418,7 +518,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		struct frame *done = fs_top(&s->fs);
 		if (done->inherited) {
 			if (w->ops->orphan && done->shown && !w->callers && in_range)
-				w->ops->orphan(w->ctx, th, ev->func, ev->ns, done->depth);
+				w->ops->orphan(w->ctx, th, ev->func, ev->ns, done->depth, ORPHAN_BEFORE);
 			fs_pop(&s->fs);
 			break;
 		}
@@ -432,7 +532,10 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			w->ops->lost(w->ctx, th, ev->count, ev->ns);
 		break;
 	case TRACE_SWITCH:
-		switch_stack(s, ev->count);
+		if (s->next_in < th->n_moves_in)
+			switch_in(w, th, s, ev->count, ev->ns);
+		else
+			switch_stack(s, ev->count);
 		break;
 	case TRACE_STACK:
 		if (w->ops->stack && in_range && s->reached && !s->off) {
@@ -444,8 +547,15 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		}
 		break;
 	case TRACE_UNWIND:
-		for (uint64_t k = 0; k < ev->count && s->fs.n; k++)
+		for (uint64_t k = 0; k < ev->count && (s->fs.n || s->owed); k++) {
+			if (!s->fs.n) {         /* a call owed to this stack, left (switch_in) */
+				s->owed--;
+				if (s->base > 0)
+					s->base--;
+				continue;
+			}
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
+		}
 		break;
 	case TRACE_MARK:
 		if (w->ops->mark && in_range && s->reached) {
@@ -501,6 +611,7 @@ static int walk(struct view *v, int by_time, const struct calls_ops *ops, void *
 		.since = v->opts->since_ns,
 		.until = v->opts->has_until ? v->opts->until_ns : UINT64_MAX,
 		.min = v->opts->min_ns,
+		.by_time = by_time,
 	};
 	struct trace *t = v->trace;
 	for (size_t i = 0; i < v->opts->n_triggers; i++)

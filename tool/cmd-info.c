@@ -330,7 +330,7 @@ int cmd_info(int argc, char **argv)
 			if (p->hdr.reserved[FNT_RES_LOST_UNSAFE])
 				printf("%" PRIu64 " in children without TLS of their own (vfork, clone), ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
 			if (p->hdr.reserved[FNT_RES_LOST_STACKS])
-				printf("%" PRIu64 " on stacks past a thread's %u (coroutines), ",
+				printf("%" PRIu64 " on stacks past the %u parked at once (coroutines), ",
 				       p->hdr.reserved[FNT_RES_LOST_STACKS], FNT_CORO_STACKS);
 			if (p->hdr.reserved[FNT_RES_LOST_ADDR])
 				printf("%" PRIu64 " with an address the trace cannot hold (0 or not user space), ",

@@ -347,7 +347,7 @@ static void parse_fields(struct replay *r, const char *arg)
 }
 
 /* a line: prefix, `pre`, the function's name, `post` (literals of at most
- * 16 bytes, or post_pad: 32 readable bytes), then the source lines with
+ * 16 bytes, or padded: 32 readable bytes, or longer), then the source lines with
  * --srcline, then a newline */
 static inline __attribute__((always_inline)) void name_line(struct replay *r, struct trace_thread *th,
 							    const uint64_t *dur, uint64_t ns, int depth,
@@ -364,14 +364,16 @@ static inline __attribute__((always_inline)) void name_line(struct replay *r, st
 		put_mem(r, post, post_len);
 		p = room(r, 1);
 	} else {
-		p = prefix(r, th, dur, ns, depth, pre_len + nr->len + 32 + 1, fr);
+		p = prefix(r, th, dur, ns, depth, pre_len + nr->len + (post_len > 32 ? post_len : 32) + 1, fr);
 		memcpy(p, pre, pre_len);
 		p = copy_name(p + pre_len, nr);
 		if (post_len <= 16) {
 			memcpy(p, post, post_len);
-		} else {
+		} else if (post_len <= 32) {
 			memcpy(p, post, 16);
 			memcpy(p + 16, post + 16, 16);
+		} else {
+			memcpy(p, post, post_len);
 		}
 		p += post_len;
 	}
@@ -547,11 +549,13 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	r->pending_th[r->n_pending++] = th;
 }
 
-/* how a call ended, padded so a line can take 32 bytes at once */
-static const char why_text[4][32] = {
+/* how a call ended, padded so a line can take 32 bytes at once (the
+ * longer one, 48) */
+static const char why_text[5][48] = {
 	" */", " (no return: unwound) */", " (no return: exec) */", " (no return: trace ended) */",
+	" (no return: moved to another thread) */",
 };
-static const uint8_t why_len[4] = { 3, 24, 21, 28 };
+static const uint8_t why_len[5] = { 3, 24, 21, 28, 40 };
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
@@ -560,7 +564,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	uint64_t dur = end_ns - f->start_ns;
 	int why = how == CALL_UNWOUND ? 1 :
 		  how == CALL_TRUNCATED && th->proc->exec_replaced ? 2 :
-		  how == CALL_TRUNCATED ? 3 : 0;
+		  how == CALL_TRUNCATED ? 3 : how == CALL_MOVED ? 4 : 0;
 
 	if (others_pending(r, th))
 		flush_others(r, th);
@@ -589,7 +593,8 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 			  why_text[why], why_len[why], NULL, f);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
+static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+		      enum call_orphan why)
 {
 	struct replay *r = ctx;
 	flush_others(r, th);
@@ -597,7 +602,8 @@ static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_
 	line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
 	put_mem(r, "} /* ", 5);
 	put_name(r, func);
-	put_str(r, th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
+	put_str(r, why == ORPHAN_MOVED ? " (entered on another thread) */" :
+		th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
 		" (entered before the history start) */" : " (entered before this process began) */");
 	newline(r);
 }
@@ -898,8 +904,7 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 		n = OUT_CAP / 8;
 	snprintf(buf, sizeof(buf), "{\"pid\":%u,\"tid\":%u,\"depth\":%d,\"start_ns\":%" PRIu64
 		 ",\"end_ns\":%" PRIu64 ",\"end\":\"%s\",\"name\":", th->proc->hdr.pid, th->tid, f->depth,
-		 f->start_ns, end_ns, how == CALL_RETURN ? "return" : how == CALL_UNWOUND ? "unwound" :
-		 th->proc->exec_replaced ? "exec" : "trace ended");
+		 f->start_ns, end_ns, how == CALL_RETURN ? "return" : call_end_text(th, how));
 	put_str(r, buf);
 	json_str(r, name, n);
 	if (spec) {

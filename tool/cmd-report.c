@@ -110,9 +110,12 @@ struct thread_data {
 		uint64_t id;
 		struct pstack stack;
 		uint64_t g;
+		int owed;
 	} *parked;
 	size_t n_parked;
 	uint64_t cur;            /* the machine stack of `stack` (0: the thread's own) */
+	int owed;                /* fibers: its calls entered on another thread (calls.c's switch_in) */
+	size_t next_out, next_in;   /* fibers: the thread's moves not applied yet */
 };
 
 struct report {
@@ -244,11 +247,47 @@ static void fast_switch(struct thread_data *d, uint64_t id)
 		*slot = (struct parked_calls){ .id = id };
 		ps_init(&slot->stack, sizeof(struct open_call));
 	}
-	struct parked_calls cur = { d->cur, d->stack, d->g };
+	struct parked_calls cur = { d->cur, d->stack, d->g, d->owed };
 	d->stack = slot->stack;
 	d->g = slot->g;
+	d->owed = slot->owed;
 	d->cur = id;
 	*slot = cur;
+}
+
+/* as calls.c's move_out: another thread took a stack over, the calls
+ * left open on it end at that time */
+static void fast_moves_out(struct fstat *tab, uint32_t *active, struct thread_data *d, struct trace_thread *th,
+			   uint64_t ns)
+{
+	while (d->next_out < th->n_moves_out && th->moves_out[d->next_out]->ns <= ns) {
+		const struct trace_stack_move *m = th->moves_out[d->next_out++];
+		uint64_t back = d->cur;
+		size_t i = 0;
+		while (i < d->n_parked && d->parked[i].id != m->from_stack)
+			i++;
+		if (back == m->from_stack || i == d->n_parked)
+			continue;
+		fast_switch(d, m->from_stack);
+		while (d->stack.n)
+			close_call(tab, active, d, m->ns);
+		d->owed = 0;
+		fast_switch(d, back);
+	}
+}
+
+/* as calls.c's switch_in: a stack taken over from another thread */
+static void fast_switch_in(struct thread_data *d, struct trace_thread *th, uint64_t id, uint64_t ns)
+{
+	const struct trace_stack_move *m = NULL;
+	while (d->next_in < th->n_moves_in && th->moves_in[d->next_in]->ns <= ns) {
+		const struct trace_stack_move *c = th->moves_in[d->next_in++];
+		if (c->stack == id)
+			m = c;
+	}
+	fast_switch(d, id);
+	if (m)
+		d->owed = (int)m->frames;
 }
 
 /* as calls.c's find_parked: an exit that closes another stack's innermost call */
@@ -288,6 +327,8 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 	uint32_t *active = d->active.n;
 	for (size_t i = 0; i < n; i++) {
 		const struct trace_event *e = &ev[i];
+		if (__builtin_expect(d->next_out < th->n_moves_out, 0) && th->moves_out[d->next_out]->ns <= e->ns)
+			fast_moves_out(tab, active, d, th, e->ns);
 		if (e->kind == TRACE_ENTRY) {
 			struct open_call *c = ps_push_fast(&d->stack);
 			c->start = (e->ns & OC_MASK) | (uint64_t)(e->func & 0xffff) << OC_BITS;
@@ -299,6 +340,12 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 			size_t k = active[e->func] ? d->stack.n : 0;
 			while (k > 0 && oc_func(ps_at_fast(&d->stack, k - 1)) != e->func)
 				k--;
+			if (!k && d->owed) {     /* entered on another thread */
+				while (d->stack.n)
+					close_call(tab, active, d, e->ns);
+				d->owed--;
+				continue;
+			}
 			if (!k && d->n_parked && fast_find_parked(d, e->func))
 				k = d->stack.n;
 			if (!k)
@@ -306,11 +353,19 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 			while (d->stack.n >= k)
 				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_UNWIND) {
-			for (uint64_t k = 0; k < e->count && d->stack.n; k++)
-				close_call(tab, active, d, e->ns);
+			for (uint64_t k = 0; k < e->count && (d->stack.n || d->owed); k++) {
+				if (d->stack.n)
+					close_call(tab, active, d, e->ns);
+				else
+					d->owed--;
+			}
 		} else if (e->kind == TRACE_SWITCH) {
-			fast_switch(d, e->count);
+			if (d->next_in < th->n_moves_in)
+				fast_switch_in(d, th, e->count, e->ns);
+			else
+				fast_switch(d, e->count);
 		} else if (e->kind == TRACE_THREAD_END || e->kind == TRACE_STREAM_END) {
+			fast_moves_out(tab, active, d, th, UINT64_MAX);
 			while (d->stack.n)
 				close_call(tab, active, d, e->ns);
 			for (size_t j = 0; j < d->n_parked; j++)

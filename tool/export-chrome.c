@@ -7,11 +7,13 @@
  * closes frames in stack order, and a call that did not return normally
  * still gets its E, marked in its args: "end": "unwound" (longjmp or an
  * exception skipped its exit), "trace ended" (it never returned before its
- * thread's events end: a crash, exit() from inside it) or "exec" (the
- * process image was replaced).  Its end is then the unwind point or the
- * thread's last event, the same end `report` uses.  Exits without an entry
- * (a forked child returning through its parent's frames) are instant events
- * ("ph":"i").
+ * thread's events end: a crash, exit() from inside it), "exec" (the
+ * process image was replaced) or "moved to another thread" (a fiber
+ * suspended inside it was resumed by another thread).  Its end is then the
+ * unwind point, the thread's last event or the move, the same end `report`
+ * uses.  Exits without an entry (a forked child returning through its
+ * parent's frames, a fiber's call returning on the thread that took the
+ * fiber over) are instant events ("ph":"i").
  *
  * Why not complete ("X") events, half as many: they can only be written at
  * the call's end, children before parents, and a viewer that sorts by time
@@ -131,16 +133,6 @@ static struct chrome_thread *thread_of(struct trace_thread *th)
 	return t;
 }
 
-static const char *end_marker(struct trace_thread *th, enum call_end how)
-{
-	switch (how) {
-	case CALL_RETURN: return NULL;
-	case CALL_UNWOUND: return "unwound";
-	case CALL_TRUNCATED: break;
-	}
-	return th->proc->exec_replaced ? "exec" : "trace ended";
-}
-
 /*
  * The per-thread clamp: a thread's events go out in its order with times
  * that never decrease, so sorting by time (as viewers do) keeps every E
@@ -187,7 +179,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	struct chrome *c = ctx;
 	struct chrome_thread *t = thread_of(th);
 	struct chrome_func *fn = func_of(c, f->func);
-	const char *mark = end_marker(th, how);
+	const char *mark = call_end_text(th, how);
 	char *p = outbuf_room(&c->ob, t->end_len + 32), *s = p;
 
 	memcpy(p, t->end, t->end_len);
@@ -238,12 +230,15 @@ static void instant(struct chrome *c, struct trace_thread *th, uint64_t ns, cons
 	outbuf_puts(&c->ob, args);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
+static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+		      enum call_orphan why)
 {
 	struct chrome *c = ctx;
 	struct chrome_func *fn = func_of(c, func);
 	(void)depth;
-	instant(c, th, ns, fn->json, fn->name_len, ",\"args\":{\"end\":\"exit without entry\"}}");
+	instant(c, th, ns, fn->json, fn->name_len,
+		why == ORPHAN_MOVED ? ",\"args\":{\"end\":\"exit of a call entered on another thread\"}}" :
+				      ",\"args\":{\"end\":\"exit without entry\"}}");
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

@@ -14,7 +14,8 @@
  * + 1) in the packet of its first call, and later calls name them by iid
  * (packets that do so say SEQ_NEEDS_INCREMENTAL_STATE).  A slice that did
  * not return normally carries a debug annotation on its end event, like the
- * chrome export's args: end = unwound | trace ended | exec.
+ * chrome export's args: end = unwound | trace ended | exec | moved to
+ * another thread.
  *
  * Timestamps are absolute, so that the file lines up with a kernel or system
  * trace of the same run: CLOCK_BOOTTIME (Perfetto's default trace clock)
@@ -418,17 +419,18 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
 	char buf[DA_VALUE_MAX + 1];
-	const char *mark = how == CALL_RETURN ? NULL : how == CALL_UNWOUND ? "unwound" :
-			   th->proc->exec_replaced ? "exec" : "trace ended";
+	const char *mark = call_end_text(th, how);
 	const char *ret = how == CALL_RETURN ? values(th, f, 1, buf, sizeof(buf)) : NULL;
 	slice_event(ctx, th, f->func, end_ns > f->start_ns ? end_ns : f->start_ns, TYPE_SLICE_END,
 		    ret ? "retval" : "end", ret ? ret : mark);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
+static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+		      enum call_orphan why)
 {
 	(void)depth;
-	slice_event(ctx, th, func, ns, TYPE_INSTANT, "end", "exit without entry");
+	slice_event(ctx, th, func, ns, TYPE_INSTANT, "end",
+		    why == ORPHAN_MOVED ? "exit of a call entered on another thread" : "exit without entry");
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

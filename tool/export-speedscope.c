@@ -125,9 +125,10 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	event(ctx, th, 'C', f->func, end_ns > f->start_ns ? end_ns : f->start_ns);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth)
+static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+		      enum call_orphan why)
 {
-	(void)ctx, (void)th, (void)func, (void)ns, (void)depth;
+	(void)ctx, (void)th, (void)func, (void)ns, (void)depth, (void)why;
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

@@ -296,14 +296,22 @@ struct frame {
 	uint32_t ret_len;
 };
 
-enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED };
+/* how a call ended: CALL_MOVED, on this thread, because another thread
+ * took its machine stack over (a fiber moved by its scheduler; its return
+ * is the other thread's, an orphan there: ORPHAN_MOVED) */
+enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED, CALL_MOVED };
+/* why an exit has no entry: entered before the trace or the process
+ * began, or on another thread (a fiber's call, CALL_MOVED there) */
+enum call_orphan { ORPHAN_BEFORE, ORPHAN_MOVED };
 
 struct calls_ops {
 	void (*begin)(void *ctx, struct trace_thread *th, const struct frame *f);
 	void (*end)(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns,
 		    enum call_end how);
-	/* an exit whose entry is not in the trace (a forked child leaving its parent's frames) */
-	void (*orphan)(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth);
+	/* an exit whose entry is not in the trace (a forked child leaving its
+	 * parent's frames), or is on another thread (a fiber's call) */
+	void (*orphan)(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+		       enum call_orphan why);
 	void (*lost)(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns);
 	/* fnt_mark(): depth is the display depth of a call at that point */
 	void (*mark)(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth);
@@ -319,6 +327,9 @@ struct calls_ops {
 /* walk the trace through the call layer; all_frames: call begin/end for
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
+/* how a call that did not return ended, in words ("unwound", "exec",
+ * "trace ended", "moved to another thread"); NULL for CALL_RETURN */
+const char *call_end_text(const struct trace_thread *th, enum call_end how);
 void calls_release(struct view *v);    /* what the walks kept for the view (time= triggers) */
 #define TRACE_NO_FUNC UINT32_MAX
 /* cmd-stacks.c: one frame of a call stack as `stacks` prints it */

@@ -6,7 +6,10 @@
  * the thread).  They must be skipped and counted (they have no TLS of
  * their own), never taken for the parent thread going deeper: before,
  * their calls were recorded as the parent's.  The parent's calls before,
- * between and after are all there, nested as made. */
+ * between and after are all there, nested as made.  A third child, on
+ * the near stack too, makes its first call a microsecond after its parent
+ * goes into waitpid: with library calls traced, the parent's last event is
+ * then waitpid's entry, just before the child's first. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
@@ -33,6 +36,27 @@ RAW static long spawn_near(uintptr_t gap)
 	return raw_clone(CLONE_VM | SIGCHLD, (void *)top, child_fn, NULL);
 }
 
+static volatile int go;
+
+/* the third child: its first call a microsecond after its parent is let
+ * go into waitpid, when the parent's last event is waitpid's entry (with
+ * library calls traced) */
+RAW static int late_child_fn(void *arg)
+{
+	while (!go)
+		__asm__ volatile("pause");
+	for (uint64_t t0 = __builtin_ia32_rdtsc(); __builtin_ia32_rdtsc() - t0 < 2000;)
+		__asm__ volatile("pause");
+	return child_fn(arg);
+}
+
+RAW static long spawn_late(uintptr_t gap)
+{
+	char here;
+	uintptr_t top = ((uintptr_t)&here - gap) & ~(uintptr_t)15;
+	return raw_clone(CLONE_VM | SIGCHLD, (void *)top, late_child_fn, NULL);
+}
+
 int main(void)
 {
 	int st, s = 0;
@@ -48,6 +72,12 @@ int main(void)
 	pid = spawn_near(NEAR_GAP);
 	if (pid < 0 || waitpid((pid_t)pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		return 12;
+	for (int i = 0; i < CALLS; i++)
+		s = in_parent(s);
+	pid = spawn_late(NEAR_GAP);
+	go = 1;
+	if (pid < 0 || waitpid((pid_t)pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 13;
 	for (int i = 0; i < CALLS; i++)
 		s = in_parent(s);
 	printf("%d\n", s);

@@ -1,13 +1,14 @@
 /* Losses that reached a thread's stream but not the file header, so that
  * `info`'s totals missed them:
- *   many (the default): 300 coroutines parked inside traced frames, more
- *     machine stacks than a thread keeps shadow stacks for (256, its own
- *     among them): under -pg the 45 past the table aborted the program
+ *   many (the default): 4141 coroutines parked inside traced frames, more
+ *     machine stacks than the registry parks at once (4096, the thread's
+ *     own among them): under -pg the 45 past it aborted the program
  *     ("shadow stack out of sync"); now their calls are left out, 4 events
  *     each (coroutine and park), and counted;
- *   nomem: no memory left (RLIMIT_AS) for the thread's table of stacks at
- *     its first switch: the thread stops recording and counts the rest;
- *     nomem-ok is the same run without the limit, every event recorded;
+ *   nomem: no memory left (RLIMIT_AS) when the coroutine first runs: under
+ *     -pg its stack gets no shadow stack, its calls are left out and
+ *     counted; under -finstrument-functions nothing is needed, nothing is
+ *     lost; nomem-ok is the same run without the limit;
  *   noshadow (-pg): a thread's first traced call finds no memory for its
  *     shadow stack: the call is left out, entry and exit, and counted;
  *     noshadow-ok is the same without the limit;
@@ -20,7 +21,7 @@
 #include <sys/resource.h>
 #include <ucontext.h>
 
-#define N 300
+#define N 4141      /* 45 past the 4096 stacks the registry parks at once */
 #define STACK (64 << 10)     /* (stacks nearer than 32 KiB are not told apart: doc/safety.md) */
 
 void __cyg_profile_func_enter(void *fn, void *site);

@@ -55,6 +55,17 @@ def samples(text):
     return out
 
 
+def in_hooks(frames):
+    """a sample taken inside fntrace's own code: a frame of libfntrace.so
+    before (inside) the first trampoline frame"""
+    for f, mod in frames:
+        if f in TRAMP:
+            return False
+        if mod.endswith("libfntrace.so"):
+            return True
+    return False
+
+
 def perf_usable(ctx, perf):
     if not perf:
         raise Skip("perf is not installed (apt-get install linux-perf)")
@@ -91,8 +102,11 @@ def check(ctx):
         assert sorted(tids.values()) == ["main", "worker"], rep
 
         # what perf shows by itself: the trampoline in place of the callers
+        # (the return address is the first byte of fnt_return_trampoline,
+        # inside fnt_traced_return too: perf names it by either symbol,
+        # whichever its lookup meets first, which the library's layout decides)
         before = [s for s in samples(raw) if s[0] in tids and s[1] and s[1][0][0] == "leaf"]
-        assert before and all("fnt_traced_return" in [f for f, _ in s[1]] for s in before), (name, how, before[:3])
+        assert before and all(any(f in TRAMP for f, _ in s[1]) for s in before), (name, how, before[:3])
 
         p = subprocess.run([ctx.fntrace, "perf-script", "-d", d], input=raw, capture_output=True, text=True,
                            cwd=ctx.work, timeout=120)
@@ -103,7 +117,9 @@ def check(ctx):
         assert total >= 100 and unmatched <= 2, (name, how, p.stderr)
         after = [s for s in samples(p.stdout) if s[0] in tids]
         assert len(samples(p.stdout)) == len(samples(raw)), "samples lost or added"
-        left = [s for s in after if "fnt_traced_return" in [f for f, _ in s[1]]]
+        # (a sample taken inside fntrace's own code, the return trampoline's
+        # hooks, stays as it was: doc/perf-script.md)
+        left = [s for s in after if any(f in TRAMP for f, _ in s[1]) and not in_hooks(s[1])]
         assert len(left) <= unmatched, (name, how, left[:3])
         seen = {}
         for tid, frames in after:
@@ -118,7 +134,7 @@ def check(ctx):
             # the call sites themselves (not the callers' entries), and the
             # outermost calls' callers in libc, which the trace knows then
             leafs = [b for b in p.stdout.split("\n\n")
-                     if re.search(r"^\s*\w+ leaf\+", b, re.M) and "fnt_traced_return" not in b]
+                     if re.search(r"^\s*\w+ leaf\+", b, re.M) and not any(t in b for t in TRAMP)]
             assert leafs and not any(re.search(r" (middle|outer|main|worker)\+0x0 ", b) for b in leafs), leafs[:2]
             assert all(re.search(r" (__libc_start_call_main|start_thread)\+0x[0-9a-f]+ \(\S*libc", b)
                        for b in leafs), [b for b in leafs if "libc" not in b][:2]

@@ -13,20 +13,13 @@
 #define ROUNDS 3
 #define NOINLINE __attribute__((noinline))
 
-void ctx_switch(void **save, void *to);
-__asm__(".text\n"
-	".globl ctx_switch\n"
-	".type ctx_switch, @function\n"
-	"ctx_switch:\n"
-	"\tpush %rbp\n\tpush %rbx\n\tpush %r12\n\tpush %r13\n\tpush %r14\n\tpush %r15\n"
-	"\tmov %rsp, (%rdi)\n"
-	"\tmov %rsi, %rsp\n"
-	"\tpop %r15\n\tpop %r14\n\tpop %r13\n\tpop %r12\n\tpop %rbx\n\tpop %rbp\n"
-	"\tret\n"
-	".size ctx_switch, . - ctx_switch\n");
+#include "ctx-switch.h"
 
-static char stack_a[64 << 10] __attribute__((aligned(16)));
-static char stack_b[64 << 10] __attribute__((aligned(16)));
+#ifndef STACK_KB
+#define STACK_KB 64
+#endif
+static char stack_a[STACK_KB << 10] __attribute__((aligned(16)));
+static char stack_b[STACK_KB << 10] __attribute__((aligned(16)));
 static void *main_sp, *a_sp, *b_sp;
 static int total;
 

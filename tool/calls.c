@@ -146,10 +146,13 @@ static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
 /* Coroutines: the thread moved to machine stack `id`.  The current frames
  * are parked (a suspended coroutine's stay open); the other stack's come
  * back, or a new stack starts its frames at the depth of the switch. */
-static void switch_stack(struct tstack *s, uint64_t id)
+static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed);
+
+static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t id)
 {
 	if (id == s->stack)
 		return;
+	suspend_all(w, th, s, 0);
 	struct frame *top = fs_top(&s->fs);
 	int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
 	struct tstack *slot = NULL;
@@ -175,16 +178,29 @@ static void switch_stack(struct tstack *s, uint64_t id)
 	slot->decided = cur.decided;
 	slot->owed = cur.owed;
 	slot->stack = cur.stack;
+	suspend_all(w, th, s, 1);
+}
+
+/* the view's suspend: each begun frame of the stack parked, or taken out */
+static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed)
+{
+	if (!w->ops->suspend)
+		return;
+	for (size_t i = 0; i < s->fs.n; i++) {
+		const struct frame *f = fs_at(&s->fs, i);
+		if (f->begun)
+			w->ops->suspend(w->ctx, th, f, resumed);
+	}
 }
 
 /* an exit with no frame on this stack: a coroutine returned to its
  * uc_link inside libc, which wrote no switch; the parked stack whose
  * innermost frame it closes is where the thread is now */
-static int find_parked(struct tstack *s, uint64_t addr)
+static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t addr)
 {
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr) {
-			switch_stack(s, s->parked[i].stack);
+			switch_stack(w, th, s, s->parked[i].stack);
 			return 1;
 		}
 	return 0;
@@ -269,11 +285,11 @@ static void move_out(struct calls_walk *w, struct trace_thread *th, struct tstac
 		promote(w, th, s, m->ns);
 	if (!s->reached && m->ns >= w->since)
 		reach(w, th, s);
-	switch_stack(s, m->from_stack);
+	switch_stack(w, th, s, m->from_stack);
 	while (s->fs.n)
 		pop(w, th, s, m->ns, CALL_MOVED);
 	s->owed = 0;
-	switch_stack(s, back);
+	switch_stack(w, th, s, back);
 }
 
 /* the moves away from th up to ns */
@@ -296,7 +312,7 @@ static void switch_in(struct calls_walk *w, struct trace_thread *th, struct tsta
 		if (c->stack == id)
 			m = c;  /* (an earlier one whose switch the trace lost is passed over) */
 	}
-	switch_stack(s, id);
+	switch_stack(w, th, s, id);
 	if (!m)
 		return;
 	/* merged in time: the other thread's calls end now, before these
@@ -335,7 +351,7 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 		pop(w, th, s, ns, CALL_TRUNCATED);
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n) {        /* suspended coroutines, never resumed */
-			switch_stack(s, s->parked[i].stack);
+			switch_stack(w, th, s, s->parked[i].stack);
 			while (s->fs.n)
 				pop(w, th, s, ns, CALL_TRUNCATED);
 		}
@@ -502,7 +518,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			owed_exit(w, th, s, ev, in_range);
 			break;
 		}
-		if (!i && s->n_parked && find_parked(s, ev->addr))
+		if (!i && s->n_parked && find_parked(w, th, s, ev->addr))
 			i = s->fs.n;
 		if (!i) {
 			if (s->fs.n == 0) {
@@ -535,7 +551,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		if (s->next_in < th->n_moves_in)
 			switch_in(w, th, s, ev->count, ev->ns);
 		else
-			switch_stack(s, ev->count);
+			switch_stack(w, th, s, ev->count);
 		break;
 	case TRACE_STACK:
 		if (w->ops->stack && in_range && s->reached && !s->off) {

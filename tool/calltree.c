@@ -273,7 +273,7 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 
 int calltree_build(struct view *v, struct calltree_build *b)
 {
-	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost, on_mark, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost, on_mark, NULL, NULL };
 	struct trace *t = v->trace;
 	int ret = calls_walk(v, 0, &ops, b, 0);
 

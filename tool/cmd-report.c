@@ -2,7 +2,8 @@
  * cmd-report.c - `fntrace report`: the flat per-function profile.
  *
  * Inclusive (total) time is added only when the outermost activation of a
- * function returns, so recursion is never counted twice; self time is the
+ * function on its machine stack returns, so recursion is never counted
+ * twice (a suspended coroutine's calls are on another stack); self time is the
  * call's time minus its callees'.  Calls that never returned (a crash,
  * exit(), exec) count until their thread's last event.
  */
@@ -195,6 +196,16 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	fstat_add(s, dur, f->child_ns, !*active);
 }
 
+/* a suspended coroutine's calls are not open on the stack the thread
+ * runs: a call of the same function there is an outermost one (a
+ * thousand coroutines parked in the same function are not a recursion) */
+static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f, int resumed)
+{
+	(void)ctx;
+	uint32_t *active = active_of(data_of(th), f->func);
+	*active += resumed ? 1 : (uint32_t)-1;
+}
+
 /* the mean of each call's inclusive time (with recursion the total counts
  * the outermost calls only, so total/calls would fall below min) */
 static uint64_t avg(const struct fstat *s)
@@ -232,6 +243,14 @@ static inline void close_call(struct fstat *tab, uint32_t *active, struct thread
 	fstat_add(&tab[func], dur, child, !--active[func]);
 }
 
+/* the open calls of the stack in use count as active, or no longer (as
+ * on_suspend) */
+static void stack_active(struct thread_data *d, uint32_t delta)
+{
+	for (size_t i = 0; i < d->stack.n; i++)
+		d->active.n[oc_func(ps_at(&d->stack, i))] += delta;
+}
+
 /* as calls.c's switch_stack: park the open calls, take out the other stack's */
 static void fast_switch(struct thread_data *d, uint64_t id)
 {
@@ -247,12 +266,14 @@ static void fast_switch(struct thread_data *d, uint64_t id)
 		*slot = (struct parked_calls){ .id = id };
 		ps_init(&slot->stack, sizeof(struct open_call));
 	}
+	stack_active(d, (uint32_t)-1);
 	struct parked_calls cur = { d->cur, d->stack, d->g, d->owed };
 	d->stack = slot->stack;
 	d->g = slot->g;
 	d->owed = slot->owed;
 	d->cur = id;
 	*slot = cur;
+	stack_active(d, 1);
 }
 
 /* as calls.c's move_out: another thread took a stack over, the calls
@@ -563,7 +584,7 @@ static void print_json_rows(struct view *v, struct fstat *r, size_t n)
 /* the whole profile of a view into r (r->all, or per thread) */
 static void profile(struct view *v, struct report *r)
 {
-	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL, NULL };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .suspend = on_suspend };
 	const struct view_opts *o = v->opts;
 	/* the fast path knows no filter: any -F/-N/-D/--since/--until takes the call layer */
 	if (o->filter.n || o->notrace.n || o->hide.n || o->callers.n || o->n_triggers || o->max_depth || o->since_ns ||

@@ -322,6 +322,9 @@ struct calls_ops {
 	 * of the n open frames) */
 	void (*stack)(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
 		      size_t n, uint64_t ns, int depth);
+	/* coroutines: a begun frame, open on the machine stack the thread
+	 * leaves (resumed 0) or goes back to (resumed 1) */
+	void (*suspend)(void *ctx, struct trace_thread *th, const struct frame *f, int resumed);
 };
 
 /* walk the trace through the call layer; all_frames: call begin/end for

@@ -42,6 +42,19 @@ def check(ctx):
     assert line == "  lost: 0 in signal handlers, 0 for lack of space, 180 on stacks past the 4096 parked at " \
                    "once (coroutines), 0 module records", info
     assert re.search(r"^ +\d+ +prog +%d +exited, 180 lost$" % events, info, re.M), info
+    # report: 4096 coroutines suspended in park at once are not a recursion:
+    # each call's time counts in the total (before: only the last to return,
+    # total 46 ms against a self time of 403 s), in the fast path and in the
+    # call layer (-D) alike
+    for extra in ([], ["-D", "100"]):
+        rows = {}
+        for l in ctx.run("report", "-d", ctx.data, "--format", "csv", *extra, check=True).stdout.splitlines()[1:]:
+            f = l.split(",")
+            rows[f[0]] = [int(x) for x in f[1:7]]
+        for fn in ("coroutine", "park"):
+            calls, total, self_, avg, lo, hi = rows[fn]
+            assert calls == 4096 and total >= self_ and abs(total - calls * avg) < calls, (extra, fn, rows[fn])
+        assert rows["park"][1] == rows["park"][2], rows["park"]     # (no callees traced)
     # noshadow, -pg only: the thread's one call, left out for want of memory
     # for its shadow stack (before: not counted at all)
     assert limited(ctx, os.path.join(ctx.work, "prog"), "noshadow", "noshadow 6\n") == 2

@@ -179,6 +179,8 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 	slot->owed = cur.owed;
 	slot->stack = cur.stack;
 	suspend_all(w, th, s, 1);
+	if (w->ops->switched)
+		w->ops->switched(w->ctx, th, cur.stack, id);
 }
 
 /* the view's suspend: each begun frame of the stack parked, or taken out */

@@ -121,6 +121,7 @@ struct ct_entry {
 	uint32_t run;        /* index of the first entry of the run of frames of this func */
 	uint8_t anchor;      /* CALLERS: this frame is an anchor activation */
 	uint8_t folded;      /* counted in its caller's node: adds calls and self, not total */
+	uint8_t borrowed;    /* coroutines: a frame of the stack this one was first entered from */
 };
 
 const char *calltree_name(struct view *v, uint32_t func)
@@ -145,6 +146,15 @@ static uint32_t child_of(struct calltree_build *b, uint32_t parent, uint32_t fun
 struct ct_thread {
 	struct pstack e;         /* struct ct_entry per open frame (bounded memory: framestack.c) */
 	void *user;              /* the next ops' per-thread state */
+	/* coroutines: the entries of the machine stacks the thread is not on.
+	 * A stack first entered from a call path starts with a copy of that
+	 * path (borrowed entries, never ended here), so that its calls nest
+	 * under the call that first switched to it, as replay shows them */
+	struct ct_parked {
+		uint64_t id;
+		struct pstack e;
+	} *parked;
+	size_t n_parked;
 };
 
 static struct ct_thread *thread_of(struct trace_thread *th)
@@ -228,7 +238,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	uint64_t dur = end_ns > f->start_ns ? end_ns - f->start_ns : 0;
 	uint64_t self = dur > f->child_ns ? dur - f->child_ns : 0;
 
-	if (s->e.n) {
+	if (s->e.n && !((struct ct_entry *)ps_top(&s->e))->borrowed) {
 		struct ct_entry *e = ps_top(&s->e);
 		ps_pop(&s->e);       /* e stays valid until the next push */
 		if (b->mode != CT_CALLERS) {
@@ -257,6 +267,34 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 		b->next->end(b->next_ctx, th, f, end_ns, how);
 }
 
+static void on_switched(void *ctx, struct trace_thread *th, uint64_t from, uint64_t to)
+{
+	struct calltree_build *b = ctx;
+	struct ct_thread *s = thread_of(th);
+	struct ct_parked *slot = NULL;
+	for (size_t i = 0; i < s->n_parked && !slot; i++)
+		if (s->parked[i].id == to)
+			slot = &s->parked[i];
+	if (!slot) {
+		s->parked = xrealloc(s->parked, (s->n_parked + 1) * sizeof(*s->parked));
+		slot = &s->parked[s->n_parked++];
+		slot->id = to;
+		ps_init(&slot->e, sizeof(struct ct_entry));
+		for (size_t i = 0; i < s->e.n; i++) {
+			struct ct_entry *e = ps_push(&slot->e);
+			*e = *(struct ct_entry *)ps_at(&s->e, i);
+			e->borrowed = 1;
+			e->anchor = 0;
+		}
+	}
+	struct pstack cur = s->e;
+	s->e = slot->e;
+	slot->e = cur;
+	slot->id = from;
+	if (b->next && b->next->switched)
+		b->next->switched(b->next_ctx, th, from, to);
+}
+
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)
 {
 	struct calltree_build *b = ctx;
@@ -273,7 +311,8 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 
 int calltree_build(struct view *v, struct calltree_build *b)
 {
-	static const struct calls_ops ops = { on_begin, on_end, NULL, on_lost, on_mark, NULL, NULL };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .lost = on_lost, .mark = on_mark,
+					      .switched = on_switched };
 	struct trace *t = v->trace;
 	int ret = calls_walk(v, 0, &ops, b, 0);
 
@@ -283,6 +322,9 @@ int calltree_build(struct view *v, struct calltree_build *b)
 			if (!s)
 				continue;
 			ps_free(&s->e);
+			for (size_t j = 0; j < s->n_parked; j++)
+				ps_free(&s->parked[j].e);
+			free(s->parked);
 			free(s);
 			t->procs[i].threads[k].view_aux = NULL;
 		}

@@ -765,7 +765,7 @@ static int session_state(const char *dir, uint64_t not_before)
 static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int srcline, int final,
 		       struct line_skip *ls, int *had_events)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack, NULL, NULL };
 	static const cookie_io_functions_t io = { .write = skip_write };
 	char err[4400];
 	struct trace *t;
@@ -993,10 +993,10 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack, NULL, NULL };
 	struct view_opts o = { 0 };
 	struct view v;
-	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL, NULL, NULL };
+	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL, NULL, NULL, NULL };
 	struct replay r = { .v = &v, .out = stdout };
 	int opt, json = 0;
 	const char *range = NULL;

@@ -304,7 +304,7 @@ static void metadata(struct chrome *c, int threads)
 
 int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL, NULL };
 	struct chrome c = { .v = v, .ob = { .out = out } };
 	struct trace *t = v->trace;
 	int ret = 0;

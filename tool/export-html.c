@@ -398,7 +398,7 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 {
 	struct calltree t;
 	struct html h = { .v = v, .bucket_ns = 1024, .bucket_shift = 10 };
-	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL, NULL, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, NULL, NULL, NULL, NULL, NULL, NULL };
 	struct calltree_build b = { .tree = &t, .mode = CT_ALL, .next = &ops, .next_ctx = &h,
 				    .no_collapse = o->no_collapse };
 	struct flame_opts fo = { .value_calls = o->value_calls, .inverted = o->inverted, .width = 1200 };

@@ -485,7 +485,7 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 
 int export_perfetto(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL, NULL };
 	struct perfetto w = { .v = v, .ob = { .out = out }, .first = 1 };
 	struct trace *t = v->trace;
 	int ret = 0;

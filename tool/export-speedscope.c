@@ -143,7 +143,7 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 
 int export_speedscope(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL };
+	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL, NULL };
 	struct speedscope s = { .v = v, .ob = { .out = out } };
 	struct trace *t = v->trace;
 	int ret = 0;

@@ -325,6 +325,8 @@ struct calls_ops {
 	/* coroutines: a begun frame, open on the machine stack the thread
 	 * leaves (resumed 0) or goes back to (resumed 1) */
 	void (*suspend)(void *ctx, struct trace_thread *th, const struct frame *f, int resumed);
+	/* ...and then: the thread left machine stack `from` for `to` (0: its own) */
+	void (*switched)(void *ctx, struct trace_thread *th, uint64_t from, uint64_t to);
 };
 
 /* walk the trace through the call layer; all_frames: call begin/end for

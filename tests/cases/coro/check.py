@@ -1,8 +1,19 @@
-import os, subprocess
+import os, re, subprocess
 
 
 def lines(out):
     return [l.split("| ", 1)[1] for l in out.splitlines() if "| " in l and not l.startswith("#")]
+
+
+def tree(out):
+    """graph's tree as (name, calls, depth)"""
+    rows = []
+    for l in out.splitlines():
+        m = re.match(r"^ +\S+ +\S+ +\S+ +\S+ +(\d+)  (.*)$", l)
+        if m:
+            name = m.group(2).lstrip("|+- ")
+            rows.append((name, int(m.group(1)), (len(m.group(2)) - len(name) + 1) // 3))
+    return rows
 
 
 def check(ctx):
@@ -34,3 +45,12 @@ def check(ctx):
         fast = sorted(ctx.run("report", "-d", d, "--format", "csv", check=True).stdout.splitlines())
         layer = sorted(ctx.run("report", "-d", d, "--format", "csv", "-D", "100", check=True).stdout.splitlines())
         assert fast == layer, (d, fast, layer)
+    # graph follows the switches too: a coroutine's calls nest under the
+    # call that first switched to its stack (as in replay), main's own calls
+    # stay under main (before: consume and next under produce, main's total
+    # 8 us of its 55)
+    want = [("main", 1, 0), ("next", 4, 1), ("generator", 1, 2), ("produce", 3, 3), ("square", 3, 4),
+            ("yield", 3, 4), ("consume", 3, 1), ("idle", 1, 1)]
+    for d in [ctx.data] + [os.path.join(ctx.work, "rec-" + p) for p in ("prog-fentry", "prog-patchable")]:
+        got = tree(ctx.run("graph", "-d", d, check=True).stdout)
+        assert got == want, (d, got)

@@ -208,6 +208,12 @@ def load_perfetto(path):
                 assert one(d, 5) in procs, "thread track's parent is a process track"
                 assert one(t, 1) == procs[one(d, 5)][0], "thread pid = its process's pid"
                 tracks[uuid] = (one(t, 1), one(t, 2), one(t, 5).decode())
+            elif pr is None:
+                # a coroutine stack's track, below its thread's: (pid, "tid stack 0x...")
+                parent = one(d, 5)
+                assert parent in tracks, "a stack's track's parent is a thread track"
+                name = one(d, 2).decode()
+                tracks[uuid] = (tracks[parent][0], "%d %s" % (tracks[parent][1], name), name)
         te = one(p, 11)
         if te is None:
             continue

@@ -183,13 +183,14 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 		w->ops->switched(w->ctx, th, cur.stack, id);
 }
 
-/* the view's suspend: each begun frame of the stack parked, or taken out */
+/* the view's suspend: each begun frame of the stack parked (innermost
+ * first), or taken out (outermost first) */
 static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed)
 {
 	if (!w->ops->suspend)
 		return;
-	for (size_t i = 0; i < s->fs.n; i++) {
-		const struct frame *f = fs_at(&s->fs, i);
+	for (size_t k = 0; k < s->fs.n; k++) {
+		const struct frame *f = fs_at(&s->fs, resumed ? k : s->fs.n - 1 - k);
 		if (f->begun)
 			w->ops->suspend(w->ctx, th, f, resumed);
 	}

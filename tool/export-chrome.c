@@ -47,7 +47,18 @@ struct chrome_thread {
 	char inst[96];           /* and for instant events */
 	size_t inst_len;
 	uint64_t last_ns;        /* of the thread's last event written */
+	/* coroutines: the machine stacks the thread ran on other than its
+	 * own, each with a track of its own (a tid no thread has), so that
+	 * each track's B and E nest */
+	struct chrome_stack {
+		uint64_t id;
+		uint32_t tid;
+	} *stacks;
+	size_t n_stacks;
 };
+
+/* the synthetic tids of coroutine stacks: above any pid or tid (PID_MAX_LIMIT) */
+#define STACK_TID0 (1u << 22)
 
 struct chrome {
 	struct view *v;
@@ -56,6 +67,13 @@ struct chrome {
 	size_t n_funcs;
 	char *scratch;           /* escaping room for long names */
 	size_t scratch_cap;
+	uint32_t next_tid;       /* the next coroutine stack's track */
+	struct chrome_track {    /* those tracks, for their names */
+		struct trace_thread *th;
+		uint64_t stack;
+		uint32_t tid;
+	} *tracks;
+	size_t n_tracks;
 };
 
 static char *scratch(struct chrome *c, size_t n)
@@ -116,21 +134,49 @@ static struct chrome_func *func_of(struct chrome *c, uint32_t func)
 	return f;
 }
 
+/* the events that follow go to track tid */
+static void set_track(struct chrome_thread *t, uint32_t pid, uint32_t tid)
+{
+	t->begin_len = (size_t)snprintf(t->begin, sizeof(t->begin),
+					",\n{\"ph\":\"B\",\"pid\":%u,\"tid\":%u,\"ts\":", pid, tid);
+	t->end_len = (size_t)snprintf(t->end, sizeof(t->end),
+				      ",\n{\"ph\":\"E\",\"pid\":%u,\"tid\":%u,\"ts\":", pid, tid);
+	t->inst_len = (size_t)snprintf(t->inst, sizeof(t->inst),
+				       ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":", pid, tid);
+}
+
 static struct chrome_thread *thread_of(struct trace_thread *th)
 {
 	struct chrome_thread *t = th->view_aux;
 	if (!t) {
 		t = xcalloc(1, sizeof(*t));
-		t->begin_len = (size_t)snprintf(t->begin, sizeof(t->begin),
-						",\n{\"ph\":\"B\",\"pid\":%u,\"tid\":%u,\"ts\":", th->proc->hdr.pid, th->tid);
-		t->end_len = (size_t)snprintf(t->end, sizeof(t->end),
-					      ",\n{\"ph\":\"E\",\"pid\":%u,\"tid\":%u,\"ts\":", th->proc->hdr.pid, th->tid);
-		t->inst_len = (size_t)snprintf(t->inst, sizeof(t->inst),
-					       ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":",
-					       th->proc->hdr.pid, th->tid);
+		set_track(t, th->proc->hdr.pid, th->tid);
 		th->view_aux = t;
 	}
 	return t;
+}
+
+/* coroutines: the thread's events go to the track of stack `to` from now on */
+static void on_switched(void *ctx, struct trace_thread *th, uint64_t from, uint64_t to)
+{
+	struct chrome *c = ctx;
+	struct chrome_thread *t = thread_of(th);
+	uint32_t tid = th->tid;
+	(void)from;
+	if (to) {
+		size_t k = 0;
+		while (k < t->n_stacks && t->stacks[k].id != to)
+			k++;
+		if (k == t->n_stacks) {
+			t->stacks = xrealloc(t->stacks, (k + 1) * sizeof(*t->stacks));
+			t->stacks[k] = (struct chrome_stack){ to, c->next_tid++ };
+			t->n_stacks++;
+			c->tracks = xrealloc(c->tracks, (c->n_tracks + 1) * sizeof(*c->tracks));
+			c->tracks[c->n_tracks++] = (struct chrome_track){ th, to, t->stacks[k].tid };
+		}
+		tid = t->stacks[k].tid;
+	}
+	set_track(t, th->proc->hdr.pid, tid);
 }
 
 /*
@@ -297,6 +343,18 @@ static void metadata(struct chrome *c, int threads)
 			outbuf_puts(&c->ob, "}}");
 		}
 	}
+	for (size_t i = 0; threads && i < c->n_tracks; i++) {
+		const struct chrome_track *k = &c->tracks[i];
+		const struct trace_process *p = k->th->proc;
+		snprintf(buf, sizeof(buf), ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+			 "\"args\":{\"name\":", p->hdr.pid, k->tid);
+		outbuf_puts(&c->ob, buf);
+		char name[160];
+		snprintf(name, sizeof(name), "%s %u, stack 0x%" PRIx64, k->th->name[0] ? k->th->name : program_name(p),
+			 k->th->tid, k->stack);
+		put_jstr(c, name);
+		outbuf_puts(&c->ob, "}}");
+	}
 	if (!threads && !t->n_procs)      /* no process: keep the array's commas right */
 		outbuf_puts(&c->ob, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,"
 				    "\"args\":{\"name\":\"fntrace\"}}");
@@ -304,8 +362,9 @@ static void metadata(struct chrome *c, int threads)
 
 int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL, NULL };
-	struct chrome c = { .v = v, .ob = { .out = out } };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .orphan = on_orphan, .lost = on_lost,
+					      .mark = on_mark, .switched = on_switched };
+	struct chrome c = { .v = v, .ob = { .out = out }, .next_tid = STACK_TID0 };
 	struct trace *t = v->trace;
 	int ret = 0;
 
@@ -328,9 +387,13 @@ int export_chrome(struct view *v, const struct export_opts *o, FILE *out)
 	}
 	for (size_t i = 0; i < t->n_procs; i++)
 		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
-			free(t->procs[i].threads[k].view_aux);
+			struct chrome_thread *ct = t->procs[i].threads[k].view_aux;
+			if (ct)
+				free(ct->stacks);
+			free(ct);
 			t->procs[i].threads[k].view_aux = NULL;
 		}
+	free(c.tracks);
 	for (size_t i = 0; i < c.n_funcs; i++)
 		free(c.funcs[i].json);
 	free(c.funcs);

@@ -139,7 +139,12 @@ static void pb_msg(struct pb *m, unsigned field, const struct pb *sub)
 /* ---- the writer ---- */
 
 struct perfetto_thread {
-	uint64_t uuid;
+	uint64_t uuid;           /* the track its events go to now */
+	uint64_t own;            /* its own track's */
+	/* coroutines: a track below the thread's for each machine stack it
+	 * ran on other than its own, so that each track's slices nest */
+	struct { uint64_t id, uuid; } *stacks;
+	size_t n_stacks;
 	char name[17];           /* as described */
 	uint64_t last_ns;        /* of its last event: times never decrease on a track */
 };
@@ -151,6 +156,7 @@ struct perfetto {
 	size_t n_interned;
 	struct pb pkt, sub, sub2;   /* scratch for the rare, larger packets */
 	int first;               /* the next packet is the sequence's first */
+	uint64_t n_stack_tracks; /* coroutine stacks' tracks made */
 	uint64_t base;           /* absolute time of trace-relative 0 on the trace's clock */
 };
 
@@ -213,6 +219,39 @@ static void thread_descriptor(struct perfetto *w, struct trace_thread *th, size_
 	emit_packet(w, w->pkt.p, w->pkt.n);
 }
 
+/* coroutines: the thread's events go to the track of stack `to` from now on */
+static void on_switched(void *ctx, struct trace_thread *th, uint64_t from, uint64_t to)
+{
+	struct perfetto *w = ctx;
+	struct perfetto_thread *pt = th->view_aux;
+	char name[64];
+	(void)from;
+	if (!pt)
+		return;
+	if (!to) {
+		pt->uuid = pt->own;
+		return;
+	}
+	size_t k = 0;
+	while (k < pt->n_stacks && pt->stacks[k].id != to)
+		k++;
+	if (k == pt->n_stacks) {
+		pt->stacks = xrealloc(pt->stacks, (k + 1) * sizeof(*pt->stacks));
+		pt->stacks[k].id = to;
+		pt->stacks[k].uuid = (1ull << 41) + w->n_stack_tracks++;   /* above the threads' and processes' */
+		pt->n_stacks++;
+		snprintf(name, sizeof(name), "stack 0x%" PRIx64, to);
+		w->pkt.n = w->sub.n = w->sub2.n = 0;
+		pb_varint(&w->sub, TD_UUID, pt->stacks[k].uuid);
+		pb_varint(&w->sub, TD_PARENT_UUID, pt->own);
+		pb_str(&w->sub, TD_NAME, name);
+		seq_fields(w, &w->pkt, 0);
+		pb_msg(&w->pkt, PKT_TRACK_DESCRIPTOR, &w->sub);
+		emit_packet(w, w->pkt.p, w->pkt.n);
+	}
+	pt->uuid = pt->stacks[k].uuid;
+}
+
 static void clock_pair(struct pb *m, struct pb *tmp, unsigned id, uint64_t ts)
 {
 	tmp->n = 0;
@@ -265,7 +304,7 @@ static void descriptors(struct perfetto *w)
 			if (!th->selected)
 				continue;
 			pt = xcalloc(1, sizeof(*pt));
-			pt->uuid = next_uuid++;      /* small: one varint byte per event below 128 threads */
+			pt->uuid = pt->own = next_uuid++;   /* small: one varint byte per event below 128 threads */
 			th->view_aux = pt;
 			thread_descriptor(w, th, i);
 		}
@@ -485,7 +524,8 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 
 int export_perfetto(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL, NULL };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .orphan = on_orphan, .lost = on_lost,
+					      .mark = on_mark, .switched = on_switched };
 	struct perfetto w = { .v = v, .ob = { .out = out }, .first = 1 };
 	struct trace *t = v->trace;
 	int ret = 0;
@@ -502,7 +542,10 @@ int export_perfetto(struct view *v, const struct export_opts *o, FILE *out)
 	}
 	for (size_t i = 0; i < t->n_procs; i++)
 		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
-			free(t->procs[i].threads[k].view_aux);
+			struct perfetto_thread *pt = t->procs[i].threads[k].view_aux;
+			if (pt)
+				free(pt->stacks);
+			free(pt);
 			t->procs[i].threads[k].view_aux = NULL;
 		}
 	free(w.interned);

@@ -13,7 +13,10 @@
  * only at the end, follows the profiles.  Every frame opened is closed in
  * stack order by the call layer, a call that did not return at the end the
  * other exports use; times never decrease within a profile, as the schema
- * requires.  Instants (lost events, marks, exits without entry) have no
+ * requires.  A thread that switches machine stacks (coroutines) closes the
+ * frames of the stack it leaves and opens those of the stack it takes,
+ * so that its profile shows what ran on it: a suspended coroutine's
+ * frames are not on it meanwhile.  Instants (lost events, marks, exits without entry) have no
  * place in the format and are left out.
  */
 #include <errno.h>
@@ -125,6 +128,13 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	event(ctx, th, 'C', f->func, end_ns > f->start_ns ? end_ns : f->start_ns);
 }
 
+static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f, int resumed)
+{
+	struct speedscope *s = ctx;
+	if (th == s->cur)        /* (a thread's first events open its profile) */
+		event(s, th, resumed ? 'O' : 'C', f->func, s->last_ns);
+}
+
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
 		      enum call_orphan why)
 {
@@ -143,7 +153,8 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 
 int export_speedscope(struct view *v, const struct export_opts *o, FILE *out)
 {
-	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, NULL, NULL, NULL };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .orphan = on_orphan, .lost = on_lost,
+					      .mark = on_mark, .suspend = on_suspend };
 	struct speedscope s = { .v = v, .ob = { .out = out } };
 	struct trace *t = v->trace;
 	int ret = 0;

@@ -323,7 +323,8 @@ struct calls_ops {
 	void (*stack)(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
 		      size_t n, uint64_t ns, int depth);
 	/* coroutines: a begun frame, open on the machine stack the thread
-	 * leaves (resumed 0) or goes back to (resumed 1) */
+	 * leaves (resumed 0, innermost first) or goes back to (resumed 1,
+	 * outermost first) */
 	void (*suspend)(void *ctx, struct trace_thread *th, const struct frame *f, int resumed);
 	/* ...and then: the thread left machine stack `from` for `to` (0: its own) */
 	void (*switched)(void *ctx, struct trace_thread *th, uint64_t from, uint64_t to);

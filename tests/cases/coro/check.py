@@ -1,4 +1,7 @@
 import os, re, subprocess
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+import exportcheck as X
 
 
 def lines(out):
@@ -54,3 +57,30 @@ def check(ctx):
     for d in [ctx.data] + [os.path.join(ctx.work, "rec-" + p) for p in ("prog-fentry", "prog-patchable")]:
         got = tree(ctx.run("graph", "-d", d, check=True).stdout)
         assert got == want, (d, got)
+    # the exports too: chrome and perfetto put each coroutine stack on a
+    # track of its own (below the thread's), so that every track's slices
+    # nest (before: the generator's yield was open when main's next ended,
+    # on one track); speedscope's one profile per thread closes a stack's
+    # frames when the thread leaves it and opens them again when it comes
+    # back.  The loaders check the nesting; the counts are the calls.
+    calls = {"main": 1, "next": 4, "generator": 1, "produce": 3, "square": 3, "yield": 3, "consume": 3, "idle": 1}
+    sl, tn, _, _ = X.chrome_threads(X.load_chrome(X.export(ctx, "chrome")))
+    assert len(sl) == 3 and len([n for n in tn.values() if "stack 0x" in n]) == 2, tn
+    got = {}
+    for key, slices in sl.items():
+        X.nest(slices)
+        for s_ in slices:
+            got[s_[2]] = got.get(s_[2], 0) + 1
+    assert got == calls, got
+    sl, tn, _, _, _, _ = X.load_perfetto(X.export(ctx, "perfetto"))
+    assert len(sl) == 3 and len([n for n in tn.values() if n.startswith("stack 0x")]) == 2, tn
+    got = {}
+    for key, slices in sl.items():
+        X.nest(slices)
+        for s_ in slices:
+            got[s_[2]] = got.get(s_[2], 0) + 1
+    assert got == calls, got
+    prof, _ = X.load_speedscope(X.export(ctx, "speedscope"))
+    assert len(prof) == 1, prof.keys()
+    names = {s_[2] for s_ in list(prof.values())[0]}
+    assert names == set(calls), names

@@ -19,6 +19,16 @@ def tree(out):
     return rows
 
 
+def nested_calls(tracks):
+    """calls per function over tracks whose slices must each nest"""
+    got = {}
+    for slices in tracks.values():
+        X.nest(slices)
+        for s in slices:
+            got[s[2]] = got.get(s[2], 0) + 1
+    return got
+
+
 def check(ctx):
     # the golden replay is the -finstrument-functions build's; the -pg -mfentry
     # and -fpatchable-function-entry builds of the same program must nest the
@@ -66,20 +76,10 @@ def check(ctx):
     calls = {"main": 1, "next": 4, "generator": 1, "produce": 3, "square": 3, "yield": 3, "consume": 3, "idle": 1}
     sl, tn, _, _ = X.chrome_threads(X.load_chrome(X.export(ctx, "chrome")))
     assert len(sl) == 3 and len([n for n in tn.values() if "stack 0x" in n]) == 2, tn
-    got = {}
-    for key, slices in sl.items():
-        X.nest(slices)
-        for s_ in slices:
-            got[s_[2]] = got.get(s_[2], 0) + 1
-    assert got == calls, got
+    assert nested_calls(sl) == calls, sl
     sl, tn, _, _, _, _ = X.load_perfetto(X.export(ctx, "perfetto"))
     assert len(sl) == 3 and len([n for n in tn.values() if n.startswith("stack 0x")]) == 2, tn
-    got = {}
-    for key, slices in sl.items():
-        X.nest(slices)
-        for s_ in slices:
-            got[s_[2]] = got.get(s_[2], 0) + 1
-    assert got == calls, got
+    assert nested_calls(sl) == calls, sl
     prof, _ = X.load_speedscope(X.export(ctx, "speedscope"))
     assert len(prof) == 1, prof.keys()
     names = {s_[2] for s_ in list(prof.values())[0]}

@@ -594,10 +594,16 @@ int fnt_coro_borrow(const struct fnt_thread *t, uintptr_t slot, struct fnt_shado
 		if (!o || o == t)
 			continue;
 		_Static_assert(offsetof(struct fnt_thread, ss_top) == offsetof(struct fnt_thread, ss) + 8, "ss, ss_top");
-		if (read_safe(&st, &o->ss, sizeof(st)) || !st.ss || st.top > st.cap)
-			continue;
-		if (!(at = holds_slot(st.ss, st.top, slot, e)))
-			continue;
+		if (read_safe(&st, &o->ss, sizeof(st)) || !st.ss || st.top > st.cap ||
+		    !(at = holds_slot(st.ss, st.top, slot, e))) {
+			/* or the stack it holds, the registry being full
+			 * (switch_stacks): a fiber it left that this thread resumed */
+			struct stack_state h;
+			if (read_safe(&h, HELD(o), sizeof(h)) || !h.key || !h.ss || h.top > h.cap ||
+			    !(at = holds_slot(h.ss, h.top, slot, e)))
+				continue;
+			st.ss = h.ss;
+		}
 		uintptr_t want = slot;
 		if (!__atomic_compare_exchange_n(&st.ss[at - 1].slot, &want, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 			continue;

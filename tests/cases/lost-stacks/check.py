@@ -60,6 +60,11 @@ def check(ctx):
     assert limited(ctx, os.path.join(ctx.work, "prog"), "noshadow", "noshadow 6\n") == 2
     for exe in ("prog", "prog-finstr"):
         exe = os.path.join(ctx.work, exe)
+        # heldmove: a fiber held by its thread (the registry full) resumed
+        # on another thread returns through its frames there (-pg: aborted
+        # before, 'shadow stack out of sync')
+        p, d = record(ctx, exe, "heldmove")
+        assert p.returncode == 0 and p.stdout == "heldmove 8\n" and "out of sync" not in p.stderr, p
         if exe.endswith("prog"):
             # nomem, -pg: the coroutine's stack gets no shadow stack; its
             # calls are left out and counted

@@ -97,6 +97,91 @@ static int noshadow(int limit)
 	return 0;
 }
 
+/* heldmove: the registry full, fiber F is left for a new stack G, so its
+ * thread holds it (no slot to park it in) and runs G untracked; meanwhile
+ * another thread resumes F, whose -pg frames return there: their real
+ * return addresses are in the first thread's held stack (before: "shadow
+ * stack out of sync", abort). */
+static ucontext_t f_ctx, g_ctx, t2_ctx;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int stage, fval;
+
+__attribute__((no_instrument_function)) static void wait_stage(int want)
+{
+	pthread_mutex_lock(&mu);
+	while (stage < want)
+		pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+}
+
+__attribute__((no_instrument_function)) static void set_stage(int to)
+{
+	pthread_mutex_lock(&mu);
+	stage = to;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
+__attribute__((noinline)) void f_inner(void)
+{
+	swapcontext(&f_ctx, &g_ctx);    /* comes back on the other thread */
+}
+
+__attribute__((noinline)) void f_outer(void)
+{
+	f_inner();
+	fval = leaf(7);
+}
+
+__attribute__((noinline)) void fiber(void)
+{
+	f_outer();
+}
+
+__attribute__((noinline)) void gfun(void)
+{
+	leaf(3);
+	set_stage(1);           /* F is held: the other thread may take it */
+	wait_stage(2);
+	swapcontext(&g_ctx, &main_ctx);
+}
+
+__attribute__((no_instrument_function)) static void *taker(void *arg)
+{
+	(void)arg;
+	wait_stage(1);
+	swapcontext(&t2_ctx, &f_ctx);  /* F returns to t2_ctx (its uc_link) */
+	set_stage(2);
+	return NULL;
+}
+
+static int heldmove(char *stacks, char *fg)
+{
+	pthread_t th;
+	if (pthread_create(&th, NULL, taker, NULL))
+		return 4;
+	/* every slot but one (main's) holds a coroutine parked in its frames */
+	for (turn = 0; turn < 4095; turn++) {
+		make(turn, stacks + (size_t)turn * STACK);
+		swapcontext(&main_ctx, &ctx[turn]);
+	}
+	getcontext(&f_ctx);
+	f_ctx.uc_stack.ss_sp = fg;
+	f_ctx.uc_stack.ss_size = STACK;
+	f_ctx.uc_link = &t2_ctx;
+	makecontext(&f_ctx, fiber, 0);
+	getcontext(&g_ctx);
+	g_ctx.uc_stack.ss_sp = fg + 2 * STACK;
+	g_ctx.uc_stack.ss_size = STACK;
+	g_ctx.uc_link = &main_ctx;
+	makecontext(&g_ctx, gfun, 0);
+	swapcontext(&main_ctx, &f_ctx);  /* main parked: the registry is full */
+	pthread_join(th, NULL);
+	printf("heldmove %d\n", fval);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "many";
@@ -110,6 +195,10 @@ int main(int argc, char **argv)
 		__cyg_profile_func_exit((void *)0, (void *)0);
 		printf("leaf %d\n", leaf(1));
 		return 0;
+	}
+	if (!strcmp(mode, "heldmove")) {
+		char *fg = malloc(4 * STACK);
+		return fg ? heldmove(stacks, fg) : 3;
 	}
 	if (!strncmp(mode, "noshadow", 8))
 		return noshadow(!strcmp(mode, "noshadow"));

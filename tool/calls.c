@@ -146,13 +146,13 @@ static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
 /* Coroutines: the thread moved to machine stack `id`.  The current frames
  * are parked (a suspended coroutine's stay open); the other stack's come
  * back, or a new stack starts its frames at the depth of the switch. */
-static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed);
+static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed, uint64_t ns);
 
-static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t id)
+static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t id, uint64_t ns)
 {
 	if (id == s->stack)
 		return;
-	suspend_all(w, th, s, 0);
+	suspend_all(w, th, s, 0, ns);
 	struct frame *top = fs_top(&s->fs);
 	int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
 	struct tstack *slot = NULL;
@@ -178,32 +178,32 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 	slot->decided = cur.decided;
 	slot->owed = cur.owed;
 	slot->stack = cur.stack;
-	suspend_all(w, th, s, 1);
+	suspend_all(w, th, s, 1, ns);
 	if (w->ops->switched)
 		w->ops->switched(w->ctx, th, cur.stack, id);
 }
 
 /* the view's suspend: each begun frame of the stack parked (innermost
  * first), or taken out (outermost first) */
-static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed)
+static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed, uint64_t ns)
 {
 	if (!w->ops->suspend)
 		return;
 	for (size_t k = 0; k < s->fs.n; k++) {
 		const struct frame *f = fs_at(&s->fs, resumed ? k : s->fs.n - 1 - k);
 		if (f->begun)
-			w->ops->suspend(w->ctx, th, f, resumed);
+			w->ops->suspend(w->ctx, th, f, resumed, ns);
 	}
 }
 
 /* an exit with no frame on this stack: a coroutine returned to its
  * uc_link inside libc, which wrote no switch; the parked stack whose
  * innermost frame it closes is where the thread is now */
-static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t addr)
+static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t addr, uint64_t ns)
 {
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr) {
-			switch_stack(w, th, s, s->parked[i].stack);
+			switch_stack(w, th, s, s->parked[i].stack, ns);
 			return 1;
 		}
 	return 0;
@@ -288,11 +288,11 @@ static void move_out(struct calls_walk *w, struct trace_thread *th, struct tstac
 		promote(w, th, s, m->ns);
 	if (!s->reached && m->ns >= w->since)
 		reach(w, th, s);
-	switch_stack(w, th, s, m->from_stack);
+	switch_stack(w, th, s, m->from_stack, m->ns);
 	while (s->fs.n)
 		pop(w, th, s, m->ns, CALL_MOVED);
 	s->owed = 0;
-	switch_stack(w, th, s, back);
+	switch_stack(w, th, s, back, m->ns);
 }
 
 /* the moves away from th up to ns */
@@ -315,7 +315,7 @@ static void switch_in(struct calls_walk *w, struct trace_thread *th, struct tsta
 		if (c->stack == id)
 			m = c;  /* (an earlier one whose switch the trace lost is passed over) */
 	}
-	switch_stack(w, th, s, id);
+	switch_stack(w, th, s, id, ns);
 	if (!m)
 		return;
 	/* merged in time: the other thread's calls end now, before these
@@ -354,7 +354,7 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 		pop(w, th, s, ns, CALL_TRUNCATED);
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n) {        /* suspended coroutines, never resumed */
-			switch_stack(w, th, s, s->parked[i].stack);
+			switch_stack(w, th, s, s->parked[i].stack, ns);
 			while (s->fs.n)
 				pop(w, th, s, ns, CALL_TRUNCATED);
 		}
@@ -521,7 +521,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			owed_exit(w, th, s, ev, in_range);
 			break;
 		}
-		if (!i && s->n_parked && find_parked(w, th, s, ev->addr))
+		if (!i && s->n_parked && find_parked(w, th, s, ev->addr, ev->ns))
 			i = s->fs.n;
 		if (!i) {
 			if (s->fs.n == 0) {
@@ -554,7 +554,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		if (s->next_in < th->n_moves_in)
 			switch_in(w, th, s, ev->count, ev->ns);
 		else
-			switch_stack(w, th, s, ev->count);
+			switch_stack(w, th, s, ev->count, ev->ns);
 		break;
 	case TRACE_STACK:
 		if (w->ops->stack && in_range && s->reached && !s->off) {

@@ -199,9 +199,9 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 /* a suspended coroutine's calls are not open on the stack the thread
  * runs: a call of the same function there is an outermost one (a
  * thousand coroutines parked in the same function are not a recursion) */
-static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f, int resumed)
+static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f, int resumed, uint64_t ns)
 {
-	(void)ctx;
+	(void)ctx, (void)ns;
 	uint32_t *active = active_of(data_of(th), f->func);
 	*active += resumed ? 1 : (uint32_t)-1;
 }

@@ -128,11 +128,11 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	event(ctx, th, 'C', f->func, end_ns > f->start_ns ? end_ns : f->start_ns);
 }
 
-static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f, int resumed)
+static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f, int resumed, uint64_t ns)
 {
 	struct speedscope *s = ctx;
 	if (th == s->cur)        /* (a thread's first events open its profile) */
-		event(s, th, resumed ? 'O' : 'C', f->func, s->last_ns);
+		event(s, th, resumed ? 'O' : 'C', f->func, ns);
 }
 
 static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,

@@ -324,8 +324,8 @@ struct calls_ops {
 		      size_t n, uint64_t ns, int depth);
 	/* coroutines: a begun frame, open on the machine stack the thread
 	 * leaves (resumed 0, innermost first) or goes back to (resumed 1,
-	 * outermost first) */
-	void (*suspend)(void *ctx, struct trace_thread *th, const struct frame *f, int resumed);
+	 * outermost first), at the switch's time ns */
+	void (*suspend)(void *ctx, struct trace_thread *th, const struct frame *f, int resumed, uint64_t ns);
 	/* ...and then: the thread left machine stack `from` for `to` (0: its own) */
 	void (*switched)(void *ctx, struct trace_thread *th, uint64_t from, uint64_t to);
 };

@@ -227,6 +227,7 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	e->node = node;
 	e->anchor = anchor;
 	e->folded = folded;
+	e->borrowed = 0;
 	if (b->next && b->next->begin)
 		b->next->begin(b->next_ctx, th, f);
 }

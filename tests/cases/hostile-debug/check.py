@@ -18,6 +18,10 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from exportcheck import varint as uleb   # (DWARF's ULEB128 is protobuf's varint)
 
 
 def body(text):
@@ -40,17 +44,6 @@ def sections(data):
     hdrs = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
     names = hdrs[shstrndx][4]
     return {data[names + h[0]:data.index(b"\0", names + h[0])].decode(): (h[4], h[5]) for h in hdrs}
-
-
-def uleb(data, i):
-    v = shift = 0
-    while True:
-        b = data[i]
-        i += 1
-        v |= (b & 0x7f) << shift
-        shift += 7
-        if not b & 0x80:
-            return v, i
 
 
 def comp_dir_form(data):

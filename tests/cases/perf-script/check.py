@@ -24,7 +24,10 @@ import browser  # noqa: E402
 # address to check the trace's calls against, so it is written as it was
 # and counted.  The program makes eight traced calls and one printf in
 # about 0.3 s, so that is expected to happen to no sample, and at most to
-# one or two (seen: 1 in 2 of 12 runs).
+# one or two (seen: 1 in 2 of 12 runs).  A sample whose pc is inside the
+# trampoline, where DWARF unwinding stops at once, has no swapped frame at
+# all: it stays and is not one of the samples to match (seen once in make
+# check, when the test still counted it as one).
 
 CHAINS = {"leaf": ["leaf", "middle", "outer"], "middle": ["middle", "outer"], "outer": ["outer"]}
 HEADER = re.compile(r"^(\S+\s*?\S*?)\s+(\d+)(?:/(\d+))?\s")
@@ -49,16 +52,26 @@ def samples(text):
             continue
         m = FRAME.match(line)
         assert m and cur is not None, ("a line stackcollapse-perf.pl would not read", line)
-        cur[1].append((re.sub(r"\+0x[0-9a-f]+$", "", m.group(2)), m.group(3)))
+        off = re.search(r"\+0x([0-9a-f]+)$", m.group(2))
+        cur[1].append((m.group(2)[:off.start()] if off else m.group(2), m.group(3), int(off.group(1), 16) if off else None))
     if cur:
         out.append(cur)
     return out
 
 
+def swapped(frame):
+    """a swapped return address, as doc/perf-script.md defines it (a pc
+    elsewhere in the trampoline is fntrace's own code running: perf then
+    may name it "fnt_return_trampoline+0x1b (inlined)", by the line table's
+    function, with the offset from fnt_traced_return, and it stays)"""
+    f, _, off = frame
+    return (f == "fnt_traced_return" and off in (0, 1)) or (f == "fnt_return_trampoline" and off in (0, None))
+
+
 def in_hooks(frames):
     """a sample taken inside fntrace's own code: a frame of libfntrace.so
     before (inside) the first trampoline frame"""
-    for f, mod in frames:
+    for f, mod, _ in frames:
         if f in TRAMP:
             return False
         if mod.endswith("libfntrace.so"):
@@ -106,7 +119,7 @@ def check(ctx):
         # inside fnt_traced_return too: perf names it by either symbol,
         # whichever its lookup meets first, which the library's layout decides)
         before = [s for s in samples(raw) if s[0] in tids and s[1] and s[1][0][0] == "leaf"]
-        assert before and all(any(f in TRAMP for f, _ in s[1]) for s in before), (name, how, before[:3])
+        assert before and all(any(f in TRAMP for f, *_ in s[1]) for s in before), (name, how, before[:3])
 
         p = subprocess.run([ctx.fntrace, "perf-script", "-d", d], input=raw, capture_output=True, text=True,
                            cwd=ctx.work, timeout=120)
@@ -119,14 +132,14 @@ def check(ctx):
         assert len(samples(p.stdout)) == len(samples(raw)), "samples lost or added"
         # (a sample taken inside fntrace's own code, the return trampoline's
         # hooks, stays as it was: doc/perf-script.md)
-        left = [s for s in after if any(f in TRAMP for f, _ in s[1]) and not in_hooks(s[1])]
+        left = [s for s in after if any(swapped(fr) for fr in s[1]) and not in_hooks(s[1])]
         assert len(left) <= unmatched, (name, how, left[:3])
         seen = {}
         for tid, frames in after:
             if not frames or frames[0][0] not in CHAINS or (tid, frames) in [(t, f) for t, f in left]:
                 continue
             # the program's own frames, innermost first, up to its outermost traced call
-            mine = [f for f, mod in frames if mod == prog]
+            mine = [f for f, mod, _ in frames if mod == prog]
             want = CHAINS[frames[0][0]] + [tids[tid]]
             assert mine[:len(want)] == want, (name, how, tid, frames)
             seen[(tids[tid], frames[0][0])] = seen.get((tids[tid], frames[0][0]), 0) + 1
@@ -210,7 +223,10 @@ def inject(ctx, perf, name, how, record_args, data, d, tids):
     assert swapped >= 100 and rewritten >= 2 * swapped and unmatched <= 2, (name, how, p.stderr)
     assert os.path.getsize(out) == os.path.getsize(data), "the layout changed"
     after, text = report(ctx, perf, out, name)
-    left = sum(n for chains in after.values() for n, c in chains if any(f in TRAMP for f in c))
+    # (not the samples taken in the trampoline's own code: their pc is no
+    # swapped return address, perf-inject leaves and does not count them)
+    left = sum(n for sym, chains in after.items() if sym not in TRAMP
+               for n, c in chains if any(f.split(" ")[0] in TRAMP for f in c))
     assert left <= unmatched, (name, how, left, text)
     seen = {}
     for sym in ("leaf", "middle", "outer"):

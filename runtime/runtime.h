@@ -344,6 +344,7 @@ void fnt_trigger_after(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t
 int fnt_trigger_paused(uintptr_t fn) FNT_HIDDEN;
 uint64_t fnt_ns_to_ticks(uint64_t ns) FNT_HIDDEN;
 void fnt_trigger_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
+void fnt_trigger_thread_start(struct fnt_thread *t) FNT_HIDDEN;
 void fnt_erase_tail(struct fnt_thread *t, uint8_t *from) FNT_HIDDEN;   /* filter.c */
 /* api.c: the calling thread's stack as an EXT_STACK record (guard held,
  * room not yet checked), from the frame of function fn outwards (the whole

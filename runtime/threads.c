@@ -103,6 +103,7 @@ void thread_register(struct fnt_thread *t)
 	fnt_meta_append(FNT_META_THREAD, &mt, sizeof(mt), NULL, 0);
 	if (!t->file)           /* (a vfork child's thread is its parent's) */
 		pthread_setspecific(thread_key, t);
+	fnt_trigger_thread_start(t);
 	t->state = FNT_T_ACTIVE;
 }
 

@@ -70,15 +70,32 @@ int fnt_trigger_paused(uintptr_t fn)
 	return 1;
 }
 
-static void tsave_push(struct fnt_thread *t, uintptr_t fn, uint64_t now)
+static int tsaves_map(struct fnt_thread *t)
 {
 	if (!t->flt.tsaves) {
 		void *m = mmap(NULL, TSAVES * sizeof(struct fnt_tsave), PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 		if (m == MAP_FAILED)
-			return;
+			return -1;
 		t->flt.tsaves = m;
 	}
+	return 0;
+}
+
+/* A thread's first event: the time= saves are mapped now, before any
+ * call's entry time is read.  Mapped at the first time= entry instead, the
+ * system call and its page fault fell inside that call: its recorded time
+ * grew by them, and a preemption there could make it outlast its time=. */
+void fnt_trigger_thread_start(struct fnt_thread *t)
+{
+	if (fnt_trig_flags & FNT_TRIG_TIME)
+		(void)tsaves_map(t);
+}
+
+static void tsave_push(struct fnt_thread *t, uintptr_t fn, uint64_t now)
+{
+	if (tsaves_map(t))
+		return;                 /* (could not be mapped at the thread's start either) */
 	while (t->flt.n_tsaves && t->flt.tsaves[t->flt.n_tsaves - 1].depth >= t->depth)
 		t->flt.n_tsaves--;      /* calls that left without their exit reaching us */
 	if (t->flt.n_tsaves == TSAVES || !t->chunk)

@@ -19,6 +19,11 @@
  *   ring-huge    the same ring with MADV_HUGEPAGE on the memfd (shmem THP,
  *                when /sys/kernel/mm/transparent_hugepage/shmem_enabled
  *                allows it)
+ *   ring-zero    the ring, its drain zeroing each chunk after copying it out
+ *                (memset), as `fntrace record` does: a crashed writer's last
+ *                chunk must end in zeros, not in an older chunk's events
+ *   ring-ntzero  the same, zeroing with non-temporal stores, which leave the
+ *                lines in memory rather than modified in the drain's cache
  *
  * Prints, per strategy: ns per event of the writer's wall time, and CPU ns
  * per event of the writer and of the drain (user + sys).  Usage:
@@ -36,6 +41,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __x86_64__
+#include <emmintrin.h>
+#endif
 
 #define CHUNK (256u << 10)
 #ifndef RING
@@ -119,8 +127,24 @@ static void run_anon(uint64_t chunks)
 	munmap(m, CHUNK);
 }
 
-/* returns the drain's CPU ns */
-static double run_ring(const char *dir, uint64_t chunks, int huge)
+static void zero_nt(uint8_t *p, size_t n)
+{
+#ifdef __x86_64__
+	__m128i z = _mm_setzero_si128();
+	for (size_t i = 0; i < n; i += 64) {
+		_mm_stream_si128((__m128i *)(p + i), z);
+		_mm_stream_si128((__m128i *)(p + i + 16), z);
+		_mm_stream_si128((__m128i *)(p + i + 32), z);
+		_mm_stream_si128((__m128i *)(p + i + 48), z);
+	}
+	_mm_sfence();
+#else
+	memset(p, 0, n);
+#endif
+}
+
+/* returns the drain's CPU ns; zero: 0 none, 1 memset, 2 non-temporal */
+static double run_ring(const char *dir, uint64_t chunks, int huge, int zero)
 {
 	size_t len = 4096 + (size_t)RING * CHUNK;
 	int mfd = memfd_create("fntrace-ring", 0), out = open_file(dir, huge ? "ring-huge" : "ring");
@@ -157,6 +181,10 @@ static double run_ring(const char *dir, uint64_t chunks, int huge)
 					perror("pwrite");
 					_exit(1);
 				}
+				if (zero == 1)
+					memset(ring + (d % RING) * CHUNK, 0, CHUNK);
+				else if (zero == 2)
+					zero_nt(ring + (d % RING) * CHUNK, CHUNK);
 				d++;
 				__atomic_store_n(&c->drained, d, __ATOMIC_RELEASE);
 			}
@@ -185,27 +213,41 @@ static double run_ring(const char *dir, uint64_t chunks, int huge)
 	return dcpu;
 }
 
+/* name is in the comma-separated list (or there is none) */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return !list;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t mb = argc > 1 ? strtoull(argv[1], NULL, 0) : 256;
 	int runs = argc > 2 ? atoi(argv[2]) : 3;
 	const char *dir = argc > 3 ? argv[3] : ".";
 	uint64_t chunks = mb * (1u << 20) / CHUNK, events = chunks * CHUNK / 2;
-	static const char *names[] = { "anon-reuse", "file-new", "file-fault", "ring", "ring-huge" };
+	static const char *names[] = { "anon-reuse", "file-new", "file-fault", "ring", "ring-huge", "ring-zero",
+				       "ring-ntzero" };
+	const char *only = getenv("PAGES_ONLY");        /* a comma-separated list of strategies */
 
 	printf("# %llu MB per run, %llu events of 2 bytes, chunks of %u KiB, ring of %u chunks\n",
 	       (unsigned long long)mb, (unsigned long long)events, CHUNK >> 10, RING);
 	printf("%-11s %5s %12s %14s %13s\n", "strategy", "run", "wall ns/ev", "writer cpu/ev", "drain cpu/ev");
-	for (int s = 0; s < 5; s++)
-		for (int r = 0; r < runs; r++) {
+	for (int s = 0; s < 7; s++)
+		for (int r = 0; r < runs && listed(only, names[s]); r++) {
 			double c0 = cpu_ns(RUSAGE_SELF), dcpu = 0;
 			uint64_t t0 = now_ns();
 			switch (s) {
 			case 0: run_anon(chunks); break;
 			case 1: run_file(dir, chunks, 1); break;
 			case 2: run_file(dir, chunks, 0); break;
-			case 3: dcpu = run_ring(dir, chunks, 0); break;
-			case 4: dcpu = run_ring(dir, chunks, 1); break;
+			case 3: dcpu = run_ring(dir, chunks, 0, 0); break;
+			case 4: dcpu = run_ring(dir, chunks, 1, 0); break;
+			case 5: dcpu = run_ring(dir, chunks, 0, 1); break;
+			case 6: dcpu = run_ring(dir, chunks, 0, 2); break;
 			}
 			uint64_t t1 = now_ns();
 			double c1 = cpu_ns(RUSAGE_SELF);

@@ -5,6 +5,7 @@ import os, re, subprocess
 # by -t takes its ARGS record with it.
 ARGS = ["-A", "leaf@arg1", "-R", "leaf@retval", "-A", "mid@arg1", "-R", "mid@retval",
         "-A", "slow@arg1", "-R", "slow@retval", "-A", "hidden@arg1", "-R", "hidden@retval"]
+MS = 1000000
 
 
 def record(ctx, name, *args):
@@ -48,13 +49,25 @@ def check(ctx):
     assert got == want + ["} /* main */"], got
 
     # -t: the short calls (leaf, hidden) are erased with their ARGS records;
-    # what stays decodes cleanly and keeps its values
-    d = record(ctx, "t", "-t", "1ms", *ARGS)
-    got = tree(ctx, d)
+    # what stays decodes cleanly and keeps its values.  leaf and hidden last
+    # a microsecond or two, unless the scheduler takes the CPU away
+    # inside one: on a loaded machine a call can last 1 ms, and -t rightly
+    # keeps it.  A run that kept one must show each leaf and hidden call it
+    # kept lasting 1 ms (1 % slack: the threshold is converted to ticks with
+    # a 2 ms calibration); then the program runs again, up to 10 runs, until
+    # one gives the exact tree
     want = ["main() {"]
     for i in range(3):
         want += ["  mid(%d) {" % i, "    slow(%d) = %d;" % (i, 2 * i), "  } = %d /* mid */" % (3 * i + 1)]
-    assert got == want + ["} /* main */"], got
+    want += ["} /* main */"]
+    for _ in range(10):
+        d = record(ctx, "t", "-t", "1ms", *ARGS)
+        got = tree(ctx, d)
+        if got == want:
+            break
+        kept = [r for r in ctx.csv("-d", d) if r["function"] in ("leaf", "hidden")]
+        assert kept and all(int(r["min_ns"]) >= 0.99 * MS for r in kept), (got, kept)
+    assert got == want, got
     # json: the same calls, one object each
     p = ctx.run("replay", "-d", d, "--format", "json", "-F", "mid", check=True)
     names = re.findall(r'"name":"(\w+)"', p.stdout)

@@ -5,6 +5,7 @@ FNTRACE_PAGER comes before PAGER, --no-pager and --color=never turn each
 off, real `less` shows a short output and quits, and through a pipe there
 is neither pager nor colour unless --color=always asks."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,10 +32,15 @@ def check(ctx):
             problems.append("%s on a tty: exit %d, pager got %r" % (cmd, rc, paged[:300]))
         if "slow" in shown:
             problems.append("%s on a tty: the output went around the pager: %r" % (cmd, shown[:300]))
-        # the red duration is the slow call's (>= 1 ms), and only it
-        red = [l for l in paged.splitlines() if RED in l]
-        if cmd != "report" and (not red or any("slow" not in l and "main" not in l for l in red)):
-            problems.append("%s: red lines %r" % (cmd, red))
+        # a duration is red from 1 ms to 1 s: slow's 3 ms (and main's), and
+        # any quick() call the scheduler preempted for that long on a loaded
+        # machine: each duration is red exactly when it reads in ms, and
+        # slow's line is red
+        lines = paged.splitlines()
+        wrong = [l for l in lines for red, unit in re.findall(r"(\033\[31m)? *\d+\.\d{3} +(us|ms|s)\b", l)
+                 if bool(red) != (unit == "ms")]
+        if cmd != "report" and (wrong or not any(RED in l and "slow" in l for l in lines)):
+            problems.append("%s: red durations wrong in %r" % (cmd, wrong or lines))
 
     # the user's LESS is kept; PAGER is used without FNTRACE_PAGER
     os.unlink(log)

@@ -3,6 +3,8 @@ import csv, io, os, re, subprocess
 # Each filter is recorded separately (the case's own recording is the
 # unfiltered baseline, checked by expected/counts).
 PROG_SLEEP_NS = 100 * 1000 * 1000
+MS = 1000000
+LONG = ("main", "top", "sleepy")
 
 
 def record(ctx, name, *args):
@@ -23,6 +25,31 @@ def counts(ctx, d, *args):
     for r in rows(ctx, d, *args):
         out[r["function"]] = out.get(r["function"], 0) + int(r["calls"])
     return out
+
+
+def short_calls(ctx, d):
+    """report's rows of recording d but those of main, top and sleepy (the
+    calls that last 100 ms)"""
+    return [r for r in rows(ctx, d) if r["function"] not in LONG]
+
+
+def record_t(ctx, name, want, *args):
+    """records with -t 50ms and args until replay shows want, 10 runs at
+    most; returns the trace.  All calls but main's, top's and sleepy's
+    last well under a millisecond (call_plugin's dlopen the longest),
+    unless the scheduler takes the CPU away inside one: on a loaded machine
+    a call can last 50 ms, and -t rightly keeps it.  A run that kept one
+    must show each such call it kept lasting 50 ms (1 % slack: the threshold
+    is converted to ticks with a 2 ms calibration); then the program runs
+    again"""
+    for _ in range(10):
+        d = record(ctx, name, "-t", "50ms", *args)
+        if tree(ctx, d) == want:
+            break
+        kept = short_calls(ctx, d)
+        assert kept and all(int(x["min_ns"]) >= 0.99 * 50 * MS for x in kept), (tree(ctx, d), kept)
+    assert tree(ctx, d) == want, tree(ctx, d)
+    return d
 
 
 def tree(ctx, d, *args):
@@ -83,9 +110,8 @@ def check(ctx):
         "plug_work": 1, "plug_leaf": 3}], by_thread
 
     # -t: only calls of at least 50 ms; the parents' times include the erased calls
-    d = record(ctx, "t", "-t", "50ms")
-    assert tree(ctx, d) == ["main() {", "  top() {", "    sleepy();", "  } /* top */", "} /* main */"], \
-        tree(ctx, d)
+    want = ["main() {", "  top() {", "    sleepy();", "  } /* top */", "} /* main */"]
+    d = record_t(ctx, "t", want)
     r = {x["function"]: x for x in rows(ctx, d)}
     sleepy, top, main = (int(r[f]["total_ns"]) for f in ("sleepy", "top", "main"))
     assert sleepy >= PROG_SLEEP_NS and top >= sleepy and main >= top, (sleepy, top, main)
@@ -95,16 +121,24 @@ def check(ctx):
     assert "filters: -t 50ms\n" in info and "\nevents: 6\n" in info, info
     assert "damage" not in info and "lost: 0\n" in info, info
 
-    # the same threshold at read time, on the unfiltered recording
-    assert tree(ctx, ctx.data, "-t", "50ms") == tree(ctx, d), tree(ctx, ctx.data, "-t", "50ms")
-    r = {x["function"]: x for x in rows(ctx, ctx.data, "-t", "50ms")}
+    # the same threshold at read time, on an unfiltered recording whose other
+    # calls all lasted less than 50 ms (see record_t): the case's own, or
+    # one recorded again, up to 10 recordings in all
+    full = ctx.data
+    for _ in range(9):
+        if all(int(x["max_ns"]) < 50 * MS for x in short_calls(ctx, full)):
+            break
+        full = record(ctx, "full")
+        assert counts(ctx, full) == counts(ctx, ctx.data), counts(ctx, full)
+    assert all(int(x["max_ns"]) < 50 * MS for x in short_calls(ctx, full)), short_calls(ctx, full)
+    assert tree(ctx, full, "-t", "50ms") == want, tree(ctx, full, "-t", "50ms")
+    r = {x["function"]: x for x in rows(ctx, full, "-t", "50ms")}
     assert sorted(r) == ["main", "sleepy", "top"], r
     assert int(r["top"]["self_ns"]) == int(r["top"]["total_ns"]) - int(r["sleepy"]["total_ns"]), r
     assert int(r["sleepy"]["self_ns"]) == int(r["sleepy"]["total_ns"]), r
 
     # -t with call sites and -F: the CALLSITE records are erased with their entries
-    d = record(ctx, "tcs", "--callsite", "-t", "50ms", "-F", "top")
-    assert tree(ctx, d) == ["top() {", "  sleepy();", "} /* top */"], tree(ctx, d)
+    record_t(ctx, "tcs", ["top() {", "  sleepy();", "} /* top */"], "--callsite", "-F", "top")
 
     # -t under load, small chunks: every kept call lasted at least the
     # threshold, the trace decodes without damage, the long calls are all there

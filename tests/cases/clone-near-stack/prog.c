@@ -7,10 +7,11 @@
  * their own), never taken for the parent thread going deeper: before,
  * their calls were recorded as the parent's.  The parent's calls before,
  * between and after are all there, nested as made.  A third child, on
- * the near stack too, makes its first call a microsecond after its parent
- * goes into waitpid: with library calls traced, the parent's last event is
- * then waitpid's entry, just before the child's first. */
+ * the near stack too, makes its first call as soon as its parent is asleep
+ * in waitpid: with library calls traced, the parent's last event is then
+ * waitpid's entry, just before the child's first. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -37,15 +38,41 @@ RAW static long spawn_near(uintptr_t gap)
 }
 
 static volatile int go;
+static long parent_stat = -1;   /* the parent's /proc/self/stat */
 
-/* the third child: its first call a microsecond after its parent is let
- * go into waitpid, when the parent's last event is waitpid's entry (with
- * library calls traced) */
+/* a system call without libc (whose calls would be traced, and errno is
+ * the parent's TLS) */
+RAW static long raw_syscall(long n, long a, long b, long c, long d)
+{
+	long ret;
+	register long r10 __asm__("r10") = d;
+	__asm__ volatile("syscall" : "=a"(ret) : "0"(n), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* 1 once the parent's state is S: asleep in waitpid, its only sleep
+ * after go (a read takes ~1 us, so the child's first call still comes a
+ * few microseconds after the parent's waitpid entry) */
+RAW static int parent_sleeps(void)
+{
+	char buf[512];
+	long n = raw_syscall(SYS_pread64, parent_stat, (long)buf, sizeof(buf), 0);
+	for (long i = n - 1; i > 0; i--)        /* "pid (comm) S ...": after the last ')' */
+		if (buf[i - 1] == ')' && i + 1 < n)
+			return buf[i + 1] == 'S';
+	return 0;
+}
+
+/* the third child: its first call just after its parent is asleep in
+ * waitpid, when the parent's last event is waitpid's entry (with library
+ * calls traced).  It waits (a minute at most) for the kernel to show the
+ * parent asleep: a spin of a fixed time let it run beside a parent
+ * preempted before or inside waitpid's hook on a loaded machine */
 RAW static int late_child_fn(void *arg)
 {
 	while (!go)
 		__asm__ volatile("pause");
-	for (uint64_t t0 = __builtin_ia32_rdtsc(); __builtin_ia32_rdtsc() - t0 < 2000;)
+	for (uint64_t t0 = __builtin_ia32_rdtsc(); !parent_sleeps() && __builtin_ia32_rdtsc() - t0 < 120000000000ull;)
 		__asm__ volatile("pause");
 	return child_fn(arg);
 }
@@ -54,6 +81,7 @@ RAW static long spawn_late(uintptr_t gap)
 {
 	char here;
 	uintptr_t top = ((uintptr_t)&here - gap) & ~(uintptr_t)15;
+	parent_stat = raw_syscall(SYS_open, (long)"/proc/self/stat", O_RDONLY | O_CLOEXEC, 0, 0);
 	return raw_clone(CLONE_VM | SIGCHLD, (void *)top, late_child_fn, NULL);
 }
 

@@ -25,23 +25,30 @@ def seconds(d):
     return float(v) * {"us": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
 
 
-def timed_lines(proc, t0):
+def timed_lines(proc, t0, go=None):
+    """the lines with the time each was read; go: the file to make (the
+    program's LIVE_GO) once phase one's end is read"""
     got = []
     for line in proc.stdout:
         got.append((time.monotonic() - t0, line))
+        if go and "} /* phase_one */" in line:
+            open(go, "w").close()
     return got
 
 
 def check(ctx):
     prog = os.path.join(ctx.work, "prog")
 
-    # fntrace live: phase one's calls are printed before the program prints
-    # its marker, 1.5 s after them (so less than 1.5 s of delay)
+    # fntrace live: phase one's calls are printed while the program runs,
+    # before it prints its marker.  It prints that once this has read them
+    # (LIVE_GO, a minute at most: a fixed 1.5 s can run out on a loaded
+    # machine)
     d = os.path.join(ctx.work, "live.data")
+    go = os.path.join(ctx.work, "live.go")
     t0 = time.monotonic()
     p = subprocess.Popen([ctx.fntrace, "live", "-d", d, "--", prog], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, cwd=ctx.work)
-    got = timed_lines(p, t0)
+                         stderr=subprocess.PIPE, text=True, cwd=ctx.work, env=dict(os.environ, LIVE_GO=go))
+    got = timed_lines(p, t0, go)
     err = p.stderr.read()
     assert p.wait() == 0, (p.returncode, err)
     out = [l for _, l in got]
@@ -61,15 +68,18 @@ def check(ctx):
         assert abs(x - y) <= max(0.005 * y, 2e-8), (a, b)
 
     # fntrace replay --follow on a trace being recorded: ends by itself when
-    # the recording is over, same output as replay
+    # the recording is over, same output as replay.  Phase one's end is
+    # printed while the program runs: it goes on (LIVE_GO) once this has
+    # read it, and naps 0.5 s before its end
     d = os.path.join(ctx.work, "follow.data")
+    go = os.path.join(ctx.work, "follow.go")
     t0 = time.monotonic()
     rec = subprocess.Popen([ctx.fntrace, "record", "-d", d, "--", prog], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, cwd=ctx.work)
+                           stderr=subprocess.PIPE, text=True, cwd=ctx.work, env=dict(os.environ, LIVE_GO=go))
     time.sleep(0.1)
     f = subprocess.Popen([ctx.fntrace, "replay", "--follow", "-d", d], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, cwd=ctx.work)
-    got = timed_lines(f, t0)
+    got = timed_lines(f, t0, go)
     assert f.wait(timeout=60) == 0, f.stderr.read()
     assert rec.wait() == 0
     end = time.monotonic() - t0

@@ -22,17 +22,19 @@ __attribute__((noinline)) void *busy(void *arg)
 		work(i);
 	return NULL;
 }
+/* one round at least, however late the thread is scheduled: main may
+ * be done before it first runs, on a loaded machine */
 __attribute__((noinline)) void *loader(void *arg)
 {
 	(void)arg;
-	while (!stop) {
+	do {
 		void *h = dlopen(plugin, RTLD_NOW);
 		if (h) {
 			int (*f)(int) = (int (*)(int))dlsym(h, "plugin_entry");
 			f(1);
 			dlclose(h);
 		}
-	}
+	} while (!stop);
 	return NULL;
 }
 __attribute__((noinline)) int child(int n) { int s = 0; for (int i = 0; i < n; i++) s += work(i); return s; }

@@ -2,8 +2,11 @@
  * runs: the program deletes itself after the snapshot, and the snapshot
  * still reads with names and lines */
 #define FNT_WEAK
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "fntrace.h"
 
@@ -18,6 +21,25 @@ __attribute__((noinline)) int late(int x)
 	return step(x) * 2;
 }
 
+/* a table in DIR/symtab, <build-id>.sym (written whole, then renamed) */
+__attribute__((no_instrument_function)) static int saved_table(void)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	snprintf(dir, sizeof(dir), "%s/symtab", getenv("FNTRACE_DIR") ? getenv("FNTRACE_DIR") : ".");
+	d = opendir(dir);
+	while (d && !found && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		found = de->d_name[0] != '.' && l > 4 && !strcmp(de->d_name + l - 4, ".sym");
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 int main(void)
 {
 	char self[PATH_MAX];
@@ -28,7 +50,10 @@ int main(void)
 		v = step(v);
 	if (fnt_snapshot("mid"))
 		return 2;
-	usleep(1500 * 1000);            /* record saves the snapshot's tables */
+	/* record saves the snapshot's tables (it looks twice a second): wait
+	 * for the program's (the one module with events), a minute at most */
+	for (int i = 0; i < 6000 && !saved_table(); i++)
+		usleep(10 * 1000);
 	if (n <= 0)
 		return 3;
 	self[n] = 0;

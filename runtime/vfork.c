@@ -169,14 +169,14 @@ void fnt_vfork_resume(int how)
 /* The system calls here are made by instruction (fnt_sys3): libc's would
  * set errno, which the child shares with its parent. */
 
+#define VFORK_SETTLE_NS 20000000ull     /* how long a parent shown running is read again */
+
 /* Is thread tid of process pid waiting in a clone or clone3 with
  * CLONE_VM|CLONE_VFORK and without CLONE_THREAD, that is, until its child
  * execs or exits?  The kernel says so in /proc/PID/task/TID/syscall (the
  * system call and its arguments, while the thread is blocked in it), which
  * the child may read where ptrace rules let a process inspect its parent;
  * else no. */
-#define VFORK_SETTLE_NS 20000000ull     /* how long a parent shown running is read again */
-
 static int parent_in_vfork(uint32_t pid, uint32_t tid)
 {
 	char path[64], buf[256];

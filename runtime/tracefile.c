@@ -136,13 +136,26 @@ static void chunk_discard(uint8_t *m, off_t off)
 	munmap(m, chunk_size);
 }
 
+/* Gives up after 100,000 tries or 200 ms, whichever comes first.  The
+ * holder may be this very thread, interrupted by a signal handler that
+ * forks (fork_prepare takes these locks): then the lock never frees, and
+ * on a loaded machine each sched_yield can cost a whole time slice, so a
+ * bound of tries alone stalled such a fork for minutes (fork-in-handler
+ * timed out once in make check with two CPU hogs). */
 int lock_take(int *lock)
 {
+	uint64_t t0 = 0;
 	for (int i = 0; i < 100000; i++) {
 		if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
 			return 0;
-		if (i > 100)
+		if (i > 100) {
+			uint64_t now = fnt_mono_ns();
+			if (!t0)
+				t0 = now;
+			else if (now - t0 > 200000000ull)
+				break;
 			sched_yield();
+		}
 	}
 	return -1;
 }

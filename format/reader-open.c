@@ -721,6 +721,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 static int cmp_argspec(const void *a, const void *b);
+static void argspec_hash_build(struct trace_process *p);
 static void libcalls_sort(struct trace_process *p);
 
 static int cmp_pid_exec(const void *a, const void *b)
@@ -738,8 +739,10 @@ static void trace_finish_open(struct trace *t)
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].n_argspecs > 1)
 			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);
-	for (size_t i = 0; i < t->n_procs; i++)
+	for (size_t i = 0; i < t->n_procs; i++) {
+		argspec_hash_build(&t->procs[i]);
 		libcalls_sort(&t->procs[i]);
+	}
 	t->t0_mono = UINT64_MAX;
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].hdr.cal0_mono < t->t0_mono) {
@@ -1027,6 +1030,7 @@ void trace_close(struct trace *t)
 		for (size_t k = 0; k < p->n_argspecs; k++)
 			free(p->argspecs[k].text);
 		free(p->argspecs);
+		free(p->argspec_hash);
 		free(p->libcalls);
 		free(p->moves);
 		for (int k = 0; k < p->argc; k++)
@@ -1059,21 +1063,47 @@ static int cmp_argspec(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static inline size_t argspec_slot(const struct trace_process *p, uint64_t addr)
+{
+	return (size_t)((addr * 0x9E3779B97F4A7C15ull) >> p->argspec_shift);
+}
+
+/* Every view that shows values looks a function's spec up at each of its
+ * events: a hash of the sorted entries, each address once, at its first
+ * entry (the one a binary search for the leftmost match finds). */
+static void argspec_hash_build(struct trace_process *p)
+{
+	unsigned bits = 4;
+	if (!p->n_argspecs)
+		return;
+	while ((1ull << bits) < 2 * (uint64_t)p->n_argspecs)
+		bits++;
+	p->argspec_shift = 64 - bits;
+	p->argspec_hash = xrealloc_(NULL, ((size_t)1 << bits) * sizeof(*p->argspec_hash));
+	memset(p->argspec_hash, 0, ((size_t)1 << bits) * sizeof(*p->argspec_hash));
+	size_t mask = ((size_t)1 << bits) - 1;
+	for (size_t i = 0; i < p->n_argspecs; i++) {
+		if (i && p->argspecs[i].addr == p->argspecs[i - 1].addr)
+			continue;
+		size_t h = argspec_slot(p, p->argspecs[i].addr);
+		while (p->argspec_hash[h])
+			h = (h + 1) & mask;
+		p->argspec_hash[h] = (uint32_t)(i + 1);
+	}
+}
+
 const char *trace_argspec(const struct trace_process *p, uint64_t addr)
 {
-	size_t lo = 0, hi = p->n_argspecs;
-	const char *found = NULL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->argspecs[mid].addr < addr) {
-			lo = mid + 1;
-		} else {
-			if (p->argspecs[mid].addr == addr)
-				found = p->argspecs[mid].text;
-			hi = mid;
-		}
+	if (!p->argspec_hash)
+		return NULL;
+	size_t mask = ((size_t)1 << (64 - p->argspec_shift)) - 1;
+	for (size_t h = argspec_slot(p, addr);; h = (h + 1) & mask) {
+		uint32_t k = p->argspec_hash[h];
+		if (!k)
+			return NULL;
+		if (p->argspecs[k - 1].addr == addr)
+			return p->argspecs[k - 1].text;
 	}
-	return found;
 }
 
 /* by slot, and a slot's records in the order written (a stable sort: merge

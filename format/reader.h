@@ -118,6 +118,8 @@ struct trace_process {
 	uint64_t max_mono;
 	struct trace_argspec *argspecs;   /* sorted by addr after open */
 	size_t n_argspecs;
+	uint32_t *argspec_hash;     /* by addr: 1 + index of its first entry, 0 empty (after open) */
+	unsigned argspec_shift;     /* 64 - log2 of the hash's size */
 	struct fnt_meta_libcall *libcalls; /* LIBCALL meta records: sorted by slot after open,
 	                                      a reused slot's records in record order */
 	size_t n_libcalls;

@@ -49,15 +49,16 @@ static const char digit_pairs[201] =
 
 static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 {
-	static const uint64_t pow10[19] = {
-		10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
-		10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
-		1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
-		10000000000000000000ull,
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+		1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
 	};
-	unsigned n = 1;
-	while (n < 20 && v >= pow10[n - 1])
-		n++;
+	/* the digits from the bit length: 1233 / 4096 is just above log10(2),
+	 * so t is the count or one less (v | 1 has v's count, and 0 gets 1) */
+	unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;
+	unsigned n = t + (unsigned)((v | 1) >= pow10[t]);
 	n += (unsigned)neg;
 	char tmp[24], *q = b->len + n + 1 > b->cap ? tmp + n : b->p + b->len + n;
 	*q = 0;

@@ -1,7 +1,9 @@
 /* argument payloads as text (tool/args.c, format/argspec.h): every format,
  * names, enums, and payloads that are short or malformed never read past
  * their length */
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "format/argspec.h"
 #include "tests/unit/check.h"
@@ -111,6 +113,36 @@ int main(void)
 		strcpy(text, "arg1/u64");
 		fmt(text, (const uint8_t *)&v, 8, 0, "18446744073709551614");
 		args_forget();
+	}
+	/* every digit count, at each power of ten and on both sides of it,
+	 * signed and unsigned, as printf writes them (the count comes from the
+	 * bit length, which is one short just below a power of ten) */
+	{
+		char want[32];
+		uint64_t pw = 1;
+		for (int k = 0; k <= 19; k++, pw *= 10) {
+			uint64_t vs[3] = { pw - 1, pw, pw + 1 };
+			for (int j = 0; j < 3; j++) {
+				uint64_t v = vs[j];
+				snprintf(want, sizeof(want), "%" PRIu64, v);
+				fmt("arg1/u64", (const uint8_t *)&v, 8, 0, want);
+				snprintf(want, sizeof(want), "%" PRId64, (int64_t)v);
+				fmt("arg1/i64", (const uint8_t *)&v, 8, 0, want);
+				uint64_t neg = 0 - v;
+				snprintf(want, sizeof(want), "%" PRId64, (int64_t)neg);
+				fmt("arg1/i64", (const uint8_t *)&neg, 8, 0, want);
+			}
+		}
+		uint64_t top = UINT64_MAX, low = (uint64_t)INT64_MIN;
+		fmt("arg1/u64", (const uint8_t *)&top, 8, 0, "18446744073709551615");
+		fmt("arg1/i64", (const uint8_t *)&low, 8, 0, "-9223372036854775808");
+		for (int b = 0; b < 64; b++) {   /* each bit length, at its ends */
+			uint64_t lo = 1ull << b, hi = lo | (lo - 1);
+			snprintf(want, sizeof(want), "%" PRIu64, lo);
+			fmt("arg1/u64", (const uint8_t *)&lo, 8, 0, want);
+			snprintf(want, sizeof(want), "%" PRIu64, hi);
+			fmt("arg1/u64", (const uint8_t *)&hi, 8, 0, want);
+		}
 	}
 	/* integers cut at the end of a small buffer, never past it */
 	{

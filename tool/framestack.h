@@ -70,13 +70,13 @@ static inline void ps_pop_fast(struct pstack *s)
 		ps_pop(s);
 }
 
-/* the call layer's frames */
+/* the call layer's frames: every view's, at every event, so inline */
 #define fstack pstack
 static inline void fs_init(struct pstack *s) { ps_init(s, sizeof(struct frame)); }
 static inline void fs_free(struct pstack *s) { ps_free(s); }
-static inline struct frame *fs_push(struct pstack *s) { return ps_push(s); }
-static inline void fs_pop(struct pstack *s) { ps_pop(s); }
-static inline struct frame *fs_at(struct pstack *s, size_t i) { return ps_at(s, i); }
-static inline struct frame *fs_top(struct pstack *s) { return ps_top(s); }
+static inline struct frame *fs_push(struct pstack *s) { return ps_push_fast(s); }
+static inline void fs_pop(struct pstack *s) { ps_pop_fast(s); }
+static inline struct frame *fs_at(struct pstack *s, size_t i) { return ps_at_fast(s, i); }
+static inline struct frame *fs_top(struct pstack *s) { return s->n ? ps_at_fast(s, s->n - 1) : NULL; }
 
 #endif

@@ -241,20 +241,20 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	args_where(th->proc, f->start_ns);
 	if (spec && (n = args_format(spec, f->args, f->args_len, 0, text, sizeof(text))) > 0) {
 		/* the recorded arguments: "args":{"args":"12, 18"} */
-		e += sprintf(e, "%s\"args\":\"", sep);
+		e = stpcpy(stpcpy(e, sep), "\"args\":\"");
 		e = json_escape(e, text, n);
 		*e++ = '"';
 		sep = ",";
 	}
 	if (spec && !mark && (n = args_format(spec, f->ret, f->ret_len, 1, text, sizeof(text))) > 0) {
 		/* the recorded return value: "retval":"6" */
-		e += sprintf(e, "%s\"retval\":\"", sep);
+		e = stpcpy(stpcpy(e, sep), "\"retval\":\"");
 		e = json_escape(e, text, n);
 		*e++ = '"';
 		sep = ",";
 	}
 	if (mark) {
-		e += sprintf(e, "%s\"end\":\"%s\"", sep, mark);
+		e = stpcpy(stpcpy(stpcpy(stpcpy(e, sep), "\"end\":\""), mark), "\"");
 		sep = ",";
 	}
 	if (*sep == ',' && sep[1] == 0)

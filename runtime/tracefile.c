@@ -136,18 +136,22 @@ static void chunk_discard(uint8_t *m, off_t off)
 	munmap(m, chunk_size);
 }
 
-/* Gives up after 100,000 tries or 200 ms, whichever comes first.  The
- * holder may be this very thread, interrupted by a signal handler that
- * forks (fork_prepare takes these locks): then the lock never frees, and
- * on a loaded machine each sched_yield can cost a whole time slice, so a
- * bound of tries alone stalled such a fork for minutes (fork-in-handler
- * timed out once in make check with two CPU hogs). */
+/* The trace file's meta lock and the spare-chunk lock: a word holding the
+ * id of the thread that holds it.  fork_prepare takes both, and a signal
+ * handler that forks may interrupt its own thread while it holds one: that
+ * lock never frees, so this gives up at once when the holder is the
+ * caller.  Otherwise after 100,000 tries or 200 ms, whichever comes first
+ * (on a loaded machine each sched_yield can cost a whole time slice). */
 int lock_take(int *lock)
 {
+	int self = (int)fnt_gettid();
 	uint64_t t0 = 0;
 	for (int i = 0; i < 100000; i++) {
-		if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+		int seen = 0;
+		if (__atomic_compare_exchange_n(lock, &seen, self, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return 0;
+		if (seen == self)
+			return -1;      /* this thread's, under the handler running now */
 		if (i > 100) {
 			uint64_t now = fnt_mono_ns();
 			if (!t0)

@@ -124,6 +124,27 @@ void chunk_done(struct cursor *c)
 	if (e > a && !c->p->trace->borrowed)
 		madvise((void *)a, e - a, MADV_DONTNEED);
 	c->chunk_base = NULL;
+	c->th->live_lo = c->th->live_hi = NULL;
+}
+
+/* The kernel maps a fault's neighbours with it (fault-around, large
+ * folios: 256 KiB here), so the whole chunk that holds the payload goes,
+ * as chunk_done dropped it; it is never the chunk being decoded. */
+void trace_payload_done(const struct trace_thread *th, const uint8_t *payload, size_t len)
+{
+	const struct trace_process *p = th->proc;
+	if (!payload || !len || p->trace->borrowed || !p->size || !p->hdr.chunk_size ||
+	    (payload + len > th->live_lo && payload < th->live_hi) || payload < p->map + FNT_HEADER_SIZE ||
+	    payload + len > p->map + p->size)
+		return;
+	uint64_t idx = (uint64_t)(payload - p->map - FNT_HEADER_SIZE) / p->hdr.chunk_size;
+	size_t avail;
+	const uint8_t *ch = (const uint8_t *)chunk_at(p, idx, &avail);
+	if (!ch || payload + len > ch + avail)
+		return;                 /* (a payload never spans chunks) */
+	uintptr_t a = (uintptr_t)ch & ~(uintptr_t)4095, e = (uintptr_t)(ch + avail) & ~(uintptr_t)4095;
+	if (e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
 static int cursor_chunk(struct cursor *c)
@@ -138,6 +159,8 @@ static int cursor_chunk(struct cursor *c)
 		c->chunk_base = (const uint8_t *)ch;
 		c->pos = (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE;
 		c->end = (const uint8_t *)ch + avail;
+		c->th->live_lo = c->chunk_base;
+		c->th->live_hi = c->end;
 		if (ch->base_ticks < c->ticks)
 			c->ticks_went_back = 1;
 		c->ticks = ch->base_ticks;

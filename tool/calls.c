@@ -235,8 +235,10 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 		return;
 	if (s->fs.n)
 		fs_top(&s->fs)->child_ns += dur;
-	if (f->begun && w->ops->end)
+	if (f->begun && w->ops->end) {
 		w->ops->end(w->ctx, th, f, ns, how);
+		trace_payload_done(th, f->args, f->args_len);   /* read at the exit (chrome): its page again */
+	}
 }
 
 /* the thread reached --since: begin the frames still open */

@@ -93,6 +93,16 @@ struct pb {
 	size_t n, cap;
 };
 
+static inline size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
 {
 	while (v >= 0x80) {
@@ -370,7 +380,7 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 			const char *da_name, const char *mark)
 {
 	struct perfetto_thread *pt = th->view_aux;
-	uint8_t te[128 + DA_VALUE_MAX], *e = te, body[192 + DA_VALUE_MAX], *b = body;
+	uint8_t te[128 + DA_VALUE_MAX], *e = te, body[64], *b = body;
 	uint8_t *state = NULL;
 	int new_func = 0;
 
@@ -392,20 +402,19 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 			e = put_varint(put_varint(e, TAG(TE_SOURCE_LOCATION_IID, PB_VARINT)), (uint64_t)func + 1);
 	}
 	if (mark) {
-		/* DebugAnnotation { name: da_name ("end", "args", "retval"), string_value: mark } */
+		/* DebugAnnotation { name: da_name ("end", "args", "retval"), string_value: mark },
+		 * written in place: its length is known before its fields */
 		size_t ml = strlen(mark), nl = strlen(da_name);
-		uint8_t da[32 + DA_VALUE_MAX], *d = da;
 		if (ml > DA_VALUE_MAX)
 			ml = DA_VALUE_MAX;
-		d = put_varint(put_varint(d, TAG(DA_NAME, PB_LEN)), nl);
-		memcpy(d, da_name, nl);
-		d += nl;
-		d = put_varint(put_varint(d, TAG(DA_STRING_VALUE, PB_LEN)), ml);
-		memcpy(d, mark, ml);
-		d += ml;
-		e = put_varint(put_varint(e, TAG(TE_DEBUG_ANNOTATIONS, PB_LEN)), (uint64_t)(d - da));
-		memcpy(e, da, (size_t)(d - da));
-		e += d - da;
+		size_t da_len = 2 + varint_len(nl) + nl + varint_len(ml) + ml;
+		e = put_varint(put_varint(e, TAG(TE_DEBUG_ANNOTATIONS, PB_LEN)), da_len);
+		e = put_varint(put_varint(e, TAG(DA_NAME, PB_LEN)), nl);
+		memcpy(e, da_name, nl);
+		e += nl;
+		e = put_varint(put_varint(e, TAG(DA_STRING_VALUE, PB_LEN)), ml);
+		memcpy(e, mark, ml);
+		e += ml;
 	}
 	if (new_func || w->first) {
 		struct pb *m = &w->pkt;
@@ -418,6 +427,8 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 		emit_packet(w, m->p, m->n);
 		return;
 	}
+	/* the packet's head fields, then the track event, straight into the
+	 * output: the body's length is known before it is written */
 	b = put_varint(put_varint(b, TAG(PKT_TIMESTAMP, PB_VARINT)), w->base + ns);
 	*b++ = TAG(PKT_SEQ_ID, PB_VARINT);
 	*b++ = SEQ_ID;
@@ -426,13 +437,12 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 		*b++ = SEQ_NEEDS_INCREMENTAL_STATE;
 	}
 	b = put_varint(put_varint(b, TAG(PKT_TRACK_EVENT, PB_LEN)), (uint64_t)(e - te));
-	memcpy(b, te, (size_t)(e - te));
-	b += e - te;
 
-	size_t len = (size_t)(b - body);
-	uint8_t *o = (uint8_t *)outbuf_room(&w->ob, len + 4), *oe;
+	size_t head = (size_t)(b - body), len = head + (size_t)(e - te);
+	uint8_t *o = (uint8_t *)outbuf_room(&w->ob, len + 16), *oe;
 	oe = put_varint(put_varint(o, TAG(TRACE_PACKET, PB_LEN)), len);
-	memcpy(oe, body, len);
+	memcpy(oe, body, head);
+	memcpy(oe + head, te, (size_t)(e - te));
 	w->ob.len += (size_t)(oe + len - o);
 }
 

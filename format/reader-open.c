@@ -1063,9 +1063,11 @@ static int cmp_argspec(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* seeded (format/safeio.h): addresses come from the trace, which must not
+ * be able to put them all on one chain */
 static inline size_t argspec_slot(const struct trace_process *p, uint64_t addr)
 {
-	return (size_t)((addr * 0x9E3779B97F4A7C15ull) >> p->argspec_shift);
+	return (size_t)(fnt_mix64(addr ^ p->trace->hash_seed) >> p->argspec_shift);
 }
 
 /* Every view that shows values looks a function's spec up at each of its

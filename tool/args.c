@@ -55,8 +55,8 @@ static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
 		1000000000000000000ull, 10000000000000000000ull,
 	};
-	/* the digits from the bit length: 1233 / 4096 is just above log10(2),
-	 * so t is the count or one less (v | 1 has v's count, and 0 gets 1) */
+	/* the digits from the bit length: 1233 / 4096 is just below log10(2),
+	 * close enough that t is the count or one less (v | 1 has v's count, and 0 gets 1) */
 	unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;
 	unsigned n = t + (unsigned)((v | 1) >= pow10[t]);
 	n += (unsigned)neg;

@@ -77,6 +77,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sink += trace_module_at(p, m->lo, m->load_ns) != NULL;
 			sink += trace_module_at(p, m->hi - 1, m->unload_ns) != NULL;
 		}
+		/* the argument specs' hash: each one found, as the first of its
+		 * address, and a missing address not */
+		for (size_t k = 0; k < p->n_argspecs; k++) {
+			const char *text = trace_argspec(p, p->argspecs[k].addr);
+			if (!text || (k && p->argspecs[k - 1].addr == p->argspecs[k].addr ? 0 : text != p->argspecs[k].text))
+				__builtin_trap();
+			sink += strlen(text);
+		}
+		if (p->n_argspecs && trace_argspec(p, p->argspecs[p->n_argspecs - 1].addr + 1) &&
+		    p->argspecs[p->n_argspecs - 1].addr != UINT64_MAX)
+			__builtin_trap();
 	}
 	for (int by_time = 0; by_time < 2; by_time++) {
 		uint64_t n = 0;

@@ -113,16 +113,22 @@ static void chunk_damage(struct cursor *c, const uint8_t *at)
 	c->pos = c->end;
 }
 
-/* Done with the current chunk: drop its pages from this process (they stay
- * in the page cache), so decoding memory does not grow with the trace. */
+/* Drop the whole pages of [base, end) of p's mapping from this process
+ * (they stay in the page cache); never a caller's buffer. */
+static void drop_pages(const struct trace_process *p, const uint8_t *base, const uint8_t *end)
+{
+	uintptr_t a = (uintptr_t)base & ~(uintptr_t)4095, e = (uintptr_t)end & ~(uintptr_t)4095;
+	if (e > a && !p->trace->borrowed)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+/* Done with the current chunk: drop its pages, so decoding memory does not
+ * grow with the trace. */
 void chunk_done(struct cursor *c)
 {
 	if (!c->chunk_base || !c->p->size)
 		return;
-	uintptr_t a = (uintptr_t)c->chunk_base & ~(uintptr_t)4095;
-	uintptr_t e = (uintptr_t)c->end & ~(uintptr_t)4095;
-	if (e > a && !c->p->trace->borrowed)
-		madvise((void *)a, e - a, MADV_DONTNEED);
+	drop_pages(c->p, c->chunk_base, c->end);
 	c->chunk_base = NULL;
 	c->th->live_lo = c->th->live_hi = NULL;
 }
@@ -140,11 +146,8 @@ void trace_payload_done(const struct trace_thread *th, const uint8_t *payload, s
 	uint64_t idx = (uint64_t)(payload - p->map - FNT_HEADER_SIZE) / p->hdr.chunk_size;
 	size_t avail;
 	const uint8_t *ch = (const uint8_t *)chunk_at(p, idx, &avail);
-	if (!ch || payload + len > ch + avail)
-		return;                 /* (a payload never spans chunks) */
-	uintptr_t a = (uintptr_t)ch & ~(uintptr_t)4095, e = (uintptr_t)(ch + avail) & ~(uintptr_t)4095;
-	if (e > a)
-		madvise((void *)a, e - a, MADV_DONTNEED);
+	if (ch && payload + len <= ch + avail)        /* (a payload never spans chunks) */
+		drop_pages(p, ch, ch + avail);
 }
 
 static int cursor_chunk(struct cursor *c)

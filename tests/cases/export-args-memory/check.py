@@ -12,9 +12,12 @@ Here: a trace of 26-50 MB; every view's peak RSS stays within 12 MB of report's 
 the same trace (report reads no values), where chrome's was 30 MB above it
 before. The output is checked too: every call of fib has its arguments and
 return value. Two builds (-pg -mfentry, gcc and clang -O2); the sanitizers'
-shadow memory makes RSS meaningless there, so only the output is checked."""
+shadow memory makes RSS meaningless there, so only the output is checked.
+The export's size warning counts the events and their values (it said 5-10x
+the size on a trace with values)."""
 import json
 import os
+import re
 import subprocess
 
 
@@ -82,7 +85,17 @@ def check(ctx):
     calls = int(rows["fib"]["calls"])
     assert calls in (2692537, 1346269), rows["fib"]
     out = os.path.join(ctx.work, "export.json")
-    subprocess.run([ctx.fntrace, "export", "-q", "-f", "chrome", "-o", out, "-d", ctx.data], check=True)
+    # the export announces its size before writing it (here made to, with
+    # a limit of 1 MB): counted from the events and their values, not from
+    # the trace's bytes at 2 an event (17 here), which said 5-10x the size
+    warned = subprocess.run([ctx.fntrace, "export", "-q", "-f", "chrome", "-o", out, "-d", ctx.data],
+                            env=dict(os.environ, FNTRACE_EXPORT_WARN="1000000"), stderr=subprocess.PIPE, text=True,
+                            check=True).stderr
+    m = re.match(r"fntrace: warning: '%s' will be about ([\d.]+) MB \(chrome takes ~85 bytes per event\)"
+                 % re.escape(out), warned)
+    assert m, warned
+    actual = os.path.getsize(out)
+    assert actual / 1.5 < float(m.group(1)) * 1e6 < actual * 1.5, (m.group(1), actual)
     ends, top = 0, None
     with open(out) as f:
         for line in f:

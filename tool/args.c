@@ -47,7 +47,9 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
+/* v in decimal (after a '-' when neg) at q, which has room for 21 bytes;
+ * returns the end */
+static inline char *dec_at(char *q, uint64_t v, int neg)
 {
 	static const uint64_t pow10[20] = {
 		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
@@ -59,9 +61,10 @@ static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 	 * close enough that t is the count or one less (v | 1 has v's count, and 0 gets 1) */
 	unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;
 	unsigned n = t + (unsigned)((v | 1) >= pow10[t]);
-	n += (unsigned)neg;
-	char tmp[24], *q = b->len + n + 1 > b->cap ? tmp + n : b->p + b->len + n;
-	*q = 0;
+	if (neg)
+		*q++ = '-';
+	char *e = q + n;
+	q = e;
 	while (v >= 100) {         /* two digits at a time */
 		unsigned d = (unsigned)(v % 100) * 2;
 		v /= 100;
@@ -74,12 +77,18 @@ static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 	} else {
 		*--q = (char)('0' + v);
 	}
-	if (neg)
-		*--q = '-';
-	if (q == tmp)
-		sb_put(b, tmp, n);      /* no room: cut */
-	else
-		b->len += n;
+	return e;
+}
+
+static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
+{
+	char tmp[24];
+	if (b->len + 22 <= b->cap) {
+		b->len = (size_t)(dec_at(b->p + b->len, v, neg) - b->p);
+		b->p[b->len] = 0;
+	} else {
+		sb_put(b, tmp, (size_t)(dec_at(tmp, v, neg) - tmp));     /* little room: cut */
+	}
 }
 
 static void sb_put_i64(struct sbuf *b, int64_t v)
@@ -87,16 +96,22 @@ static void sb_put_i64(struct sbuf *b, int64_t v)
 	sb_put_u64(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
+/* v as 0x... at q, which has room for 18 bytes; returns the end */
+static inline char *hex_at(char *q, uint64_t v)
+{
+	unsigned n = v ? (67u - (unsigned)__builtin_clzll(v)) / 4 : 1;
+	char *e = q + 2 + n;
+	q[0] = '0';
+	q[1] = 'x';
+	for (char *d = e; d > q + 2; v >>= 4)
+		*--d = "0123456789abcdef"[v & 15];
+	return e;
+}
+
 static void sb_put_hex(struct sbuf *b, uint64_t v)
 {
-	char tmp[24], *e = tmp + sizeof(tmp), *q = e;
-	do {
-		*--q = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	*--q = 'x';
-	*--q = '0';
-	sb_put(b, q, (size_t)(e - q));
+	char tmp[24];
+	sb_put(b, tmp, (size_t)(hex_at(tmp, v) - tmp));
 }
 
 static void put_escaped_char(struct sbuf *b, unsigned char c, char quote)
@@ -305,6 +320,12 @@ struct parsed_spec {
 	const char *key;                 /* the text; NULL when the slot is empty */
 	struct fnt_argspec spec;
 	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
+	uint8_t name_len[FNT_ARGS_MAX];
+	/* [0] arguments, [1] return value: how many items, and whether each
+	 * is a plain integer (int, unsigned or hex: 8 bytes of payload, at
+	 * most 55 bytes of text with its name), which args_format writes
+	 * without put_item's checks */
+	uint8_t n_side[2], ints[2];
 };
 static struct parsed_spec *spec_cache;
 
@@ -322,6 +343,16 @@ static int spec_parse(const char *spec_text, struct parsed_spec *ps)
 		ps->off[i] = (uint16_t)(text - spec_text);
 		ps->len[i] = (uint16_t)tlen;
 		text = comma ? comma + 1 : text + tlen;
+	}
+	ps->ints[0] = ps->ints[1] = 1;
+	ps->n_side[0] = ps->n_side[1] = 0;
+	for (unsigned i = 0; i < ps->spec.n; i++) {
+		const struct fnt_arg_item *it = &ps->spec.item[i];
+		int side = it->src == FNT_SRC_RET;
+		ps->name_len[i] = (uint8_t)strnlen(it->name, sizeof(it->name) - 1);
+		ps->n_side[side]++;
+		if (it->fmt != FNT_FMT_INT && it->fmt != FNT_FMT_UINT && it->fmt != FNT_FMT_HEX)
+			ps->ints[side] = 0;
 	}
 	return 0;
 }
@@ -346,6 +377,42 @@ void args_forget(void)
 	spec_cache = NULL;
 }
 
+/* args_format for a side whose items are all plain integers, with their
+ * payload whole and room for every one: written straight out */
+static size_t ints_format(const struct parsed_spec *ps, const uint8_t *p, int is_ret, char *out)
+{
+	char *q = out;
+	for (unsigned i = 0; i < ps->spec.n; i++) {
+		const struct fnt_arg_item *it = &ps->spec.item[i];
+		uint64_t v;
+		if ((it->src == FNT_SRC_RET) != is_ret)
+			continue;
+		if (q != out) {
+			memcpy(q, ", ", 2);
+			q += 2;
+		}
+		if (ps->name_len[i] && !is_ret) {
+			memcpy(q, it->name, ps->name_len[i]);
+			q += ps->name_len[i];
+			*q++ = '=';
+		}
+		memcpy(&v, p, 8);
+		p += 8;
+		unsigned bits = it->size * 8u;
+		uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+		if (it->fmt == FNT_FMT_INT) {
+			int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+			q = dec_at(q, sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv, sv < 0);
+		} else if (it->fmt == FNT_FMT_UINT) {
+			q = dec_at(q, v & mask, 0);
+		} else {
+			q = hex_at(q, v & mask);
+		}
+	}
+	*q = 0;
+	return (size_t)(q - out);
+}
+
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
 {
 	struct sbuf b = { out, 0, cap };
@@ -357,6 +424,8 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 	out[0] = 0;
 	if (!spec_text || !(ps = spec_get(spec_text)))
 		return 0;
+	if (ps->ints[is_ret] && payload && len >= 8u * ps->n_side[is_ret] && cap > 56u * ps->n_side[is_ret])
+		return ints_format(ps, payload, is_ret, out);
 	for (unsigned i = 0; i < ps->spec.n; i++) {
 		const struct fnt_arg_item *it = &ps->spec.item[i];
 		const char *itext = spec_text + ps->off[i];

@@ -144,6 +144,40 @@ int main(void)
 			fmt("arg1/u64", (const uint8_t *)&hi, 8, 0, want);
 		}
 	}
+	/* a side of plain integers is written by a fast path when the buffer
+	 * has room for every item (56 bytes each); with a byte less it goes
+	 * through put_item: both give the same text, for every width, sign,
+	 * name and value's length */
+	{
+		static const char *const specs[] = {
+			"arg1,arg2,retval", "n=arg1/i8,m=arg2/u16,arg3/x32,retval/i64",
+			"a_rather_long_argument_name_xyz=arg1/i64,b=arg2/u64,c=arg3/x64,retval/u8",
+			"arg1/x8,arg2/i16,arg3/u32,arg4/x16,arg5/i32,arg6/u8,retval/x64",
+		};
+		uint64_t x = 0x9e3779b97f4a7c15ull;
+		for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+			struct fnt_argspec ps = { 0 };
+			CHECK(!fnt_argspec_parse(specs[k], strlen(specs[k]), &ps), "parse %s", specs[k]);
+			for (int r = 0; r < 2; r++) {
+				size_t items = 0;
+				for (unsigned i = 0; i < ps.n; i++)
+					items += (ps.item[i].src == FNT_SRC_RET) == r;
+				for (int t = 0; t < 2000; t++) {
+					uint8_t pl[8 * FNT_ARGS_MAX];
+					char fast[1024], slow[1024];
+					for (size_t i = 0; i < items; i++) {
+						x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+						put64(pl + 8 * i, x >> (t % 64));   /* every length of number */
+					}
+					size_t nf = args_format(specs[k], pl, 8 * items, r, fast, sizeof(fast));
+					size_t ns = args_format(specs[k], pl, 8 * items, r, slow, 56 * items);
+					CHECK(nf == ns && !strcmp(fast, slow), "%s ret %d: '%s' fast, '%s' through put_item",
+					      specs[k], r, fast, slow);
+				}
+			}
+		}
+	}
+
 	/* integers cut at the end of a small buffer, never past it */
 	{
 		char out[5];

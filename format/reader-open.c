@@ -742,6 +742,8 @@ static void trace_finish_open(struct trace *t)
 	for (size_t i = 0; i < t->n_procs; i++) {
 		argspec_hash_build(&t->procs[i]);
 		libcalls_sort(&t->procs[i]);
+		for (size_t k = 0; k < t->procs[i].n_threads; k++)
+			memcpy(t->procs[i].threads[k].open_name, t->procs[i].threads[k].name, sizeof(t->procs[i].threads[k].name));
 	}
 	t->t0_mono = UINT64_MAX;
 	for (size_t i = 0; i < t->n_procs; i++)

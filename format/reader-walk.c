@@ -184,6 +184,20 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 	return ret;
 }
 
+void trace_rewind(struct trace *t)
+{
+	walk_reset(t);
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
+			struct trace_thread *th = &t->procs[i].threads[k];
+			memcpy(th->name, th->open_name, sizeof(th->name));
+			th->events = th->lost = 0;
+			th->first_ns = th->last_ns = 0;
+			th->ended = 0;
+			th->live_lo = th->live_hi = NULL;
+		}
+}
+
 int trace_walk_batch(struct trace *t, int by_time, trace_batch_fn fn, void *ctx)
 {
 	walk_reset(t);

@@ -43,7 +43,8 @@ struct scope_pending {              /* a SCOPE record until the module map is co
 struct trace_thread {
 	struct trace_process *proc;
 	uint32_t serial, tid;
-	char name[17];
+	char name[17];              /* at open: the first one known; a walk renames it as it goes */
+	char open_name[17];         /* the name at open (trace_rewind) */
 	uint32_t *chunks;           /* chunk indices in this process's file, by seq */
 	size_t n_chunks, cap_chunks;
 	int32_t start_depth;        /* call depth at the first chunk (fork child, ring) */
@@ -269,6 +270,12 @@ int trace_walk(struct trace *t, int by_time, trace_event_fn fn, void *ctx);
 /* The same walk, handing out events in batches (the fast way: no call per
  * event).  The order of events is exactly trace_walk's. */
 int trace_walk_batch(struct trace *t, int by_time, trace_batch_fn fn, void *ctx);
+
+/* Put back what a walk filled in (each thread's name, events, lost,
+ * times, ended; the damage counts) as the trace said at open: for a walk
+ * made before the view's own, whose view reads them before walking (the
+ * export's event count, then perfetto's thread names). */
+void trace_rewind(struct trace *t);
 
 /* Restrict walks to threads whose tid is in the list; returns the number
  * of threads matched. */

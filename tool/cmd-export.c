@@ -89,6 +89,7 @@ static void warn_if_huge(struct trace *t, const struct view_opts *vo, const stru
 		return;
 	struct walk_count wc = { 0, 0 };
 	trace_walk_batch(t, 0, count_batch, &wc);
+	trace_rewind(t);
 	/* a value's text (perfetto and chrome write them) is about as long as its bytes */
 	estimate = (uint64_t)((double)(wc.events * fmt->bytes_per_event + (fmt->values ? wc.payload : 0)) * share);
 	if (estimate < limit)

@@ -88,7 +88,11 @@ static void warn_if_huge(struct trace *t, const struct view_opts *vo, const stru
 	if (estimate < limit)
 		return;
 	struct walk_count wc = { 0, 0 };
+	char what[PATH_MAX + 32];
+	snprintf(what, sizeof(what), "counting the events for '%s'", output);
+	progress_begin(t, what, !strcmp(output, "-") && isatty(STDOUT_FILENO));
 	trace_walk_batch(t, 0, count_batch, &wc);
+	progress_end();
 	trace_rewind(t);
 	/* a value's text (perfetto and chrome write them) is about as long as its bytes */
 	estimate = (uint64_t)((double)(wc.events * fmt->bytes_per_event + (fmt->values ? wc.payload : 0)) * share);

@@ -22,6 +22,15 @@ def check(ctx):
     assert shown.endswith("\r\x1b[Kfntrace: wrote '%s' (chrome, %.1f MB)\r\n" % (out, os.path.getsize(out) / 1e6)), \
         shown[-300:]
 
+    # an export that will be large counts its events first, with its own progress, then warns
+    rc, shown = on_tty([ctx.fntrace, "export", "-d", ctx.data, "-f", "chrome", "-o", out],
+                       dict(env, FNTRACE_EXPORT_WARN="1"), raw=True)
+    assert rc == 0, shown
+    counting = re.findall(r"\rfntrace: counting the events for '%s' (\d+)%%" % re.escape(out), shown)
+    assert counting and all(0 <= int(s) <= 100 for s in counting), shown[:500]
+    warned = shown.index("\r\x1b[Kfntrace: warning: '%s' will be about" % out)
+    assert shown.rindex("counting the events") < warned < shown.index("exporting '%s'" % out), shown[:1000]
+
     rc, shown = on_tty([ctx.fntrace, "report", "-d", ctx.data, "--no-pager", "--color=never"], env, raw=True)
     assert rc == 0 and re.search(r"\rfntrace: reading the trace \d+%", shown) and "\r\x1b[K" in shown, shown[:300]
     table = shown.split("\r\x1b[K", 1)[1]

@@ -141,7 +141,9 @@ static const char export_usage[] =
 	"  -h, --help             this help\n\n"
 	"A regular file is written under a temporary name and renamed when complete\n"
 	"(an existing one keeps its mode); a FIFO, a device or a symlink is written\n"
-	"into directly.\n";
+	"into directly.  An export estimated above 1 GB is announced before it is\n"
+	"written, with the ways to a smaller one (FNTRACE_EXPORT_WARN=BYTES sets\n"
+	"another limit).\n";
 
 static const struct export_format *find_format(const char *name)
 {

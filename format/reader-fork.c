@@ -76,6 +76,7 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 		}
 	}
 	chunk_done(c);
+	thread_release(pt);
 	free(changes);
 	free(wc);
 	free(c);

@@ -12,6 +12,8 @@ static void walk_reset(struct trace *t)
 {
 	for (size_t i = 0; i < t->n_procs; i++) {
 		t->procs[i].damaged_bytes = 0;
+		for (size_t k = 0; k < t->procs[i].n_threads; k++)
+			thread_release(&t->procs[i].threads[k]);   /* a walk stopped early holds some */
 	}
 	t->end_ns = 0;
 	t->chunks_walked = 0;

@@ -69,7 +69,10 @@ struct trace_thread {
 	size_t n_moves_out, n_moves_in;
 	void *view_data;            /* per-thread state of the tool's call layer */
 	void *view_aux;             /* per-thread state of the view on top of it */
-	const uint8_t *live_lo, *live_hi;   /* the chunk its walk is decoding (trace_payload_done) */
+	/* the chunk its walk is decoding; the one it left while decoding the
+	 * batch being handed out (dropped at the next batch); a chunk left
+	 * earlier that a view read again (trace_payload_done) */
+	const uint8_t *live_lo, *live_hi, *left_lo, *left_hi, *drop_lo, *drop_hi;
 };
 
 struct trace_argspec {              /* ARGSPEC meta record: the items captured for a function */
@@ -304,9 +307,12 @@ const struct trace_module *trace_module_at(const struct trace_process *p, uint64
 const char *trace_argspec(const struct trace_process *p, uint64_t addr);
 /* A view is done with an event's payload (a call's arguments, read at its
  * exit): when it lies in a chunk the walk has already left, whose pages
- * were dropped and came back for this read, drop them again, so that a
- * view reading entries' values at the exits keeps memory bounded. */
-void trace_payload_done(const struct trace_thread *th, const uint8_t *payload, size_t len);
+ * were dropped and came back for this read, they are dropped again, so
+ * that a view reading entries' values at the exits keeps memory bounded:
+ * when the walk leaves its current chunk, or at once when another left
+ * chunk is read (one such chunk per thread at most; a syscall per read
+ * was 8 % of a replay). */
+void trace_payload_done(struct trace_thread *th, const uint8_t *payload, size_t len);
 /* the function a library call's GOT slot (runtime address) led to, as last
  * recorded (FNT_META_LIBCALL), or 0 when the trace does not say */
 uint64_t trace_libcall_target(const struct trace_process *p, uint64_t slot);

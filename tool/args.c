@@ -413,12 +413,26 @@ static size_t ints_format(const struct parsed_spec *ps, const uint8_t *p, int is
 	return (size_t)(q - out);
 }
 
+static const uint8_t *last_read;
+
+const uint8_t *args_last_read(void)
+{
+	return last_read;
+}
+
+void args_read_clear(void)
+{
+	last_read = NULL;
+}
+
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
 {
 	struct sbuf b = { out, 0, cap };
 	const uint8_t *p = payload, *end = payload + len;
 	int first = 1, short_ = 0;
 	const struct parsed_spec *ps;
+	if (!is_ret)
+		last_read = payload;
 	if (!cap)
 		return 0;
 	out[0] = 0;

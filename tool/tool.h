@@ -364,6 +364,11 @@ void args_forget(void);
 void args_symbols(struct view *v, int (*name)(struct view *v, const struct trace_process *p, uint64_t ns,
 						 uint64_t addr, char *out, size_t cap));
 void args_where(const struct trace_process *p, uint64_t ns);
+/* The argument payload (is_ret 0) args_format last read, and forgetting
+ * it: the call layer hands a call's arguments back to the reader
+ * (trace_payload_done) only when its view read them at the call's end */
+const uint8_t *args_last_read(void);
+void args_read_clear(void);
 
 /* ---- autoargs.c: record --auto-args ---- */
 /* "func@items;..." for every function of the program with DWARF, or NULL */

@@ -66,7 +66,12 @@ static void warn_if_huge(struct trace *t, const struct view_opts *vo, const stru
 	const char *env = getenv("FNTRACE_EXPORT_WARN");
 	uint64_t limit = env && *env ? strtoull(env, NULL, 10) : 1000000000ull, bytes = 0;
 	char size[32];
+	struct stat st;
 	if (!fmt->bytes_per_event || gz_suffix(output))
+		return;
+	/* only a file takes the room: not a pipe, a terminal or /dev/null */
+	if (!strcmp(output, "-") ? !fstat(STDOUT_FILENO, &st) && !S_ISREG(st.st_mode)
+				 : !stat(output, &st) && !S_ISREG(st.st_mode))
 		return;
 	for (size_t i = 0; i < t->n_procs; i++)
 		bytes += t->procs[i].size > FNT_HEADER_SIZE ? t->procs[i].size - FNT_HEADER_SIZE : 0;
@@ -141,9 +146,9 @@ static const char export_usage[] =
 	"  -h, --help             this help\n\n"
 	"A regular file is written under a temporary name and renamed when complete\n"
 	"(an existing one keeps its mode); a FIFO, a device or a symlink is written\n"
-	"into directly.  An export estimated above 1 GB is announced before it is\n"
-	"written, with the ways to a smaller one (FNTRACE_EXPORT_WARN=BYTES sets\n"
-	"another limit).\n";
+	"into directly.  An export to a file estimated above 1 GB is announced\n"
+	"before it is written, with the ways to a smaller one\n"
+	"(FNTRACE_EXPORT_WARN=BYTES sets another limit).\n";
 
 static const struct export_format *find_format(const char *name)
 {

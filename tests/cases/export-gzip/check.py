@@ -41,6 +41,11 @@ def check(ctx):
     assert "warning" not in p.stderr, p.stderr
     p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", out, "-q", check=True)
     assert p.stderr == "", p.stderr
+    # nor into a pipe or a device, which take no room (it warned, and
+    # counted the events to, for -o /dev/null)
+    for target in ("-", "/dev/null"):
+        p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", target, "-q", env=env, check=True)
+        assert p.stderr == "", (target, p.stderr)
     # --since/--until: the estimate is the window's share of the run (it
     # warned about the whole trace's size for a 1 % window before)
     info = ctx.run("info", check=True).stdout

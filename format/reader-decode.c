@@ -122,6 +122,31 @@ static void drop_pages(const struct trace_process *p, const uint8_t *base, const
 		madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
+/* Drop a chunk this thread has done with, and the pages around it: a
+ * fault maps its neighbours too (fault-around, large folios), and in a
+ * file whose threads' chunks interleave those belong to other threads'
+ * chunks, which stayed mapped when their own walk had been and gone
+ * (report on bench's mt with values: 27 MB of the file mapped at the end,
+ * growing with the number of chunks).  Never the chunk the thread decodes
+ * now; another thread's live pages that go come back at their next read. */
+#define FRINGE (256u * 1024u)
+static void drop_chunk(const struct trace_thread *th, const uint8_t *lo, const uint8_t *hi)
+{
+	const struct trace_process *p = th->proc;
+	uintptr_t start = (uintptr_t)p->map + FNT_HEADER_SIZE, end = (uintptr_t)p->map + p->size;
+	uintptr_t a = (uintptr_t)lo, e = (uintptr_t)hi;
+	a = a - start > FRINGE ? a - FRINGE : start;
+	e = end - e > FRINGE ? e + FRINGE : end;
+	uintptr_t llo = (uintptr_t)th->live_lo, lhi = (uintptr_t)th->live_hi;
+	if (llo && lhi > a && llo < e) {
+		if (llo >= (uintptr_t)hi)
+			e = llo;
+		else if (lhi <= (uintptr_t)lo)
+			a = lhi;
+	}
+	drop_pages(p, (const uint8_t *)a, (const uint8_t *)e);
+}
+
 /* Done with the current chunk.  Its pages go (so that decoding memory
  * does not grow with the trace) when the next batch is decoded: the views
  * may still read the payloads of the batch that holds its last events. */
@@ -131,13 +156,13 @@ void chunk_done(struct cursor *c)
 	if (!c->chunk_base || !c->p->size)
 		return;
 	if (th->left_lo)            /* (a batch spans one chunk's end at most) */
-		drop_pages(c->p, th->left_lo, th->left_hi);
+		drop_chunk(th, th->left_lo, th->left_hi);
 	th->left_lo = c->chunk_base;
 	th->left_hi = c->end;
 	c->chunk_base = NULL;
 	th->live_lo = th->live_hi = NULL;
 	if (th->drop_lo) {
-		drop_pages(c->p, th->drop_lo, th->drop_hi);
+		drop_chunk(th, th->drop_lo, th->drop_hi);
 		th->drop_lo = th->drop_hi = NULL;
 	}
 }
@@ -147,10 +172,26 @@ void chunk_done(struct cursor *c)
 void thread_release(struct trace_thread *th)
 {
 	if (th->left_lo)
-		drop_pages(th->proc, th->left_lo, th->left_hi);
+		drop_chunk(th, th->left_lo, th->left_hi);
 	if (th->drop_lo)
-		drop_pages(th->proc, th->drop_lo, th->drop_hi);
+		drop_chunk(th, th->drop_lo, th->drop_hi);
 	th->left_lo = th->left_hi = th->drop_lo = th->drop_hi = NULL;
+}
+
+/* Drop every page of the thread's walk, the chunk it decodes included
+ * (read again from the page cache when its turn comes): a walk by time
+ * decodes each thread's first batch before handing out any, and with
+ * hundreds of threads those chunks alone took tens of MB */
+void thread_park(struct trace_thread *th)
+{
+	const uint8_t *lo = th->live_lo, *hi = th->live_hi;
+	thread_release(th);
+	if (!lo)
+		return;
+	th->live_lo = th->live_hi = NULL;     /* with its neighbours this time */
+	drop_chunk(th, lo, hi);
+	th->live_lo = lo;
+	th->live_hi = hi;
 }
 
 /* The kernel maps a fault's neighbours with it (fault-around, large
@@ -177,7 +218,7 @@ void trace_payload_done(struct trace_thread *th, const uint8_t *payload, size_t 
 	if (ch == th->drop_lo)
 		return;
 	if (th->drop_lo)
-		drop_pages(p, th->drop_lo, th->drop_hi);
+		drop_chunk(th, th->drop_lo, th->drop_hi);
 	th->drop_lo = ch;
 	th->drop_hi = ch + avail;
 }
@@ -788,7 +829,7 @@ size_t cursor_fill(struct cursor *c)
 	uint64_t max_ns = 0;
 
 	if (th->left_lo) {          /* the views are done with the last batch */
-		drop_pages(proc, th->left_lo, th->left_hi);
+		drop_chunk(th, th->left_lo, th->left_hi);
 		th->left_lo = th->left_hi = NULL;
 	}
 	c->i = 0;

@@ -91,6 +91,7 @@ uint64_t func_key_hash(uint64_t seed, uint32_t file, uint64_t vaddr);
 void process_changes(struct trace_process *p, uint64_t **out, size_t *n);
 void chunk_done(struct cursor *c);
 void thread_release(struct trace_thread *th);
+void thread_park(struct trace_thread *th);
 int cursor_next(struct cursor *c, struct trace_event *ev);
 void buffer_prepare(struct cursor *c);
 void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, size_t n_changes,

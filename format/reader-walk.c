@@ -61,6 +61,7 @@ static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 			}
 			if (!ret)
 				ret = stream_end(c, fn, ctx);
+			thread_release(c->th);    /* its last chunk, and one its views read again (or stopped early) */
 		}
 		free(changes);
 	}
@@ -126,10 +127,12 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 				exit(1);
 			cursor_init(c, &p->threads[k], changes[i], n_changes, wc, buf, BY_TIME_BATCH0);
 			if (!cursor_fill(c)) {
+				thread_release(c->th);
 				free(buf);
 				free(c);
 				continue;
 			}
+			thread_park(c->th);
 			if (n == cap) {
 				cap = cap ? cap * 2 : 16;
 				heap = xrealloc_(heap, cap * sizeof(*heap));
@@ -153,6 +156,11 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 		if ((ret = fn(ctx, c->buf + c->i, j - c->i)))
 			break;
 		c->i = j;
+		/* the events of a chunk the thread left are out (its batch ends
+		 * with the first of the next chunk): its pages go now, not when
+		 * the thread's turn comes again (hundreds of threads each held one) */
+		if (c->i + 1 >= c->n && c->th->left_lo)
+			thread_release(c->th);
 		/* a thread that ran alone through its whole batch gets a bigger
 		 * one; threads that interleave finely keep small ones (memory
 		 * grows with the number of threads) */
@@ -164,6 +172,7 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 		}
 		if (c->i == c->n && !cursor_fill(c)) {
 			ret = stream_end(c, fn, ctx);
+			thread_release(c->th);
 			free(c->buf);
 			free(c);
 			heap[0] = heap[--n];
@@ -174,7 +183,8 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 		}
 		heap_down(heap, n, 0);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {     /* a walk stopped early */
+		thread_release(heap[i].c->th);
 		free(heap[i].c->buf);
 		free(heap[i].c);
 	}

@@ -249,6 +249,20 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 	}
 }
 
+/* A frame's begin, late (--since, -t, -C): its arguments may lie in a
+ * chunk the walk has left, which the view's read maps again; hand them back
+ * (trace_payload_done), as pop() does for the ones read at the exit. */
+static void begin_late(struct calls_walk *w, struct trace_thread *th, struct frame *f)
+{
+	if (!w->ops->begin)
+		return;
+	if (f->args)
+		args_read_clear();
+	w->ops->begin(w->ctx, th, f);
+	if (f->args && args_last_read() == f->args)
+		trace_payload_done(th, f->args, f->args_len);
+}
+
 /* the thread reached --since: begin the frames still open */
 static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *s)
 {
@@ -258,8 +272,7 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
 		if (!f->begun && !f->wait_t && !f->wait_c && !f->inherited && (f->shown || w->all) &&
 		    f->start_ns <= w->until) {
 			f->begun = 1;
-			if (w->ops->begin)
-				w->ops->begin(w->ctx, th, f);
+			begin_late(w, th, f);
 		}
 	}
 }
@@ -275,8 +288,7 @@ static void promote(struct calls_walk *w, struct trace_thread *th, struct tstack
 				return;
 			f->wait_t = 0;
 			f->begun = 1;
-			if (w->ops->begin)
-				w->ops->begin(w->ctx, th, f);
+			begin_late(w, th, f);
 		}
 		s->decided++;
 	}
@@ -397,8 +409,7 @@ static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct 
 		a->wait_c = 0;
 		if (s->reached && !a->wait_t && a->start_ns <= w->until) {
 			a->begun = 1;
-			if (w->ops->begin)
-				w->ops->begin(w->ctx, th, a);
+			begin_late(w, th, a);
 		}
 	}
 	s->c_done = s->fs.n;

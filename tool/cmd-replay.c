@@ -511,6 +511,8 @@ static void flush_pending(struct replay *r, struct trace_thread *th, struct pend
 		}
 	if (!values_line(r, th, NULL, p->f.start_ns, p->f.depth, &p->f, 0, CALL_RETURN, NULL, 0))
 		name_line(r, th, NULL, p->f.start_ns, p->f.depth, "", 0, p->f.func, "() {", 4, &p->f, &p->f);
+	else    /* read after the walk may have left its chunk: hand it back, or it stays mapped */
+		trace_payload_done(th, p->f.args, p->f.args_len);
 	p->has = 0;
 }
 

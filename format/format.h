@@ -52,6 +52,10 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_RES_LOST_STACKS 1      /* events on machine stacks past the registry of them (coroutines) */
 #define FNT_CORO_STACKS     4096u  /* that registry: machine stacks parked at once, per process */
 #define FNT_RES_LOST_ADDR   7      /* events whose function address the trace cannot hold (0, not user space) */
+/* slot owned by fork: when a forked (or vfork, or raw-cloned) child was made, in
+ * ticks of the calibration it shares with its parent; 0 for a process that
+ * started by exec (its cal0 is its start).  Orders processes by creation. */
+#define FNT_RES_FORK_TICKS  0
 
 /* file header .end_flags */
 #define FNT_END_EXIT        0x1u   /* exit() or a return from main: the end fields are set */

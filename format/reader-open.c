@@ -712,9 +712,9 @@ static int is_fnt(const char *name)
 	return l > 4 && !strcmp(name + l - 4, ".fnt");
 }
 
-/* file names in pid order, "9998-0.fnt" before "10001-0.fnt" (strcmp put
- * a child whose pid had one more digit before its parent, and views that
- * go process by process, as graph does, listed it first) */
+/* file names in pid order, "9998-0.fnt" before "10001-0.fnt": the order
+ * of the warnings about them (the processes are ordered by when they were
+ * made once open, cmp_start) */
 static int cmp_str(const void *a, const void *b)
 {
 	return strverscmp(*(char *const *)a, *(char *const *)b);
@@ -730,6 +730,20 @@ static int cmp_pid_exec(const void *a, const void *b)
 	if (x->hdr.pid != y->hdr.pid)
 		return x->hdr.pid < y->hdr.pid ? -1 : 1;
 	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
+}
+
+/* processes in the order they were made, then by pid and exec: a child
+ * after its parent also when its pid is lower (pids wrapped) */
+static int cmp_start(const void *a, const void *b)
+{
+	const struct trace_process *x = a, *y = b;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->hdr.pid != y->hdr.pid)
+		return x->hdr.pid < y->hdr.pid ? -1 : 1;
+	if (x->hdr.exec_seq != y->hdr.exec_seq)
+		return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : 1;
+	return strverscmp(x->file, y->file);
 }
 
 static void scope_hash_build(struct trace *t);
@@ -776,6 +790,12 @@ static void trace_finish_open(struct trace *t)
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
+		if (p->hdr.reserved[FNT_RES_FORK_TICKS]) {
+			double ns = ((double)(int64_t)(p->hdr.reserved[FNT_RES_FORK_TICKS] - p->tick0)) * p->scale + (double)p->off;
+			p->start_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+		} else {
+			p->start_ns = (uint64_t)p->off;
+		}
 		for (size_t k = 0; k < p->n_modules; k++) {
 			struct trace_module *m = &p->modules[k];
 			double ns = ((double)(int64_t)(m->load_ticks - p->tick0)) * p->scale + (double)p->off;
@@ -806,6 +826,12 @@ static void trace_finish_open(struct trace *t)
 		p->scope_ticks = NULL;
 		p->n_scope_ticks = 0;
 		moves_index(p);
+	}
+	if (t->n_procs > 1) {
+		qsort(t->procs, t->n_procs, sizeof(*t->procs), cmp_start);
+		for (size_t i = 0; i < t->n_procs; i++)
+			for (size_t k = 0; k < t->procs[i].n_threads; k++)
+				t->procs[i].threads[k].proc = &t->procs[i];
 	}
 	scope_hash_build(t);
 }

@@ -93,6 +93,7 @@ struct trace_process {
 	double scale;
 	int64_t mult;               /* scale in 32.32 fixed point */
 	int64_t off;
+	uint64_t start_ns;          /* when it was made (trace-relative): its fork, else its first clock sample */
 	struct trace_module *modules;
 	size_t n_modules;
 	size_t cap_modules;

@@ -77,7 +77,9 @@ static void fork_child_common(int raw)
 	close(tf->fd);
 	tf->fd = -1;
 	tf->pid = (uint32_t)getpid();
-	if (file_open(tf, &cal)) {
+	if (raw)
+		fork_ticks = fnt_now();  /* no prepare step took it: its first event is the closest */
+	if (file_open(tf, &cal, fork_ticks)) {
 		state = 2;
 		return;
 	}

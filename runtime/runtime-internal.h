@@ -50,7 +50,7 @@ int meta_lock_take(void) FNT_HIDDEN;
 void punch_tail(int64_t chunk_off, uintptr_t used) FNT_HIDDEN;
 void chunk_release(struct fnt_thread *t, int punch) FNT_HIDDEN;
 int thread_chunk_start(struct fnt_thread *t) FNT_HIDDEN;
-int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal) FNT_HIDDEN;
+int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint64_t made_ticks) FNT_HIDDEN;
 int child_file_open(struct fnt_thread *t, struct fnt_trace_file *tf) FNT_HIDDEN;
 
 /* clock.c */

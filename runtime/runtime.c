@@ -211,7 +211,7 @@ void runtime_init(void)
 	tf->pid = (uint32_t)getpid();
 	if (standalone)
 		setenv(FNTRACE_ENV_DIR, trace_dir, 1);
-	if (file_open(tf, NULL)) {
+	if (file_open(tf, NULL, 0)) {
 		/* the one message the runtime ever prints, at start-up */
 		char msg[4400];
 		int n = snprintf(msg, sizeof(msg), "fntrace: cannot create a trace file in '%s': %s; not recording\n",

@@ -516,7 +516,7 @@ int child_file_open(struct fnt_thread *t, struct fnt_trace_file *tf)
 {
 	if (tf == &main_file || t->state == FNT_T_OFF)
 		return -1;
-	if (file_open(tf, main_file.hdr)) {
+	if (file_open(tf, main_file.hdr, fnt_now())) {   /* (its parent waits: no sibling races it) */
 		t->state = FNT_T_OFF;   /* its drops count in its parent's file */
 		return -1;
 	}
@@ -596,8 +596,9 @@ static void read_cmdline(struct fnt_file_header *h)
 }
 
 /* Create "<dir>/<pid>-<n>.fnt" (n counts execs within one pid) and map its
- * header.  cal: calibration to copy (a forked child keeps its parent's). */
-int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal)
+ * header.  cal: calibration to copy (a forked child keeps its parent's);
+ * made_ticks: when such a child was made, on that clock. */
+int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint64_t made_ticks)
 {
 	struct fnt_file_header *h;
 	uint32_t n;
@@ -648,6 +649,7 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal)
 	if (cal) {
 		h->cal0_ticks = cal->cal0_ticks, h->cal0_mono = cal->cal0_mono, h->cal0_real = cal->cal0_real;
 		h->cal1_ticks = cal->cal1_ticks, h->cal1_mono = cal->cal1_mono, h->cal1_real = cal->cal1_real;
+		h->reserved[FNT_RES_FORK_TICKS] = made_ticks;
 	} else {
 		clock_sample(&h->cal0_ticks, &h->cal0_mono, &h->cal0_real);
 		if (fnt_use_tsc)         /* ~1 ms apart, so a trace cut short still converts well */

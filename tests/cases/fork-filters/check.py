@@ -76,3 +76,14 @@ def check(ctx):
         os.rename(os.path.join(ren, f), os.path.join(ren, "%d-%s" % (pid, f.split("-", 1)[1])))
     assert graph(ctx, ren) == graph(ctx, ctx.data), (graph(ctx, ren), graph(ctx, ctx.data))
     assert graph(ctx, ren)[0] == "1 main", graph(ctx, ren)
+    # and after a wrap of the machine's pids, the children's pids lower
+    # than their parent's (32767, 300, 301): processes go in the order they
+    # were made, not by pid (this case failed so once, the child's root
+    # 'tail' listed before 'main')
+    for args in ((), ("-N", "child_work")):
+        shutil.rmtree(ren)
+        shutil.copytree(ctx.data, ren)
+        for f, pid in zip(files, (32767, 300, 301)):
+            os.rename(os.path.join(ren, f), os.path.join(ren, "%d-%s" % (pid, f.split("-", 1)[1])))
+        assert graph(ctx, ren, *args) == graph(ctx, ctx.data, *args), (args, graph(ctx, ren, *args))
+    assert graph(ctx, ren)[0] == "1 main", graph(ctx, ren)

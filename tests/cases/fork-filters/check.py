@@ -87,3 +87,10 @@ def check(ctx):
             os.rename(os.path.join(ren, f), os.path.join(ren, "%d-%s" % (pid, f.split("-", 1)[1])))
         assert graph(ctx, ren, *args) == graph(ctx, ctx.data, *args), (args, graph(ctx, ren, *args))
     assert graph(ctx, ren)[0] == "1 main", graph(ctx, ren)
+    # info lists them in that order too: parent, child, grandchild
+    procs = [[l for l in ctx.run("info", "-d", d, check=True).stdout.splitlines() if l.startswith("process ")]
+             for d in (ren, ctx.data)]
+    assert len(procs[1]) == 3 and procs[0] == procs[1], procs
+    parents = [int(re.search(r"\(parent (\d+)\)", l).group(1)) for l in procs[1]]
+    pids = [int(l.split()[1]) for l in procs[1]]
+    assert parents[1:] == pids[:-1], procs

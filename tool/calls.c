@@ -209,6 +209,22 @@ static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tst
 	return 0;
 }
 
+/* A view's callback may read a frame's arguments (args.c notes what it
+ * read): clear the note before, and after, hand back to the reader the
+ * payload it read, whose chunk the walk may have left */
+static const uint8_t *args_watch(const struct frame *f)
+{
+	if (f->args)
+		args_read_clear();
+	return f->args;
+}
+
+static void args_hand_back(struct trace_thread *th, const uint8_t *args, uint32_t len)
+{
+	if (args && args_last_read() == args)
+		trace_payload_done(th, args, len);
+}
+
 static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t ns, enum call_end how)
 {
 	struct frame *f = fs_top(&s->fs);
@@ -236,16 +252,13 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 	if (s->fs.n)
 		fs_top(&s->fs)->child_ns += dur;
 	if (f->begun && w->ops->end) {
-		const uint8_t *args = f->args;
-		if (args)
-			args_read_clear();
+		const uint8_t *args = args_watch(f);
 		w->ops->end(w->ctx, th, f, ns, how);
 		/* read at the exit (chrome; replay's one-line leaves): its page
 		 * again.  Only then: a syscall for each call whose entry lies in a
 		 * chunk already left was 54,328 madvise calls, 8 % of a replay
 		 * that printed those calls' arguments at their entry */
-		if (args && args_last_read() == args)
-			trace_payload_done(th, args, f->args_len);
+		args_hand_back(th, args, f->args_len);
 	}
 }
 
@@ -256,11 +269,9 @@ static void begin_late(struct calls_walk *w, struct trace_thread *th, struct fra
 {
 	if (!w->ops->begin)
 		return;
-	if (f->args)
-		args_read_clear();
+	const uint8_t *args = args_watch(f);
 	w->ops->begin(w->ctx, th, f);
-	if (f->args && args_last_read() == f->args)
-		trace_payload_done(th, f->args, f->args_len);
+	args_hand_back(th, args, f->args_len);
 }
 
 /* the thread reached --since: begin the frames still open */

@@ -18,10 +18,13 @@ static int fork_meta_locked, fork_spare_locked, fork_modules_locked;
 
 void fork_prepare(void)
 {
-	fork_ticks = fnt_now();         /* before the fork: every later event of the parent comes after */
 	fork_modules_locked = fnt_modules_lock();
 	fork_meta_locked = !meta_lock_take();
 	fork_spare_locked = !lock_take(&spare_lock);
+	/* before the fork: every later event of the parent comes after.  Once
+	 * the locks are held, so that another thread's fork (a wrapped clone,
+	 * which no libc lock serialises) cannot write its time in between */
+	fork_ticks = fnt_now();
 }
 
 void fork_parent(void)
@@ -77,9 +80,9 @@ static void fork_child_common(int raw)
 	close(tf->fd);
 	tf->fd = -1;
 	tf->pid = (uint32_t)getpid();
-	if (raw)
-		fork_ticks = fnt_now();  /* no prepare step took it: its first event is the closest */
-	if (file_open(tf, &cal, fork_ticks)) {
+	/* when it was made: a raw clone had no prepare step, and fork_ticks
+	 * is an earlier fork's (or 0); its first event is the closest */
+	if (file_open(tf, &cal, raw ? fnt_now() : fork_ticks)) {
 		state = 2;
 		return;
 	}
@@ -89,7 +92,7 @@ static void fork_child_common(int raw)
 	 * first chunk header, and which frames those are from the parent's
 	 * thread at fork_ticks (FNT_EXT_FORK, below) */
 	fork_tid = t->tid;
-	fork_note = depth > 0;
+	fork_note = depth > 0 && !raw;  /* (a raw clone's fork time is not known: its inherited frames neither) */
 	uint32_t busy = t->busy;
 	fnt_filter_thread_exit(t);       /* -t: the saved positions were in the parent's chunk */
 	t->state = FNT_T_NEW;

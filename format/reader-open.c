@@ -746,6 +746,42 @@ static int cmp_start(const void *a, const void *b)
 	return strverscmp(x->file, y->file);
 }
 
+static int cmp_cal(const void *a, const void *b)
+{
+	const struct trace_process *x = *(struct trace_process *const *)a, *y = *(struct trace_process *const *)b;
+	if (x->hdr.cal0_ticks != y->hdr.cal0_ticks)
+		return x->hdr.cal0_ticks < y->hdr.cal0_ticks ? -1 : 1;
+	if (x->hdr.cal0_mono != y->hdr.cal0_mono)
+		return x->hdr.cal0_mono < y->hdr.cal0_mono ? -1 : 1;
+	return x->max_ticks > y->max_ticks ? -1 : x->max_ticks < y->max_ticks;   /* the widest fit first */
+}
+
+/* When each process was made (start_ns): its fork (FNT_RES_FORK_TICKS),
+ * or its first clock sample.  A forked child shares its parent's samples;
+ * the starts of a family convert with one fit, the widest, so that a child
+ * forked a moment after its parent, late in a long run, cannot come before
+ * it by the difference of their own fits. */
+static void start_times(struct trace *t)
+{
+	struct trace_process **ix = xrealloc_(NULL, t->n_procs * sizeof(*ix));
+	for (size_t i = 0; i < t->n_procs; i++)
+		ix[i] = &t->procs[i];
+	qsort(ix, t->n_procs, sizeof(*ix), cmp_cal);
+	for (size_t i = 0, first = 0; i < t->n_procs; i++) {
+		struct trace_process *p = ix[i];
+		if (ix[first]->hdr.cal0_ticks != p->hdr.cal0_ticks || ix[first]->hdr.cal0_mono != p->hdr.cal0_mono)
+			first = i;      /* another family: its widest fit comes first */
+		if (!p->hdr.reserved[FNT_RES_FORK_TICKS]) {
+			p->start_ns = (uint64_t)p->off;
+			continue;
+		}
+		double ns = ((double)(int64_t)(p->hdr.reserved[FNT_RES_FORK_TICKS] - p->tick0)) * ix[first]->scale +
+			    (double)p->off;
+		p->start_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+	}
+	free(ix);
+}
+
 static void scope_hash_build(struct trace *t);
 
 static void trace_finish_open(struct trace *t)
@@ -790,12 +826,6 @@ static void trace_finish_open(struct trace *t)
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
-		if (p->hdr.reserved[FNT_RES_FORK_TICKS]) {
-			double ns = ((double)(int64_t)(p->hdr.reserved[FNT_RES_FORK_TICKS] - p->tick0)) * p->scale + (double)p->off;
-			p->start_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
-		} else {
-			p->start_ns = (uint64_t)p->off;
-		}
 		for (size_t k = 0; k < p->n_modules; k++) {
 			struct trace_module *m = &p->modules[k];
 			double ns = ((double)(int64_t)(m->load_ticks - p->tick0)) * p->scale + (double)p->off;
@@ -828,6 +858,7 @@ static void trace_finish_open(struct trace *t)
 		moves_index(p);
 	}
 	if (t->n_procs > 1) {
+		start_times(t);
 		qsort(t->procs, t->n_procs, sizeof(*t->procs), cmp_start);
 		for (size_t i = 0; i < t->n_procs; i++)
 			for (size_t k = 0; k < t->procs[i].n_threads; k++)

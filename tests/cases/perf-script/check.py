@@ -68,6 +68,13 @@ def swapped(frame):
     return (f == "fnt_traced_return" and off in (0, 1)) or (f == "fnt_return_trampoline" and off in (0, None))
 
 
+def own_code(frames):
+    """a sample whose pc is fntrace's own code (a hook, the trampoline
+    past its return address), with a swapped frame above it"""
+    return bool(frames) and frames[0][1].endswith("libfntrace.so") and not swapped(frames[0]) and \
+        any(swapped(fr) for fr in frames[1:])
+
+
 def in_hooks(frames):
     """a sample taken inside fntrace's own code: a frame of libfntrace.so
     before (inside) the first trampoline frame"""
@@ -127,7 +134,13 @@ def check(ctx):
         m = UNMATCHED.search(p.stderr)
         assert m, p.stderr
         unmatched, total = int(m.group(1)), int(m.group(2))
-        assert total >= 100 and unmatched <= 2, (name, how, p.stderr)
+        # samples whose pc is fntrace's own code with swapped frames above
+        # it stay unmatched by design (doc/perf-script.md); on a loaded
+        # machine the return trampoline was caught so 1 to 3 times a run
+        # (fnt_traced_return+0x5 under three swapped frames): they are
+        # counted apart, and at most 2 others may stay
+        own = len([s for s in samples(raw) if s[0] in tids and own_code(s[1])])
+        assert total >= 100 and unmatched <= 2 + own, (name, how, own, p.stderr)
         after = [s for s in samples(p.stdout) if s[0] in tids]
         assert len(samples(p.stdout)) == len(samples(raw)), "samples lost or added"
         # (a sample taken inside fntrace's own code, the return trampoline's

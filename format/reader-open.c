@@ -585,6 +585,8 @@ static void process_clock(struct trace_process *p)
 		if (!(p->scale > 1e-3 && p->scale < 1e3)) {
 			warn(p->trace, "'%s': the clock calibration is unusable; times are in raw ticks", p->file);
 			p->scale = 1.0;
+		} else {
+			p->clock_fit = 1;
 		}
 	}
 	p->mult = (int64_t)(p->scale * 4294967296.0);
@@ -753,12 +755,15 @@ static int cmp_cal(const void *a, const void *b)
 		return x->hdr.cal0_ticks < y->hdr.cal0_ticks ? -1 : 1;
 	if (x->hdr.cal0_mono != y->hdr.cal0_mono)
 		return x->hdr.cal0_mono < y->hdr.cal0_mono ? -1 : 1;
-	return x->max_ticks > y->max_ticks ? -1 : x->max_ticks < y->max_ticks;   /* the widest fit first */
+	if (x->clock_fit != y->clock_fit)   /* a usable fit first, the widest of them */
+		return x->clock_fit ? -1 : 1;
+	return x->max_ticks > y->max_ticks ? -1 : x->max_ticks < y->max_ticks;
 }
 
 /* When each process was made (start_ns): its fork (FNT_RES_FORK_TICKS),
  * or its first clock sample.  A forked child shares its parent's samples;
- * the starts of a family convert with one fit, the widest, so that a child
+ * the starts of a family convert with one fit, the widest usable one (a
+ * member whose samples are corrupt is not the family's), so that a child
  * forked a moment after its parent, late in a long run, cannot come before
  * it by the difference of their own fits. */
 static void start_times(struct trace *t)

@@ -94,6 +94,7 @@ struct trace_process {
 	int64_t mult;               /* scale in 32.32 fixed point */
 	int64_t off;
 	uint64_t start_ns;          /* when it was made (trace-relative): its fork, else its first clock sample */
+	int clock_fit;              /* scale is a fit of its clock samples (not 1.0 for want of a usable one) */
 	struct trace_module *modules;
 	size_t n_modules;
 	size_t cap_modules;

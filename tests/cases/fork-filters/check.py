@@ -95,11 +95,12 @@ def check(ctx):
     pids = [int(l.split()[1]) for l in procs[1]]
     assert parents[1:] == pids[:-1], procs
 
-    # A child's start converts with its family's widest clock fit, not its
-    # own: a grandchild whose own fit is 16 times off (its end sample's
-    # ticks 16 times as far) still comes after its parent.  (With each
-    # process's own fit it came first; so could a child forked a moment
-    # after its parent late in a long run, by two fits a little apart.)
+    # A child's start converts with its family's widest usable clock fit,
+    # not its own: a grandchild whose own fit is 16 times off (its end
+    # sample's ns 16 times nearer its start; the parent's fit is the
+    # widest) still comes after its parent.  (With each process's own fit
+    # it came first; so could a child forked a moment after its parent,
+    # late in a long run, by two fits a little apart.)
     import struct
     skew = os.path.join(ctx.work, "skewed.data")
     shutil.rmtree(skew, ignore_errors=True)
@@ -114,10 +115,10 @@ def check(ctx):
     grand = [p for p, (f, pp) in hdrs.items() if pp == child][0]
     with open(os.path.join(skew, hdrs[grand][0]), "r+b") as fh:
         b = bytearray(fh.read(4096))
-        cal0_ticks = struct.unpack_from("<Q", b, 56)[0]
-        end_ticks = struct.unpack_from("<Q", b, 104)[0]
-        assert end_ticks > cal0_ticks, (end_ticks, cal0_ticks)      # it exited by _exit: end fields set
-        struct.pack_into("<Q", b, 104, cal0_ticks + 16 * (end_ticks - cal0_ticks))
+        cal0_mono = struct.unpack_from("<Q", b, 64)[0]
+        end_mono = struct.unpack_from("<Q", b, 112)[0]
+        assert end_mono > cal0_mono + 16000, (end_mono, cal0_mono)   # it exited by _exit: end fields set
+        struct.pack_into("<Q", b, 112, cal0_mono + (end_mono - cal0_mono) // 16)
         fh.seek(0)
         fh.write(b)
     procs = [l for l in ctx.run("info", "-d", skew, check=True).stdout.splitlines() if l.startswith("process ")]

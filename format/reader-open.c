@@ -748,6 +748,14 @@ static int cmp_start(const void *a, const void *b)
 	return strverscmp(x->file, y->file);
 }
 
+/* ticks -> trace-relative ns at open, with the given fit, clamped to 0 and
+ * UINT64_MAX (a corrupt record's ticks may lie anywhere) */
+static uint64_t open_ns(const struct trace_process *p, uint64_t ticks, double scale)
+{
+	double ns = ((double)(int64_t)(ticks - p->tick0)) * scale + (double)p->off;
+	return ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+}
+
 static int cmp_cal(const void *a, const void *b)
 {
 	const struct trace_process *x = *(struct trace_process *const *)a, *y = *(struct trace_process *const *)b;
@@ -780,9 +788,7 @@ static void start_times(struct trace *t)
 			p->start_ns = (uint64_t)p->off;
 			continue;
 		}
-		double ns = ((double)(int64_t)(p->hdr.reserved[FNT_RES_FORK_TICKS] - p->tick0)) * ix[first]->scale +
-			    (double)p->off;
-		p->start_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+		p->start_ns = open_ns(p, p->hdr.reserved[FNT_RES_FORK_TICKS], ix[first]->scale);
 	}
 	free(ix);
 }
@@ -833,18 +839,15 @@ static void trace_finish_open(struct trace *t)
 		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);
 		for (size_t k = 0; k < p->n_modules; k++) {
 			struct trace_module *m = &p->modules[k];
-			double ns = ((double)(int64_t)(m->load_ticks - p->tick0)) * p->scale + (double)p->off;
-			m->load_ns = m->at_start || ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
-			ns = ((double)(int64_t)(m->unload_ticks - p->tick0)) * p->scale + (double)p->off;
-			m->unload_ns = m->unload_ticks == UINT64_MAX || ns >= 0x1p64 ? UINT64_MAX : ns < 0 ? 0 : (uint64_t)ns;
+			m->load_ns = m->at_start ? 0 : open_ns(p, m->load_ticks, p->scale);
+			m->unload_ns = m->unload_ticks == UINT64_MAX ? UINT64_MAX : open_ns(p, m->unload_ticks, p->scale);
 		}
 		if (p->damaged_chunks)
 			warn(t, "'%s': %llu chunk(s) with a corrupt header skipped", p->file,
 			     (unsigned long long)p->damaged_chunks);
 		for (size_t k = 0; k < p->n_threads; k++) {
 			struct trace_thread *th = &p->threads[k];
-			double ns = ((double)(int64_t)(th->history_ticks - p->tick0)) * p->scale + (double)p->off;
-			th->history_ns = ns < 0 ? 0 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
+			th->history_ns = open_ns(p, th->history_ticks, p->scale);
 		}
 		/* the module map is complete, in ticks and ns: index it, then
 		 * give each named scope the module its address lay in */

@@ -722,12 +722,17 @@ static inline __attribute__((always_inline)) size_t fast_run(struct cursor *c, s
 			if (end - q < 9)
 				break;
 			if (q[0] == ((v & 1) ? EXT_HEAD(FNT_EXT_RETVAL) : EXT_HEAD(FNT_EXT_ARGS))) {
-				unsigned l2 = (unsigned)__builtin_ctz(q[1] | 0x100) + 1;
-				uint64_t pl;
-				if (l2 > 2)
-					break;
-				memcpy(&pl, q + 1, 8);
-				pl = (pl & varint_mask[l2]) >> l2;
+				/* a length below 128 (one byte, low bit set) without
+				 * the table: the next event's position waits on it */
+				unsigned l2 = 1;
+				uint64_t pl = q[1] >> 1;
+				if (!(q[1] & 1)) {
+					l2 = (unsigned)__builtin_ctz(q[1] | 0x100) + 1;
+					if (l2 > 2)
+						break;
+					memcpy(&pl, q + 1, 8);
+					pl = (pl & varint_mask[l2]) >> l2;
+				}
 				if (pl > (uint64_t)(end - q - 1 - l2))
 					break;
 				ev->payload = q + 1 + l2;

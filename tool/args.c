@@ -47,9 +47,17 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+/* the two digits of d < 100 at q */
+static inline void pair_at(char *q, unsigned d)
+{
+	memcpy(q, digit_pairs + 2 * d, 2);
+}
+
 /* v in decimal (after a '-' when neg) at q, which has room for 21 bytes;
- * returns the end */
-static inline char *dec_at(char *q, uint64_t v, int neg)
+ * returns the end.  Values below 100 (most loop counters and sizes) are
+ * written at once; longer ones right to left, eight digits at a time in
+ * 32-bit halves so that the divisions do not wait on each other. */
+static inline __attribute__((always_inline)) char *dec_at(char *q, uint64_t v, int neg)
 {
 	static const uint64_t pow10[20] = {
 		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
@@ -57,26 +65,40 @@ static inline char *dec_at(char *q, uint64_t v, int neg)
 		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
 		1000000000000000000ull, 10000000000000000000ull,
 	};
-	/* the digits from the bit length: 1233 / 4096 is just below log10(2),
-	 * close enough that t is the count or one less (v | 1 has v's count, and 0 gets 1) */
-	unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;
-	unsigned n = t + (unsigned)((v | 1) >= pow10[t]);
 	if (neg)
 		*q++ = '-';
-	char *e = q + n;
+	if (v < 100) {
+		if (v < 10) {
+			*q = (char)('0' + v);
+			return q + 1;
+		}
+		pair_at(q, (unsigned)v);
+		return q + 2;
+	}
+	/* the digits from the bit length: 1233 / 4096 is just below log10(2),
+	 * close enough that t is the count or one less */
+	unsigned t = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+	char *e = q + t + (unsigned)(v >= pow10[t]);
 	q = e;
-	while (v >= 100) {         /* two digits at a time */
-		unsigned d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		q -= 2;
-		memcpy(q, digit_pairs + d, 2);
+	while (v >= 100000000) {
+		uint32_t lo = (uint32_t)(v % 100000000), hi4 = lo / 10000, lo4 = lo % 10000;
+		v /= 100000000;
+		q -= 8;
+		pair_at(q, hi4 / 100);
+		pair_at(q + 2, hi4 % 100);
+		pair_at(q + 4, lo4 / 100);
+		pair_at(q + 6, lo4 % 100);
 	}
-	if (v >= 10) {
+	uint32_t w = (uint32_t)v;
+	while (w >= 100) {
 		q -= 2;
-		memcpy(q, digit_pairs + v * 2, 2);
-	} else {
-		*--q = (char)('0' + v);
+		pair_at(q, w % 100);
+		w /= 100;
 	}
+	if (w >= 10)
+		pair_at(q - 2, w);
+	else
+		q[-1] = (char)('0' + w);
 	return e;
 }
 
@@ -324,8 +346,14 @@ struct parsed_spec {
 	/* [0] arguments, [1] return value: how many items, and whether each
 	 * is a plain integer (int, unsigned or hex: 8 bytes of payload, at
 	 * most 55 bytes of text with its name), which args_format writes
-	 * without put_item's checks */
+	 * without put_item's checks from `ops`, the side's items in order */
 	uint8_t n_side[2], ints[2];
+	struct int_op {
+		const char *name;        /* written before '=' (arguments only) */
+		uint8_t name_len;
+		uint8_t fmt;             /* FNT_FMT_INT, _UINT or _HEX */
+		uint8_t shift;           /* 64 - the item's bits: (v << shift) >> shift keeps them */
+	} ops[2][FNT_ARGS_MAX];
 };
 static struct parsed_spec *spec_cache;
 
@@ -349,26 +377,35 @@ static int spec_parse(const char *spec_text, struct parsed_spec *ps)
 	for (unsigned i = 0; i < ps->spec.n; i++) {
 		const struct fnt_arg_item *it = &ps->spec.item[i];
 		int side = it->src == FNT_SRC_RET;
+		struct int_op *op = &ps->ops[side][ps->n_side[side]++];
 		ps->name_len[i] = (uint8_t)strnlen(it->name, sizeof(it->name) - 1);
-		ps->n_side[side]++;
+		op->name = it->name;
+		op->name_len = side ? 0 : ps->name_len[i];
+		op->fmt = it->fmt;
+		op->shift = (uint8_t)(64u - (it->size >= 8 ? 64u : it->size * 8u));
 		if (it->fmt != FNT_FMT_INT && it->fmt != FNT_FMT_UINT && it->fmt != FNT_FMT_HEX)
 			ps->ints[side] = 0;
 	}
 	return 0;
 }
 
-static const struct parsed_spec *spec_get(const char *spec_text)
+/* a spec not in the cache: parsed into its slot */
+static __attribute__((noinline)) const struct parsed_spec *spec_load(const char *spec_text)
 {
 	if (!spec_cache)
 		spec_cache = xcalloc(SPEC_CACHE, sizeof(*spec_cache));
 	struct parsed_spec *ps = &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
-	if (ps->key == spec_text)
-		return ps;
 	ps->key = NULL;
 	if (spec_parse(spec_text, ps))
 		return NULL;
 	ps->key = spec_text;
 	return ps;
+}
+
+static inline const struct parsed_spec *spec_get(const char *spec_text)
+{
+	const struct parsed_spec *ps = spec_cache ? &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE] : NULL;
+	return ps && ps->key == spec_text ? ps : spec_load(spec_text);
 }
 
 void args_forget(void)
@@ -382,31 +419,26 @@ void args_forget(void)
 static size_t ints_format(const struct parsed_spec *ps, const uint8_t *p, int is_ret, char *out)
 {
 	char *q = out;
-	for (unsigned i = 0; i < ps->spec.n; i++) {
-		const struct fnt_arg_item *it = &ps->spec.item[i];
+	const struct int_op *op = ps->ops[is_ret], *end = op + ps->n_side[is_ret];
+	for (; op < end; op++, p += 8) {
 		uint64_t v;
-		if ((it->src == FNT_SRC_RET) != is_ret)
-			continue;
 		if (q != out) {
 			memcpy(q, ", ", 2);
 			q += 2;
 		}
-		if (ps->name_len[i] && !is_ret) {
-			memcpy(q, it->name, ps->name_len[i]);
-			q += ps->name_len[i];
+		if (op->name_len) {
+			memcpy(q, op->name, op->name_len);
+			q += op->name_len;
 			*q++ = '=';
 		}
 		memcpy(&v, p, 8);
-		p += 8;
-		unsigned bits = it->size * 8u;
-		uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
-		if (it->fmt == FNT_FMT_INT) {
-			int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+		if (op->fmt == FNT_FMT_INT) {
+			int64_t sv = (int64_t)(v << op->shift) >> op->shift;
 			q = dec_at(q, sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv, sv < 0);
-		} else if (it->fmt == FNT_FMT_UINT) {
-			q = dec_at(q, v & mask, 0);
+		} else if (op->fmt == FNT_FMT_UINT) {
+			q = dec_at(q, (v << op->shift) >> op->shift, 0);
 		} else {
-			q = hex_at(q, v & mask);
+			q = hex_at(q, (v << op->shift) >> op->shift);
 		}
 	}
 	*q = 0;
@@ -425,21 +457,13 @@ void args_read_clear(void)
 	last_read = NULL;
 }
 
-size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
+/* args_format's items one by one, with put_item's checks */
+static __attribute__((noinline)) size_t items_format(const struct parsed_spec *ps, const char *spec_text,
+						   const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
 {
 	struct sbuf b = { out, 0, cap };
 	const uint8_t *p = payload, *end = payload + len;
 	int first = 1, short_ = 0;
-	const struct parsed_spec *ps;
-	if (!is_ret)
-		last_read = payload;
-	if (!cap)
-		return 0;
-	out[0] = 0;
-	if (!spec_text || !(ps = spec_get(spec_text)))
-		return 0;
-	if (ps->ints[is_ret] && payload && len >= 8u * ps->n_side[is_ret] && cap > 56u * ps->n_side[is_ret])
-		return ints_format(ps, payload, is_ret, out);
 	for (unsigned i = 0; i < ps->spec.n; i++) {
 		const struct fnt_arg_item *it = &ps->spec.item[i];
 		const char *itext = spec_text + ps->off[i];
@@ -459,4 +483,19 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 		}
 	}
 	return b.len;
+}
+
+size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
+{
+	const struct parsed_spec *ps;
+	if (!is_ret)
+		last_read = payload;
+	if (!cap)
+		return 0;
+	out[0] = 0;
+	if (!spec_text || !(ps = spec_get(spec_text)))
+		return 0;
+	if (ps->ints[is_ret] && payload && len >= 8u * ps->n_side[is_ret] && cap > 56u * ps->n_side[is_ret])
+		return ints_format(ps, payload, is_ret, out);
+	return items_format(ps, spec_text, payload, len, is_ret, out, cap);
 }

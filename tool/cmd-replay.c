@@ -84,10 +84,13 @@ struct replay {
 	size_t n_pending;
 	struct name_ref *names;  /* by func id: copies padded for 16-byte loads */
 	size_t n_names;
-	/* the spec text of the last function with values looked up */
-	const struct trace_process *spec_proc;
-	uint64_t spec_addr;
-	const char *spec;
+	/* the spec texts of the functions last looked up, by func id: a line
+	 * with values takes its spec from here, not from the trace's hash */
+	struct spec_slot {
+		const struct trace_process *proc;
+		uint64_t addr;
+		const char *spec;
+	} specs[64];
 };
 
 /* A function's short name, copied with NAME_PAD zero bytes after it so a
@@ -442,13 +445,14 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 	const char *spec;
 	if (!th->proc->n_argspecs)
 		return 0;
-	if (f->addr == r->spec_addr && th->proc == r->spec_proc) {
-		spec = r->spec;
+	struct spec_slot *ss = &r->specs[f->func % 64];
+	if (f->addr == ss->addr && th->proc == ss->proc) {
+		spec = ss->spec;
 	} else {
 		spec = trace_argspec(th->proc, f->addr);
-		r->spec_proc = th->proc;
-		r->spec_addr = f->addr;
-		r->spec = spec;
+		ss->proc = th->proc;
+		ss->addr = f->addr;
+		ss->spec = spec;
 	}
 	if (!spec)
 		return 0;

@@ -197,6 +197,13 @@ int main(void)
 				 (int)(int8_t)(uint8_t)v[5]);
 			args_format(spec, (const uint8_t *)v, sizeof(v), 0, out, sizeof(out));
 			CHECK(!strcmp(out, want), "%s: '%s', not '%s'", spec, out, want);
+			/* a named argument, and the return side (never named) */
+			snprintf(want, sizeof(want), "n=%" PRId64, (int64_t)v[0]);
+			args_format("n=arg1/i64,retval/i16", (const uint8_t *)v, 8, 0, out, sizeof(out));
+			CHECK(!strcmp(out, want), "n=arg1/i64: '%s', not '%s'", out, want);
+			snprintf(want, sizeof(want), "%d", (int)(int16_t)(uint16_t)v[1]);
+			args_format("n=arg1/i64,retval/i16", (const uint8_t *)&v[1], 8, 1, out, sizeof(out));
+			CHECK(!strcmp(out, want), "retval/i16: '%s', not '%s'", out, want);
 		}
 	}
 

@@ -276,6 +276,10 @@ def build(workloads, notes):
     compile_(o("empty.so"), CFLAGS + ["-fPIC", "-shared", h("empty.c")], [h("empty.c")])
     compile_(o("ideal.so"), CFLAGS + ["-fPIC", "-shared", "-ftls-model=initial-exec", h("ideal.c")],
              [h("ideal.c")])
+    # the same with a 16 MiB ring per thread, the size of record's ring: the
+    # 1 MiB one stays in the cache, so its stores never reach memory
+    compile_(o("ideal-16m.so"), CFLAGS + ["-fPIC", "-shared", "-ftls-model=initial-exec", "-DRING=(1u<<20)",
+                                          h("ideal.c")], [h("ideal.c")])
     ife = [h("ideal-fentry.S"), h("ideal-fentry-init.c")]
     compile_(o("ideal-fentry.so"), ["-O2", "-fPIC", "-shared"] + ife, ife)
     for w in list(workloads):
@@ -384,6 +388,7 @@ def methods_for(w, args, fnt, uft):
         ("empty-exe", "empty hooks in exe", "floor", lambda _: ([o(w + "-exehooks")] + args, None)),
         ("empty", "empty hooks, preloaded", "floor", preload("empty.so")),
         ("ideal", "ideal hook (rdtsc+16B)", "floor", preload("ideal.so")),
+        ("ideal-16m", "ideal hook, 16 MiB ring per thread", "floor", preload("ideal-16m.so")),
     ]
     fexe = os.path.join(BUILD, "fntrace")
     if fnt["ok"]:
@@ -1095,6 +1100,11 @@ def evaluate_targets(R):
         add("%s: CPU (all processes) vs ideal floor" % wname, "<= %.2fx" % TARGETS["cpu_vs_ideal"],
             "%.2fx (%.1f vs %.1f ns/call)" % (x, fr["cpu_ns_per_call"], ir["cpu_ns_per_call"]) if x else "?",
             x is not None and x <= TARGETS["cpu_vs_ideal"])
+        i16 = by.get((wname, "ideal-16m"))
+        if ok(i16) and i16["ns_per_call"] > 0:
+            x = fr["ns_per_call"] / i16["ns_per_call"]
+            add("%s: overhead vs ideal hook with a 16 MiB ring" % wname, "(reported)",
+                "%.2fx (%.1f vs %.1f ns/call)" % (x, fr["ns_per_call"], i16["ns_per_call"]), None)
         fe, ife, fa = (by.get((wname, m)) for m in ("fntrace-fentry", "ideal-fentry", "fntrace-fentry-args"))
         if ok(fe) and ok(ife) and ife["ns_per_call"] > 0:
             x = fe["ns_per_call"] / ife["ns_per_call"]
@@ -1268,7 +1278,8 @@ def main():
          "fntrace_build": BUILD, "baseline_build": fnt.get("baseline"),
          "build": {"cc": CC, "plain": CFLAGS, "instrumented": CFLAGS + INST,
                    "empty.so": "bench/hooks/empty.c -fPIC -shared",
-                   "ideal.so": "bench/hooks/ideal.c -fPIC -shared -ftls-model=initial-exec"},
+                   "ideal.so": "bench/hooks/ideal.c -fPIC -shared -ftls-model=initial-exec",
+                   "ideal-16m.so": "bench/hooks/ideal.c -fPIC -shared -ftls-model=initial-exec -DRING=(1u<<20)"},
          "fntrace": {"available": ok, "note": note, "modes": [{"name": n, "flags": fl} for n, fl in modes],
                      "exports": exports},
          "uftrace": {"available": bool(uft["exe"]), "note": uft.get("version") or uft["note"],

@@ -367,7 +367,7 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 }
 
 /* Libraries that -P never patches (runtime/prologue.c says the same) */
-static int system_library(const char *path)
+int system_library(const char *path)
 {
 	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/" };
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
@@ -378,9 +378,10 @@ static int system_library(const char *path)
 
 /* How a program was instrumented, from the symbols it imports or defines:
  * bit 0 -finstrument-functions, bit 1 __fentry__, bit 2 mcount, bit 3 a
- * __patchable_function_entries section; and bit 5 (FUNC_SYMBOLS), some
+ * __patchable_function_entries section; bit 5 (FUNC_SYMBOLS), some
  * function it defines has a symbol (-P finds functions by name: a
- * stripped executable has none). */
+ * stripped executable has none); bit 6 (CYG_IMPORTED), it imports
+ * __cyg_profile_func_enter rather than defines it. */
 int instrumentation_of(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), kinds = 0;
@@ -416,7 +417,7 @@ int instrumentation_of(const char *path)
 			if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF && sym.st_value)
 				kinds |= FUNC_SYMBOLS;
 			if (!strcmp(n, "__cyg_profile_func_enter"))
-				kinds |= 1;
+				kinds |= sym.st_shndx == SHN_UNDEF ? 1 | CYG_IMPORTED : 1;
 			else if (!strcmp(n, "__fentry__") && sym.st_shndx == SHN_UNDEF)
 				kinds |= 2;     /* a call of it (libc, which defines it, is not built with it) */
 			else if (!strcmp(n, "mcount") || !strcmp(n, "_mcount"))

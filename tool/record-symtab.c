@@ -296,6 +296,20 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 	symbols_free(syms);
 }
 
+/* whether a module built with -finstrument-functions made the hooks' calls:
+ * one that imports __cyg_profile_func_enter; one that defines it only if it
+ * is not where the hooks come from (libc's empty pair, the runtime itself),
+ * i.e. a program with the runtime linked in statically */
+static int instrumented(const char *path)
+{
+	int k = instrumentation_of(path);
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (k & (2 | 8 | CYG_IMPORTED))
+		return 1;
+	return (k & 1) && !system_library(path) && strncmp(base, "libfntrace.so", 13);
+}
+
 /* no walk: the instrumented modules of the module map (an event's address
  * is in one: a function of it, or a GOT slot of it for a library call) */
 static int collect_instrumented(struct used_modules *u, const char *dir)
@@ -308,7 +322,7 @@ static int collect_instrumented(struct used_modules *u, const char *dir)
 		return -1;
 	w.map = xcalloc(w.t->n_files ? w.t->n_files : 1, sizeof(*w.map));
 	for (uint32_t i = 0; i < w.t->n_files; i++)
-		if (w.t->files[i].build_id_len && (instrumentation_of(w.t->files[i].path) & 11)) {
+		if (w.t->files[i].build_id_len && instrumented(w.t->files[i].path)) {
 			size_t m = module_of(&w, i);        /* may move u->v */
 			u->v[m].all = 1;
 		}

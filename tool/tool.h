@@ -406,9 +406,15 @@ void used_modules_release(struct used_modules *u);
  * no lines, -1.  -1 too if dir is not a trace. */
 int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt);
 /* cmd-record.c: bit 0 -finstrument-functions, 1 __fentry__, 2 mcount, 3 patchable entries,
- * and FUNC_SYMBOLS: a function it defines has a symbol (not so when stripped) */
+ * FUNC_SYMBOLS: a function it defines has a symbol (not so when stripped), and
+ * CYG_IMPORTED: it calls __cyg_profile_func_enter from another module (bit 0
+ * is set by a definition too: libc's empty one, the runtime's, or the runtime
+ * linked into a program statically) */
 #define FUNC_SYMBOLS 32
+#define CYG_IMPORTED 64
 int instrumentation_of(const char *path);
+/* a module under /lib, /usr/lib and the like */
+int system_library(const char *path);
 /* while the program runs: the tables of each snapshot as soon as it is
  * complete (the modules are most likely the traced ones then) */
 struct symtab_watch {

@@ -367,7 +367,7 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 }
 
 /* Libraries that -P never patches (runtime/prologue.c says the same) */
-int system_library(const char *path)
+static int system_library(const char *path)
 {
 	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/lib32/", "/usr/lib32/" };
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)

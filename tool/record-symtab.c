@@ -299,7 +299,9 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 /* whether a module built with -finstrument-functions made the hooks' calls:
  * one that imports __cyg_profile_func_enter; one that defines it only if it
  * is not where the hooks come from (libc's empty pair, the runtime itself),
- * i.e. a program with the runtime linked in statically */
+ * i.e. a program (or a library) with the runtime linked in statically,
+ * wherever it is installed.  (The runtime under another name,
+ * FNTRACE_LIBRARY, still counts: its table is saved as before.) */
 static int instrumented(const char *path)
 {
 	int k = instrumentation_of(path);
@@ -307,7 +309,7 @@ static int instrumented(const char *path)
 	base = base ? base + 1 : path;
 	if (k & (2 | 8 | CYG_IMPORTED))
 		return 1;
-	return (k & 1) && !system_library(path) && strncmp(base, "libfntrace.so", 13);
+	return (k & 1) && strncmp(base, "libc.so", 7) && strncmp(base, "libfntrace.so", 13);
 }
 
 /* no walk: the instrumented modules of the module map (an event's address

@@ -413,8 +413,6 @@ int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, 
 #define FUNC_SYMBOLS 32
 #define CYG_IMPORTED 64
 int instrumentation_of(const char *path);
-/* a module under /lib, /usr/lib and the like */
-int system_library(const char *path);
 /* while the program runs: the tables of each snapshot as soon as it is
  * complete (the modules are most likely the traced ones then) */
 struct symtab_watch {

@@ -342,7 +342,6 @@ struct parsed_spec {
 	const char *key;                 /* the text; NULL when the slot is empty */
 	struct fnt_argspec spec;
 	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
-	uint8_t name_len[FNT_ARGS_MAX];
 	/* [0] arguments, [1] return value: how many items, and whether each
 	 * is a plain integer (int, unsigned or hex: 8 bytes of payload, at
 	 * most 55 bytes of text with its name), which args_format writes
@@ -378,9 +377,8 @@ static int spec_parse(const char *spec_text, struct parsed_spec *ps)
 		const struct fnt_arg_item *it = &ps->spec.item[i];
 		int side = it->src == FNT_SRC_RET;
 		struct int_op *op = &ps->ops[side][ps->n_side[side]++];
-		ps->name_len[i] = (uint8_t)strnlen(it->name, sizeof(it->name) - 1);
 		op->name = it->name;
-		op->name_len = side ? 0 : ps->name_len[i];
+		op->name_len = side ? 0 : (uint8_t)strnlen(it->name, sizeof(it->name) - 1);
 		op->fmt = it->fmt;
 		op->shift = (uint8_t)(64u - (it->size >= 8 ? 64u : it->size * 8u));
 		if (it->fmt != FNT_FMT_INT && it->fmt != FNT_FMT_UINT && it->fmt != FNT_FMT_HEX)

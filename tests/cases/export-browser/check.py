@@ -2,6 +2,7 @@ import json
 import os
 import re
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import browser  # noqa: E402  (tests/browser.py)
@@ -150,9 +151,18 @@ def check(ctx):
                 var cut=[].filter.call(document.querySelectorAll('g.fnt-f text'), t => t.textContent.endsWith('..')).length;
                 return [r.width, window.innerWidth, w('main'), w('work'), over, cut, s.getAttribute('viewBox'),
                         w('worker')]""")
+        def resized(w):
+            # the window's resize event reaches the page after set_window_size
+            # returns, at the browser's next frame: wait for the svg to refit
+            d.set_window_size(w, 1300)
+            end = time.time() + 30
+            while True:
+                lay = layout()
+                if lay[6].split()[2] == str(round(lay[0])) and abs(lay[0] - lay[1]) <= 20 or time.time() > end:
+                    return lay
+                time.sleep(0.05)
         wide = layout()
-        d.set_window_size(600, 1300)
-        narrow = layout()
+        narrow = resized(600)
         for lay in (wide, narrow):
             assert abs(lay[0] - lay[1]) <= 20 and lay[4] == 0, lay          # the whole window, no label overflows
             assert lay[6].split()[2] == str(round(lay[0])), lay              # one user unit is one pixel
@@ -161,7 +171,7 @@ def check(ctx):
         assert abs(narrow[3] / wide[3] - (narrow[0] - 20) / (wide[0] - 20)) < 0.01, (wide, narrow)  # work: 15/29 at both
         assert narrow[5] > wide[5], (wide, narrow)                          # more labels trimmed when narrow
         browser.screenshot(d, ctx, "svg-narrow")
-        d.set_window_size(1300, 1300)
+        resized(1300)
 
         # --- the icicle: roots at the top, the title escaped
         browser.load(d, inv_path)

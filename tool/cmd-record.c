@@ -725,6 +725,8 @@ int cmd_record(int argc, char **argv)
 	}
 	trace_dir_modes(&td, mode);
 	lib = find_runtime();
+	struct stat lib_st;                     /* its table is not saved under -q */
+	int have_lib_st = !stat(lib, &lib_st);
 	trace_dir_prepare(&td, dir);
 	if (!realpath(dir, absdir))
 		die("cannot resolve '%s': %s", dir, strerror(errno));
@@ -940,7 +942,8 @@ int cmd_record(int argc, char **argv)
 	/* from the walk the summary line makes anyway; -q: no walk, so
 	 * names only (doc/portable-traces.md) */
 	struct trace_totals totals;
-	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, quiet ? NULL : &totals);
+	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, quiet ? NULL : &totals,
+						      have_lib_st ? &lib_st : NULL);
 
 	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (WIFSIGNALED(status))

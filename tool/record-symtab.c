@@ -298,23 +298,26 @@ static void save_tables(struct used_modules *u_, const char *top, unsigned file_
 
 /* whether a module built with -finstrument-functions made the hooks' calls:
  * one that imports __cyg_profile_func_enter; one that defines it only if it
- * is not where the hooks come from (libc's empty pair, the runtime itself),
+ * is not where the hooks come from (libc's empty pair, the runtime itself:
+ * by name, or the file record preloaded, FNTRACE_LIBRARY's under any name),
  * i.e. a program (or a library) with the runtime linked in statically,
- * wherever it is installed.  (The runtime under another name,
- * FNTRACE_LIBRARY, still counts: its table is saved as before.) */
-static int instrumented(const char *path)
+ * wherever it is installed. */
+static int instrumented(const char *path, const struct stat *runtime)
 {
 	int k = instrumentation_of(path);
 	const char *base = strrchr(path, '/');
+	struct stat st;
 	base = base ? base + 1 : path;
 	if (k & (2 | 8 | CYG_IMPORTED))
 		return 1;
-	return (k & 1) && strncmp(base, "libc.so", 7) && strncmp(base, "libfntrace.so", 13);
+	if (!(k & 1) || !strncmp(base, "libc.so", 7) || !strncmp(base, "libfntrace.so", 13))
+		return 0;
+	return !runtime || stat(path, &st) || st.st_dev != runtime->st_dev || st.st_ino != runtime->st_ino;
 }
 
 /* no walk: the instrumented modules of the module map (an event's address
  * is in one: a function of it, or a GOT slot of it for a library call) */
-static int collect_instrumented(struct used_modules *u, const char *dir)
+static int collect_instrumented(struct used_modules *u, const char *dir, const struct stat *runtime)
 {
 	struct walk w = { .u = u };
 	char err[512];
@@ -324,7 +327,7 @@ static int collect_instrumented(struct used_modules *u, const char *dir)
 		return -1;
 	w.map = xcalloc(w.t->n_files ? w.t->n_files : 1, sizeof(*w.map));
 	for (uint32_t i = 0; i < w.t->n_files; i++)
-		if (w.t->files[i].build_id_len && instrumented(w.t->files[i].path)) {
+		if (w.t->files[i].build_id_len && instrumented(w.t->files[i].path, runtime)) {
 			size_t m = module_of(&w, i);        /* may move u->v */
 			u->v[m].all = 1;
 		}
@@ -333,13 +336,14 @@ static int collect_instrumented(struct used_modules *u, const char *dir)
 	return 0;
 }
 
-int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt)
+int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt,
+			const struct stat *runtime)
 {
 	struct used_modules u;
 
 	u.snapshots = 1;
 	u.totals = tt;
-	if (tt ? used_modules_collect(&u, dir) : collect_instrumented(&u, dir))
+	if (tt ? used_modules_collect(&u, dir) : collect_instrumented(&u, dir, runtime))
 		return -1;
 	save_tables(&u, dir, file_mode, dir_mode);
 	used_modules_release(&u);

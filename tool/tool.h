@@ -403,8 +403,11 @@ void used_modules_release(struct used_modules *u);
 /* tt: walk the events (the functions that appear, their lines, call sites
  * and stack frames) and give the trace's totals, 0; tt NULL: no walk, every
  * function name and GOT slot of each instrumented module of the module map,
- * no lines, -1.  -1 too if dir is not a trace. */
-int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt);
+ * no lines, -1 (runtime, if not NULL: the file record preloaded, whose
+ * table is left out).  -1 too if dir is not a trace. */
+struct stat;
+int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, struct trace_totals *tt,
+			const struct stat *runtime);
 /* cmd-record.c: bit 0 -finstrument-functions, 1 __fentry__, 2 mcount, 3 patchable entries,
  * FUNC_SYMBOLS: a function it defines has a symbol (not so when stripped), and
  * CYG_IMPORTED: it calls __cyg_profile_func_enter from another module (bit 0

@@ -113,6 +113,12 @@ static void sb_put_u64(struct sbuf *b, uint64_t v, int neg)
 	}
 }
 
+/* the low 64 - shift bits of v as a signed value (shift 0: all 64) */
+static inline int64_t sign_extend(uint64_t v, unsigned shift)
+{
+	return (int64_t)(v << shift) >> shift;
+}
+
 static void sb_put_i64(struct sbuf *b, int64_t v)
 {
 	sb_put_u64(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
@@ -291,7 +297,7 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 	switch (it->fmt) {
 	case FNT_FMT_INT:
 	case FNT_FMT_ENUM: {
-		int64_t sv = bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+		int64_t sv = sign_extend(v, 64 - bits);
 		if (it->fmt != FNT_FMT_ENUM || put_enum(b, text, tlen, v, mask))
 			sb_put_i64(b, sv);
 		break;
@@ -431,7 +437,7 @@ static size_t ints_format(const struct parsed_spec *ps, const uint8_t *p, int is
 		}
 		memcpy(&v, p, 8);
 		if (op->fmt == FNT_FMT_INT) {
-			int64_t sv = (int64_t)(v << op->shift) >> op->shift;
+			int64_t sv = sign_extend(v, op->shift);
 			q = dec_at(q, sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv, sv < 0);
 		} else if (op->fmt == FNT_FMT_UINT) {
 			q = dec_at(q, (v << op->shift) >> op->shift, 0);

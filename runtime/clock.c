@@ -62,22 +62,26 @@ static uint64_t real_ns(void)
 /* One clock sample: ticks read on both sides of CLOCK_MONOTONIC, averaged;
  * the tightest of a few such windows, so that a sample an interrupt or the
  * scheduler cut in two is never used (the conversion of the first seconds
- * rests on samples 1 ms apart: 10 us off in one was 1 %). */
+ * rests on samples 1 ms apart: 10 us off in one was 1 %).  CLOCK_REALTIME
+ * is read inside the same window, right after CLOCK_MONOTONIC: read after
+ * the loop, a preemption between the two moved every wall time of the
+ * trace late by its length. */
 void clock_sample(uint64_t *ticks, uint64_t *mono, uint64_t *real)
 {
 	uint64_t best = UINT64_MAX;
 	for (int i = 0; i < 5; i++) {
 		uint64_t a = fnt_now(), m = fnt_mono_ns(), b = fnt_now();
-		if (b - a < best) {
-			best = b - a;
+		uint64_t r = real ? real_ns() : 0, c = real ? fnt_now() : b;
+		if (c - a < best) {
+			best = c - a;
 			*ticks = a + (b - a) / 2;
 			*mono = m;
+			if (real)
+				*real = r;
 		}
 		if (!fnt_use_tsc)
 			break;          /* ticks are CLOCK_MONOTONIC ns: one read is exact */
 	}
-	if (real)
-		*real = real_ns();
 }
 
 /* The TSC is used when the kernel itself uses it as its clocksource (it then

@@ -154,12 +154,14 @@ def check(ctx):
         def resized(w):
             # the window's resize event reaches the page after set_window_size
             # returns, at the browser's next frame: wait for the svg to refit
+            # (and the renderer may not have the new width yet either)
             d.set_window_size(w, 1300)
             end = time.time() + 30
             while True:
                 lay = layout()
-                if lay[6].split()[2] == str(round(lay[0])) and abs(lay[0] - lay[1]) <= 20 or time.time() > end:
+                if abs(lay[1] - w) <= 20 and lay[6].split()[2] == str(round(lay[0])) and abs(lay[0] - lay[1]) <= 20:
                     return lay
+                assert time.time() < end, ("the svg did not refit to a window %d wide" % w, lay)
                 time.sleep(0.05)
         wide = layout()
         narrow = resized(600)

@@ -115,10 +115,14 @@ def session(ctx):
         assert len(lines) == 10 and all(len(l) <= 50 for l in lines), lines
         golden("replay-resized", lines[:-1])         # the status line is cut where the tid's digits end
         s.resize(100, 24)
-        s.wait("line 23 of 23")
+        # tmux tells the program of a new size up to 250 ms later: until the
+        # status line is redrawn on the bottom row, keys still meet 50x10
+        s.wait(lambda lines: len(lines) >= 24 and lines[23].startswith("replay: thread 1 of 2, line 23 of 23"))
 
         s.keys("?")
-        golden("help", s.wait("keys (any key closes this)"))
+        # the whole box: its first row is drawn before its last
+        golden("help", s.wait(lambda lines: any("keys (any key closes this)" in l for l in lines) and
+                              any(re.match(r"^ +q +quit$", l) for l in lines)))
         s.keys("x")
         s.wait("replay: thread 1")
 

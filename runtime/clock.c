@@ -79,7 +79,7 @@ void clock_sample(uint64_t *ticks, uint64_t *mono, uint64_t *real)
 			if (real)
 				*real = r;
 		}
-		if (!fnt_use_tsc)
+		if (!fnt_use_tsc && !real)
 			break;          /* ticks are CLOCK_MONOTONIC ns: one read is exact */
 	}
 }
@@ -127,9 +127,7 @@ static void tsc_off(void)
 {
 	struct fnt_file_header *h = fnt_trace_header();
 	if (fnt_use_tsc && h) {
-		uint64_t a = __builtin_ia32_rdtsc(), m = fnt_mono_ns(), b = __builtin_ia32_rdtsc();
-		sw_ticks = a + (b - a) / 2;
-		sw_mono = m;
+		clock_sample(&sw_ticks, &sw_mono, NULL);      /* the TSC still runs here */
 		/* the longer baseline when there is one (a 1 ms calibration is
 		 * worth less than the whole run so far) */
 		if (sw_mono > h->cal0_mono + 50000000 && sw_ticks > h->cal0_ticks)

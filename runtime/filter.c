@@ -104,15 +104,18 @@ static int glob_any(const char *const *g, int n, const char *s)
 	return 0;
 }
 
-/* ticks per ns from two clock samples 2 ms apart (1e-3 precise), once */
+/* ticks per ns from two clock samples 2 ms apart (1e-3 precise), once;
+ * each the tightest of its windows, so that a preemption between the two
+ * clocks' reads does not scale every time= threshold by its length */
 uint64_t fnt_ns_to_ticks(uint64_t ns)
 {
 	static double per_ns;
 	if (!per_ns) {
-		uint64_t m0 = fnt_mono_ns(), t0 = fnt_now(), m1, t1;
-		while ((m1 = fnt_mono_ns()) < m0 + 2000000)
-			;
-		t1 = fnt_now();
+		uint64_t m0, t0, m1, t1;
+		clock_sample(&t0, &m0, NULL);
+		do
+			clock_sample(&t1, &m1, NULL);
+		while (m1 < m0 + 2000000);
 		per_ns = fnt_use_tsc ? (double)(t1 - t0) / (double)(m1 - m0) : 1.0;
 	}
 	uint64_t ticks = (uint64_t)((double)ns * per_ns);

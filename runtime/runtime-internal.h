@@ -54,7 +54,6 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 int child_file_open(struct fnt_thread *t, struct fnt_trace_file *tf) FNT_HIDDEN;
 
 /* clock.c */
-void clock_sample(uint64_t *ticks, uint64_t *mono, uint64_t *real) FNT_HIDDEN;
 int tsc_usable(void) FNT_HIDDEN;
 
 /* slowpath.c: the hooks' slow paths and the records they write */

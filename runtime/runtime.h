@@ -160,6 +160,9 @@ extern uint32_t fnt_ring_chunks FNT_HIDDEN;
 extern uint32_t fnt_file_gen FNT_HIDDEN;      /* trace files opened by this process image (1, 2 ...) */   /* 0, or chunks per thread (ring mode) */
 
 uint64_t fnt_mono_ns(void) FNT_HIDDEN;
+/* clock.c: ticks, CLOCK_MONOTONIC and (real not NULL) CLOCK_REALTIME read
+ * together, from the tightest of a few windows */
+void clock_sample(uint64_t *ticks, uint64_t *mono, uint64_t *real) FNT_HIDDEN;
 /* clock.c: the program took the TSC away (prctl PR_SET_TSC, seccomp strict) */
 extern int fnt_clock_raw FNT_HIDDEN;          /* read CLOCK_MONOTONIC by system call */
 extern __thread int fnt_no_clock FNT_HIDDEN;  /* this thread has no clock: it records nothing */

@@ -21,6 +21,8 @@ def check(ctx):
             break
         rows = {r["function"]: r for r in ctx.csv("-d", d)}
         assert "quick" in rows and int(rows["quick"]["min_ns"]) >= 1000000, (lines, rows.get("quick"))
+        if attempt == 9:
+            break
         d, rec = ctx.record_build("prog", record_args=["-q", "-T", "quick@time=1ms"])
         assert rec.stdout == "mmap denied: yes\n", rec
     assert lines == WANT, lines

@@ -415,7 +415,7 @@ def methods_for(w, args, fnt, uft):
     if fnt.get("baseline"):
         bexe = os.path.join(fnt["baseline"], "fntrace")
         ms.append(("baseline-default", "baseline: fntrace record (default)", "trace",
-                   lambda d: ([bexe, "record", "-d", d, "--"] + inst, None)))
+                   lambda d: ([bexe, "record", "-q", "-d", d, "--"] + inst, None)))   # as the default row
     if uft["exe"]:
         ms.append(("uftrace", "uftrace record", "trace",
                    lambda d: ([uft["exe"], "record", "-d", d] + UFTRACE_FLAGS + inst, None)))

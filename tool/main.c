@@ -17,10 +17,17 @@
  * `record` runs, the pager) get the disposition it was started with:
  * ignored signals stay ignored across exec. */
 static struct sigaction xfsz_inherited;
+/* SIGCHLD ignored (inherited across exec, as some daemons and shells leave
+ * it) makes the kernel reap the tool's children itself: record's waitpid
+ * then found no child, died without the program's exit status, and left
+ * the ring's last slots undrained.  The tool takes the default; the
+ * programs it starts get what it was started with. */
+static struct sigaction chld_inherited;
 
 void tool_exec_prepare(void)
 {
 	sigaction(SIGXFSZ, &xfsz_inherited, NULL);
+	sigaction(SIGCHLD, &chld_inherited, NULL);
 }
 
 struct command {
@@ -63,7 +70,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigaction(SIGXFSZ, &ign, &xfsz_inherited);
+	sigaction(SIGCHLD, &dfl, &chld_inherited);
 	if (argc < 2) {          /* as git and perf: the command list */
 		usage(stdout);
 		return 1;

@@ -486,6 +486,14 @@ static int count_fnt(const char *dir)
 	return n;
 }
 
+/* while the program runs without the drain: a flight recorder's snapshots
+ * get their symbol tables, looked for twice a second */
+static long watch_tick(void *ctx)
+{
+	symtab_watch_tick(ctx);
+	return 500000000L;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -918,22 +926,8 @@ int cmd_record(int argc, char **argv)
 		while (waitpid(child_pid, &status, 0) < 0)
 			if (errno != EINTR)
 				die("waitpid: %s", strerror(errno));
-	} else {
-		/* wake at the child's exit (SIGCHLD, blocked here only: the
-		 * program did not inherit the mask) or twice a second */
-		sigset_t chld;
-		pid_t r;
-		sigemptyset(&chld);
-		sigaddset(&chld, SIGCHLD);
-		sigprocmask(SIG_BLOCK, &chld, NULL);
-		while ((r = waitpid(child_pid, &status, WNOHANG)) != child_pid) {
-			struct timespec half = { 0, 500000000 };
-			if (r < 0 && errno != EINTR)
-				die("waitpid: %s", strerror(errno));
-			symtab_watch_tick(&watch);
-			sigtimedwait(&chld, NULL, &half);
-		}
-		sigprocmask(SIG_UNBLOCK, &chld, NULL);
+	} else if (wait_child(child_pid, &status, watch_tick, &watch)) {
+		die("waitpid: %s", strerror(errno));
 	}
 	symtab_watch_release(&watch);
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);

@@ -276,30 +276,26 @@ static long drain_next_sleep(struct drain *d, long sleep_ns, int k, uint64_t *wa
 	return sleep_ns > cap ? cap : sleep_ns;
 }
 
+struct drain_tick {
+	struct drain *d;
+	const char *dir;
+	long sleep_ns;
+	uint64_t waits;
+};
+
+static long drain_tick(void *ctx)
+{
+	struct drain_tick *x = ctx;
+	int k = drain_poll(x->d, x->dir, 0);
+	x->sleep_ns = drain_next_sleep(x->d, x->sleep_ns, k, &x->waits);
+	return x->sleep_ns;
+}
+
 int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 {
-	long sleep_ns = 100000;
-	uint64_t waits = __atomic_load_n(&d->ctl->waits, __ATOMIC_RELAXED);
-	sigset_t chld, old;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	/* blocked here only (the program did not inherit this mask): a SIGCHLD
-	 * that comes between waitpid and the sleep stays pending and ends it */
-	sigprocmask(SIG_BLOCK, &chld, &old);
-	for (;;) {
-		pid_t r = waitpid(child, status, WNOHANG);
-		if (r == child)
-			break;
-		if (r < 0 && errno != EINTR) {
-			sigprocmask(SIG_SETMASK, &old, NULL);
-			return -1;
-		}
-		int k = drain_poll(d, dir, 0);
-		sleep_ns = drain_next_sleep(d, sleep_ns, k, &waits);
-		struct timespec ts = { sleep_ns / 1000000000L, sleep_ns % 1000000000L };
-		sigtimedwait(&chld, NULL, &ts);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	struct drain_tick x = { d, dir, 100000, __atomic_load_n(&d->ctl->waits, __ATOMIC_RELAXED) };
+	if (wait_child(child, status, drain_tick, &x))
+		return -1;
 	/* the program is gone: what it was writing is final.  A process of
 	 * the program that holds the ring and outlives the one started here
 	 * (sh -c 'prog &') finds record gone and writes its slots itself */

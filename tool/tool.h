@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "format/reader.h"
 #include "symbols/symbols.h"
 
@@ -35,6 +36,9 @@ uint64_t parse_size(const char *opt, const char *arg);
 void format_duration(char *buf, size_t len, uint64_t ns);   /* "  1.234 us" (10 chars) */
 char *put_duration(char *p, uint64_t ns);                  /* the same into p, returns its end */
 const char *signal_desc(int sig);
+/* waits for child, calling tick(ctx) between looks; tick returns the ns to
+ * sleep before the next (the child's exit ends a sleep at once); 0 or -1 */
+int wait_child(pid_t child, int *status, long (*tick)(void *ctx), void *ctx);
 int parse_signal(const char *arg);                          /* "SIGUSR2", "usr2", "12"; 0 if unknown */
 
 /* ---- outfile.c: an output file written whole or not at all ---- */

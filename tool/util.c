@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include "tool/tool.h"
 
 const char *cmd_name = "fntrace";
@@ -190,6 +192,32 @@ void format_duration(char *buf, size_t len, uint64_t ns)
 	char *e = put_duration(tmp, ns);
 	*e = 0;
 	snprintf(buf, len, "%s", tmp);
+}
+
+/* Waits for `child`, calling tick(ctx) between looks: tick returns how
+ * long to sleep before the next.  SIGCHLD is blocked here only (the child
+ * did not inherit this mask), so one that comes between waitpid and the
+ * sleep stays pending and ends the sleep at once.  0, or -1 with errno. */
+int wait_child(pid_t child, int *status, long (*tick)(void *ctx), void *ctx)
+{
+	sigset_t chld, old;
+	pid_t r;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	while ((r = waitpid(child, status, WNOHANG)) != child) {
+		if (r < 0 && errno != EINTR) {
+			int e = errno;
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			errno = e;
+			return -1;
+		}
+		long ns = tick(ctx);
+		struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+		sigtimedwait(&chld, NULL, &ts);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
 }
 
 const char *signal_desc(int sig)

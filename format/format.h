@@ -17,7 +17,8 @@
 #include <string.h>
 
 #define FNT_FILE_MAGIC      "FNTRACE1"
-#define FNT_FORMAT_VERSION  1
+#define FNT_FORMAT_VERSION  2   /* 2: a NEW event names the slot of its two-way set */
+#define FNT_FORMAT_OLDEST   1   /* the oldest version readers still take */
 #define FNT_HEADER_SIZE     4096u
 #define FNT_CHUNK_MAGIC     0x434e5446u   /* "FTNC" little-endian */
 #define FNT_CHUNK_HDR_SIZE  64u
@@ -132,9 +133,11 @@ struct fnt_chunk_header {
  *   V = delta_ticks << 8 | payload(6 bits) << 2 | kind(2 bits)
  *   kind 0 ENTRY, payload = cache slot that holds the function address
  *   kind 1 EXIT,  payload = cache slot
- *   kind 2 NEW,   payload bit 0: 0 entry, 1 exit; other bits 0.  Followed by
- *                 a prefix varint zigzag(addr - prev_new_addr); the address
- *                 goes into slot fnt_slot(addr).
+ *   kind 2 NEW,   payload bit 0: 0 entry, 1 exit; bit 1: the address goes
+ *                 into the other slot of its set (version 2; always 0 in
+ *                 version 1); other bits 0.  Followed by a prefix varint
+ *                 zigzag(addr - prev_new_addr); the address goes into slot
+ *                 fnt_new_slot(addr, payload).
  *   kind 3 EXT,   payload = enum fnt_ext, body follows (per type)
  * The byte 0x00 never starts an event: it marks the end of a chunk's data.
  */
@@ -272,9 +275,20 @@ _Static_assert(sizeof(struct fnt_meta_stack_moved) == 40, "doc/format.md says 40
 
 /* ---- encoding helpers, used identically by writer and reader ---- */
 
+/* The address cache: 64 slots, 32 sets of two (slots 2s and 2s + 1).
+ * An address's home slot is fnt_slot(addr); the other slot of its set is
+ * fnt_slot(addr) ^ 1.  A NEW event puts its address into one of the two,
+ * named by payload bit 1 (the writer picks, the reader follows): two
+ * functions whose home slots are one set's no longer evict each other at
+ * every call.  Version 1 had one slot per address (bit 1 always 0). */
 static inline unsigned fnt_slot(uint64_t addr)
 {
 	return (unsigned)((addr * 0x9E3779B97F4A7C15ull) >> (64 - FNT_CACHE_BITS));
+}
+
+static inline unsigned fnt_new_slot(uint64_t addr, unsigned payload)
+{
+	return fnt_slot(addr) ^ ((payload >> 1) & 1);
 }
 
 static inline uint64_t fnt_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }

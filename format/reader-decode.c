@@ -397,7 +397,7 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 		}
 		case FNT_K_NEW: {
 			uint64_t zz;
-			if (payload > 1) {
+			if (payload > c->new_max) {
 				chunk_damage(c, start);
 				continue;
 			}
@@ -415,7 +415,7 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 			c->ticks += d;
 			apply_changes(c);
 			c->prev_new = addr;
-			struct cache_slot *s = &c->cache[fnt_slot(addr)];
+			struct cache_slot *s = &c->cache[fnt_new_slot(addr, payload)];
 			struct resolved_slot *r =
 				&c->wc->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
 			s->addr = addr;
@@ -431,7 +431,7 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				}
 				s->func = r->func;
 			}
-			ev->kind = payload ? TRACE_EXIT : TRACE_ENTRY;
+			ev->kind = (payload & 1) ? TRACE_EXIT : TRACE_ENTRY;
 			ev->func = s->func;
 			ev->addr = addr;
 			break;
@@ -644,6 +644,7 @@ void cursor_init(struct cursor *c, struct trace_thread *th, uint64_t *changes, s
 	c->cap = cap;
 	c->th = th;
 	c->p = th->proc;
+	c->new_max = th->proc->hdr.version >= 2 ? 3 : 1;
 	c->changes = changes;
 	c->n_changes = n_changes;
 	c->next_change = n_changes ? changes[0] : UINT64_MAX;
@@ -775,8 +776,9 @@ static inline int fast_new(struct cursor *c, struct trace_event *ev)
 	v = (x & varint_mask[len]) >> len;
 	nt = c->ticks + (v >> 8);
 	q = p + len;
-	/* NEW with payload 0 (entry) or 1 (exit), then its address varint */
-	if ((v & 0xfb) != FNT_K_NEW || nt >= c->next_change || end - q < 8 || !*q)
+	/* NEW with payload 0 (entry) or 1 (exit), maybe with bit 1 (the other
+	 * slot of the set, from version 2), then its address varint */
+	if ((v & 0xf3) != FNT_K_NEW || ((v >> 2) & 3) > c->new_max || nt >= c->next_change || end - q < 8 || !*q)
 		return 0;
 	l2 = (unsigned)__builtin_ctz(*q) + 1;
 	memcpy(&zz, q, 8);
@@ -785,7 +787,7 @@ static inline int fast_new(struct cursor *c, struct trace_event *ev)
 	const struct resolved_slot *r = &c->wc->resolved[(addr * 0x9E3779B97F4A7C15ull) >> (64 - RESOLVED_BITS)];
 	if (!addr || addr >= (1ull << 57) || r->addr != addr || r->p != c->p || r->gen != c->gen + 1)
 		return 0;
-	struct cache_slot *s = &c->cache[fnt_slot(addr)];
+	struct cache_slot *s = &c->cache[fnt_new_slot(addr, (unsigned)(v >> 2))];
 	s->addr = addr;
 	s->gen = c->gen + 1;
 	s->func = r->func;

@@ -50,6 +50,7 @@ struct cursor {
 	const uint8_t *pos, *end;    /* event data of the current chunk */
 	const uint8_t *chunk_base;
 	uint64_t ticks, prev_new;
+	unsigned new_max;            /* the largest NEW payload: 1 in version 1, 3 since (two-way sets) */
 	uint32_t gen;                /* module changes applied so far */
 	uint64_t next_change;        /* ticks of the next module change */
 	uint64_t *changes;           /* sorted module change times of the process */

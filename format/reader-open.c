@@ -598,9 +598,9 @@ static int check_header(const struct fnt_file_header *h, size_t size, char *why,
 		snprintf(why, len, "not a fntrace trace file (bad magic)");
 		return -1;
 	}
-	if (h->version != FNT_FORMAT_VERSION) {
-		snprintf(why, len, "format version %u is not supported (this fntrace reads version %u)",
-			 h->version, FNT_FORMAT_VERSION);
+	if (h->version < FNT_FORMAT_OLDEST || h->version > FNT_FORMAT_VERSION) {
+		snprintf(why, len, "format version %u is not supported (this fntrace reads versions %u to %u)",
+			 h->version, FNT_FORMAT_OLDEST, FNT_FORMAT_VERSION);
 		return -1;
 	}
 	if (h->header_size != FNT_HEADER_SIZE || h->chunk_size < FNT_MIN_CHUNK || h->chunk_size > FNT_MAX_CHUNK ||

@@ -21,6 +21,7 @@
 #define T_SS        0x4c8
 #define T_SS_TOP    0x4d0
 #define T_SS_CAP    0x4d4
+#define T_FIFO      0x4e4
 
 /* struct fnt_shadow_entry, 40 bytes */
 #define E_RET       0

@@ -60,22 +60,24 @@ fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 	return fnt_filter_skip(t, fn, is_exit);
 }
 
-/* A function not in the chunk's address cache (slot `slot`), d (< 2^47)
- * ticks after the previous event: its NEW event written at p (at most
- * 8 + 8 bytes; 3 + 8 from the hooks, whose pauses are short), the cache
- * and prev_new updated, and the length; or 0 when the reader would reject
- * the address.  One 8-byte store when the event fits in 8 bytes, as it
- * mostly does; else the address's varint follows the head's.  The hooks
- * and the rare path (write_rare) both write NEW events with it. */
+/* A function in neither slot of its set of the chunk's address cache
+ * (`slot`: its home slot, fnt_slot), d (< 2^47) ticks after the previous
+ * event: its NEW event written at p (at most 8 + 8 bytes; 3 + 8 from the
+ * hooks, whose pauses are short), into the set's older slot (payload bit 1
+ * when that is not the home slot), the cache, cache_fifo and prev_new
+ * updated, and the length; or 0 when the reader would reject the address.
+ * One 8-byte store when the event fits in 8 bytes, as it mostly does; else
+ * the address's varint follows the head's.  The hooks and the rare path
+ * (write_rare) both write NEW events with it. */
 static inline __attribute__((always_inline)) unsigned
 fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uint64_t d, const int is_exit)
 {
 	uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new)), v, x;
-	unsigned len, zlen;
+	unsigned len, zlen, set = slot >> 1, other = ((t->cache_fifo >> set) ^ slot) & 1;
 
 	if (!fn || fn >= (1ull << 57) || zz > FNT_VARINT_MAX)
 		return 0;
-	v = d << 8 | (uint64_t)(is_exit ? 1 : 0) << 2 | FNT_K_NEW;
+	v = d << 8 | (uint64_t)(other << 1 | (is_exit ? 1u : 0u)) << 2 | FNT_K_NEW;
 	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
 	zlen = fnt_varint_len_table[64 - __builtin_clzll(zz | 1)];
 	x = fnt_varint_pack(v, len);
@@ -87,7 +89,8 @@ fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uin
 		x = fnt_varint_pack(zz, zlen);
 		memcpy(p + len, &x, 8);
 	}
-	t->cache[slot] = fn;
+	t->cache[slot ^ other] = fn;
+	t->cache_fifo ^= 1u << set;
 	t->prev_new = fn;
 	return len + zlen;
 }
@@ -108,10 +111,14 @@ fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, con
 	if (unlikely(d >= FNT_GAP_TICKS))
 		return 0;
 	if (unlikely(t->cache[slot] != fn)) {
-		if (fnt_trig_flags || !(len = fnt_event_new(t, p, fn, slot, d, is_exit)))
-			return 0;
-		t->last = now;
-		return len;
+		if (t->cache[slot ^ 1] == fn) {
+			slot ^= 1;
+		} else {
+			if (fnt_trig_flags || !(len = fnt_event_new(t, p, fn, slot, d, is_exit)))
+				return 0;
+			t->last = now;
+			return len;
+		}
 	}
 	t->last = now;
 	v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);

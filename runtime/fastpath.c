@@ -43,6 +43,7 @@ AT(fnt_thread, busy, T_BUSY);
 AT(fnt_thread, stk_lo, T_STK_LO);
 AT(fnt_thread, stk_span, T_STK_SPAN);
 AT(fnt_thread, cache, T_CACHE);
+AT(fnt_thread, cache_fifo, T_FIFO);
 AT(fnt_thread, ss, T_SS);
 AT(fnt_thread, ss_top, T_SS_TOP);
 AT(fnt_thread, ss_cap, T_SS_CAP);

@@ -27,8 +27,9 @@
  * sooner than the threshold and its entry is still the last thing in the
  * chunk, the entry is erased: a 0x00 on its first byte (the data ends there
  * again, for a reader at any instant), then zeros over the rest, and the
- * state restored, its cache slot included (as it was before the entry:
- * the reader never saw a NEW that filled it).  A parent whose children were all erased
+ * state restored, the two slots of its set of the address cache included
+ * (as they were before the entry: the reader never saw a NEW that filled
+ * one).  A parent whose children were all erased
  * is then erasable too, and its duration includes theirs.
  */
 #include <dlfcn.h>
@@ -87,7 +88,7 @@ static int n_mods, cap_mods;
 struct fnt_tframe {                 /* -t: the writer's state before an entry */
 	uint8_t *pos;
 	uint64_t last, prev_new;
-	uintptr_t fn, slot_prev;    /* the cache slot of fn before the entry */
+	uintptr_t fn, set_prev[2];  /* the two slots of fn's set of the cache before the entry */
 	uint32_t seq;               /* t->seq while the entry's chunk is current */
 	uint32_t fresh;             /* the entry starts a new chunk: pos etc. are found at the exit */
 	int32_t fdepth;             /* t->flt.fdepth of the call (not some call entered while disabled) */
@@ -473,9 +474,9 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 		return 0;
 	p += len;
 	if ((v & 3) == FNT_K_ENTRY) {
-		if (((v >> 2) & 63) != fnt_slot(fn))
+		if ((((v >> 2) & 63) | 1) != (fnt_slot(fn) | 1))
 			return 0;
-	} else if ((v & 3) == FNT_K_NEW && ((v >> 2) & 63) == 0) {
+	} else if ((v & 3) == FNT_K_NEW && (((v >> 2) & 63) & ~2u) == 0) {
 		if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
 			return 0;
 		p += len;
@@ -535,7 +536,8 @@ static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 	f->pos = t->pos;
 	f->last = t->last;
 	f->prev_new = t->prev_new;
-	f->slot_prev = t->cache[fnt_slot(fn)];
+	f->set_prev[0] = t->cache[fnt_slot(fn) & ~1u];
+	f->set_prev[1] = t->cache[fnt_slot(fn) | 1u];
 	f->fdepth = t->flt.fdepth;
 }
 
@@ -564,7 +566,7 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
 		f->pos = p;
 		f->last = ((const struct fnt_chunk_header *)t->chunk)->base_ticks;
 		f->prev_new = 0;
-		f->slot_prev = UINTPTR_MAX;   /* the chunk started with an empty cache */
+		f->set_prev[0] = f->set_prev[1] = UINTPTR_MAX;   /* the chunk started with an empty cache */
 		f->fresh = 0;
 	}
 	if (!f->pos || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos >= t->pos)
@@ -575,7 +577,10 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
 	t->pos = f->pos;
 	t->last = f->last;
 	t->prev_new = f->prev_new;
-	t->cache[fnt_slot(fn)] = f->slot_prev;   /* as the reader has it: the next call of fn is a hit again */
+	/* as the reader has it: the next call of fn is a hit again (its set's
+	 * cache_fifo bit stays moved on: the writer's choice alone) */
+	t->cache[fnt_slot(fn) & ~1u] = f->set_prev[0];
+	t->cache[fnt_slot(fn) | 1u] = f->set_prev[1];
 	t->depth--;
 	f->pos = NULL;
 	return 1;

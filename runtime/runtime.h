@@ -98,6 +98,11 @@ struct fnt_thread {
 	/* vfork and clone children running on this TLS (clone.c): the guard is
 	 * held for them; tls_busy is its value to give back */
 	uint32_t tls_shared, tls_busy;
+	/* the address cache's sets: bit s says which slot of set s (the odd
+	 * one when set) the next NEW event of the set fills, flipped by each:
+	 * the older of the two goes (fnt_event_new).  The writer's own
+	 * choice; the reader follows the NEW events, so nothing resets it */
+	uint32_t cache_fifo;
 	uint32_t *tls_word;      /* cleared by the kernel when the child we watch is gone */
 	/* coroutines (coro.c): the machine stack in use, named as in SWITCH
 	 * records (0: the thread's own); the other stacks are parked in a
@@ -334,6 +339,18 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 #define FNT_TRIG_RARE      (FNT_TRIG_ON | FNT_TRIG_OFF | FNT_TRIG_BACKTRACE | FNT_TRIG_FINISH | \
 			    FNT_TRIG_SNAPSHOT | FNT_TRIG_TIME)
 #define FNT_CACHE_TAG (1ull << 63)  /* in t->cache: the reader has the address; the writer always misses */
+
+/* the slot of fn's set of the address cache that holds it (compared
+ * under mask: ~FNT_CACHE_TAG finds a tagged one too), or -1 */
+static inline int fnt_cache_find(const struct fnt_thread *t, uintptr_t fn, uintptr_t mask)
+{
+	unsigned slot = fnt_slot(fn);
+	if ((t->cache[slot] & mask) == fn)
+		return (int)slot;
+	if ((t->cache[slot ^ 1] & mask) == fn)
+		return (int)(slot ^ 1);
+	return -1;
+}
 extern uint32_t fnt_trig_flags FNT_HIDDEN;    /* every action some trigger has; 0: no trigger */
 const struct fnt_trig *fnt_trigger_find(uintptr_t fn) FNT_HIDDEN;
 /* with the guard held, before an event of a function with triggers is

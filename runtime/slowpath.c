@@ -29,17 +29,17 @@ uint8_t *put_time(uint8_t *p, uint64_t ticks)
 static int write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t fn, int is_exit)
 {
 	uint8_t *p = t->pos;
-	unsigned slot = fnt_slot(fn);
+	int slot = fnt_cache_find(t, fn, ~FNT_CACHE_TAG);    /* (a function with triggers is tagged) */
 
 	if (d >= (1ull << 47)) {        /* a long pause, or a clock that went back */
 		p = put_time(p, now);
 		d = 0;
 	}
 	t->last = now;
-	if ((t->cache[slot] & ~FNT_CACHE_TAG) == fn) {    /* (a function with triggers is tagged) */
+	if (slot >= 0) {
 		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
 	} else {
-		unsigned len = fnt_event_new(t, p, fn, slot, d, is_exit);
+		unsigned len = fnt_event_new(t, p, fn, fnt_slot(fn), d, is_exit);
 		if (!len) {             /* not a user-space address: the reader would reject it */
 			t->pos = p;
 			fnt_lost_events(t, FNT_LOST_ADDR, 1);

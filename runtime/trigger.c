@@ -150,8 +150,8 @@ int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t 
 
 void fnt_trigger_after(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t fn, int is_exit)
 {
-	unsigned slot = fnt_slot(fn);
-	if ((t->cache[slot] & ~FNT_CACHE_TAG) == fn)
+	int slot = fnt_cache_find(t, fn, ~FNT_CACHE_TAG);
+	if (slot >= 0)
 		t->cache[slot] |= FNT_CACHE_TAG;    /* its next events miss the cache and come here */
 	if (!is_exit) {
 		if (g->flags & FNT_TRIG_BACKTRACE)

@@ -61,4 +61,24 @@
 	jnz \bail                         /* above FNT_VARINT_MAX */
 .endm
 
+/* The slot of the address cache that a NEW event fills (fnt_event_new):
+ * of the set of \other (the other slot of the function's set, its home
+ * slot ^ 1, a register or memory), the one filled the longer ago, by
+ * cache_fifo's bit for the set, which is flipped.  The slot in %rcx, and
+ * in \s64 payload bit 1: 1 when it is not the home slot.  \s32 and \s64
+ * name one register; uses %rcx. */
+.macro NEW_SLOT other, tls, s32, s64
+	mov \other, %rcx
+	shr $1, %ecx                      /* the set */
+	mov %fs:T_FIFO(\tls), \s32
+	btc %ecx, \s32
+	mov \s32, %fs:T_FIFO(\tls)
+	sbb \s32, \s32
+	and $1, \s32                      /* its bit, before the flip */
+	lea (\s64,%rcx,2), %rcx           /* set << 1 | bit */
+	mov %rcx, \s64
+	xor \other, \s64
+	xor $1, \s64
+.endm
+
 #endif

@@ -104,7 +104,8 @@
 	imul \fn, %rcx
 	shr $A_CACHE_SHIFT, %rcx          /* the cache slot (fnt_slot) */
 	cmp %fs:T_CACHE(%rsi,%rcx,8), \fn
-	jne .L\id\()_new
+	jne .L\id\()_new                 /* (the other slot of its set first) */
+.L\id\()_hit:
 	mov %rax, %fs:T_LAST(%rsi)
 	shl $8, %rdx
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
@@ -113,23 +114,30 @@
 .L\id\()_back:
 .endm
 
-/* EVENT_ASM's NEW event (fnt_event_new), for a function not in the
- * chunk's cache: with the cache and prev_new updated, back into EVENT_ASM;
- * or to \bail (a trigger, an address the reader would reject).  Uses 24
- * bytes of stack below %rsp. */
+/* EVENT_ASM's cold part, for a function not in its home slot (%rcx) of
+ * the chunk's address cache: a hit in the other slot of its set, back
+ * into EVENT_ASM; or its NEW event (fnt_event_new) into the set's older
+ * slot, with the cache, cache_fifo and prev_new updated, and back; or
+ * \bail (a trigger, an address the reader would reject).  Uses 24 bytes
+ * of stack below %rsp. */
 .macro EVENT_NEW_ASM kind, fn, bail, id
 .L\id\()_new:
+	xor $1, %ecx                      /* the other slot of the set */
+	cmp %fs:T_CACHE(%rsi,%rcx,8), \fn
+	je .L\id\()_hit
 	cmpl $0, fnt_trig_flags(%rip)
 	jne \bail                        /* (a function with a trigger is tagged in the cache) */
-	push %rcx                         /* the slot */
+	push %rcx                         /* the other slot */
 	.cfi_adjust_cfa_offset 8
 	push %rax                         /* now */
 	.cfi_adjust_cfa_offset 8
 	NEW_ZIGZAG \fn, %rsi, .L\id\()_reject
 	push %rax
 	.cfi_adjust_cfa_offset 8
+	NEW_SLOT 16(%rsp), %rsi, %eax, %rax
+	mov %rcx, 16(%rsp)
 	shl $8, %rdx
-	or $(2 + 4 * \kind), %rdx         /* d << 8 | is_exit << 2 | FNT_K_NEW */
+	lea (2 + 4 * \kind)(%rdx,%rax,8), %rdx   /* d << 8 | other << 3 | is_exit << 2 | FNT_K_NEW */
 	VARINT_PUT
 	pop %rdx                          /* the address's varint after the head */
 	.cfi_adjust_cfa_offset -8

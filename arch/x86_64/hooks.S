@@ -61,7 +61,7 @@
 	shr $A_CACHE_SHIFT, %rcx          /* the cache slot (fnt_slot) */
 	cmp %fs:T_CACHE(%r11,%rcx,8), %rdi
 	jne 7f
-	shl $8, %rdx
+5:	shl $8, %rdx
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
 	HIT_PUT
 6:	mov %r9, %fs:T_LAST(%r11)
@@ -69,18 +69,24 @@
 	addl $\step, %fs:T_DEPTH(%r11)
 	movl $0, %fs:T_BUSY(%r11)
 	ret
-7:	/* not in the cache: the NEW event, unless a trigger may apply (a
-	 * function with one is tagged in the cache) or the reader would
-	 * reject the address */
+7:	/* not in its home slot: the other slot of its set */
+	xor $1, %ecx
+	cmp %fs:T_CACHE(%r11,%rcx,8), %rdi
+	je 5b
+	/* in neither: the NEW event, unless a trigger may apply (a function
+	 * with one is tagged in the cache) or the reader would reject the
+	 * address */
 	cmpl $0, fnt_trig_flags(%rip)
 	jne 8f
-	mov %rcx, %r10                    /* the slot */
+	mov %rcx, %r10                    /* the other slot */
 	NEW_ZIGZAG %rdi, %r11, 8f
-	mov %rdi, %fs:T_CACHE(%r11,%r10,8)
+	/* (%rsi, the call site, is not needed past the last way out) */
+	NEW_SLOT %r10, %r11, %esi, %rsi
+	mov %rdi, %fs:T_CACHE(%r11,%rcx,8)
 	mov %rdi, %fs:T_PREV_NEW(%r11)
-	mov %rax, %r10                    /* the address's varint follows the head's */
 	shl $8, %rdx
-	or $(2 + 4 * \kind), %rdx         /* d << 8 | is_exit << 2 | FNT_K_NEW */
+	lea (2 + 4 * \kind)(%rdx,%rsi,8), %rdx   /* d << 8 | other << 3 | is_exit << 2 | FNT_K_NEW */
+	mov %rax, %r10                    /* the address's varint follows the head's */
 	VARINT_PUT
 	mov %r10, %rdx
 	VARINT_PUT

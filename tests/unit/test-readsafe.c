@@ -644,6 +644,79 @@ static void test_lookups_scale(void)
 	      "against %.3f s for an eighth", budget, small);
 }
 
+struct seen_addrs {
+	uint64_t addr[16];
+	int kind[16];
+	int n;
+};
+
+static int note_addr(void *ctx, const struct trace_event *ev)
+{
+	struct seen_addrs *a = ctx;
+	if ((ev->kind == TRACE_ENTRY || ev->kind == TRACE_EXIT) && a->n < 16) {
+		a->addr[a->n] = ev->addr;
+		a->kind[a->n++] = ev->kind;
+	}
+	return 0;
+}
+
+/* Format version 2's two-way sets: a NEW event with payload bit 1 puts its
+ * address into the other slot of its set, so two functions of one home
+ * slot are both cached; in a version 1 file that bit is corruption. */
+static void test_two_way_sets(void)
+{
+	size_t len = FNT_HEADER_SIZE + CHUNK;
+	uint64_t a = FN_ADDR, b = a + 16;
+	char err[512], path[512];
+	while (fnt_slot(b) != fnt_slot(a))
+		b += 16;
+	unsigned h = fnt_slot(a);
+	for (uint32_t version = 1; version <= 2; version++) {
+		uint8_t *img = calloc(1, len), *p;
+		struct trace *t;
+		struct seen_addrs seen = { .n = 0 };
+		header(img, CHUNK, 1);
+		((struct fnt_file_header *)img)->version = version;
+		struct fnt_chunk_header *ch = (void *)(img + FNT_HEADER_SIZE);
+		ch->magic = FNT_CHUNK_MAGIC;
+		ch->type = FNT_CHUNK_EVENTS;
+		ch->tid = 4242;
+		ch->base_ticks = 2000;
+		p = img + FNT_HEADER_SIZE + FNT_CHUNK_HDR_SIZE;
+		p = put_varint(p, 1ull << 8 | 0u << 2 | FNT_K_NEW);          /* a entered: its home slot */
+		p = put_varint(p, fnt_zigzag((int64_t)a));
+		p = put_varint(p, 1ull << 8 | 2u << 2 | FNT_K_NEW);          /* b entered: the other slot */
+		p = put_varint(p, fnt_zigzag((int64_t)(b - a)));
+		p = put_varint(p, 1ull << 8 | (uint64_t)(h ^ 1) << 2 | FNT_K_EXIT);   /* b returns */
+		p = put_varint(p, 1ull << 8 | (uint64_t)h << 2 | FNT_K_EXIT);         /* a returns */
+		p = put_varint(p, 1ull << 8 | 3u << 2 | FNT_K_NEW);          /* b again, as a NEW exit */
+		p = put_varint(p, fnt_zigzag(0));
+		put_file("4242-0.fnt", img, len);
+		CHECK(trace_open(&t, dir, err, sizeof(err)) == 0, "version %u: open: %s", version, err);
+		if (!t) {
+			free(img);
+			continue;
+		}
+		trace_walk(t, 0, note_addr, &seen);
+		if (version == 2) {
+			CHECK(seen.n == 5 && seen.addr[0] == a && seen.addr[1] == b && seen.addr[2] == b &&
+			      seen.addr[3] == a && seen.addr[4] == b && seen.kind[1] == TRACE_ENTRY &&
+			      seen.kind[2] == TRACE_EXIT && seen.kind[4] == TRACE_EXIT,
+			      "version 2: %d events, the second at %#llx", seen.n, (unsigned long long)seen.addr[1]);
+			CHECK(t->procs[0].damaged_bytes == 0, "version 2: %llu bytes damaged",
+			      (unsigned long long)t->procs[0].damaged_bytes);
+		} else {
+			CHECK(seen.n == 1 && seen.addr[0] == a && t->procs[0].damaged_bytes > 0,
+			      "version 1: %d events, %llu bytes damaged (payload bit 1 is corruption)", seen.n,
+			      (unsigned long long)t->procs[0].damaged_bytes);
+		}
+		trace_close(t);
+		snprintf(path, sizeof(path), "%s/4242-0.fnt", dir);
+		unlink(path);
+		free(img);
+	}
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -654,6 +727,7 @@ int main(void)
 	}
 	test_fifos_and_devices();
 	test_cut_while_read();
+	test_two_way_sets();
 	test_sparse();
 	test_open_is_linear();
 	test_lookup_matches_scan();

@@ -242,11 +242,13 @@ uint8_t *fnt_drain_take(uint64_t off)
 		return NULL;
 	}
 	for (;;) {
-		uint32_t h = __atomic_load_n(&hint, __ATOMIC_RELAXED);
+		uint32_t h = __atomic_load_n(&hint, __ATOMIC_RELAXED), full = 0;
 		for (uint32_t k = 0; k < n_slots; k++) {
 			uint32_t i = (h + k) % n_slots, free_ = FNT_SLOT_FREE;
 			struct fnt_drain_slot *sl = &ctl->slot[i];
-			if (__atomic_load_n(&sl->state, __ATOMIC_RELAXED) != FNT_SLOT_FREE ||
+			uint32_t st = __atomic_load_n(&sl->state, __ATOMIC_RELAXED);
+			full += st == FNT_SLOT_FULL;
+			if (st != FNT_SLOT_FREE ||
 			    !__atomic_compare_exchange_n(&sl->state, &free_, FNT_SLOT_WRITING, 0, __ATOMIC_ACQUIRE,
 							 __ATOMIC_RELAXED))
 				continue;
@@ -255,7 +257,13 @@ uint8_t *fnt_drain_take(uint64_t off)
 			__atomic_store_n(&hint, i + 1, __ATOMIC_RELAXED);
 			return s + (size_t)i * slot_size;
 		}
-		/* every slot is taken: record is behind, or gone */
+		/* every slot is held by a thread that writes it (as many threads
+		 * as slots, each with a chunk open, idle or not): record has
+		 * nothing to free, so waiting for it would only stall this thread.
+		 * This chunk is mapped from the file (the ring stays in use) */
+		if (!full)
+			return NULL;
+		/* every slot is taken, some full: record is behind, or gone */
 		uint64_t now = fnt_mono_ns();
 		if (!waited_since) {
 			waited_since = now;

@@ -262,6 +262,9 @@ static long drain_next_sleep(struct drain *d, long sleep_ns, int k, uint64_t *wa
 	uint64_t w = __atomic_load_n(&d->ctl->waits, __ATOMIC_RELAXED);
 	uint32_t n = d->ctl->n_slots;
 	long room = (long)n - (long)d->writing;   /* the free slots the writers had, about */
+	d->polls++;
+	if (room < 1)
+		room = 1;   /* every slot is held by a thread: nothing to copy until one fills it */
 	if (w != *waits || (long)k * 2 >= room) {
 		*waits = w;
 		return DRAIN_SLEEP_MIN;
@@ -296,11 +299,17 @@ int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 	struct drain_tick x = { d, dir, 100000, __atomic_load_n(&d->ctl->waits, __ATOMIC_RELAXED) };
 	if (wait_child(child, status, drain_tick, &x))
 		return -1;
-	/* the program is gone: what it was writing is final.  A process of
-	 * the program that holds the ring and outlives the one started here
-	 * (sh -c 'prog &') finds record gone and writes its slots itself */
+	/* the program is gone: what it was writing is final.  Unless the ring
+	 * is held by another process of the program (sh -c 'prog &', a
+	 * launcher that forks it), which may live on: its slots being written
+	 * are copied as they are, now (not at the next 50 ms), and it copies
+	 * them itself as it goes on, finding record gone.  Whether it lives
+	 * cannot be told from here: a zombie that nobody reaped answers
+	 * kill(pid, 0), and the pid may be one of another pid namespace; a
+	 * final copy frees the slots under a writer that lives */
 	int32_t owner = __atomic_load_n(&d->ctl->owner_pid, __ATOMIC_ACQUIRE);
-	if (owner && owner != child && !kill(owner, 0)) {
+	if (owner && owner != child) {
+		d->last_partial_ns = 0;
 		drain_poll(d, dir, 0);
 		__atomic_store_n(&d->ctl->recorder_pid, 0, __ATOMIC_RELEASE);
 	} else {
@@ -312,9 +321,9 @@ int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 void drain_close(struct drain *d)
 {
 	if (d->ctl && getenv("FNTRACE_DRAIN_DEBUG"))
-		fprintf(stderr, "fntrace: drain: %llu chunks copied, writers waited %llu times, given up %llu\n",
-			(unsigned long long)d->chunks, (unsigned long long)d->ctl->waits,
-			(unsigned long long)d->ctl->given_up);
+		fprintf(stderr, "fntrace: drain: %llu chunks copied, writers waited %llu times, given up %llu, "
+			"%llu polls\n", (unsigned long long)d->chunks, (unsigned long long)d->ctl->waits,
+			(unsigned long long)d->ctl->given_up, (unsigned long long)d->polls);
 	if (d->ctl)
 		munmap(d->ctl, d->len);
 	if (d->fd >= 0)

@@ -21,6 +21,7 @@ struct drain {
 	struct fnt_file_header *hdr; /* its header, mapped once a slot could not be written */
 	int write_error;
 	uint64_t chunks;             /* slots copied out */
+	uint64_t polls;              /* polls while the program ran */
 	uint32_t writing;            /* slots being written at the last poll */
 	uint64_t last_partial_ns;    /* when the slots being written were last copied */
 	uint8_t *buf;                /* one chunk: a partial copy is read into it */

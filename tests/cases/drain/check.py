@@ -9,8 +9,18 @@ Every event arrives, whatever happens to the program:
 - fnt_snapshot() after record copied part of the slot into the file: the
   snapshot has every call (it had the file's older copy);
 - a process that outlives the one record started (sh -c 'prog &') copies
-  its slots itself when record is gone."""
+  its slots itself when record is gone;
+- the program started by a launcher that exits leaving it a zombie
+  (record its subreaper here, so that nothing reaps it): record cannot
+  tell it from a process that lives on, and copies what it wrote, all of
+  it (the calls since the last 50 ms were lost, without a count);
+- 100 threads, each with a chunk open, more than the ring's 64 slots: the
+  threads that find every slot held map their chunk from the file at once
+  (they waited 2 s for record, which had nothing to free, and then the
+  whole process gave the ring up), and record sleeps while nothing can
+  fill (it polled every 50 us while they lived)."""
 import os
+import re
 import subprocess
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -63,3 +73,25 @@ def check(ctx):
     assert wait_gone(pid), "the background program did not end"
     got = counts(ctx, b)
     assert got["work"] == 900000 + 10 and got["thread_main"] == 1, got
+
+    m = os.path.join(ctx.work, "many.data")
+    p = ctx.run("record", "-q", "-d", m, "--", PROG(ctx), "many", "100", "1000", data=False, check=True,
+                env=dict(os.environ, FNTRACE_DRAIN_DEBUG="1"))
+    got = counts(ctx, m)
+    assert got["work"] == 1000 and got["thread_idle"] == 100, got
+    st = re.search(r"writers waited (\d+) times, given up (\d+), (\d+) polls", p.stderr)
+    assert st, p.stderr
+    # a second of idle threads: record sleeps 8 ms at most between polls
+    # (125 a second); it polled every 50 us (20,000)
+    assert st.group(2) == "0" and int(st.group(3)) < 1500, p.stderr
+
+    # record a subreaper: the zombie the launcher leaves stays one
+    subreaper = "import ctypes, os, sys; ctypes.CDLL(None).prctl(36, 1, 0, 0, 0); os.execv(sys.argv[1], sys.argv[1:])"
+    for i in range(3):
+        z = os.path.join(ctx.work, "zombie%d.data" % i)
+        p = subprocess.run([sys.executable, "-c", subreaper, ctx.fntrace, "record", "-q", "-d", z, "--",
+                            os.path.join(ctx.builddir, "launch"), PROG(ctx), "tail", "300000"],
+                           capture_output=True, text=True, cwd=ctx.work, timeout=120)
+        assert p.returncode == 0, p
+        got = counts(ctx, z)
+        assert got["work"] == 600000 and got["thread_main"] == 2, (i, got)

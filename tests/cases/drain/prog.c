@@ -10,6 +10,11 @@
  *   bg N FILE  - N calls in a process that outlives the one record started
  *                (sh -c 'prog bg ... &'), then 10 once record has left: it
  *                writes the slot those are in itself
+ *   tail N     - N calls, a pause in which record copies them, N more, and
+ *                the exit (run by launch, which leaves it a zombie)
+ *   many N MS  - N threads (more than the ring's 64 slots) make 10 calls
+ *                each, then all stay alive MS milliseconds, idle: each
+ *                holds a slot or maps its chunk from the file
  */
 #include <pthread.h>
 #include <signal.h>
@@ -34,6 +39,20 @@ static void *thread_main(void *arg)
 	long s = 0;
 	for (long i = 0; i < calls; i++)
 		s += work(i);
+	return (void *)s;
+}
+
+static pthread_barrier_t all_called;
+static long idle_ms;
+
+static void *thread_idle(void *arg)
+{
+	long s = 0;
+	for (long i = 0; i < 10; i++)
+		s += work(i);
+	pthread_barrier_wait(&all_called);
+	struct timespec ts = { idle_ms / 1000, idle_ms % 1000 * 1000000 };
+	nanosleep(&ts, NULL);
 	return (void *)s;
 }
 
@@ -62,6 +81,26 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 4; i++)
 			pthread_join(t[i], NULL);
 		printf("ring %d\n", ring_mapped());
+		return 0;
+	}
+	if (!strcmp(argv[1], "tail")) {
+		struct timespec ts = { 0, 200000000 };
+		thread_main(NULL);
+		nanosleep(&ts, NULL);
+		thread_main(NULL);
+		return 0;
+	}
+	if (!strcmp(argv[1], "many") && argc > 3) {
+		pthread_t t[200];
+		int n = (int)calls;
+		idle_ms = atol(argv[3]);
+		if (n < 1 || n > 200)
+			return 2;
+		pthread_barrier_init(&all_called, NULL, (unsigned)n);
+		for (int i = 0; i < n; i++)
+			pthread_create(&t[i], NULL, thread_idle, NULL);
+		for (int i = 0; i < n; i++)
+			pthread_join(t[i], NULL);
 		return 0;
 	}
 	if (!strcmp(argv[1], "kill")) {

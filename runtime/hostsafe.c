@@ -45,11 +45,10 @@ int fnt_fd_high(int fd)
 	if (high < 0 && errno == EINVAL && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur > 64)
 		high = fcntl(fd, F_DUPFD_CLOEXEC, (int)(rl.rlim_cur - 16));   /* a low RLIMIT_NOFILE: its top */
 	if (high < 0) {
-		/* no number that high (RLIMIT_NOFILE): never keep a low one,
-		 * which the program may believe is free */
-		int e = errno;
+		/* no number that high (RLIMIT_NOFILE, 64 or less): never keep
+		 * a low one, which the program may believe is free */
 		close(fd);
-		errno = e;
+		errno = EMFILE;
 		return -1;
 	}
 	close(fd);

@@ -664,9 +664,13 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	if (tf == &main_file)   /* (api.c writes its records again into a new file of the process) */
 		__atomic_add_fetch(&fnt_file_gen, 1, __ATOMIC_RELAXED);
 	return 0;
-fail:
-	close(tf->fd);
-	tf->fd = -1;
-	unlink(tf->path);
-	return -1;
+fail: {
+		int e = errno;     /* the cause, for the message (not close(-1)'s EBADF) */
+		if (tf->fd >= 0)
+			close(tf->fd);
+		tf->fd = -1;
+		unlink(tf->path);
+		errno = e;
+		return -1;
+	}
 }

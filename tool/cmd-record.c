@@ -122,7 +122,9 @@ static const char record_usage[] =
 	"  -h, --help           this help\n\n"
 	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
 	"was not found, 126 if it could not be executed).  Events recorded before a\n"
-	"crash or a kill are kept.\n";
+	"crash or a kill are kept.  While the program runs, Ctrl-C and SIGQUIT are\n"
+	"left to it and SIGTERM and SIGHUP are passed on to it; once it has ended,\n"
+	"they stop record.\n";
 
 static char *find_runtime(void)
 {
@@ -908,11 +910,15 @@ int cmd_record(int argc, char **argv)
 		}
 		close(pipefd[0]);
 	}
-	/* the terminal sends SIGINT/SIGQUIT to the program too: let it decide */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGTERM, forward_signal);
-	signal(SIGHUP, forward_signal);
+	/* the terminal sends SIGINT/SIGQUIT to the program too: let it decide.
+	 * Until it has ended: then they are record's again (below) */
+	static const int held[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction held_before[4];
+	for (int i = 0; i < 4; i++) {
+		struct sigaction sa = { .sa_handler = i < 2 ? SIG_IGN : forward_signal };
+		sigemptyset(&sa.sa_mask);
+		sigaction(held[i], &sa, &held_before[i]);
+	}
 	/* a flight recorder's snapshots get their symbol tables as they are
 	 * taken.  Not while draining: a walk of a snapshot (a copy of the whole
 	 * trace there) would hold up the copying the program's threads wait
@@ -932,10 +938,17 @@ int cmd_record(int argc, char **argv)
 	symtab_watch_release(&watch);
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
+	/* the program is gone and its trace complete: Ctrl-C and kill stop
+	 * the walks that follow (symbol tables, the summary, --report), and
+	 * nothing is forwarded to a pid that may be another process's now */
+	child_pid = 0;
+	for (int i = 0; i < 4; i++)
+		sigaction(held[i], &held_before[i], NULL);
 	/* names that survive a rebuild: one more walk of the trace (doc/format.md) */
 	/* from the walk the summary line makes anyway; -q: no walk, so
 	 * names only (doc/portable-traces.md) */
 	struct trace_totals totals;
+	struct rlimit nofile;
 	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, quiet ? NULL : &totals,
 						      have_lib_st ? &lib_st : NULL);
 
@@ -955,6 +968,10 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: no function events were recorded: none of the functions of '%s' that "
 			"-P selected and could patch ran ('nm' lists the names it selects from; 'fntrace info', "
 			"the ones it skipped and why)\n", argv[optind]);
+	else if (!recorded && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur <= 64)
+		fprintf(stderr, "fntrace: no function events were recorded: the open-files limit (ulimit -n %llu) "
+			"leaves the runtime no descriptor out of the program's way; it needs more than 64 (see "
+			"above)\n", (unsigned long long)nofile.rlim_cur);
 	else if (!recorded)
 		fprintf(stderr, "fntrace: no function events were recorded: was '%s' built with "
 			"-finstrument-functions? (without rebuilding, -P FUNC patches the functions "

@@ -474,7 +474,8 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 		return 0;
 	p += len;
 	if ((v & 3) == FNT_K_ENTRY) {
-		if ((((v >> 2) & 63) | 1) != (fnt_slot(fn) | 1))
+		unsigned slot = (v >> 2) & 63;   /* fn's, in its set (nothing follows: it still holds fn) */
+		if ((slot | 1) != (fnt_slot(fn) | 1) || (t->cache[slot] & ~FNT_CACHE_TAG) != fn)
 			return 0;
 	} else if ((v & 3) == FNT_K_NEW && (((v >> 2) & 63) & ~2u) == 0) {
 		if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))

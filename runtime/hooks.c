@@ -5,7 +5,7 @@
  * rest; the archive, which has no assembly, uses the C alone.
  *
  * Each hook reads the cycle counter, looks the function address up in a
- * 64-slot per-thread cache, and writes one prefix-varint event with a single
+ * 64-slot per-thread cache (32 sets of two, format.h), and writes one prefix-varint event with a single
  * unaligned 8-byte store (see format.h): typically 2-3 bytes per event.  No
  * lock, no atomic, no syscall, no call through the PLT, nothing shared with
  * other threads.  Everything unusual (cache miss, first event of a thread,

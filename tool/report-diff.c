@@ -51,13 +51,19 @@ static int cmp_prof(const void *x, const void *y)
 	return c ? c : strcmp(a->module, b->module);
 }
 
-/* "+12.3%", "new" (absent from the base), "gone", "" (both zero) */
-static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base)
+/* "new" (no calls in the base), "gone" (none in this trace), else the
+ * change of time: "+12.3%", or "" when the base's time is zero.  By the
+ * calls, not the times: a call can last 0 ns as the trace has it (a
+ * clock that went back between its entry and its exit is clamped), and a
+ * new path of such calls showed "" */
+static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base, uint64_t calls, uint64_t base_calls)
 {
-	if (!base)
-		snprintf(buf, len, "%s", now ? "new" : "");
-	else if (!now)
+	if (!base_calls && calls)
+		snprintf(buf, len, "new");
+	else if (!calls && base_calls)
 		snprintf(buf, len, "gone");
+	else if (!base)
+		snprintf(buf, len, "%s", "");
 	else
 		snprintf(buf, len, "%+.1f%%", 100.0 * ((double)now - (double)base) / (double)base);
 }
@@ -80,10 +86,10 @@ void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t b
 	char t[32], td[32], tp[16], s[32], sd[32], sp[16], cd[32];
 	format_duration_color(t, sizeof(t), total);
 	diff_duration(td, sizeof(td), total, base_total);
-	diff_percent(tp, sizeof(tp), total, base_total);
+	diff_percent(tp, sizeof(tp), total, base_total, calls, base_calls);
 	format_duration_color(s, sizeof(s), self);
 	diff_duration(sd, sizeof(sd), self, base_self);
-	diff_percent(sp, sizeof(sp), self, base_self);
+	diff_percent(sp, sizeof(sp), self, base_self, calls, base_calls);
 	if (calls == base_calls)
 		snprintf(cd, sizeof(cd), "0");
 	else

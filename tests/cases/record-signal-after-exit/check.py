@@ -14,8 +14,13 @@ import os
 import select
 import signal
 import subprocess
+import sys
 
 F_SETPIPE_SZ = 1031
+DEFAULTS = ("import os, signal, sys\n"
+            "for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP):\n"
+            "    signal.signal(s, signal.SIG_DFL)\n"
+            "os.execv(sys.argv[1], sys.argv[1:])\n")
 
 
 def check(ctx):
@@ -24,7 +29,11 @@ def check(ctx):
         d = os.path.join(ctx.work, "sig%d.data" % sig)
         r, w = os.pipe()
         fcntl.fcntl(w, F_SETPIPE_SZ, 4096)
-        p = subprocess.Popen([ctx.fntrace, "record", "--report", "-d", d, "--", os.path.join(ctx.builddir, "prog")],
+        # record restores what it was started with: start it with the
+        # default dispositions (a suite run in the background, as by nohup
+        # or a CI runner, has SIGINT and SIGQUIT ignored)
+        p = subprocess.Popen([sys.executable, "-c", DEFAULTS, ctx.fntrace, "record", "--report", "-d", d, "--",
+                              os.path.join(ctx.builddir, "prog")],
                              stdout=w, stderr=subprocess.PIPE, text=True, cwd=ctx.work)
         os.close(w)
         try:

@@ -4,7 +4,9 @@
  * addr * 0x9E3779B97F4A7C15), called in turn.  The program finds them at
  * run time (its load address is random), among 256 small functions.
  *
- *   prog [2|3] [N] [K]   2: two functions of one slot, N times each, in turn
+ *   prog [1|2|3] [N] [K] 1: two functions of different sets, N times each, in
+ *                           turn (the baseline for 2)
+ *                        2: two functions of one slot, N times each, in turn
  *                        3: three of one slot in turn; on every K-th round
  *                           the second calls g()
  */
@@ -286,9 +288,19 @@ static unsigned slot_of(void (*f)(int))
 	return (unsigned)(((uint64_t)(uintptr_t)f * 0x9E3779B97F4A7C15ull) >> 58);
 }
 
-/* the first `want` functions of one slot */
+/* the first `want` functions of one slot; want 1: f0 and the first
+ * function of another set */
 static int pick(int want, int *out)
 {
+	if (want == 1) {
+		out[0] = 0;
+		for (int j = 1; j < 256; j++)
+			if (slot_of(fns[j]) >> 1 != slot_of(fns[0]) >> 1) {
+				out[1] = j;
+				return 0;
+			}
+		return -1;
+	}
 	for (int i = 0; i < 256; i++) {
 		int n = 0;
 		for (int j = i; j < 256 && n < want; j++)
@@ -305,7 +317,7 @@ int main(int argc, char **argv)
 	int mode = argc > 1 ? atoi(argv[1]) : 2;
 	long n = argc > 2 ? atol(argv[2]) : 100000, k = argc > 3 ? atol(argv[3]) : 1000;
 	int f[3] = { 0, 0, 0 };
-	if ((mode != 2 && mode != 3) || n < 1 || k < 1 || pick(mode, f)) {
+	if (mode < 1 || mode > 3 || n < 1 || k < 1 || pick(mode, f)) {
 		fprintf(stderr, "usage: prog [2|3] [N] [K] (or no %d functions of one slot)\n", mode);
 		return 1;
 	}

@@ -105,6 +105,11 @@ $(O)/tests/test-events: tests/unit/test-events.c $(LIB_OBJ) $(O)/libfntrace.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(O)/libfntrace.a $(DW_LIBS) -lstdc++ -lm -ldl -lpthread
 
+# test-diff prints report's and graph's --diff columns
+$(O)/tests/test-diff: tests/unit/test-diff.c $(LIB_OBJ) $(O)/tool/report-diff.o $(O)/tool/pager.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(O)/tool/report-diff.o $(O)/tool/pager.o $(DW_LIBS) -lstdc++ -lm
+
 $(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(DW_LIBS) -lstdc++ -lm

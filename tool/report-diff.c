@@ -63,7 +63,7 @@ static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base, uin
 	else if (!calls && base_calls)
 		snprintf(buf, len, "gone");
 	else if (!base)
-		snprintf(buf, len, "%s", "");
+		buf[0] = '\0';
 	else
 		snprintf(buf, len, "%+.1f%%", 100.0 * ((double)now - (double)base) / (double)base);
 }

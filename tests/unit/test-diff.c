@@ -1,0 +1,64 @@
+/* the --diff columns of report and graph (tool/report-diff.c): "new" and
+ * "gone" are decided by the calls, not by the times */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests/unit/check.h"
+#include "tool/tool.h"
+
+/* tool/main.c's, for the pager, which this test never starts */
+void tool_exec_prepare(void)
+{
+}
+
+/* diff_columns' line for these figures, as printed to stdout */
+static char *columns(uint64_t total, uint64_t base_total, uint64_t calls, uint64_t base_calls)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = stdout, *mem = open_memstream(&text, &len);
+	if (!mem)
+		abort();
+	stdout = mem;
+	diff_columns(total, base_total, total, base_total, calls, base_calls);
+	fclose(mem);
+	stdout = out;
+	return text;
+}
+
+/* the time and self columns both show \want (and only one of "new",
+ * "gone", "%" at all when \want is "") */
+static void want(const char *what, uint64_t total, uint64_t base_total, uint64_t calls, uint64_t base_calls,
+		 const char *want)
+{
+	char *line = columns(total, base_total, calls, base_calls);
+	int n = 0;
+	for (const char *p = line; (p = strstr(p, *want ? want : "%")); p++)
+		n++;
+	int other = (strcmp(want, "new") && strstr(line, "new")) || (strcmp(want, "gone") && strstr(line, "gone"));
+	if (*want)
+		CHECK(n == 2 && !other, "%s: '%s' twice wanted in '%s'", what, want, line);
+	else
+		CHECK(n == 0 && !strstr(line, "new") && !strstr(line, "gone"), "%s: no change wanted in '%s'",
+		      what, line);
+	free(line);
+}
+
+int main(void)
+{
+	/* a path of this trace only, whose calls the trace has at 0 ns (a
+	 * clock that went back between entry and exit is clamped) */
+	want("new path at 0 ns", 0, 0, 3, 0, "new");
+	want("new path", 1500, 0, 3, 0, "new");
+	want("gone path at 0 ns", 0, 0, 0, 2, "gone");
+	want("gone path", 0, 900, 0, 2, "gone");
+	/* in both traces: a change, never "new" or "gone" */
+	want("0 ns in the base", 700, 0, 1, 1, "");
+	want("0 ns in this trace", 0, 700, 1, 1, "-100.0%");
+	want("slower", 1500, 1000, 4, 4, "+50.0%");
+	want("same", 1000, 1000, 4, 5, "+0.0%");
+	want("both 0 ns", 0, 0, 2, 2, "");
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	return n_fail != 0;
+}

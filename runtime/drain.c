@@ -41,7 +41,7 @@
 static struct fnt_drain_ctl *ctl;
 static uint8_t *slots;            /* NULL: not draining (file chunks, as without record) */
 static size_t ring_len;
-static uint32_t n_slots, slot_size, my_image, hint;
+static uint32_t n_slots, slot_size, my_image;
 static int ring_fd = -1;          /* the ring handed over (claimed or not yet) */
 static int claim_lock;
 static char file_name[256];
@@ -225,7 +225,11 @@ static void give_up(void)
 }
 
 /* A zeroed slot for the event chunk at file offset `off`, or NULL: map the
- * chunk from the file. */
+ * chunk from the file.  The lowest free slot: when record keeps up, the
+ * same few slots come round again, their pages mapped and their lines in
+ * the caches (1-2 MiB of the 16 MiB ring on one thread, 5 MiB with four;
+ * taken in turn, every slot was, and each first round paid its page
+ * faults: doc/perf-floor.md, "The ring's lowest slots"). */
 uint8_t *fnt_drain_take(uint64_t off)
 {
 	uint8_t *s = __atomic_load_n(&slots, __ATOMIC_ACQUIRE);
@@ -242,9 +246,9 @@ uint8_t *fnt_drain_take(uint64_t off)
 		return NULL;
 	}
 	for (;;) {
-		uint32_t h = __atomic_load_n(&hint, __ATOMIC_RELAXED), full = 0;
-		for (uint32_t k = 0; k < n_slots; k++) {
-			uint32_t i = (h + k) % n_slots, free_ = FNT_SLOT_FREE;
+		uint32_t full = 0;
+		for (uint32_t i = 0; i < n_slots; i++) {
+			uint32_t free_ = FNT_SLOT_FREE;
 			struct fnt_drain_slot *sl = &ctl->slot[i];
 			uint32_t st = __atomic_load_n(&sl->state, __ATOMIC_RELAXED);
 			full += st == FNT_SLOT_FULL;
@@ -254,7 +258,6 @@ uint8_t *fnt_drain_take(uint64_t off)
 				continue;
 			sl->off = off;
 			sl->image = my_image;
-			__atomic_store_n(&hint, i + 1, __ATOMIC_RELAXED);
 			return s + (size_t)i * slot_size;
 		}
 		/* every slot is held by a thread that writes it (as many threads

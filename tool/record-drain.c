@@ -320,10 +320,14 @@ int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 
 void drain_close(struct drain *d)
 {
+	struct stat st;
 	if (d->ctl && getenv("FNTRACE_DRAIN_DEBUG"))
+		/* the ring's pages ever touched: the memfd's blocks */
 		fprintf(stderr, "fntrace: drain: %llu chunks copied, writers waited %llu times, given up %llu, "
-			"%llu polls\n", (unsigned long long)d->chunks, (unsigned long long)d->ctl->waits,
-			(unsigned long long)d->ctl->given_up, (unsigned long long)d->polls);
+			"%llu polls, %lld of %zu KiB of the ring touched\n", (unsigned long long)d->chunks,
+			(unsigned long long)d->ctl->waits, (unsigned long long)d->ctl->given_up,
+			(unsigned long long)d->polls, fstat(d->fd, &st) ? -1LL : (long long)st.st_blocks / 2,
+			d->len / 1024);
 	if (d->ctl)
 		munmap(d->ctl, d->len);
 	if (d->fd >= 0)

@@ -105,14 +105,14 @@ $(O)/tests/test-events: tests/unit/test-events.c $(LIB_OBJ) $(O)/libfntrace.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(O)/libfntrace.a $(DW_LIBS) -lstdc++ -lm -ldl -lpthread
 
-# test-diff prints report's and graph's --diff columns
-$(O)/tests/test-diff: tests/unit/test-diff.c $(LIB_OBJ) $(O)/tool/report-diff.o $(O)/tool/pager.o
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(O)/tool/report-diff.o $(O)/tool/pager.o $(DW_LIBS) -lstdc++ -lm
-
+# a unit test of tool code outside LIB_OBJ names it in UNIT_EXTRA
 $(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(DW_LIBS) -lstdc++ -lm
+	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(UNIT_EXTRA) $(DW_LIBS) -lstdc++ -lm
+
+# test-diff prints report's and graph's --diff columns
+$(O)/tests/test-diff: UNIT_EXTRA = $(O)/tool/report-diff.o $(O)/tool/pager.o
+$(O)/tests/test-diff: $(O)/tool/report-diff.o $(O)/tool/pager.o
 
 deps:
 	@sh scripts/install-deps.sh

@@ -27,18 +27,19 @@ static char *columns(uint64_t total, uint64_t base_total, uint64_t calls, uint64
 	return text;
 }
 
-/* the time and self columns both show \want (and only one of "new",
- * "gone", "%" at all when \want is "") */
+/* the time and self columns both show `expect`, and neither "new" nor
+ * "gone" unless it is that; when `expect` is "", no "new", "gone" or "%"
+ * at all */
 static void want(const char *what, uint64_t total, uint64_t base_total, uint64_t calls, uint64_t base_calls,
-		 const char *want)
+		 const char *expect)
 {
 	char *line = columns(total, base_total, calls, base_calls);
 	int n = 0;
-	for (const char *p = line; (p = strstr(p, *want ? want : "%")); p++)
+	for (const char *p = line; (p = strstr(p, *expect ? expect : "%")); p++)
 		n++;
-	int other = (strcmp(want, "new") && strstr(line, "new")) || (strcmp(want, "gone") && strstr(line, "gone"));
-	if (*want)
-		CHECK(n == 2 && !other, "%s: '%s' twice wanted in '%s'", what, want, line);
+	int other = (strcmp(expect, "new") && strstr(line, "new")) || (strcmp(expect, "gone") && strstr(line, "gone"));
+	if (*expect)
+		CHECK(n == 2 && !other, "%s: '%s' twice wanted in '%s'", what, expect, line);
 	else
 		CHECK(n == 0 && !strstr(line, "new") && !strstr(line, "gone"), "%s: no change wanted in '%s'",
 		      what, line);

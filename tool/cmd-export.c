@@ -128,12 +128,7 @@ static const char export_usage[] =
 	"      --title TEXT       svg/html: title (default: the traced command)\n"
 	"      --no-collapse      folded/svg/html: one level per call of a direct\n"
 	"                         recursion (by default f calling f is one frame)\n"
-	"      --tid TID[,TID]    only these threads\n"
-	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
-	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
-	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
-	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
-	"                         callers, up to the thread's first frame)\n"
+	FILTER_HELP
 	TRIGGER_HELP
 	"  -D, --depth N          only the first N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"

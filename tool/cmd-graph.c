@@ -33,12 +33,7 @@ static const char graph_usage[] =
 	"      --diff BASE        compare with the trace BASE (another run), path by\n"
 	"                         path: the times and calls of each and the change\n"
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
-	"      --tid TID[,TID]    only these threads\n"
-	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
-	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
-	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
-	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
-	"                         callers, up to the thread's first frame)\n"
+	FILTER_HELP
 	TRIGGER_HELP
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	"      --since TIME       only calls overlapping the window from TIME (1.5ms,\n"

@@ -21,12 +21,7 @@ static const char replay_usage[] =
 	"usage: fntrace replay [options]\n\n"
 	"Show the recorded calls in time order, nested per thread, with durations.\n\n"
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
-	"      --tid TID[,TID]    only these threads\n"
-	"  -F, --filter FUNC      only the calls under FUNC (a glob, repeatable)\n"
-	"  -N, --notrace FUNC     hide FUNC and everything it calls (a glob, repeatable)\n"
-	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
-	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
-	"                         callers, up to the thread's first frame)\n"
+	FILTER_HELP
 	TRIGGER_HELP
 	"  -D, --depth N          show at most N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"

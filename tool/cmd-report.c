@@ -26,12 +26,7 @@ static const char report_usage[] =
 	"                         total and self time of each in both, the change and\n"
 	"                         its percent, largest change first\n"
 	"  -f, --format FMT       text (default), csv or json\n"
-	"      --tid TID[,TID]    only these threads\n"
-	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
-	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
-	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
-	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
-	"                         callers, up to the thread's first frame)\n"
+	FILTER_HELP
 	TRIGGER_HELP
 	"  -D, --depth N          only the first N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms); the\n"

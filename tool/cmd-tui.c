@@ -26,12 +26,7 @@ static const char tui_usage[] =
 	"unfold paths), the report (sort by any column) and the replay of one thread\n"
 	"(search it), with the keyboard and the mouse.  '?' lists the keys, 'q' quits.\n\n"
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
-	"      --tid TID[,TID]    only these threads\n"
-	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n"
-	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n"
-	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n"
-	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n"
-	"                         callers, up to the thread's first frame)\n"
+	FILTER_HELP
 	"  -D, --depth N          only the first N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP

@@ -186,6 +186,16 @@ struct view_opts {
 	"                         $PAGER or less otherwise)\n" \
 	"      --color WHEN       colour durations by size: auto (on a terminal),\n" \
 	"                         always or never\n"
+/* the help lines of --tid, -F, -N, -H and -C of FILTER_LONGOPTS below, the
+ * same in every reading command (-T's are TRIGGER_HELP, --since's and
+ * --until's TIME_RANGE_HELP) */
+#define FILTER_HELP \
+	"      --tid TID[,TID]    only these threads\n" \
+	"  -F, --filter FUNC      only calls under FUNC (glob, repeatable)\n" \
+	"  -N, --notrace FUNC     leave out FUNC and its callees (glob, repeatable)\n" \
+	"  -H, --hide FUNC        leave out FUNC itself; what it calls moves up a level\n" \
+	"  -C, --caller-filter FUNC  only FUNC and the calls that lead to it (its\n" \
+	"                         callers, up to the thread's first frame)\n"
 #define FILTER_LONGOPTS \
 	{ "tid", required_argument, NULL, 0x110 }, \
 	{ "filter", required_argument, NULL, 'F' }, \

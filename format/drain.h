@@ -13,7 +13,13 @@
  * written as well.  A slot's unused tail is zeros, as a chunk's must be.
  *
  * Slot states move free -> writing (the runtime, compare-and-swap) ->
- * full (the runtime, release store) -> free (record, after the copy).
+ * full (the runtime, release store) -> copying (whoever copies it out,
+ * compare-and-swap) -> free (the same, after the copy and the zeroing).
+ * The copier is record; or the runtime itself once record is gone or
+ * stuck (given_up), which may be true of record while record copies too:
+ * the swap to copying makes one of them the copier of each slot.  When
+ * the program is gone, record also copies the slots still being written
+ * (writing -> copying).
  */
 #ifndef FNT_DRAIN_H
 #define FNT_DRAIN_H
@@ -25,7 +31,7 @@
 #define FNT_DRAIN_MAX_SLOTS 224u
 #define FNT_DRAIN_SLOTS 64u                      /* default: 16 MiB of 256 KiB chunks */
 
-enum fnt_drain_state { FNT_SLOT_FREE = 0, FNT_SLOT_WRITING = 1, FNT_SLOT_FULL = 2 };
+enum fnt_drain_state { FNT_SLOT_FREE = 0, FNT_SLOT_WRITING = 1, FNT_SLOT_FULL = 2, FNT_SLOT_COPYING = 3 };
 
 struct fnt_drain_slot {
 	uint32_t state;          /* enum fnt_drain_state */

@@ -24,14 +24,18 @@
  * few microseconds at a time; if record is gone, or nothing moves for two
  * seconds, the runtime stops using the ring for good and maps its chunks
  * from the file again: it never blocks its host for long, and never loses
- * what it wrote (record drains the slots already written when it can).
+ * what it wrote (it copies the finished slots into its file itself, and
+ * at its exit, if record is gone, the slots still being written; a slot
+ * has one copier, record or a thread: format/drain.h).
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "fntrace.h"
@@ -181,11 +185,13 @@ static uint64_t slot_events_missing(const uint8_t *m, int fd, off_t off)
 	return in_file < n ? n - in_file : 0;
 }
 
-/* record is gone: this process copies its slot into its file itself.  Not
- * past RLIMIT_FSIZE (the program may have lowered it since the slot's
- * blocks were reserved: the kernel would kill it with SIGXFSZ): the events
- * of a slot that cannot be written are counted as lost for lack of space,
- * those a copy by record put in the file already excepted. */
+/* record is gone or stuck: this process copies its slot into its file
+ * itself.  Not past RLIMIT_FSIZE (the program may have lowered it since
+ * the slot's blocks were reserved: the kernel would kill it with SIGXFSZ):
+ * the events of a slot that cannot be written are counted as lost for lack
+ * of space, those a copy by record put in the file already excepted.
+ * free_it: the caller made itself the slot's copier (claim_full): the slot
+ * is zeroed and freed after the copy. */
 static void write_slot(uint32_t i, int free_it)
 {
 	uint8_t *m = (uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
@@ -203,24 +209,56 @@ static void write_slot(uint32_t i, int free_it)
 	}
 }
 
+/* Make the caller the copier of full slot i (format/drain.h): another
+ * thread of this process may be about to copy it (give_up's loop, a
+ * release, the exit), and so may record, stuck or not quite gone; two
+ * copies at once had one zeroing the slot under the other's pwrite, which
+ * then wrote zeros over the chunk in the file. */
+static int claim_full(uint32_t i)
+{
+	uint32_t full = FNT_SLOT_FULL;
+	return ctl->slot[i].image == my_image &&
+	       __atomic_compare_exchange_n(&ctl->slot[i].state, &full, FNT_SLOT_COPYING, 0, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+/* Has process pid ended?  A zombie that nobody has reaped yet has (record
+ * killed while its parent does not wait for it), though kill(pid, 0) finds
+ * it: a pidfd of it polls readable.  Without pidfds (ENOSYS, no descriptor
+ * left, a seccomp filter), what kill says. */
+static int ended(int32_t pid)
+{
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return errno == ESRCH;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n = poll(&p, 1, 0);
+	close(fd);
+	return n == 1 && (p.revents & POLLIN);
+#else
+	return 0;
+#endif
+}
+
 static int recorder_gone(void)
 {
 	int32_t pid = __atomic_load_n(&ctl->recorder_pid, __ATOMIC_ACQUIRE);
-	return pid <= 0 || (kill(pid, 0) && errno == ESRCH);
+	return pid <= 0 || ended(pid);
 }
 
 /* record is gone or stuck: map chunks from the file from now on, and copy
- * out the finished slots that nobody will drain */
+ * out the finished slots (a stuck record that wakes up copies the ones
+ * still full when it does: each slot has one copier) */
 static void give_up(void)
 {
 	if (__atomic_exchange_n(&ctl->given_up, 1, __ATOMIC_ACQ_REL))
 		return;
 	__atomic_store_n(&slots, NULL, __ATOMIC_RELEASE);
-	if (!recorder_gone())
-		return;                 /* stuck, not gone: it may still copy them */
 	for (uint32_t i = 0; i < n_slots; i++)
-		if (__atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE) == FNT_SLOT_FULL &&
-		    ctl->slot[i].image == my_image)
+		if (claim_full(i))
 			write_slot(i, 1);
 }
 
@@ -272,7 +310,7 @@ uint8_t *fnt_drain_take(uint64_t off)
 			waited_since = now;
 			__atomic_add_fetch(&ctl->waits, 1, __ATOMIC_RELAXED);
 		}
-		if ((kill(ctl->recorder_pid, 0) && errno == ESRCH) || now - waited_since > 2000000000ull) {
+		if (recorder_gone() || now - waited_since > 2000000000ull) {
 			give_up();
 			return NULL;
 		}
@@ -281,26 +319,32 @@ uint8_t *fnt_drain_take(uint64_t off)
 	}
 }
 
-/* the chunk in slot m is finished: record may copy it out */
+/* the chunk in slot m is finished: record may copy it out (or this
+ * thread, once the ring is given up) */
 void fnt_drain_release(uint8_t *m)
 {
 	size_t i = (size_t)(m - (uint8_t *)ctl - FNT_DRAIN_HDR) / slot_size;
 	__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_FULL, __ATOMIC_RELEASE);
-	if (__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && recorder_gone())
+	if (__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && claim_full((uint32_t)i))
 		write_slot((uint32_t)i, 1);
 }
 
 /* at exit: if record is gone, the slots still being written are copied out
- * here (they would be lost with the process) */
+ * here (they would be lost with the process), and the full ones nobody
+ * copies.  (Slots another thread is copying are its to finish; one that
+ * record was copying when it died stays as far as it got.) */
 void fnt_drain_exit(void)
 {
 	if (!ctl || !recorder_gone())
 		return;
 	__atomic_store_n(&ctl->given_up, 1, __ATOMIC_RELEASE);
-	for (uint32_t i = 0; i < n_slots; i++)
-		if (__atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE) != FNT_SLOT_FREE &&
-		    ctl->slot[i].image == my_image)
+	for (uint32_t i = 0; i < n_slots; i++) {
+		uint32_t st = __atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE);
+		if (st == FNT_SLOT_WRITING && ctl->slot[i].image == my_image)
 			write_slot(i, 0);
+		else if (st == FNT_SLOT_FULL && claim_full(i))
+			write_slot(i, 1);
+	}
 }
 
 /* is m a slot of the ring (rather than a mapping of the file)? */

@@ -203,12 +203,17 @@ int drain_poll(struct drain *d, const char *dir, int final)
 	for (uint32_t i = 0; i < c->n_slots; i++) {
 		struct fnt_drain_slot *sl = &c->slot[i];
 		uint32_t st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE);
-		if (st == FNT_SLOT_FREE)
-			continue;
+		if (st == FNT_SLOT_FREE || st == FNT_SLOT_COPYING)
+			continue;       /* (copying: a thread of the program copies it, having given up on record) */
 		if (st == FNT_SLOT_WRITING && !final && sl->image == image) {
 			d->writing++;
 			continue;
 		}
+		/* record its copier (format/drain.h), or leave it to the thread
+		 * that is, or to the next poll */
+		if (!__atomic_compare_exchange_n(&sl->state, &st, FNT_SLOT_COPYING, 0, __ATOMIC_ACQUIRE,
+						 __ATOMIC_RELAXED))
+			continue;
 		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
 		size_t n = used_len(m, d->chunk_size);
 		clear_tail(d, i, sl->off, n);

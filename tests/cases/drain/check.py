@@ -20,7 +20,14 @@ Every event arrives, whatever happens to the program:
   whole process gave the ring up), and record sleeps while nothing can
   fill (it polled every 50 us while they lived);
 - one thread writing twice the ring: it reuses the lowest free slots, and
-  most of the ring is never touched."""
+  most of the ring is never touched;
+- record killed with SIGKILL while 8 threads write four times the ring:
+  the threads copy the slots into the file themselves, every call of them,
+  whether record's parent reaps it at once or leaves it a zombie until the
+  program ends.  Two threads could copy the same slot at once (one zeroing
+  it under the other's copy: chunks missing from the file, 2 to 7 of 8
+  runs), and a zombie record was taken for a stuck one, whose slots nobody
+  copied (about 60 chunks missing, without a count)."""
 import os
 import re
 import subprocess
@@ -112,3 +119,21 @@ def check(ctx):
         assert p.returncode == 0, p
         got = counts(ctx, z)
         assert got["work"] == 600000 and got["thread_main"] == 2, (i, got)
+
+    # record killed a quarter of the way; its parent (here) reaps it at
+    # once, or only once the program has ended (it holds record's output)
+    n = 2000000
+    for i, reaped in enumerate((True, True, True, False)):
+        r = os.path.join(ctx.work, "rkill%d.data" % i)
+        pidfile = os.path.join(ctx.work, "rkill%d.pid" % i)
+        out = subprocess.DEVNULL if reaped else subprocess.PIPE
+        p = subprocess.Popen([ctx.fntrace, "record", "-q", "-d", r, "--", PROG(ctx), "rkill", str(n), pidfile],
+                             stdout=out, stderr=out, cwd=ctx.work)
+        if reaped:
+            p.wait(timeout=120)
+        else:
+            p.communicate(timeout=120)
+        assert p.returncode == -9, (i, p.returncode)
+        assert wait_gone(int(open(pidfile).read())), "the program did not end"
+        got = counts(ctx, r)
+        assert got["work"] == 8 * n and got["thread_rkill"] == 8, (i, reaped, got)

@@ -15,6 +15,10 @@
  *   many N MS  - N threads (more than the ring's 64 slots) make 10 calls
  *                each, then all stay alive MS milliseconds, idle: each
  *                holds a slot or maps its chunk from the file
+ *   rkill N FILE - 8 threads of N calls each; a quarter of the way, record
+ *                (the parent) is killed with SIGKILL, then the rest: the
+ *                threads write the ring's slots into the file themselves
+ *                (FILE: this process's pid, for the test to wait on)
  */
 #include <pthread.h>
 #include <signal.h>
@@ -53,6 +57,21 @@ static void *thread_idle(void *arg)
 	pthread_barrier_wait(&all_called);
 	struct timespec ts = { idle_ms / 1000, idle_ms % 1000 * 1000000 };
 	nanosleep(&ts, NULL);
+	return (void *)s;
+}
+
+static pthread_barrier_t quarter;
+
+/* a quarter of its calls, a wait while record is killed, the rest */
+static void *thread_rkill(void *arg)
+{
+	long s = 0, i = 0;
+	for (; i < calls / 4; i++)
+		s += work(i);
+	pthread_barrier_wait(&quarter);
+	pthread_barrier_wait(&quarter);
+	for (; i < calls; i++)
+		s += work(i);
 	return (void *)s;
 }
 
@@ -100,6 +119,26 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++)
 			pthread_create(&t[i], NULL, thread_idle, NULL);
 		for (int i = 0; i < n; i++)
+			pthread_join(t[i], NULL);
+		return 0;
+	}
+	if (!strcmp(argv[1], "rkill") && argc > 3) {
+		pthread_t t[8];
+		pid_t parent = getppid();
+		FILE *f = fopen(argv[3], "w");
+		if (!f)
+			return 3;
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+		pthread_barrier_init(&quarter, NULL, 9);
+		for (int i = 0; i < 8; i++)
+			pthread_create(&t[i], NULL, thread_rkill, NULL);
+		pthread_barrier_wait(&quarter);
+		kill(parent, SIGKILL);
+		for (int i = 0; i < 3000 && getppid() == parent; i++)
+			usleep(1000);   /* record has died (its children moved to another parent) */
+		pthread_barrier_wait(&quarter);
+		for (int i = 0; i < 8; i++)
 			pthread_join(t[i], NULL);
 		return 0;
 	}

@@ -159,18 +159,23 @@ static unsigned n_slot_offs;
 static void copy_slot(const uint8_t *m, uint64_t off, uint32_t len)
 {
 	struct fnt_chunk_header was, now;
-	if (n_slot_offs < sizeof(slot_offs) / sizeof(slot_offs[0]))
-		slot_offs[n_slot_offs++] = off;
 	memcpy(&was, m, sizeof(was));
 	if (snap_bad || was.magic != FNT_CHUNK_MAGIC)
-		return;
+		return;                 /* zeroed since drain.c looked: the file has it whole */
 	snap_bad = pwrite(snap_out, &was, sizeof(was), (off_t)off) != (ssize_t)sizeof(was) ||
 		   copy_range_back(m, (off_t)off, snap_out, (off_t)off + (off_t)sizeof(was), len - sizeof(was));
 	memcpy(&now, m, sizeof(now));
 	if (!snap_bad && (now.magic != was.magic || now.seq != was.seq || now.thread != was.thread)) {
-		uint32_t zero = 0;      /* the slot was drained and reused meanwhile: leave it out */
+		/* the slot was copied out, zeroed (its header first) and maybe
+		 * reused meanwhile: its copier wrote it into the file before
+		 * zeroing it, so the file's copy goes into the snapshot.  (It
+		 * was left out, the file's copy too: a chunk missing.) */
+		uint32_t zero = 0;
 		snap_bad = pwrite(snap_out, &zero, sizeof(zero), (off_t)off) != (ssize_t)sizeof(zero);
+		return;
 	}
+	if (n_slot_offs < sizeof(slot_offs) / sizeof(slot_offs[0]))
+		slot_offs[n_slot_offs++] = off;
 }
 
 int fnt_snapshot_write(const char *name)

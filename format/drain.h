@@ -12,14 +12,23 @@
  * program has died (or exec'ed, see image) it copies the slots still being
  * written as well.  A slot's unused tail is zeros, as a chunk's must be.
  *
- * Slot states move free -> writing (the runtime, compare-and-swap) ->
- * full (the runtime, release store) -> copying (whoever copies it out,
- * compare-and-swap) -> free (the same, after the copy and the zeroing).
- * The copier is record; or the runtime itself once record is gone or
- * stuck (given_up), which may be true of record while record copies too:
- * the swap to copying makes one of them the copier of each slot.  When
- * the program is gone, record also copies the slots still being written
- * (writing -> copying).
+ * Slot states (each move by compare-and-swap unless said otherwise):
+ * - free -> writing: a thread of the runtime takes it;
+ * - writing -> full (a store): the thread has finished the chunk;
+ * - full -> copying -> copied -> free: record copies it into the file,
+ *   marks it copied, zeroes it and frees it.  When the program is gone,
+ *   also writing -> copying.
+ * - full -> saving -> copied: the runtime copies it itself, once record
+ *   is gone or stuck (given_up).  It never zeroes a slot and never takes
+ *   one again (the ring is given up), so a slot whose copy a dying program
+ *   left half done still holds every byte: record, finding it saving once
+ *   the program is gone, copies it again (saving -> copying).
+ * - copying -> saving: record died (or seems to, from another pid
+ *   namespace) in the middle of a copy: the runtime copies it again.
+ *   record zeroes only a slot it marked copied itself, so the two never
+ *   zero under each other's copy.
+ * Each swap makes one process the copier of the slot: two copies at once,
+ * one zeroing the slot under the other, put zeros into the file.
  */
 #ifndef FNT_DRAIN_H
 #define FNT_DRAIN_H
@@ -31,7 +40,12 @@
 #define FNT_DRAIN_MAX_SLOTS 224u
 #define FNT_DRAIN_SLOTS 64u                      /* default: 16 MiB of 256 KiB chunks */
 
-enum fnt_drain_state { FNT_SLOT_FREE = 0, FNT_SLOT_WRITING = 1, FNT_SLOT_FULL = 2, FNT_SLOT_COPYING = 3 };
+enum fnt_drain_state {
+	FNT_SLOT_FREE = 0, FNT_SLOT_WRITING = 1, FNT_SLOT_FULL = 2,
+	FNT_SLOT_COPYING = 3,    /* record copies it */
+	FNT_SLOT_COPIED = 4,     /* in the file */
+	FNT_SLOT_SAVING = 5,     /* the runtime copies it */
+};
 
 struct fnt_drain_slot {
 	uint32_t state;          /* enum fnt_drain_state */

@@ -190,9 +190,9 @@ static uint64_t slot_events_missing(const uint8_t *m, int fd, off_t off)
  * the slot's blocks were reserved: the kernel would kill it with SIGXFSZ):
  * the events of a slot that cannot be written are counted as lost for lack
  * of space, those a copy by record put in the file already excepted.
- * free_it: the caller made itself the slot's copier (claim_full): the slot
- * is zeroed and freed after the copy. */
-static void write_slot(uint32_t i, int free_it)
+ * claimed: the caller made itself the slot's copier (copy_claim): the slot is
+ * copied, not zeroed (format/drain.h). */
+static void write_slot(uint32_t i, int claimed)
 {
 	uint8_t *m = (uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
 	size_t n = used_len(m);
@@ -203,22 +203,20 @@ static void write_slot(uint32_t i, int free_it)
 		if (h)
 			__atomic_fetch_add(&h->lost_nospace, slot_events_missing(m, fd, off), __ATOMIC_RELAXED);
 	}
-	if (free_it) {
-		memset(m, 0, n);
-		__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_FREE, __ATOMIC_RELEASE);
-	}
+	if (claimed)
+		__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_COPIED, __ATOMIC_RELEASE);
 }
 
-/* Make the caller the copier of full slot i (format/drain.h): another
- * thread of this process may be about to copy it (give_up's loop, a
- * release, the exit), and so may record, stuck or not quite gone; two
- * copies at once had one zeroing the slot under the other's pwrite, which
- * then wrote zeros over the chunk in the file. */
-static int claim_full(uint32_t i)
+/* Make the caller the copier of slot i, found in state `from` (full, or
+ * copying by a record that is gone: format/drain.h): another thread of
+ * this process may be about to copy it (give_up's loop, a release, the
+ * exit), and so may record, stuck or not quite gone; two copies at once
+ * had one zeroing the slot under the other's pwrite, which then wrote
+ * zeros over the chunk in the file. */
+static int copy_claim(uint32_t i, uint32_t from)
 {
-	uint32_t full = FNT_SLOT_FULL;
 	return ctl->slot[i].image == my_image &&
-	       __atomic_compare_exchange_n(&ctl->slot[i].state, &full, FNT_SLOT_COPYING, 0, __ATOMIC_ACQUIRE,
+	       __atomic_compare_exchange_n(&ctl->slot[i].state, &from, FNT_SLOT_SAVING, 0, __ATOMIC_ACQUIRE,
 					   __ATOMIC_RELAXED);
 }
 
@@ -251,14 +249,16 @@ static int recorder_gone(void)
 
 /* record is gone or stuck: map chunks from the file from now on, and copy
  * out the finished slots (a stuck record that wakes up copies the ones
- * still full when it does: each slot has one copier) */
+ * still full when it does: each slot has one copier), and, if record is
+ * gone, the slot it was copying when it died */
 static void give_up(void)
 {
 	if (__atomic_exchange_n(&ctl->given_up, 1, __ATOMIC_ACQ_REL))
 		return;
 	__atomic_store_n(&slots, NULL, __ATOMIC_RELEASE);
+	int gone = recorder_gone();
 	for (uint32_t i = 0; i < n_slots; i++)
-		if (claim_full(i))
+		if (copy_claim(i, FNT_SLOT_FULL) || (gone && copy_claim(i, FNT_SLOT_COPYING)))
 			write_slot(i, 1);
 }
 
@@ -325,14 +325,14 @@ void fnt_drain_release(uint8_t *m)
 {
 	size_t i = (size_t)(m - (uint8_t *)ctl - FNT_DRAIN_HDR) / slot_size;
 	__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_FULL, __ATOMIC_RELEASE);
-	if (__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && claim_full((uint32_t)i))
+	if (__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && copy_claim((uint32_t)i, FNT_SLOT_FULL))
 		write_slot((uint32_t)i, 1);
 }
 
 /* at exit: if record is gone, the slots still being written are copied out
- * here (they would be lost with the process), and the full ones nobody
- * copies.  (Slots another thread is copying are its to finish; one that
- * record was copying when it died stays as far as it got.) */
+ * here (they would be lost with the process), the full ones nobody copies,
+ * and the one record was copying when it died.  (A slot another thread is
+ * copying is its to finish, or record's if this process dies first.) */
 void fnt_drain_exit(void)
 {
 	if (!ctl || !recorder_gone())
@@ -342,7 +342,7 @@ void fnt_drain_exit(void)
 		uint32_t st = __atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE);
 		if (st == FNT_SLOT_WRITING && ctl->slot[i].image == my_image)
 			write_slot(i, 0);
-		else if (st == FNT_SLOT_FULL && claim_full(i))
+		else if ((st == FNT_SLOT_FULL || st == FNT_SLOT_COPYING) && copy_claim(i, st))
 			write_slot(i, 1);
 	}
 }

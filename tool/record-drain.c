@@ -203,8 +203,12 @@ int drain_poll(struct drain *d, const char *dir, int final)
 	for (uint32_t i = 0; i < c->n_slots; i++) {
 		struct fnt_drain_slot *sl = &c->slot[i];
 		uint32_t st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE);
-		if (st == FNT_SLOT_FREE || st == FNT_SLOT_COPYING)
-			continue;       /* (copying: a thread of the program copies it, having given up on record) */
+		/* saving: a thread of the program copies it, having given up on
+		 * record; once the program is gone, a copy it left half done (its
+		 * slot keeps every byte: format/drain.h).  copied: in the file */
+		if (st == FNT_SLOT_FREE || st == FNT_SLOT_COPIED || st == FNT_SLOT_COPYING ||
+		    (st == FNT_SLOT_SAVING && !final))
+			continue;
 		if (st == FNT_SLOT_WRITING && !final && sl->image == image) {
 			d->writing++;
 			continue;
@@ -226,9 +230,16 @@ int drain_poll(struct drain *d, const char *dir, int final)
 			d->write_error = 1;
 			slot_lost(d, m, sl->off);
 		}
-		memset(m, 0, n);
 		d->chunks++;
 		copied++;
+		/* zeroed and freed only if the program has not taken the copy
+		 * over meanwhile, finding record gone (a pid of another pid
+		 * namespace): it may be reading it still */
+		uint32_t mine = FNT_SLOT_COPYING;
+		if (!__atomic_compare_exchange_n(&sl->state, &mine, FNT_SLOT_COPIED, 0, __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue;
+		memset(m, 0, n);
 		__atomic_store_n(&sl->state, FNT_SLOT_FREE, __ATOMIC_RELEASE);
 	}
 	if (!final)

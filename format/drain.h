@@ -65,7 +65,8 @@ struct fnt_drain_ctl {
 	uint64_t file_ino, file_dev;
 	uint64_t waits;          /* times a writer found every slot taken and waited */
 	uint64_t given_up;       /* 1: the runtime went back to mapping its file (no drain) */
-	uint64_t pad[2];
+	uint64_t beat_ns;        /* CLOCK_MONOTONIC of record's last poll (every 8 ms at most) */
+	uint64_t pad[1];
 	struct fnt_drain_slot slot[FNT_DRAIN_MAX_SLOTS];
 };
 

@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,10 @@ static uint64_t slot_events_missing(const uint8_t *m, int fd, off_t off)
  * copied, not zeroed (format/drain.h). */
 static void write_slot(uint32_t i, int claimed)
 {
+	int cancel;
+	/* pwrite is a cancellation point: a thread cancelled there would leave
+	 * a slot it claimed that nobody copies */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	uint8_t *m = (uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
 	size_t n = used_len(m);
 	off_t off = (off_t)ctl->slot[i].off;
@@ -205,6 +210,7 @@ static void write_slot(uint32_t i, int claimed)
 	}
 	if (claimed)
 		__atomic_store_n(&ctl->slot[i].state, FNT_SLOT_COPIED, __ATOMIC_RELEASE);
+	pthread_setcancelstate(cancel, NULL);
 }
 
 /* Make the caller the copier of slot i, found in state `from` (full, or
@@ -241,10 +247,16 @@ static int ended(int32_t pid)
 #endif
 }
 
+/* record has left (it says so at its end), or died, or has not polled
+ * for 2 s (it does every 8 ms at most): stopped, or gone with its pid
+ * handed to another process.  Taking a live record for a gone one only
+ * makes this process copy slots itself as well, which the one-copier rule
+ * makes safe (format/drain.h). */
 static int recorder_gone(void)
 {
 	int32_t pid = __atomic_load_n(&ctl->recorder_pid, __ATOMIC_ACQUIRE);
-	return pid <= 0 || ended(pid);
+	uint64_t beat = __atomic_load_n(&ctl->beat_ns, __ATOMIC_RELAXED);
+	return pid <= 0 || ended(pid) || (beat && fnt_mono_ns() - beat > 2000000000ull);
 }
 
 /* record is gone or stuck: map chunks from the file from now on, and copy
@@ -283,6 +295,10 @@ uint8_t *fnt_drain_take(uint64_t off)
 		give_up();
 		return NULL;
 	}
+	int cancel;
+	/* no cancellation in the waits below (nanosleep), with a chunk half
+	 * switched */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	for (;;) {
 		uint32_t full = 0;
 		for (uint32_t i = 0; i < n_slots; i++) {
@@ -296,6 +312,7 @@ uint8_t *fnt_drain_take(uint64_t off)
 				continue;
 			sl->off = off;
 			sl->image = my_image;
+			pthread_setcancelstate(cancel, NULL);
 			return s + (size_t)i * slot_size;
 		}
 		/* every slot is held by a thread that writes it (as many threads
@@ -303,7 +320,7 @@ uint8_t *fnt_drain_take(uint64_t off)
 		 * nothing to free, so waiting for it would only stall this thread.
 		 * This chunk is mapped from the file (the ring stays in use) */
 		if (!full)
-			return NULL;
+			break;
 		/* every slot is taken, some full: record is behind, or gone */
 		uint64_t now = fnt_mono_ns();
 		if (!waited_since) {
@@ -312,11 +329,13 @@ uint8_t *fnt_drain_take(uint64_t off)
 		}
 		if (recorder_gone() || now - waited_since > 2000000000ull) {
 			give_up();
-			return NULL;
+			break;
 		}
 		struct timespec ts = { 0, 20000 };
 		nanosleep(&ts, NULL);
 	}
+	pthread_setcancelstate(cancel, NULL);
+	return NULL;
 }
 
 /* the chunk in slot m is finished: record may copy it out (or this
@@ -335,7 +354,8 @@ void fnt_drain_release(uint8_t *m)
  * copying is its to finish, or record's if this process dies first.) */
 void fnt_drain_exit(void)
 {
-	if (!ctl || !recorder_gone())
+	/* (given up on a stuck record: it may never come back) */
+	if (!ctl || (!__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && !recorder_gone()))
 		return;
 	__atomic_store_n(&ctl->given_up, 1, __ATOMIC_RELEASE);
 	for (uint32_t i = 0; i < n_slots; i++) {

@@ -192,11 +192,37 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 	(void)dir;
 }
 
+/* record leaves while the process that holds the ring may live on: the
+ * slots it is copying itself (saving) are copied here as well, unchanged
+ * and left to it.  Nobody zeroes a saving slot, so the two copies are the
+ * same bytes; if the process dies before its copy is done, this one is in
+ * the file. */
+static void copy_saving(struct drain *d, const char *dir)
+{
+	struct fnt_drain_ctl *c = d->ctl;
+	if (!c || d->file_fd < 0)
+		return;
+	for (uint32_t i = 0; i < c->n_slots; i++) {
+		struct fnt_drain_slot *sl = &c->slot[i];
+		if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != FNT_SLOT_SAVING)
+			continue;
+		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
+		size_t n = used_len(m, d->chunk_size);
+		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n && !d->write_error) {
+			error_msg("cannot write the trace file in '%s': %s", dir, strerror(errno));
+			d->write_error = 1;
+		}
+	}
+}
+
 int drain_poll(struct drain *d, const char *dir, int final)
 {
 	struct fnt_drain_ctl *c = d->ctl;
 	int copied = 0;
-	if (!c || open_file(d, dir))
+	if (!c)
+		return 0;
+	__atomic_store_n(&c->beat_ns, mono_ns(), __ATOMIC_RELAXED);   /* alive (runtime/drain.c, recorder_gone) */
+	if (open_file(d, dir))
 		return 0;
 	uint32_t image = __atomic_load_n(&c->image, __ATOMIC_ACQUIRE);
 	d->writing = 0;
@@ -327,10 +353,14 @@ int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 	if (owner && owner != child) {
 		d->last_partial_ns = 0;
 		drain_poll(d, dir, 0);
-		__atomic_store_n(&d->ctl->recorder_pid, 0, __ATOMIC_RELEASE);
+		copy_saving(d, dir);
 	} else {
 		drain_poll(d, dir, 1);
 	}
+	/* gone, in so many words: a process that takes the ring later (sh -c
+	 * 'prog &' before prog's first chunk), or one that holds it, would
+	 * otherwise go by this pid, which may be another process's by then */
+	__atomic_store_n(&d->ctl->recorder_pid, 0, __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -27,11 +27,16 @@ Every event arrives, whatever happens to the program:
   program ends.  Two threads could copy the same slot at once (one zeroing
   it under the other's copy: chunks missing from the file, 2 to 7 of 8
   runs), and a zombie record was taken for a stuck one, whose slots nobody
-  copied (about 60 chunks missing, without a count)."""
+  copied (about 60 chunks missing, without a count);
+- record stopped (SIGSTOP) at the same point: the threads give up on it
+  after 2 s and copy their slots themselves, the main thread's last one
+  too at its exit; then record is killed, never resumed.  The last slot
+  was left for record to copy, which it never did."""
 import os
 import re
 import subprocess
 import sys
+import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 from procwait import wait_gone
 
@@ -136,4 +141,19 @@ def check(ctx):
         assert p.returncode == -9, (i, p.returncode)
         assert wait_gone(int(open(pidfile).read())), "the program did not end"
         got = counts(ctx, r)
-        assert got["work"] == 8 * n and got["thread_rkill"] == 8, (i, reaped, got)
+        assert got["work"] == 8 * n + 1 and got["thread_rkill"] == 8, (i, reaped, got)
+
+    st = os.path.join(ctx.work, "rstop.data")
+    pidfile = os.path.join(ctx.work, "rstop.pid")
+    p = subprocess.Popen([ctx.fntrace, "record", "-q", "-d", st, "--", PROG(ctx), "rkill", str(n), pidfile, "stop"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ctx.work)
+    try:
+        while not os.path.exists(pidfile) or not open(pidfile).read().endswith("\n"):
+            assert p.poll() is None, p.returncode
+            time.sleep(0.02)
+        assert wait_gone(int(open(pidfile).read())), "the program did not end"
+    finally:
+        p.kill()
+        p.wait(timeout=60)
+    got = counts(ctx, st)
+    assert got["work"] == 8 * n + 1 and got["thread_rkill"] == 8, got

@@ -15,10 +15,12 @@
  *   many N MS  - N threads (more than the ring's 64 slots) make 10 calls
  *                each, then all stay alive MS milliseconds, idle: each
  *                holds a slot or maps its chunk from the file
- *   rkill N FILE - 8 threads of N calls each; a quarter of the way, record
- *                (the parent) is killed with SIGKILL, then the rest: the
- *                threads write the ring's slots into the file themselves
- *                (FILE: this process's pid, for the test to wait on)
+ *   rkill N FILE [stop] - 8 threads of N calls each; a quarter of the
+ *                way, record (the parent) is killed with SIGKILL, or
+ *                stopped with SIGSTOP, then the rest, and one call more in
+ *                the main thread: the threads write the ring's slots into
+ *                the file themselves (FILE: this process's pid, for the
+ *                test to wait on)
  */
 #include <pthread.h>
 #include <signal.h>
@@ -133,13 +135,15 @@ int main(int argc, char **argv)
 		pthread_barrier_init(&quarter, NULL, 9);
 		for (int i = 0; i < 8; i++)
 			pthread_create(&t[i], NULL, thread_rkill, NULL);
+		int stop = argc > 4 && !strcmp(argv[4], "stop");
 		pthread_barrier_wait(&quarter);
-		kill(parent, SIGKILL);
-		for (int i = 0; i < 3000 && getppid() == parent; i++)
+		kill(parent, stop ? SIGSTOP : SIGKILL);
+		for (int i = 0; i < 3000 && !stop && getppid() == parent; i++)
 			usleep(1000);   /* record has died (its children moved to another parent) */
 		pthread_barrier_wait(&quarter);
 		for (int i = 0; i < 8; i++)
 			pthread_join(t[i], NULL);
+		work(-1);               /* in the main thread's last chunk */
 		return 0;
 	}
 	if (!strcmp(argv[1], "kill")) {

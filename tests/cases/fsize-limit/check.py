@@ -94,8 +94,13 @@ def check(ctx):
     # counted as lost
     data = os.path.join(ctx.work, "late.data")
     pidfile, go = os.path.join(ctx.work, "late.pid"), os.path.join(ctx.work, "late.go")
+    ready = os.path.join(ctx.work, "late.ready")
+    # the shell (record's child) waits until the program has taken the
+    # ring: a program that takes it after record has left maps its file
+    # instead, and loses nothing
     subprocess.run([ctx.fntrace, "record", "-q", "-d", data, "--", "/bin/sh", "-c",
-                    "'%s' late '%s' > /dev/null & echo $! > '%s'" % (os.path.join(ctx.work, "prog"), go, pidfile)],
+                    "'%s' late '%s' '%s' > /dev/null & echo $! > '%s'; while [ ! -e '%s' ]; do sleep 0.01; done"
+                    % (os.path.join(ctx.work, "prog"), go, ready, pidfile, ready)],
                    check=True, timeout=120)
     pid = int(open(pidfile).read())
     open(go, "w").close()

@@ -25,8 +25,12 @@
  *   the program is gone, copies it again (saving -> copying).
  * - copying -> saving: record died (or seems to, from another pid
  *   namespace) in the middle of a copy: the runtime copies it again.
- *   record zeroes only a slot it marked copied itself, so the two never
- *   zero under each other's copy.
+ *   record zeroes only a slot it marked copied itself, and none once the
+ *   runtime has given up on it (given_up): the runtime's exit copies the
+ *   slots it finds being written without taking them, and one may have
+ *   been finished and copied since.
+ * - owner_pid 0 -> -1: record, leaving, closes a ring nobody has taken,
+ *   so that no process takes it while record's last poll copies it.
  * Each swap makes one process the copier of the slot: two copies at once,
  * one zeroing the slot under the other, put zeros into the file.
  */

@@ -126,9 +126,12 @@ static void claim(void)
 	struct fnt_drain_ctl *c;
 	off_t size;
 	int32_t none = 0;
+	int cancel;
 
 	if (__atomic_exchange_n(&claim_lock, 1, __ATOMIC_ACQUIRE))
 		return;                         /* another thread is at it: the file this time */
+	/* (close below is a cancellation point: not with the lock held) */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	if (slots || ring_fd < 0)
 		goto out;
 	if (!(c = peek(ring_fd, &size)))
@@ -159,6 +162,7 @@ drop:
 	__atomic_store_n(&ring_fd, -1, __ATOMIC_RELEASE);
 out:
 	__atomic_store_n(&claim_lock, 0, __ATOMIC_RELEASE);
+	pthread_setcancelstate(cancel, NULL);
 }
 
 /* the bytes of a slot up to its last non-zero 8 bytes */
@@ -284,6 +288,7 @@ uint8_t *fnt_drain_take(uint64_t off)
 {
 	uint8_t *s = __atomic_load_n(&slots, __ATOMIC_ACQUIRE);
 	uint64_t waited_since = 0;
+	uint32_t spins = 0;
 
 	if (!s && __atomic_load_n(&ring_fd, __ATOMIC_RELAXED) >= 0) {
 		claim();
@@ -327,7 +332,8 @@ uint8_t *fnt_drain_take(uint64_t off)
 			waited_since = now;
 			__atomic_add_fetch(&ctl->waits, 1, __ATOMIC_RELAXED);
 		}
-		if (recorder_gone() || now - waited_since > 2000000000ull) {
+		/* (record's state every 64 waits: it costs system calls) */
+		if ((spins++ % 64 == 0 && recorder_gone()) || now - waited_since > 2000000000ull) {
 			give_up();
 			break;
 		}
@@ -354,10 +360,19 @@ void fnt_drain_release(uint8_t *m)
  * copying is its to finish, or record's if this process dies first.) */
 void fnt_drain_exit(void)
 {
-	/* (given up on a stuck record: it may never come back) */
-	if (!ctl || (!__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && !recorder_gone()))
+	if (!ctl)
 		return;
-	__atomic_store_n(&ctl->given_up, 1, __ATOMIC_RELEASE);
+	/* this process's last events, then record's state; record leaving
+	 * early does the reverse (tool/record-drain.c, drain_wait): one of the
+	 * two sees the other */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* (given up on a stuck record: it may never come back) */
+	if (!__atomic_load_n(&ctl->given_up, __ATOMIC_ACQUIRE) && !recorder_gone())
+		return;
+	/* before looking at the slots: record zeroes none it copies after
+	 * this (the ones read below as being written are copied untaken) */
+	__atomic_store_n(&ctl->given_up, 1, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (uint32_t i = 0; i < n_slots; i++) {
 		uint32_t st = __atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE);
 		if (st == FNT_SLOT_WRITING && ctl->slot[i].image == my_image)

@@ -261,11 +261,27 @@ int drain_poll(struct drain *d, const char *dir, int final)
 		/* zeroed and freed only if the program has not taken the copy
 		 * over meanwhile, finding record gone (a pid of another pid
 		 * namespace): it may be reading it still */
+		__atomic_store_n(&c->beat_ns, mono_ns(), __ATOMIC_RELAXED);
 		uint32_t mine = FNT_SLOT_COPYING;
-		if (!__atomic_compare_exchange_n(&sl->state, &mine, FNT_SLOT_COPIED, 0, __ATOMIC_ACQ_REL,
+		if (!__atomic_compare_exchange_n(&sl->state, &mine, FNT_SLOT_COPIED, 0, __ATOMIC_SEQ_CST,
 						 __ATOMIC_RELAXED))
 			continue;
-		memset(m, 0, n);
+		/* nor once the program has given up on record: its exit copies
+		 * slots it finds being written without taking them, and one of
+		 * them may be this one, finished since */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&c->given_up, __ATOMIC_SEQ_CST))
+			continue;
+		/* the header first (a snapshot that finds it changed takes the
+		 * file's copy: runtime/ring.c, copy_slot), then the rest */
+		if (n >= 16) {
+			__atomic_store_n((uint64_t *)m, 0, __ATOMIC_RELAXED);
+			__atomic_store_n((uint64_t *)m + 1, 0, __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			memset(m + 16, 0, n - 16);
+		} else {
+			memset(m, 0, n);
+		}
 		__atomic_store_n(&sl->state, FNT_SLOT_FREE, __ATOMIC_RELEASE);
 	}
 	if (!final)
@@ -349,16 +365,25 @@ int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 	 * cannot be told from here: a zombie that nobody reaped answers
 	 * kill(pid, 0), and the pid may be one of another pid namespace; a
 	 * final copy frees the slots under a writer that lives */
-	int32_t owner = __atomic_load_n(&d->ctl->owner_pid, __ATOMIC_ACQUIRE);
-	if (owner && owner != child) {
+	/* a ring nobody has taken yet is closed (owner -1), so that no process
+	 * takes it while the final poll copies it: it would free the slot
+	 * under that process's writer */
+	int32_t owner = 0;
+	if (__atomic_compare_exchange_n(&d->ctl->owner_pid, &owner, -1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		owner = -1;
+	if (owner > 0 && owner != child) {
+		/* gone first, then the last copies: either the process sees record
+		 * gone (and copies its slots itself at its exit), or these copies
+		 * see what it wrote before it looked (runtime/drain.c) */
+		__atomic_store_n(&d->ctl->recorder_pid, 0, __ATOMIC_SEQ_CST);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		d->last_partial_ns = 0;
 		drain_poll(d, dir, 0);
 		copy_saving(d, dir);
 	} else {
 		drain_poll(d, dir, 1);
 	}
-	/* gone, in so many words: a process that takes the ring later (sh -c
-	 * 'prog &' before prog's first chunk), or one that holds it, would
+	/* gone, in so many words: a process that holds the ring would
 	 * otherwise go by this pid, which may be another process's by then */
 	__atomic_store_n(&d->ctl->recorder_pid, 0, __ATOMIC_RELEASE);
 	return 0;

@@ -230,14 +230,31 @@ static int copy_claim(uint32_t i, uint32_t from)
 					   __ATOMIC_RELAXED);
 }
 
+/* How long since record last polled (every 8 ms at most; it beats when it
+ * makes the ring too); UINT64_MAX from a record that never beat */
+static uint64_t beat_age(void)
+{
+	uint64_t beat = __atomic_load_n(&ctl->beat_ns, __ATOMIC_RELAXED);
+	return beat ? fnt_mono_ns() - beat : UINT64_MAX;
+}
+
+/* a record that has not polled for this long may be a zombie */
+#define ZOMBIE_BEAT_NS 50000000ull
+
 /* Has process pid ended?  A zombie that nobody has reaped yet has (record
  * killed while its parent does not wait for it), though kill(pid, 0) finds
- * it: a pidfd of it polls readable.  Without pidfds (ENOSYS, no descriptor
- * left, a seccomp filter), what kill says. */
+ * it: a pidfd of it polls readable.  That is asked only of a record that
+ * has stopped polling: a live one is told by its heartbeat, so the common
+ * exit makes no system call but kill.  pidfd_open is one that a seccomp
+ * filter may kill the process for (a sandbox's list of the calls a plain
+ * program never makes); it did, at every exit.  Without pidfds (ENOSYS, no
+ * descriptor left, a filter that says EPERM), what kill says. */
 static int ended(int32_t pid)
 {
 	if (kill(pid, 0) && errno == ESRCH)
 		return 1;
+	if (beat_age() < ZOMBIE_BEAT_NS)
+		return 0;
 #ifdef SYS_pidfd_open
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (fd < 0)
@@ -252,15 +269,14 @@ static int ended(int32_t pid)
 }
 
 /* record has left (it says so at its end), or died, or has not polled
- * for 2 s (it does every 8 ms at most): stopped, or gone with its pid
- * handed to another process.  Taking a live record for a gone one only
- * makes this process copy slots itself as well, which the one-copier rule
- * makes safe (format/drain.h). */
+ * for 2 s: stopped, or gone with its pid handed to another process.
+ * Taking a live record for a gone one only makes this process copy slots
+ * itself as well, which the one-copier rule makes safe (format/drain.h). */
 static int recorder_gone(void)
 {
 	int32_t pid = __atomic_load_n(&ctl->recorder_pid, __ATOMIC_ACQUIRE);
-	uint64_t beat = __atomic_load_n(&ctl->beat_ns, __ATOMIC_RELAXED);
-	return pid <= 0 || ended(pid) || (beat && fnt_mono_ns() - beat > 2000000000ull);
+	uint64_t age;
+	return pid <= 0 || ended(pid) || ((age = beat_age()) != UINT64_MAX && age > 2000000000ull);
 }
 
 /* record is gone or stuck: map chunks from the file from now on, and copy

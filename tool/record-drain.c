@@ -26,6 +26,13 @@
 #include "tool/tool.h"
 #include "tool/record-drain.h"
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int drain_create(struct drain *d, uint32_t chunk_size, uint32_t n_slots)
 {
 	size_t len = FNT_DRAIN_HDR + (size_t)n_slots * chunk_size;
@@ -45,6 +52,7 @@ int drain_create(struct drain *d, uint32_t chunk_size, uint32_t n_slots)
 	d->ctl->n_slots = n_slots;
 	d->ctl->chunk_size = chunk_size;
 	d->ctl->recorder_pid = (int32_t)getpid();
+	d->ctl->beat_ns = mono_ns();     /* (runtime/drain.c, recorder_gone) */
 	__atomic_store_n(&d->ctl->magic, FNT_DRAIN_MAGIC, __ATOMIC_RELEASE);
 	return 0;
 fail:
@@ -140,13 +148,6 @@ static void clear_tail(struct drain *d, uint32_t i, uint64_t off, size_t n)
 	d->high[i] = (uint32_t)n;
 	if (d->copied[i] > n)
 		d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Every 50 ms, what the program has added to the slots it is writing goes

@@ -2,8 +2,8 @@
  * daemons and systemd's SystemCallFilter= do: a list of system calls that
  * kill the process (SECCOMP_RET_KILL_PROCESS), here the ones a plain
  * program never needs: pidfd_open, pidfd_send_signal, process_vm_readv,
- * ptrace.  Then two threads make 100,000 calls each, and the program exits
- * with status 3. */
+ * ptrace.  Then two threads make 100,000 calls each, a forked child
+ * 1,000 more, and the program exits with status 3. */
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 __attribute__((noinline)) int work(int i)
@@ -62,6 +63,15 @@ int main(void)
 		pthread_create(&t[i], NULL, thread_main, &s[i]);
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
-	printf("%ld\n", s[0] + s[1]);
+	pid_t pid = fork();
+	if (pid == 0) {
+		long c = 0;
+		for (int i = 0; i < 1000; i++)
+			c += work(i);
+		_exit(c == 1000000 ? 0 : 1);
+	}
+	int st = -1;
+	waitpid(pid, &st, 0);
+	printf("%ld %d\n", s[0] + s[1], st);
 	return 3;
 }

@@ -76,4 +76,10 @@ struct fnt_drain_ctl {
 
 _Static_assert(sizeof(struct fnt_drain_ctl) <= FNT_DRAIN_HDR, "the control page holds the slots' table");
 
+/* slot i's bytes in a ring mapped at c, of chunk_size bytes each */
+static inline uint8_t *fnt_drain_slot_at(const struct fnt_drain_ctl *c, uint32_t i, size_t chunk_size)
+{
+	return (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * chunk_size;
+}
+
 #endif

@@ -203,7 +203,7 @@ static void write_slot(uint32_t i, int claimed)
 	/* pwrite is a cancellation point: a thread cancelled there would leave
 	 * a slot it claimed that nobody copies */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-	uint8_t *m = (uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
+	uint8_t *m = fnt_drain_slot_at(ctl, i, slot_size);
 	size_t n = used_len(m);
 	off_t off = (off_t)ctl->slot[i].off;
 	int fd = fnt_trace_fd();
@@ -411,7 +411,7 @@ void fnt_drain_each(void (*fn)(const uint8_t *slot, uint64_t off, uint32_t len))
 	if (!ctl)
 		return;
 	for (uint32_t i = 0; i < n_slots; i++) {
-		const uint8_t *m = (const uint8_t *)ctl + FNT_DRAIN_HDR + (size_t)i * slot_size;
+		const uint8_t *m = fnt_drain_slot_at(ctl, i, slot_size);
 		uint32_t st = __atomic_load_n(&ctl->slot[i].state, __ATOMIC_ACQUIRE);
 		/* the chunk's magic is stored (release) after its slot's offset */
 		if (st == FNT_SLOT_FREE || ctl->slot[i].image != my_image ||

@@ -166,7 +166,7 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 		struct fnt_drain_slot *sl = &c->slot[i];
 		if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != FNT_SLOT_WRITING || sl->image != image)
 			continue;
-		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
+		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
 		size_t n = used_len(m, d->chunk_size);
 		/* the last 16 bytes go again next time: the writer stores 8 bytes
 		 * at a time from its position, so zeros at the end of what was
@@ -207,7 +207,7 @@ static void copy_saving(struct drain *d, const char *dir)
 		struct fnt_drain_slot *sl = &c->slot[i];
 		if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != FNT_SLOT_SAVING)
 			continue;
-		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
+		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
 		size_t n = used_len(m, d->chunk_size);
 		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n && !d->write_error) {
 			error_msg("cannot write the trace file in '%s': %s", dir, strerror(errno));
@@ -245,7 +245,7 @@ int drain_poll(struct drain *d, const char *dir, int final)
 		if (!__atomic_compare_exchange_n(&sl->state, &st, FNT_SLOT_COPYING, 0, __ATOMIC_ACQUIRE,
 						 __ATOMIC_RELAXED))
 			continue;
-		uint8_t *m = (uint8_t *)c + FNT_DRAIN_HDR + (size_t)i * d->chunk_size;
+		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
 		size_t n = used_len(m, d->chunk_size);
 		clear_tail(d, i, sl->off, n);
 		d->copied[i] = d->high[i] = 0;

@@ -261,6 +261,7 @@ struct fnt_meta_untraced {
 #define FNT_UNTRACED_NO_FILE 3   /* a forked child that cannot create its trace file in the directory */
 #define FNT_UNTRACED_STATIC  4   /* a statically linked program: no loader reads LD_PRELOAD */
 #define FNT_UNTRACED_ARCH    5   /* a program for another machine (32-bit): libfntrace.so cannot be loaded */
+#define FNT_UNTRACED_SANDBOX 6   /* a forked child whose seccomp filter forbids what making its trace file takes */
 
 /* the argument spec (format/argspec.h text) captured for the function at addr */
 struct fnt_meta_argspec {

@@ -260,6 +260,10 @@ FNT_EXPORT long syscall(long n, ...)
 	if (n == SYS_prctl || n == SYS_seccomp) {
 		int option = n == SYS_prctl ? (int)a[0] : a[0] == SECCOMP_SET_MODE_STRICT ? PR_SET_SECCOMP : -1;
 		unsigned long arg = n == SYS_prctl ? (unsigned long)a[1] : SECCOMP_MODE_STRICT;
+		if (n == SYS_prctl)
+			fnt_sandbox_prctl((int)a[0], (unsigned long)a[1], (unsigned long)a[2]);
+		else
+			fnt_sandbox_seccomp((unsigned long)a[0], (unsigned long)a[2]);
 		fnt_clock_prctl(option, arg);
 		long r = f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 		fnt_clock_prctl_done(option, arg, r);

@@ -529,6 +529,8 @@ static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w)
 static int read_safe(void *buf, const void *p, size_t n)
 {
 	struct iovec local = { buf, n }, remote = { (void *)(uintptr_t)p, n };
+	if (fnt_denied(SYS_process_vm_readv) || fnt_denied(SYS_getpid))
+		return -1;
 	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
 }
 

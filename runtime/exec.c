@@ -372,7 +372,15 @@ static void note_start(uint32_t pid, int dirfd, const char *file, int fd, int se
 static void note_fork(pid_t pid)
 {
 	int e = errno;
-	if (pid > 0 && fnt_trace_header() && faccessat(AT_FDCWD, trace_dir_copy, W_OK | X_OK, AT_EACCESS))
+	if (pid <= 0 || !fnt_trace_header())
+		return;
+	/* nor one whose seccomp filter (its parent's) forbids a call that
+	 * making the file takes (sandbox.c): the question is not asked then
+	 * if the filter forbids it too */
+	if (fnt_file_calls_denied())
+		note_untraced((uint32_t)pid, FNT_UNTRACED_SANDBOX, trace_dir_copy);
+	else if (!fnt_denied(SYS_faccessat2) && !fnt_denied(SYS_faccessat) &&
+		 faccessat(AT_FDCWD, trace_dir_copy, W_OK | X_OK, AT_EACCESS))
 		note_untraced((uint32_t)pid, FNT_UNTRACED_NO_FILE, trace_dir_copy);
 	errno = e;
 }

@@ -807,6 +807,7 @@ FNT_EXPORT int prctl(int option, ...)
 		errno = ENOSYS;
 		return -1;
 	}
+	fnt_sandbox_prctl(option, a[0], a[1]);
 	fnt_clock_prctl(option, a[0]);
 	int r = real(option, a[0], a[1], a[2], a[3]);
 	fnt_clock_prctl_done(option, a[0], r);

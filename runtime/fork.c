@@ -67,18 +67,28 @@ static void fork_child_common(int raw)
 	if (state != 1)
 		return;
 	memcpy(&cal, tf->hdr, sizeof(cal));
-	if (t->chunk && !fnt_drain_owns(t->chunk))
+	/* (a seccomp filter may forbid the calls below: then the child
+	 * keeps the parent's mappings and records nothing: sandbox.c) */
+	int blind = fnt_file_calls_denied();
+	if (t->chunk && !fnt_drain_owns(t->chunk) && !blind)
 		munmap(t->chunk, chunk_size);
-	fnt_drain_fork_child();         /* the ring is the parent's, and its slots */
+	if (!blind)
+		fnt_drain_fork_child();         /* the ring is the parent's, and its slots */
 	t->chunk = t->pos = t->limit = NULL;
-	if (tf->meta_chunk)
+	if (tf->meta_chunk && !blind)
 		munmap(tf->meta_chunk, chunk_size);
 	tf->meta_chunk = tf->meta_pos = tf->meta_end = NULL;
 	tf->meta_seq = 0;
-	munmap(tf->hdr, FNT_HEADER_SIZE);
+	if (!blind) {
+		munmap(tf->hdr, FNT_HEADER_SIZE);
+		close(tf->fd);
+	}
 	tf->hdr = NULL;
-	close(tf->fd);
 	tf->fd = -1;
+	if (blind) {
+		state = 2;
+		return;
+	}
 	tf->pid = (uint32_t)getpid();
 	/* when it was made: a raw clone had no prepare step, and fork_ticks
 	 * is an earlier fork's (or 0); its first event is the closest */

@@ -64,6 +64,10 @@ int fnt_fd_high(int fd)
 const struct stat *fnt_fstat(int fd)
 {
 	static __thread struct stat st __attribute__((tls_model("initial-exec")));
+	if (fnt_fstat_denied()) {
+		errno = EPERM;          /* a seccomp filter's (sandbox.c) */
+		return NULL;
+	}
 	return fstat(fd, &st) ? NULL : &st;
 }
 
@@ -89,7 +93,8 @@ uint32_t fnt_fsize_chunk(uint32_t size)
 	struct rlimit rl;
 	rlim_t fit;
 
-	if (getrlimit(RLIMIT_FSIZE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur < FNT_HEADER_SIZE)
+	if (fnt_denied(SYS_prlimit64) || fnt_denied(SYS_getrlimit) || getrlimit(RLIMIT_FSIZE, &rl) ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur < FNT_HEADER_SIZE)
 		return size;
 	fit = (rl.rlim_cur - FNT_HEADER_SIZE) / 8 & ~(rlim_t)4095;
 	if (fit < FNT_MIN_CHUNK)

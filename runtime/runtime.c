@@ -55,7 +55,7 @@ static void at_exit(void)
 {
 	struct fnt_trace_file *tf = &main_file;
 	struct fnt_thread *t = &fnt_self;
-	if (state != 1 || getpid() != (pid_t)tf->pid)
+	if (state != 1 || fnt_denied(SYS_getpid) || getpid() != (pid_t)tf->pid)
 		return;
 	spares_close();
 	if (t->state == FNT_T_ACTIVE && t->chunk && !t->busy && t->pid == tf->pid &&

@@ -12,6 +12,7 @@
 #define FNT_RUNTIME_H
 
 #include <elf.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -594,6 +595,28 @@ extern uint64_t fnt_fork_page[512] FNT_HIDDEN;
 /* the rare path: 1 when the event is not this thread's to write (another
  * context on its TLS: `events` are counted as lost), else 0 */
 int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events) FNT_HIDDEN;
+/* sandbox.c: the system calls of the runtime's own that a seccomp filter
+ * of the program forbids (bit nr), which the runtime then does without */
+#define FNT_DENIED_WORDS 8
+extern uint64_t fnt_denied_mask[FNT_DENIED_WORDS] FNT_HIDDEN;
+static inline int fnt_denied(long nr)
+{
+	return (unsigned long)nr < 64 * FNT_DENIED_WORDS &&
+	       ((__atomic_load_n(&fnt_denied_mask[nr / 64], __ATOMIC_RELAXED) >> (nr % 64)) & 1);
+}
+/* fstat can tell the trace file's descriptor from another */
+static inline int fnt_fstat_denied(void)
+{
+	return fnt_denied(SYS_newfstatat) || fnt_denied(SYS_fstat);
+}
+int fnt_file_calls_denied(void) FNT_HIDDEN;
+void fnt_sandbox_filter(const void *prog) FNT_HIDDEN;
+void fnt_sandbox_prctl(int option, unsigned long arg, unsigned long prog) FNT_HIDDEN;
+void fnt_sandbox_seccomp(unsigned long op, unsigned long prog) FNT_HIDDEN;
+/* the calling thread's id without the system call (threads.c): libc's
+ * descriptor, or the one the thread's state holds */
+uint32_t fnt_tid_cached(void) FNT_HIDDEN;
+
 /* A system call by the instruction itself: not through libc, whose wrappers
  * set errno (which a vfork child shares with its parent) and whose
  * syscall() the runtime wraps (clone.c; its first call looks the real one
@@ -602,6 +625,8 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events) FNT_HID
 static inline long fnt_sys3(long n, long a, long b, long c)
 {
 	long r;
+	if (__builtin_expect(fnt_denied(n), 0))
+		return -EPERM;          /* as a filter that says EPERM (sandbox.c) */
 	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
 	return r;
 }
@@ -609,6 +634,8 @@ static inline long fnt_sys3(long n, long a, long b, long c)
 static inline long fnt_sys6(long n, long a, long b, long c, long d, long e, long f)
 {
 	long r;
+	if (__builtin_expect(fnt_denied(n), 0))
+		return -EPERM;
 	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
 	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
 			 : "rcx", "r11", "memory");
@@ -635,6 +662,8 @@ static inline void fnt_thread_name(char *name)
  * handler and in a vfork child */
 static inline uint32_t fnt_gettid(void)
 {
+	if (__builtin_expect(fnt_denied(SYS_gettid), 0))
+		return fnt_tid_cached();        /* (a raw clone's child is then taken for its parent) */
 	return (uint32_t)fnt_sys3(SYS_gettid, 0, 0, 0);
 }
 

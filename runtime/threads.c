@@ -37,6 +37,16 @@ void fnt_tls_owner_init(void)
 #endif
 }
 
+uint32_t fnt_tid_cached(void)
+{
+	if (owner_tid_at) {
+		int32_t tid = *(const int32_t *)((const char *)pthread_self() + owner_tid_at - 1);
+		if (tid > 0)
+			return (uint32_t)tid;
+	}
+	return fnt_self.tid;
+}
+
 uint32_t fnt_tls_owner(void)
 {
 	if (owner_tid_at) {

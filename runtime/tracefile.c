@@ -51,10 +51,12 @@ static int reserve_space(off_t off, off_t len)
 	static const char zeros[65536];
 	if (!fnt_fsize_allows(off + len))   /* past RLIMIT_FSIZE the kernel sends SIGXFSZ */
 		return -1;
-	if (fallocate(tf->fd, 0, off, len) == 0)
-		return 0;
-	if (errno != EOPNOTSUPP && errno != ENOSYS)
-		return -1;
+	if (!fnt_denied(SYS_fallocate)) {      /* (else zeros written, sandbox.c) */
+		if (fallocate(tf->fd, 0, off, len) == 0)
+			return 0;
+		if (errno != EOPNOTSUPP && errno != ENOSYS)
+			return -1;
+	}
 	for (off_t done = 0; done < len;) {
 		size_t n = (size_t)(len - done < (off_t)sizeof(zeros) ? len - done : (off_t)sizeof(zeros));
 		ssize_t w = pwrite(tf->fd, zeros, n, off + done);
@@ -78,6 +80,8 @@ static int trace_fd_check(void)
 	int fd;
 	if (tf->fd >= 0 && (st = fnt_fstat(tf->fd)) && st->st_ino == tf->ino && st->st_dev == tf->dev)
 		return 0;
+	if (fnt_fstat_denied())
+		return -1;      /* no telling which file the number names: not written (sandbox.c) */
 	fd = fnt_fd_high(open(tf->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC));   /* never a low number, never through a link */
 	if (fd < 0)
 		return -1;
@@ -131,7 +135,7 @@ static uint8_t *chunk_new(off_t *off_out)
 static void chunk_discard(uint8_t *m, off_t off)
 {
 	struct fnt_trace_file *tf = cur_file();
-	if (!trace_fd_check())
+	if (!trace_fd_check() && !fnt_denied(SYS_fallocate))
 		fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, chunk_size);
 	munmap(m, chunk_size);
 }
@@ -344,14 +348,20 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	struct fnt_trace_file *tf = cur_file();
 	if (!fnt_drain_wanted() || fnt_self.file)      /* the ring is a vfork child's parent's */
 		return chunk_map(after, off_out);
-	if (trace_fd_check())
+	/* a seccomp filter that forbids fstat (sandbox.c): the descriptor
+	 * cannot be checked, so nothing goes through it; record's copy writes
+	 * the slot with its own (and counts it lost if the disk is full) */
+	int blind = fnt_fstat_denied();
+	if (!blind && trace_fd_check())
 		return NULL;
 	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
 	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
 	uint8_t *m;
-	if (reserve_space(off, chunk_size))
+	if (!blind && reserve_space(off, chunk_size))
 		return NULL;
 	m = fnt_drain_take((uint64_t)off);
+	if (!m && blind)
+		return NULL;
 	if (!m) {               /* record is gone or far behind: the file, as without it */
 		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
 		if (m == MAP_FAILED)
@@ -423,7 +433,7 @@ void punch_tail(int64_t chunk_off, uintptr_t used)
 {
 	struct fnt_trace_file *tf = cur_file();
 	uintptr_t from = (used + 4095) & ~(uintptr_t)4095;
-	if (from < chunk_size && !trace_fd_check())
+	if (from < chunk_size && !trace_fd_check() && !fnt_denied(SYS_fallocate))
 		fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, chunk_off + (off_t)from,
 			  (off_t)(chunk_size - from));
 }
@@ -604,6 +614,12 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	uint32_t n;
 	struct stat dst;
 
+	/* a process (a forked child) whose seccomp filter forbids a call this
+	 * makes records nothing, rather than be killed (sandbox.c) */
+	if (fnt_file_calls_denied()) {
+		errno = EPERM;
+		return -1;
+	}
 	/* private by default; and never into a directory where others could
 	 * have planted names (`fntrace record` checks the same before) */
 	mkdir(trace_dir, FNT_DIR_MODE(fnt_file_mode));

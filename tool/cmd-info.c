@@ -89,6 +89,7 @@ static void print_untraced(const struct trace_process *p)
 		[FNT_UNTRACED_NO_FILE] = "forked after the user changed: cannot create its trace file in",
 		[FNT_UNTRACED_STATIC] = "a statically linked program (no loader to preload the runtime)",
 		[FNT_UNTRACED_ARCH] = "a program for another architecture (the runtime cannot be loaded into it)",
+		[FNT_UNTRACED_SANDBOX] = "forked under a seccomp filter that forbids creating its trace file in",
 	};
 	for (size_t k = 0; k < p->n_untraced; k++) {
 		const struct trace_untraced *u = &p->untraced[k];

@@ -132,6 +132,16 @@ static void slot_lost(struct drain *d, const uint8_t *m, uint64_t off)
 		__atomic_fetch_add(&d->hdr->lost_nospace, n - in_file, __ATOMIC_RELAXED);
 }
 
+/* The file holds the chunk at off whole, though the slot's copy ends
+ * before its end: the program reserves its chunks' blocks, but not one
+ * whose seccomp filter forbids it fstat (runtime/sandbox.c), and a file
+ * that ends inside its last chunk reads as cut short */
+static void whole_chunk(struct drain *d, uint64_t off, size_t n)
+{
+	if (n < d->chunk_size)
+		(void)fallocate(d->file_fd, 0, (off_t)off, (off_t)d->chunk_size);
+}
+
 /* A partial copy put bytes of slot i in the file up to high[i]; the writer
  * has since erased some (-t, -C, a time= trigger: the data ends at n now).
  * Zero them in the file too, or a reader would find them after the end. */
@@ -185,6 +195,7 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 			memcpy(d->buf + k - 8, &v, 8);
 		}
 		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from)) {
+			whole_chunk(d, sl->off, n);
 			d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
 			if (n > d->high[i])
 				d->high[i] = (uint32_t)n;
@@ -209,6 +220,7 @@ static void copy_saving(struct drain *d, const char *dir)
 			continue;
 		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
 		size_t n = used_len(m, d->chunk_size);
+		whole_chunk(d, sl->off, n);
 		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n && !d->write_error) {
 			error_msg("cannot write the trace file in '%s': %s", dir, strerror(errno));
 			d->write_error = 1;
@@ -249,6 +261,7 @@ int drain_poll(struct drain *d, const char *dir, int final)
 		size_t n = used_len(m, d->chunk_size);
 		clear_tail(d, i, sl->off, n);
 		d->copied[i] = d->high[i] = 0;
+		whole_chunk(d, sl->off, n);
 		ssize_t w = n ? pwrite(d->file_fd, m, n, (off_t)sl->off) : 0;
 		if (w != (ssize_t)n) {
 			if (!d->write_error)

@@ -1,0 +1,222 @@
+/*
+ * sandbox.c - the system calls a seccomp filter of the program forbids.
+ *
+ * A program may sandbox itself: prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)
+ * or seccomp(SECCOMP_SET_MODE_FILTER) with a classic BPF program that
+ * kills it (or traps, or fails the call) for any system call not on its
+ * list, as OpenSSH's pre-authentication child, browsers' renderers and
+ * systemd's SystemCallFilter= do.  The runtime makes a few system calls of
+ * its own after such a point: gettid after a pause (a raw clone's child on
+ * the thread's TLS), the thread's name, the trace file's checks and growth,
+ * record's state at exit.  Each of those the filter does not allow would
+ * kill the program, or run its SIGSYS handler for a call it never made.
+ *
+ * So the runtime's wrappers of prctl and syscall() hand every filter the
+ * program installs to fnt_sandbox_filter() before it takes effect, which
+ * runs it, as the kernel would, on each of those calls, and marks the ones
+ * it does not allow.  The runtime then does without them (fnt_denied):
+ * a call it needs for recording fails as a filter answering EPERM would
+ * have made it fail (what it cannot record it counts); the thread id comes
+ * from libc's thread descriptor.  Filters add up (the kernel runs every
+ * one), and one installed by a single thread counts for the whole process.
+ * A filter that the runtime cannot run (an instruction it does not know,
+ * a jump out of the program) forbids every call of the list.  Filters
+ * installed before the runtime was loaded (inherited across exec) are not
+ * seen.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include "runtime/runtime.h"
+
+uint64_t fnt_denied_mask[FNT_DENIED_WORDS];
+
+/* the runtime's own system calls after start, with the arguments it
+ * passes where a filter may look at them (0 where it passes an fd, an
+ * address or a size that varies) */
+static const struct {
+	int nr;
+	uint64_t arg[6];
+} calls[] = {
+	{ SYS_gettid, { 0 } },
+	{ SYS_prctl, { PR_GET_NAME } },
+	{ SYS_fstat, { 0 } },
+	{ SYS_newfstatat, { 0, 0, 0, AT_EMPTY_PATH } },
+	{ SYS_getrlimit, { RLIMIT_FSIZE } },
+	{ SYS_prlimit64, { 0, RLIMIT_FSIZE } },
+	{ SYS_fallocate, { 0 } },
+	{ SYS_fallocate, { 0, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE } },
+	{ SYS_kill, { 0 } },
+	{ SYS_getpid, { 0 } },
+	{ SYS_pidfd_open, { 0 } },
+	{ SYS_process_vm_readv, { 0 } },
+	/* a forked child's own trace file (tracefile.c, file_open) */
+	{ SYS_mkdir, { 0 } },
+	{ SYS_newfstatat, { 0 } },
+	{ SYS_geteuid, { 0 } },
+	{ SYS_openat, { AT_FDCWD, 0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC } },
+	{ SYS_fchmod, { 0 } },
+	{ SYS_fcntl, { 0, F_DUPFD_CLOEXEC } },
+	{ SYS_ftruncate, { 0 } },
+	{ SYS_mmap, { 0 } },
+	{ SYS_munmap, { 0 } },
+	{ SYS_close, { 0 } },
+	{ SYS_pwrite64, { 0 } },
+	{ SYS_madvise, { 0 } },
+	/* the parent's check that the child can make its file (exec.c) */
+	{ SYS_faccessat, { AT_FDCWD, 0, W_OK | X_OK } },
+	{ SYS_faccessat2, { AT_FDCWD, 0, W_OK | X_OK, AT_EACCESS } },
+};
+
+/* every call that making a trace file takes is allowed */
+int fnt_file_calls_denied(void)
+{
+	static const int nrs[] = { SYS_mkdir, SYS_newfstatat, SYS_fstat, SYS_geteuid, SYS_openat, SYS_fchmod,
+				   SYS_fcntl, SYS_ftruncate, SYS_mmap, SYS_munmap, SYS_close, SYS_fallocate,
+				   SYS_pwrite64, SYS_getpid };
+	for (size_t i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
+		if (fnt_denied(nrs[i]))
+			return 1;
+	return 0;
+}
+
+/* What a seccomp classic BPF program returns for the call d, as the
+ * kernel's interpreter computes it (the kernel has checked the program
+ * when it accepts it); 0 (kill) for anything this does not know. */
+static uint32_t run(const struct sock_filter *f, unsigned n, const struct seccomp_data *d)
+{
+	uint32_t a = 0, x = 0, mem[BPF_MEMWORDS] = { 0 };
+	for (unsigned pc = 0; pc < n; pc++) {
+		const struct sock_filter *i = &f[pc];
+		uint32_t k = i->k, src = BPF_SRC(i->code) == BPF_X ? x : k;
+		switch (BPF_CLASS(i->code)) {
+		case BPF_LD:
+			if (i->code == (BPF_LD | BPF_W | BPF_ABS) && k % 4 == 0 && k <= sizeof(*d) - 4)
+				memcpy(&a, (const char *)d + k, 4);
+			else if (i->code == (BPF_LD | BPF_W | BPF_LEN))
+				a = sizeof(*d);
+			else if (i->code == (BPF_LD | BPF_IMM))
+				a = k;
+			else if (i->code == (BPF_LD | BPF_MEM) && k < BPF_MEMWORDS)
+				a = mem[k];
+			else
+				return 0;
+			break;
+		case BPF_LDX:
+			if (i->code == (BPF_LDX | BPF_W | BPF_LEN))
+				x = sizeof(*d);
+			else if (i->code == (BPF_LDX | BPF_IMM))
+				x = k;
+			else if (i->code == (BPF_LDX | BPF_MEM) && k < BPF_MEMWORDS)
+				x = mem[k];
+			else
+				return 0;
+			break;
+		case BPF_ST:
+		case BPF_STX:
+			if (k >= BPF_MEMWORDS)
+				return 0;
+			mem[k] = BPF_CLASS(i->code) == BPF_ST ? a : x;
+			break;
+		case BPF_ALU:
+			switch (BPF_OP(i->code)) {
+			case BPF_ADD: a += src; break;
+			case BPF_SUB: a -= src; break;
+			case BPF_MUL: a *= src; break;
+			case BPF_DIV: if (!src) return 0; a /= src; break;
+			case BPF_MOD: if (!src) return 0; a %= src; break;
+			case BPF_OR: a |= src; break;
+			case BPF_AND: a &= src; break;
+			case BPF_XOR: a ^= src; break;
+			case BPF_LSH: a = src < 32 ? a << src : 0; break;
+			case BPF_RSH: a = src < 32 ? a >> src : 0; break;
+			case BPF_NEG: a = 0 - a; break;
+			default: return 0;
+			}
+			break;
+		case BPF_JMP: {
+			unsigned to;
+			if (BPF_OP(i->code) == BPF_JA) {
+				to = k;
+			} else {
+				int t;
+				switch (BPF_OP(i->code)) {
+				case BPF_JEQ: t = a == src; break;
+				case BPF_JGT: t = a > src; break;
+				case BPF_JGE: t = a >= src; break;
+				case BPF_JSET: t = (a & src) != 0; break;
+				default: return 0;
+				}
+				to = t ? i->jt : i->jf;
+			}
+			if (to >= n - pc - 1)
+				return 0;       /* out of the program (the kernel refuses it) */
+			pc += to;
+			break;
+		}
+		case BPF_RET:
+			if (BPF_RVAL(i->code) == BPF_K)
+				return k;
+			if (BPF_RVAL(i->code) == BPF_A)
+				return a;
+			return 0;
+		case BPF_MISC:
+			if (BPF_MISCOP(i->code) == BPF_TAX)
+				x = a;
+			else
+				a = x;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void deny(int nr)
+{
+	if (nr >= 0 && nr < 64 * FNT_DENIED_WORDS)
+		__atomic_fetch_or(&fnt_denied_mask[nr / 64], 1ull << (nr % 64), __ATOMIC_RELAXED);
+}
+
+/* the filter prog (a struct sock_fprog) is about to be installed */
+void fnt_sandbox_filter(const void *prog)
+{
+	const struct sock_fprog *p = prog;
+	struct sock_fprog copy;
+	struct sock_filter f[BPF_MAXINSNS];
+	/* (the program's memory, read without faulting: a bad address is
+	 * the kernel's EFAULT to give, not a crash here) */
+	int ok = p && fnt_read_self(&copy, p, sizeof(copy)) == (long)sizeof(copy) && copy.len &&
+		 copy.len <= BPF_MAXINSNS &&
+		 fnt_read_self(f, copy.filter, copy.len * sizeof(f[0])) == (long)(copy.len * sizeof(f[0]));
+	for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
+		struct seccomp_data d = { .nr = calls[c].nr, .arch = AUDIT_ARCH_X86_64 };
+		memcpy(d.args, calls[c].arg, sizeof(d.args));
+		uint32_t act = ok ? run(f, copy.len, &d) & SECCOMP_RET_ACTION_FULL : 0;
+		if (act != SECCOMP_RET_ALLOW && act != SECCOMP_RET_LOG)
+			deny(calls[c].nr);
+	}
+}
+
+/* the wrappers' view of prctl(option, arg, prog) and of
+ * seccomp(op, flags, prog) (op < 0: not a seccomp call) */
+void fnt_sandbox_prctl(int option, unsigned long arg, unsigned long prog)
+{
+	if (option == PR_SET_SECCOMP && arg == SECCOMP_MODE_FILTER)
+		fnt_sandbox_filter((const void *)prog);
+}
+
+void fnt_sandbox_seccomp(unsigned long op, unsigned long prog)
+{
+	if (op == SECCOMP_SET_MODE_FILTER)
+		fnt_sandbox_filter((const void *)prog);
+}

@@ -70,7 +70,8 @@ struct fnt_drain_ctl {
 	uint64_t waits;          /* times a writer found every slot taken and waited */
 	uint64_t given_up;       /* 1: the runtime went back to mapping its file (no drain) */
 	uint64_t beat_ns;        /* CLOCK_MONOTONIC of record's last poll (every 8 ms at most) */
-	uint64_t pad[1];
+	uint64_t unreserved;     /* 1: the program takes slots without reserving their chunks' blocks in
+	                            its file (its seccomp filter forbids fstat: runtime/sandbox.c) */
 	struct fnt_drain_slot slot[FNT_DRAIN_MAX_SLOTS];
 };
 

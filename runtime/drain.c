@@ -361,6 +361,15 @@ uint8_t *fnt_drain_take(uint64_t off)
 	return NULL;
 }
 
+/* The chunk of the slot just taken has no blocks reserved in the file
+ * (tracefile.c, a seccomp filter that forbids fstat): record makes the file
+ * reach its end when it copies it (tool/record-drain.c, whole_chunk) */
+void fnt_drain_unreserved(void)
+{
+	if (ctl)
+		__atomic_store_n(&ctl->unreserved, 1, __ATOMIC_RELAXED);
+}
+
 /* the chunk in slot m is finished: record may copy it out (or this
  * thread, once the ring is given up) */
 void fnt_drain_release(uint8_t *m)

@@ -360,8 +360,11 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	if (!blind && reserve_space(off, chunk_size))
 		return NULL;
 	m = fnt_drain_take((uint64_t)off);
-	if (!m && blind)
-		return NULL;
+	if (blind) {
+		if (!m)
+			return NULL;
+		fnt_drain_unreserved();
+	}
 	if (!m) {               /* record is gone or far behind: the file, as without it */
 		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
 		if (m == MAP_FAILED)

@@ -134,11 +134,11 @@ static void slot_lost(struct drain *d, const uint8_t *m, uint64_t off)
 
 /* The file holds the chunk at off whole, though the slot's copy ends
  * before its end: the program reserves its chunks' blocks, but not one
- * whose seccomp filter forbids it fstat (runtime/sandbox.c), and a file
- * that ends inside its last chunk reads as cut short */
+ * whose seccomp filter forbids it fstat (runtime/sandbox.c: it says so in
+ * the ring), and a file that ends inside its last chunk reads as cut short */
 static void whole_chunk(struct drain *d, uint64_t off, size_t n)
 {
-	if (n < d->chunk_size)
+	if (n < d->chunk_size && __atomic_load_n(&d->ctl->unreserved, __ATOMIC_RELAXED))
 		(void)fallocate(d->file_fd, 0, (off_t)off, (off_t)d->chunk_size);
 }
 

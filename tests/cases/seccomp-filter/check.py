@@ -41,6 +41,9 @@ def check(ctx):
         assert p.returncode == 3 and p.stdout == OUT, (mode, p.returncode, p.stdout, p.stderr)
         got = counts(ctx, d)
         assert got["work"] == 301000 and got["loop"] == 4 and got["thread_main"] == 2, (mode, got)
+        # (its chunks reach the file's end: a file cut inside its last chunk warns)
+        rep = ctx.run("report", "-d", d, check=True)
+        assert "warning" not in rep.stderr, (mode, rep.stderr)
         info = ctx.run("info", "-d", d, check=True).stdout
         assert "status: exited with 3" in info and "\nlost: 0\n" in info, (mode, info)
         assert "forked under a seccomp filter that forbids creating its trace file in" in info, (mode, info)

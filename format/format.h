@@ -103,6 +103,10 @@ struct fnt_file_header {
 	uint32_t cmdline_len;       /* bytes used in cmdline[] */
 	uint32_t cmdline_truncated;
 	char     cmdline[2048];     /* argv, NUL-separated */
+	/* forked children that could not make a trace file of their own
+	 * though the directory was writable to them (Landlock, no descriptor
+	 * left, a full disk): each adds 1 here, in its parent's file */
+	uint64_t children_nofile;
 };
 
 /* every event the process made but could not record, all kinds together */

@@ -5,6 +5,7 @@
  * its forking thread goes on at the same depth, and its first chunk notes
  * where its inherited frames come from (FNT_EXT_FORK).
  */
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -79,10 +80,11 @@ static void fork_child_common(int raw)
 		munmap(tf->meta_chunk, chunk_size);
 	tf->meta_chunk = tf->meta_pos = tf->meta_end = NULL;
 	tf->meta_seq = 0;
-	if (!blind) {
-		munmap(tf->hdr, FNT_HEADER_SIZE);
+	/* the parent's header stays mapped until the child has a file: one
+	 * that cannot make it says so there */
+	struct fnt_file_header *parent_hdr = tf->hdr;
+	if (!blind)
 		close(tf->fd);
-	}
 	tf->hdr = NULL;
 	tf->fd = -1;
 	if (blind) {
@@ -92,7 +94,14 @@ static void fork_child_common(int raw)
 	tf->pid = (uint32_t)getpid();
 	/* when it was made: a raw clone had no prepare step, and fork_ticks
 	 * is an earlier fork's (or 0); its first event is the closest */
-	if (file_open(tf, &cal, raw ? fnt_now() : fork_ticks)) {
+	int failed = file_open(tf, &cal, raw ? fnt_now() : fork_ticks);
+	/* (a directory the child may not write: the parent has listed it as
+	 * untraced already, exec.c's note_fork) */
+	if (failed && !fnt_denied(SYS_faccessat2) && !fnt_denied(SYS_faccessat) &&
+	    !faccessat(AT_FDCWD, trace_dir, W_OK | X_OK, AT_EACCESS))
+		__atomic_add_fetch(&parent_hdr->children_nofile, 1, __ATOMIC_RELAXED);
+	munmap(parent_hdr, FNT_HEADER_SIZE);
+	if (failed) {
 		state = 2;
 		return;
 	}

@@ -76,7 +76,7 @@ static void print_untraced_total(const struct trace *t)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->n_procs; i++)
-		n += t->procs[i].n_untraced;
+		n += t->procs[i].n_untraced + t->procs[i].hdr.children_nofile;
 	if (n)
 		printf("untraced: %zu process%s started by the program (see below)\n", n, n == 1 ? "" : "es");
 }
@@ -100,6 +100,11 @@ static void print_untraced(const struct trace_process *p)
 		else
 			printf("  untraced exec: %s '%s'\n", w, u->path);
 	}
+	uint64_t nf = p->hdr.children_nofile;
+	if (nf)
+		printf("  untraced children: %" PRIu64 " forked child%s could not create %s trace file and ran "
+		       "untraced (Landlock rules, no descriptor left or a full disk, for example)\n", nf,
+		       nf == 1 ? "" : "ren", nf == 1 ? "its" : "their");
 }
 
 /* -P on code built without instrumentation: per module, what was patched

@@ -190,12 +190,17 @@ static void deny(int nr)
 /* the filter prog (a struct sock_fprog) is about to be installed */
 void fnt_sandbox_filter(const void *prog)
 {
+	/* the copy: 32 KiB at most, not on the caller's stack (a thread's may
+	 * be small); one filter at a time (another thread's at once: every
+	 * call forbidden, the safe side) */
+	static struct sock_filter f[BPF_MAXINSNS];
+	static int busy;
 	const struct sock_fprog *p = prog;
 	struct sock_fprog copy;
-	struct sock_filter f[BPF_MAXINSNS];
+	int mine = !__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE);
 	/* (the program's memory, read without faulting: a bad address is
 	 * the kernel's EFAULT to give, not a crash here) */
-	int ok = p && fnt_read_self(&copy, p, sizeof(copy)) == (long)sizeof(copy) && copy.len &&
+	int ok = mine && p && fnt_read_self(&copy, p, sizeof(copy)) == (long)sizeof(copy) && copy.len &&
 		 copy.len <= BPF_MAXINSNS &&
 		 fnt_read_self(f, copy.filter, copy.len * sizeof(f[0])) == (long)(copy.len * sizeof(f[0]));
 	for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
@@ -205,6 +210,8 @@ void fnt_sandbox_filter(const void *prog)
 		if (act != SECCOMP_RET_ALLOW && act != SECCOMP_RET_LOG)
 			deny(calls[c].nr);
 	}
+	if (mine)
+		__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
 /* the wrappers' view of prctl(option, arg, prog) and of

@@ -95,7 +95,7 @@ static int fork_armed;               /* the page is wiped in children */
 
 void fnt_fork_mask_init(void)
 {
-	if (!fork_armed && !madvise(fnt_fork_page, sizeof(fnt_fork_page), MADV_WIPEONFORK))
+	if (!fork_armed && !fnt_denied(SYS_madvise) && !madvise(fnt_fork_page, sizeof(fnt_fork_page), MADV_WIPEONFORK))
 		fork_armed = 1;
 	__atomic_store_n(&fnt_fork_mask, ~0ull, __ATOMIC_RELAXED);
 }
@@ -266,6 +266,7 @@ FNT_EXPORT long syscall(long n, ...)
 			fnt_sandbox_seccomp((unsigned long)a[0], (unsigned long)a[2]);
 		fnt_clock_prctl(option, arg);
 		long r = f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+		fnt_sandbox_done(r);
 		fnt_clock_prctl_done(option, arg, r);
 		if (option == PR_SET_NAME)      /* (--no-thread looks at the name again) */
 			__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);

@@ -80,7 +80,8 @@ static void at_exit(void)
 	 * program) leaves no file behind, unless it says what -P left alone or
 	 * counts events it could not record */
 	if (recorded_nothing(tf->hdr)) {
-		unlink(tf->path);
+		if (!fnt_denied(SYS_unlink))
+			unlink(tf->path);
 		return;
 	}
 	__atomic_store_n(&tf->hdr->end_flags, FNT_END_EXIT, __ATOMIC_RELEASE);
@@ -107,7 +108,8 @@ void fnt_exit_note(int status, unsigned how)
 	clock_sample(&h->end_ticks, &h->end_mono, &h->end_real);
 	h->exit_status = (uint32_t)status;
 	if (recorded_nothing(h) && tf == &main_file) {
-		unlink(tf->path);       /* recorded nothing (as at_exit) */
+		if (!fnt_denied(SYS_unlink))
+			unlink(tf->path);       /* recorded nothing (as at_exit) */
 		return;
 	}
 	__atomic_store_n(&h->end_flags, FNT_END_EXIT_CALL | how << FNT_END_HOW_SHIFT, __ATOMIC_RELEASE);

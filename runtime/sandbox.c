@@ -35,45 +35,62 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include "runtime/runtime.h"
 
 uint64_t fnt_denied_mask[FNT_DENIED_WORDS];
 
-/* the runtime's own system calls after start, with the arguments it
- * passes where a filter may look at them (0 where it passes an fd, an
- * address or a size that varies) */
+/* The runtime's own system calls after start, with the arguments it
+ * passes where a filter may look at them: `known` has bit i when args[i]
+ * is the value given here; a filter that reads any other word (a
+ * descriptor, an address, a size that varies, the instruction pointer)
+ * forbids the call, as it might for the real value. */
 static const struct {
 	int nr;
+	uint8_t known;
 	uint64_t arg[6];
 } calls[] = {
-	{ SYS_gettid, { 0 } },
-	{ SYS_prctl, { PR_GET_NAME } },
-	{ SYS_fstat, { 0 } },
-	{ SYS_newfstatat, { 0, 0, 0, AT_EMPTY_PATH } },
-	{ SYS_getrlimit, { RLIMIT_FSIZE } },
-	{ SYS_prlimit64, { 0, RLIMIT_FSIZE } },
-	{ SYS_fallocate, { 0 } },
-	{ SYS_fallocate, { 0, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE } },
-	{ SYS_kill, { 0 } },
-	{ SYS_getpid, { 0 } },
-	{ SYS_pidfd_open, { 0 } },
-	{ SYS_process_vm_readv, { 0 } },
-	/* a forked child's own trace file (tracefile.c, file_open) */
-	{ SYS_mkdir, { 0 } },
-	{ SYS_newfstatat, { 0 } },
-	{ SYS_geteuid, { 0 } },
-	{ SYS_openat, { AT_FDCWD, 0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC } },
-	{ SYS_fchmod, { 0 } },
-	{ SYS_fcntl, { 0, F_DUPFD_CLOEXEC } },
-	{ SYS_ftruncate, { 0 } },
-	{ SYS_mmap, { 0 } },
-	{ SYS_munmap, { 0 } },
-	{ SYS_close, { 0 } },
-	{ SYS_pwrite64, { 0 } },
-	{ SYS_madvise, { 0 } },
+	{ SYS_gettid, 0x3f, { 0 } },
+	{ SYS_getpid, 0x3f, { 0 } },
+	{ SYS_getppid, 0x3f, { 0 } },
+	{ SYS_geteuid, 0x3f, { 0 } },
+	{ SYS_prctl, 0x01, { PR_GET_NAME } },
+	{ SYS_fstat, 0x00, { 0 } },
+	{ SYS_newfstatat, 0x08, { 0, 0, 0, AT_EMPTY_PATH } },
+	{ SYS_getrlimit, 0x01, { RLIMIT_FSIZE } },
+	{ SYS_getrlimit, 0x01, { RLIMIT_NOFILE } },
+	{ SYS_prlimit64, 0x07, { 0, RLIMIT_FSIZE } },
+	{ SYS_prlimit64, 0x07, { 0, RLIMIT_NOFILE } },
+	{ SYS_fallocate, 0x02, { 0 } },
+	{ SYS_fallocate, 0x02, { 0, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE } },
+	{ SYS_pwrite64, 0x00, { 0 } },
+	{ SYS_kill, 0x02, { 0 } },
+	{ SYS_pidfd_open, 0x02, { 0 } },
+	{ SYS_process_vm_readv, 0x20, { 0 } },
+	{ SYS_madvise, 0x04, { 0, 0, 23 /* MADV_POPULATE_WRITE */ } },
+	{ SYS_madvise, 0x04, { 0, 0, 18 /* MADV_WIPEONFORK */ } },
+	{ SYS_clock_nanosleep, 0x07, { CLOCK_REALTIME } },
+	{ SYS_nanosleep, 0x02, { 0 } },
+	{ SYS_sched_yield, 0x3f, { 0 } },
+	{ SYS_sigaltstack, 0x00, { 0 } },
+	{ SYS_unlink, 0x00, { 0 } },
+	/* a trace file made (a forked child's: tracefile.c, file_open) or
+	 * opened again (trace_fd_check) */
+	{ SYS_mkdir, 0x00, { 0 } },
+	{ SYS_openat, 0x05, { AT_FDCWD, 0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC } },
+	{ SYS_openat, 0x05, { AT_FDCWD, 0, O_RDWR | O_NOFOLLOW | O_CLOEXEC } },
+	{ SYS_openat, 0x05, { AT_FDCWD, 0, O_RDONLY | O_CLOEXEC } },
+	{ SYS_read, 0x00, { 0 } },
+	{ SYS_readlink, 0x00, { 0 } },
+	{ SYS_fchmod, 0x00, { 0 } },
+	{ SYS_fcntl, 0x02, { 0, F_DUPFD_CLOEXEC } },
+	{ SYS_ftruncate, 0x00, { 0 } },
+	{ SYS_mmap, 0x00, { 0 } },
+	{ SYS_munmap, 0x00, { 0 } },
+	{ SYS_close, 0x00, { 0 } },
 	/* the parent's check that the child can make its file (exec.c) */
-	{ SYS_faccessat, { AT_FDCWD, 0, W_OK | X_OK } },
-	{ SYS_faccessat2, { AT_FDCWD, 0, W_OK | X_OK, AT_EACCESS } },
+	{ SYS_faccessat, 0x05, { AT_FDCWD, 0, W_OK | X_OK } },
+	{ SYS_faccessat2, 0x0d, { AT_FDCWD, 0, W_OK | X_OK, AT_EACCESS } },
 };
 
 /* every call that making a trace file takes is allowed */
@@ -81,7 +98,7 @@ int fnt_file_calls_denied(void)
 {
 	static const int nrs[] = { SYS_mkdir, SYS_newfstatat, SYS_fstat, SYS_geteuid, SYS_openat, SYS_fchmod,
 				   SYS_fcntl, SYS_ftruncate, SYS_mmap, SYS_munmap, SYS_close, SYS_fallocate,
-				   SYS_pwrite64, SYS_getpid };
+				   SYS_pwrite64, SYS_getpid, SYS_getppid, SYS_readlink, SYS_read };
 	for (size_t i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
 		if (fnt_denied(nrs[i]))
 			return 1;
@@ -91,7 +108,7 @@ int fnt_file_calls_denied(void)
 /* What a seccomp classic BPF program returns for the call d, as the
  * kernel's interpreter computes it (the kernel has checked the program
  * when it accepts it); 0 (kill) for anything this does not know. */
-static uint32_t run(const struct sock_filter *f, unsigned n, const struct seccomp_data *d)
+static uint32_t run(const struct sock_filter *f, unsigned n, const struct seccomp_data *d, unsigned known)
 {
 	uint32_t a = 0, x = 0, mem[BPF_MEMWORDS] = { 0 };
 	for (unsigned pc = 0; pc < n; pc++) {
@@ -99,8 +116,14 @@ static uint32_t run(const struct sock_filter *f, unsigned n, const struct seccom
 		uint32_t k = i->k, src = BPF_SRC(i->code) == BPF_X ? x : k;
 		switch (BPF_CLASS(i->code)) {
 		case BPF_LD:
-			if (i->code == (BPF_LD | BPF_W | BPF_ABS) && k % 4 == 0 && k <= sizeof(*d) - 4)
+			if (i->code == (BPF_LD | BPF_W | BPF_ABS) && k % 4 == 0 && k <= sizeof(*d) - 4) {
+				/* a word the call's real value may differ in */
+				if (k >= offsetof(struct seccomp_data, instruction_pointer) &&
+				    (k < offsetof(struct seccomp_data, args) ||
+				     !(known >> ((k - offsetof(struct seccomp_data, args)) / 8) & 1)))
+					return 0;
 				memcpy(&a, (const char *)d + k, 4);
+			}
 			else if (i->code == (BPF_LD | BPF_W | BPF_LEN))
 				a = sizeof(*d);
 			else if (i->code == (BPF_LD | BPF_IMM))
@@ -136,8 +159,8 @@ static uint32_t run(const struct sock_filter *f, unsigned n, const struct seccom
 			case BPF_OR: a |= src; break;
 			case BPF_AND: a &= src; break;
 			case BPF_XOR: a ^= src; break;
-			case BPF_LSH: a = src < 32 ? a << src : 0; break;
-			case BPF_RSH: a = src < 32 ? a >> src : 0; break;
+			case BPF_LSH: a <<= src & 31; break;    /* (the kernel's) */
+			case BPF_RSH: a >>= src & 31; break;
 			case BPF_NEG: a = 0 - a; break;
 			default: return 0;
 			}
@@ -187,6 +210,11 @@ static void deny(int nr)
 		__atomic_fetch_or(&fnt_denied_mask[nr / 64], 1ull << (nr % 64), __ATOMIC_RELAXED);
 }
 
+/* the mask before the filter the calling thread is installing (restored
+ * if the kernel refuses it) */
+static __thread uint64_t before[FNT_DENIED_WORDS] __attribute__((tls_model("initial-exec")));
+static __thread int installing __attribute__((tls_model("initial-exec")));
+
 /* the filter prog (a struct sock_fprog) is about to be installed */
 void fnt_sandbox_filter(const void *prog)
 {
@@ -196,22 +224,58 @@ void fnt_sandbox_filter(const void *prog)
 	static struct sock_filter f[BPF_MAXINSNS];
 	static int busy;
 	const struct sock_fprog *p = prog;
-	struct sock_fprog copy;
-	int mine = !__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE);
-	/* (the program's memory, read without faulting: a bad address is
-	 * the kernel's EFAULT to give, not a crash here) */
-	int ok = mine && p && fnt_read_self(&copy, p, sizeof(copy)) == (long)sizeof(copy) && copy.len &&
-		 copy.len <= BPF_MAXINSNS &&
-		 fnt_read_self(f, copy.filter, copy.len * sizeof(f[0])) == (long)(copy.len * sizeof(f[0]));
+	struct sock_fprog copy = { 0, NULL };
+	int ok = 0, mine;
+
+	/* a program the kernel refuses without installing it, and so will
+	 * this, as it cannot read it either (EFAULT, EINVAL): systemd and
+	 * Chromium ask whether seccomp is there with a NULL one */
+	if (!p)
+		return;
+	long r = fnt_read_self(&copy, p, sizeof(copy));
+	if ((r >= 0 && r < (long)sizeof(copy)) || r == -EFAULT ||
+	    (r == (long)sizeof(copy) && (!copy.len || copy.len > BPF_MAXINSNS)))
+		return;
+	for (int w = 0; w < FNT_DENIED_WORDS; w++)
+		before[w] = __atomic_load_n(&fnt_denied_mask[w], __ATOMIC_RELAXED);
+	installing = 1;
+	mine = !__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE);
+	if (mine && r == (long)sizeof(copy)) {
+		size_t n = copy.len * sizeof(f[0]);
+		r = fnt_read_self(f, copy.filter, n);
+		if ((r >= 0 && r < (long)n) || r == -EFAULT) {
+			__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+			installing = 0;
+			return;
+		}
+		ok = r == (long)n;
+	}
+	/* (a read that cannot be made, process_vm_readv forbidden by an
+	 * earlier filter, or another thread's filter being read: every call
+	 * of the list forbidden) */
 	for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
 		struct seccomp_data d = { .nr = calls[c].nr, .arch = AUDIT_ARCH_X86_64 };
 		memcpy(d.args, calls[c].arg, sizeof(d.args));
-		uint32_t act = ok ? run(f, copy.len, &d) & SECCOMP_RET_ACTION_FULL : 0;
+		uint32_t act = ok ? run(f, copy.len, &d, calls[c].known) & SECCOMP_RET_ACTION_FULL : 0;
 		if (act != SECCOMP_RET_ALLOW && act != SECCOMP_RET_LOG)
 			deny(calls[c].nr);
 	}
 	if (mine)
 		__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
+
+/* ...and the kernel's answer: a filter it refused (no NO_NEW_PRIVS, a bad
+ * program) forbids nothing (a call of the list some other thread saw
+ * forbidden meanwhile was only not made) */
+void fnt_sandbox_done(long ret)
+{
+	if (!installing)
+		return;
+	installing = 0;
+	if (ret == 0)
+		return;
+	for (int w = 0; w < FNT_DENIED_WORDS; w++)
+		__atomic_store_n(&fnt_denied_mask[w], before[w], __ATOMIC_RELAXED);
 }
 
 /* the wrappers' view of prctl(option, arg, prog) and of

@@ -57,6 +57,8 @@ static int reserve_space(off_t off, off_t len)
 		if (errno != EOPNOTSUPP && errno != ENOSYS)
 			return -1;
 	}
+	if (fnt_denied(SYS_pwrite64))
+		return -1;
 	for (off_t done = 0; done < len;) {
 		size_t n = (size_t)(len - done < (off_t)sizeof(zeros) ? len - done : (off_t)sizeof(zeros));
 		ssize_t w = pwrite(tf->fd, zeros, n, off + done);
@@ -80,8 +82,10 @@ static int trace_fd_check(void)
 	int fd;
 	if (tf->fd >= 0 && (st = fnt_fstat(tf->fd)) && st->st_ino == tf->ino && st->st_dev == tf->dev)
 		return 0;
-	if (fnt_fstat_denied())
-		return -1;      /* no telling which file the number names: not written (sandbox.c) */
+	/* no telling which file the number names, or no opening it again:
+	 * nothing written (sandbox.c) */
+	if (fnt_fstat_denied() || fnt_denied(SYS_openat) || fnt_denied(SYS_fcntl) || fnt_denied(SYS_close))
+		return -1;
 	fd = fnt_fd_high(open(tf->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC));   /* never a low number, never through a link */
 	if (fd < 0)
 		return -1;
@@ -104,6 +108,8 @@ static int trace_fd_check(void)
 static void populate(void *m, size_t len)
 {
 	static int unsupported;         /* kernels before 5.14 */
+	if (fnt_denied(SYS_madvise))
+		return;         /* (sandbox.c) */
 	if (!__atomic_load_n(&unsupported, __ATOMIC_RELAXED) && madvise(m, len, MADV_POPULATE_WRITE) &&
 	    errno == EINVAL)
 		__atomic_store_n(&unsupported, 1, __ATOMIC_RELAXED);
@@ -162,7 +168,8 @@ int lock_take(int *lock)
 				t0 = now;
 			else if (now - t0 > 200000000ull)
 				break;
-			sched_yield();
+			if (!fnt_denied(SYS_sched_yield))
+				sched_yield();
 		}
 	}
 	return -1;
@@ -351,7 +358,7 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	/* a seccomp filter that forbids fstat (sandbox.c): the descriptor
 	 * cannot be checked, so nothing goes through it; record's copy writes
 	 * the slot with its own (and counts it lost if the disk is full) */
-	int blind = fnt_fstat_denied();
+	int blind = fnt_fstat_denied() || (fnt_denied(SYS_fallocate) && fnt_denied(SYS_pwrite64));
 	if (!blind && trace_fd_check())
 		return NULL;
 	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
@@ -688,7 +695,8 @@ fail: {
 		if (tf->fd >= 0)
 			close(tf->fd);
 		tf->fd = -1;
-		unlink(tf->path);
+		if (!fnt_denied(SYS_unlink))
+			unlink(tf->path);
 		errno = e;
 		return -1;
 	}

@@ -18,6 +18,7 @@ static void install(struct sock_filter *f, unsigned short n)
 	struct sock_fprog p = { n, f };
 	memset(fnt_denied_mask, 0, sizeof(fnt_denied_mask));
 	fnt_sandbox_filter(&p);
+	fnt_sandbox_done(0);
 }
 
 static int all_denied(void)
@@ -109,15 +110,46 @@ int main(void)
 	CHECK(all_denied(), "M[16]");
 	INSTALL(LD_NR);
 	CHECK(all_denied(), "no return");
+	/* a program the kernel refuses with EFAULT forbids nothing (systemd
+	 * and Chromium probe for seccomp with a NULL one): NULL, unmapped */
 	memset(fnt_denied_mask, 0, sizeof(fnt_denied_mask));
 	fnt_sandbox_filter(NULL);
-	CHECK(all_denied(), "NULL program");
+	fnt_sandbox_done(-EFAULT);
+	CHECK(none_denied(), "NULL program");
+	struct sock_fprog bad = { 2, (struct sock_filter *)8 };
+	fnt_sandbox_filter((const void *)8);
+	fnt_sandbox_done(-EFAULT);
+	fnt_sandbox_filter(&bad);
+	fnt_sandbox_done(-EFAULT);
+	CHECK(none_denied(), "unmapped program");
+
+	/* a filter the kernel refuses (no NO_NEW_PRIVS: EACCES) forbids
+	 * nothing more than before it */
+	INSTALL(LD_NR, IF_NR(SYS_kill, SECCOMP_RET_ERRNO | 1), RET(SECCOMP_RET_ALLOW));
+	fnt_sandbox_done(0);
+	struct sock_filter h[] = { LD_NR, IF_NR(SYS_gettid, SECCOMP_RET_KILL_PROCESS), RET(SECCOMP_RET_ALLOW) };
+	struct sock_fprog hp = { sizeof(h) / sizeof(h[0]), h };
+	fnt_sandbox_filter(&hp);
+	CHECK(fnt_denied(SYS_gettid), "before the kernel's answer");
+	fnt_sandbox_done(-EACCES);
+	CHECK(fnt_denied(SYS_kill) && !fnt_denied(SYS_gettid), "refused: the earlier mask");
+
+	/* a word the runtime's real call may differ in: fstat allowed on
+	 * descriptors 0-2 only forbids it (the trace file's is high); the
+	 * instruction pointer too */
+	INSTALL(LD_NR, BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_newfstatat, 1, 0), RET(SECCOMP_RET_ALLOW), LD_ARG0,
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 2, 0, 1), RET(SECCOMP_RET_TRAP), RET(SECCOMP_RET_ALLOW));
+	CHECK(fnt_denied(SYS_newfstatat) && !fnt_denied(SYS_gettid), "fstat on fds 0-2 only");
+	INSTALL(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, instruction_pointer)),
+		RET(SECCOMP_RET_ALLOW));
+	CHECK(all_denied(), "instruction pointer");
 
 	/* filters add up: the second adds to what the first forbids */
 	INSTALL(LD_NR, IF_NR(SYS_kill, SECCOMP_RET_ERRNO | 1), RET(SECCOMP_RET_ALLOW));
 	struct sock_filter g[] = { LD_NR, IF_NR(SYS_gettid, SECCOMP_RET_TRAP), RET(SECCOMP_RET_ALLOW) };
 	struct sock_fprog gp = { sizeof(g) / sizeof(g[0]), g };
 	fnt_sandbox_filter(&gp);
+	fnt_sandbox_done(0);
 	CHECK(fnt_denied(SYS_kill) && fnt_denied(SYS_gettid) && !fnt_denied(SYS_prctl), "two filters");
 
 	printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -8,7 +8,12 @@
  *          sleeps, signal actions, getrandom, read, write, close, exits,
  *          wait4); any other kills it;
  *   trap:  the same list, any other call raises SIGSYS, whose handler
- *          (the program's) writes "SIGSYS <nr>" and exits with 99.
+ *          (the program's) writes "SIGSYS <nr>" and exits with 99;
+ *   lowfd: fstat and newfstatat allowed on descriptors 0-2 only (the
+ *          trace file's is high), anything else allowed;
+ *   probe: no filter: prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL),
+ *          which fails with EFAULT, as systemd and Chromium ask whether
+ *          seccomp is there.
  * Then: 100,000 calls, a 20 ms sleep and 1,000 more (the first call after
  * a pause is where the runtime checks the thread's id), two threads of
  * 100,000 calls each, a forked child of 1,000 (its exit status printed),
@@ -93,8 +98,27 @@ __attribute__((noinline)) int sandbox(const char *mode)
 		ALLOW(SYS_getrandom),
 		RET(trap ? SECCOMP_RET_TRAP : KILL),
 	};
+	struct sock_filter lowfd[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fstat, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_newfstatat, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 2, 0, 1),
+		RET(KILL),
+		RET(SECCOMP_RET_ALLOW),
+	};
 	struct sock_fprog prog = { .len = sizeof(deny) / sizeof(deny[0]), .filter = deny };
-	if (strcmp(mode, "deny")) {
+	if (!strcmp(mode, "probe")) {
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL) != -1) {
+			say("no EFAULT\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(mode, "lowfd")) {
+		prog.len = sizeof(lowfd) / sizeof(lowfd[0]);
+		prog.filter = lowfd;
+	} else if (strcmp(mode, "deny")) {
 		prog.len = sizeof(allow) / sizeof(allow[0]);
 		prog.filter = allow;
 	}

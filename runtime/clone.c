@@ -266,7 +266,7 @@ FNT_EXPORT long syscall(long n, ...)
 			fnt_sandbox_seccomp((unsigned long)a[0], (unsigned long)a[2]);
 		fnt_clock_prctl(option, arg);
 		long r = f(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-		fnt_sandbox_done(r);
+		fnt_sandbox_done(n == SYS_prctl ? r == 0 : fnt_sandbox_seccomp_ok((unsigned long)a[1], r));
 		fnt_clock_prctl_done(option, arg, r);
 		if (option == PR_SET_NAME)      /* (--no-thread looks at the name again) */
 			__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);

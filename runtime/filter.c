@@ -810,7 +810,7 @@ FNT_EXPORT int prctl(int option, ...)
 	fnt_sandbox_prctl(option, a[0], a[1]);
 	fnt_clock_prctl(option, a[0]);
 	int r = real(option, a[0], a[1], a[2], a[3]);
-	fnt_sandbox_done(r);
+	fnt_sandbox_done(r == 0);
 	fnt_clock_prctl_done(option, a[0], r);
 	if (option == PR_SET_NAME)
 		__atomic_fetch_add(&fnt_name_gen, 1, __ATOMIC_RELAXED);

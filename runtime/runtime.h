@@ -612,7 +612,8 @@ static inline int fnt_fstat_denied(void)
 }
 int fnt_file_calls_denied(void) FNT_HIDDEN;
 void fnt_sandbox_filter(const void *prog) FNT_HIDDEN;
-void fnt_sandbox_done(long ret) FNT_HIDDEN;
+void fnt_sandbox_done(int installed) FNT_HIDDEN;
+int fnt_sandbox_seccomp_ok(unsigned long flags, long ret) FNT_HIDDEN;
 void fnt_sandbox_prctl(int option, unsigned long arg, unsigned long prog) FNT_HIDDEN;
 void fnt_sandbox_seccomp(unsigned long op, unsigned long prog) FNT_HIDDEN;
 /* the calling thread's id without the system call (threads.c): libc's

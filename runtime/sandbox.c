@@ -210,10 +210,14 @@ static void deny(int nr)
 		__atomic_fetch_or(&fnt_denied_mask[nr / 64], 1ull << (nr % 64), __ATOMIC_RELAXED);
 }
 
-/* the mask before the filter the calling thread is installing (restored
- * if the kernel refuses it) */
+/* the mask before the filter the calling thread is installing, restored
+ * if the kernel refuses it, unless another install began meanwhile (its
+ * marks stay then: the safe side) */
 static __thread uint64_t before[FNT_DENIED_WORDS] __attribute__((tls_model("initial-exec")));
 static __thread int installing __attribute__((tls_model("initial-exec")));
+static __thread uint64_t my_gen __attribute__((tls_model("initial-exec")));
+static uint64_t gen;
+static int inflight;
 
 /* the filter prog (a struct sock_fprog) is about to be installed */
 void fnt_sandbox_filter(const void *prog)
@@ -236,6 +240,8 @@ void fnt_sandbox_filter(const void *prog)
 	if ((r >= 0 && r < (long)sizeof(copy)) || r == -EFAULT ||
 	    (r == (long)sizeof(copy) && (!copy.len || copy.len > BPF_MAXINSNS)))
 		return;
+	__atomic_add_fetch(&inflight, 1, __ATOMIC_ACQ_REL);
+	my_gen = __atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
 	for (int w = 0; w < FNT_DENIED_WORDS; w++)
 		before[w] = __atomic_load_n(&fnt_denied_mask[w], __ATOMIC_RELAXED);
 	installing = 1;
@@ -246,6 +252,7 @@ void fnt_sandbox_filter(const void *prog)
 		if ((r >= 0 && r < (long)n) || r == -EFAULT) {
 			__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 			installing = 0;
+			__atomic_sub_fetch(&inflight, 1, __ATOMIC_ACQ_REL);
 			return;
 		}
 		ok = r == (long)n;
@@ -267,15 +274,30 @@ void fnt_sandbox_filter(const void *prog)
 /* ...and the kernel's answer: a filter it refused (no NO_NEW_PRIVS, a bad
  * program) forbids nothing (a call of the list some other thread saw
  * forbidden meanwhile was only not made) */
-void fnt_sandbox_done(long ret)
+void fnt_sandbox_done(int installed)
 {
 	if (!installing)
 		return;
 	installing = 0;
-	if (ret == 0)
-		return;
-	for (int w = 0; w < FNT_DENIED_WORDS; w++)
-		__atomic_store_n(&fnt_denied_mask[w], before[w], __ATOMIC_RELAXED);
+	int alone = __atomic_load_n(&inflight, __ATOMIC_ACQUIRE) == 1 &&
+		    __atomic_load_n(&gen, __ATOMIC_ACQUIRE) == my_gen;
+	if (!installed && alone)
+		for (int w = 0; w < FNT_DENIED_WORDS; w++)
+			__atomic_store_n(&fnt_denied_mask[w], before[w], __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&inflight, 1, __ATOMIC_ACQ_REL);
+}
+
+/* whether seccomp(SECCOMP_SET_MODE_FILTER, flags, ...) installed its
+ * filter, from what it returned: 0, or with NEW_LISTENER the listener's
+ * descriptor; with TSYNC (without TSYNC_ESRCH) a positive failure is the
+ * thread that could not be synced */
+int fnt_sandbox_seccomp_ok(unsigned long flags, long ret)
+{
+	if (ret < 0)
+		return 0;
+	if (ret > 0 && (flags & SECCOMP_FILTER_FLAG_TSYNC) && !(flags & SECCOMP_FILTER_FLAG_NEW_LISTENER))
+		return 0;
+	return 1;
 }
 
 /* the wrappers' view of prctl(option, arg, prog) and of

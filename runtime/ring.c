@@ -191,6 +191,8 @@ int fnt_snapshot_write(const char *name)
 		return -1;
 	if (__atomic_exchange_n(&snap_lock, 1, __ATOMIC_ACQUIRE))
 		return -1;              /* one snapshot at a time */
+	if (fnt_snapshot_calls_denied())
+		goto out;               /* the program's seccomp filter forbids what it takes (sandbox.c) */
 	int in = fnt_trace_fd();
 	if (in < 0 || fstat(in, &st))
 		goto out;

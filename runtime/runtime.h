@@ -611,6 +611,8 @@ static inline int fnt_fstat_denied(void)
 	return fnt_denied(SYS_newfstatat) || fnt_denied(SYS_fstat);
 }
 int fnt_file_calls_denied(void) FNT_HIDDEN;
+int fnt_snapshot_calls_denied(void) FNT_HIDDEN;
+int fnt_exec_calls_denied(void) FNT_HIDDEN;
 void fnt_sandbox_filter(const void *prog) FNT_HIDDEN;
 void fnt_sandbox_done(int installed) FNT_HIDDEN;
 int fnt_sandbox_seccomp_ok(unsigned long flags, long ret) FNT_HIDDEN;

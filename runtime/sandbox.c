@@ -57,6 +57,8 @@ static const struct {
 	{ SYS_prctl, 0x01, { PR_GET_NAME } },
 	{ SYS_fstat, 0x00, { 0 } },
 	{ SYS_newfstatat, 0x08, { 0, 0, 0, AT_EMPTY_PATH } },
+	{ SYS_newfstatat, 0x09, { AT_FDCWD, 0, 0, 0 } },
+	{ SYS_newfstatat, 0x08, { 0, 0, 0, 0 } },
 	{ SYS_getrlimit, 0x01, { RLIMIT_FSIZE } },
 	{ SYS_getrlimit, 0x01, { RLIMIT_NOFILE } },
 	{ SYS_prlimit64, 0x07, { 0, RLIMIT_FSIZE } },
@@ -69,7 +71,8 @@ static const struct {
 	{ SYS_process_vm_readv, 0x20, { 0 } },
 	{ SYS_madvise, 0x04, { 0, 0, 23 /* MADV_POPULATE_WRITE */ } },
 	{ SYS_madvise, 0x04, { 0, 0, 18 /* MADV_WIPEONFORK */ } },
-	{ SYS_clock_nanosleep, 0x07, { CLOCK_REALTIME } },
+	{ SYS_clock_nanosleep, 0x0b, { CLOCK_REALTIME } },
+	{ SYS_clock_gettime, 0x01, { CLOCK_MONOTONIC } },
 	{ SYS_nanosleep, 0x02, { 0 } },
 	{ SYS_sched_yield, 0x3f, { 0 } },
 	{ SYS_sigaltstack, 0x00, { 0 } },
@@ -81,6 +84,13 @@ static const struct {
 	{ SYS_openat, 0x05, { AT_FDCWD, 0, O_RDWR | O_NOFOLLOW | O_CLOEXEC } },
 	{ SYS_openat, 0x05, { AT_FDCWD, 0, O_RDONLY | O_CLOEXEC } },
 	{ SYS_read, 0x00, { 0 } },
+	{ SYS_pread64, 0x00, { 0 } },
+	{ SYS_open, 0x02, { 0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK } },
+	{ SYS_openat, 0x05, { AT_FDCWD, 0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK } },
+	/* a snapshot (ring.c) */
+	{ SYS_openat, 0x05, { AT_FDCWD, 0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC } },
+	{ SYS_openat, 0x04, { 0, 0, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC } },
+	{ SYS_unlinkat, 0x04, { 0, 0, 0 } },
 	{ SYS_readlink, 0x00, { 0 } },
 	{ SYS_fchmod, 0x00, { 0 } },
 	{ SYS_fcntl, 0x02, { 0, F_DUPFD_CLOEXEC } },
@@ -93,16 +103,37 @@ static const struct {
 	{ SYS_faccessat2, 0x0d, { AT_FDCWD, 0, W_OK | X_OK, AT_EACCESS } },
 };
 
-/* every call that making a trace file takes is allowed */
+static int any_denied(const int *nrs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fnt_denied(nrs[i]))
+			return 1;
+	return 0;
+}
+
+/* a snapshot's calls (ring.c) */
+int fnt_snapshot_calls_denied(void)
+{
+	static const int nrs[] = { SYS_mkdir, SYS_openat, SYS_unlinkat, SYS_pread64, SYS_pwrite64, SYS_ftruncate,
+				   SYS_fchmod, SYS_newfstatat, SYS_fstat, SYS_close, SYS_geteuid, SYS_fcntl,
+				   SYS_mmap, SYS_munmap };
+	return any_denied(nrs, sizeof(nrs) / sizeof(nrs[0]));
+}
+
+/* the checks of a program about to be started (exec.c, file_reason) */
+int fnt_exec_calls_denied(void)
+{
+	static const int nrs[] = { SYS_newfstatat, SYS_fstat, SYS_openat, SYS_pread64, SYS_close };
+	return any_denied(nrs, sizeof(nrs) / sizeof(nrs[0]));
+}
+
+/* a call that making a trace file takes is forbidden */
 int fnt_file_calls_denied(void)
 {
 	static const int nrs[] = { SYS_mkdir, SYS_newfstatat, SYS_fstat, SYS_geteuid, SYS_openat, SYS_fchmod,
 				   SYS_fcntl, SYS_ftruncate, SYS_mmap, SYS_munmap, SYS_close, SYS_fallocate,
 				   SYS_pwrite64, SYS_getpid, SYS_getppid, SYS_readlink, SYS_read };
-	for (size_t i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++)
-		if (fnt_denied(nrs[i]))
-			return 1;
-	return 0;
+	return any_denied(nrs, sizeof(nrs) / sizeof(nrs[0]));
 }
 
 /* What a seccomp classic BPF program returns for the call d, as the
@@ -204,32 +235,35 @@ static uint32_t run(const struct sock_filter *f, unsigned n, const struct seccom
 	return 0;
 }
 
-static void deny(int nr)
-{
-	if (nr >= 0 && nr < 64 * FNT_DENIED_WORDS)
-		__atomic_fetch_or(&fnt_denied_mask[nr / 64], 1ull << (nr % 64), __ATOMIC_RELAXED);
-}
-
-/* the mask before the filter the calling thread is installing, restored
- * if the kernel refuses it, unless another install began meanwhile (its
- * marks stay then: the safe side) */
+/* One install at a time: the thread that holds `busy` from its
+ * fnt_sandbox_filter to its fnt_sandbox_done marks what its filter
+ * forbids, and takes the marks back (to `before`) if the kernel refuses
+ * the filter.  A thread that finds `busy` held (another thread's install,
+ * or a signal handler's inside this one) cannot read its filter: it
+ * forbids every call of the list for good (`sticky`, which no take-back
+ * clears). */
+static int busy;
+static uint64_t sticky[FNT_DENIED_WORDS];
 static __thread uint64_t before[FNT_DENIED_WORDS] __attribute__((tls_model("initial-exec")));
-static __thread int installing __attribute__((tls_model("initial-exec")));
-static __thread uint64_t my_gen __attribute__((tls_model("initial-exec")));
-static uint64_t gen;
-static int inflight;
+static __thread int holding __attribute__((tls_model("initial-exec")));
+
+static void deny(int nr, int for_good)
+{
+	if (nr < 0 || nr >= 64 * FNT_DENIED_WORDS)
+		return;
+	if (for_good)   /* (sticky first: a take-back reads it after the mask) */
+		__atomic_fetch_or(&sticky[nr / 64], 1ull << (nr % 64), __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&fnt_denied_mask[nr / 64], 1ull << (nr % 64), __ATOMIC_SEQ_CST);
+}
 
 /* the filter prog (a struct sock_fprog) is about to be installed */
 void fnt_sandbox_filter(const void *prog)
 {
-	/* the copy: 32 KiB at most, not on the caller's stack (a thread's may
-	 * be small); one filter at a time (another thread's at once: every
-	 * call forbidden, the safe side) */
+	/* the copy: 32 KiB at most, not on the caller's stack (a thread's
+	 * may be small) */
 	static struct sock_filter f[BPF_MAXINSNS];
-	static int busy;
 	const struct sock_fprog *p = prog;
 	struct sock_fprog copy = { 0, NULL };
-	int ok = 0, mine;
 
 	/* a program the kernel refuses without installing it, and so will
 	 * this, as it cannot read it either (EFAULT, EINVAL): systemd and
@@ -240,35 +274,34 @@ void fnt_sandbox_filter(const void *prog)
 	if ((r >= 0 && r < (long)sizeof(copy)) || r == -EFAULT ||
 	    (r == (long)sizeof(copy) && (!copy.len || copy.len > BPF_MAXINSNS)))
 		return;
-	__atomic_add_fetch(&inflight, 1, __ATOMIC_ACQ_REL);
-	my_gen = __atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
+	if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) {
+		for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++)
+			deny(calls[c].nr, 1);
+		return;
+	}
+	holding = 1;
 	for (int w = 0; w < FNT_DENIED_WORDS; w++)
-		before[w] = __atomic_load_n(&fnt_denied_mask[w], __ATOMIC_RELAXED);
-	installing = 1;
-	mine = !__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE);
-	if (mine && r == (long)sizeof(copy)) {
+		before[w] = __atomic_load_n(&fnt_denied_mask[w], __ATOMIC_SEQ_CST);
+	int ok = 0;
+	if (r == (long)sizeof(copy)) {
 		size_t n = copy.len * sizeof(f[0]);
 		r = fnt_read_self(f, copy.filter, n);
 		if ((r >= 0 && r < (long)n) || r == -EFAULT) {
+			holding = 0;
 			__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
-			installing = 0;
-			__atomic_sub_fetch(&inflight, 1, __ATOMIC_ACQ_REL);
 			return;
 		}
 		ok = r == (long)n;
 	}
 	/* (a read that cannot be made, process_vm_readv forbidden by an
-	 * earlier filter, or another thread's filter being read: every call
-	 * of the list forbidden) */
+	 * earlier filter: every call of the list forbidden) */
 	for (size_t c = 0; c < sizeof(calls) / sizeof(calls[0]); c++) {
 		struct seccomp_data d = { .nr = calls[c].nr, .arch = AUDIT_ARCH_X86_64 };
 		memcpy(d.args, calls[c].arg, sizeof(d.args));
 		uint32_t act = ok ? run(f, copy.len, &d, calls[c].known) & SECCOMP_RET_ACTION_FULL : 0;
 		if (act != SECCOMP_RET_ALLOW && act != SECCOMP_RET_LOG)
-			deny(calls[c].nr);
+			deny(calls[c].nr, 0);
 	}
-	if (mine)
-		__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
 /* ...and the kernel's answer: a filter it refused (no NO_NEW_PRIVS, a bad
@@ -276,15 +309,17 @@ void fnt_sandbox_filter(const void *prog)
  * forbidden meanwhile was only not made) */
 void fnt_sandbox_done(int installed)
 {
-	if (!installing)
+	if (!holding)
 		return;
-	installing = 0;
-	int alone = __atomic_load_n(&inflight, __ATOMIC_ACQUIRE) == 1 &&
-		    __atomic_load_n(&gen, __ATOMIC_ACQUIRE) == my_gen;
-	if (!installed && alone)
-		for (int w = 0; w < FNT_DENIED_WORDS; w++)
-			__atomic_store_n(&fnt_denied_mask[w], before[w], __ATOMIC_RELAXED);
-	__atomic_sub_fetch(&inflight, 1, __ATOMIC_ACQ_REL);
+	holding = 0;
+	for (int w = 0; !installed && w < FNT_DENIED_WORDS; w++) {
+		uint64_t old = __atomic_load_n(&fnt_denied_mask[w], __ATOMIC_SEQ_CST), want;
+		do
+			want = before[w] | __atomic_load_n(&sticky[w], __ATOMIC_SEQ_CST);
+		while (!__atomic_compare_exchange_n(&fnt_denied_mask[w], &old, want, 0, __ATOMIC_SEQ_CST,
+						    __ATOMIC_SEQ_CST));
+	}
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
 /* whether seccomp(SECCOMP_SET_MODE_FILTER, flags, ...) installed its

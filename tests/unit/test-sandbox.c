@@ -151,6 +151,18 @@ int main(void)
 	fnt_sandbox_done(1);
 	CHECK(fnt_denied(SYS_kill) && fnt_denied(SYS_gettid) && !fnt_denied(SYS_prctl), "two filters");
 
+	/* an install while another is between its filter and the kernel's
+	 * answer (another thread's, or as here a signal handler's) cannot be
+	 * read: every call forbidden, and for good, even when the first is
+	 * then refused */
+	memset(fnt_denied_mask, 0, sizeof(fnt_denied_mask));
+	fnt_sandbox_filter(&hp);
+	fnt_sandbox_filter(&gp);
+	CHECK(all_denied(), "an install inside another");
+	fnt_sandbox_done(0);
+	CHECK(all_denied(), "...stays when the outer one is refused");
+	memset(sticky, 0, sizeof(sticky));
+
 	/* seccomp()'s answers: 0, a listener's descriptor (NEW_LISTENER) are
 	 * installs; a negative one, or with TSYNC a thread id, are not */
 	CHECK(fnt_sandbox_seccomp_ok(0, 0) && fnt_sandbox_seccomp_ok(SECCOMP_FILTER_FLAG_NEW_LISTENER, 5) &&

@@ -14,15 +14,16 @@
  * So the runtime's wrappers of prctl and syscall() hand every filter the
  * program installs to fnt_sandbox_filter() before it takes effect, which
  * runs it, as the kernel would, on each of those calls, and marks the ones
- * it does not allow.  The runtime then does without them (fnt_denied):
- * a call it needs for recording fails as a filter answering EPERM would
- * have made it fail (what it cannot record it counts); the thread id comes
- * from libc's thread descriptor.  Filters add up (the kernel runs every
- * one), and one installed by a single thread counts for the whole process.
- * A filter that the runtime cannot run (an instruction it does not know,
- * a jump out of the program) forbids every call of the list.  Filters
- * installed before the runtime was loaded (inherited across exec) are not
- * seen.
+ * it does not allow.  The runtime then does without them (fnt_denied),
+ * taking the path it takes when such a call fails (what it cannot record
+ * it counts); the thread id comes from libc's thread descriptor.  Filters
+ * add up (the kernel runs every one), and one installed by a single thread
+ * counts for the whole process.  A filter that the runtime cannot run (an
+ * instruction it does not know, a jump out of the program) forbids every
+ * call of the list; one the kernel refuses (NULL, unreadable, no
+ * NO_NEW_PRIVS) forbids nothing.  Not seen: filters installed before the
+ * runtime was loaded (inherited across exec), or by a syscall instruction
+ * of the program's own.  doc/safety.md has each call and its cost.
  */
 #include <errno.h>
 #include <fcntl.h>

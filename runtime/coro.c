@@ -79,7 +79,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include "runtime/runtime-internal.h"
@@ -528,10 +527,7 @@ static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w)
  * or another thread's state may be unmapped by its owner meanwhile. */
 static int read_safe(void *buf, const void *p, size_t n)
 {
-	struct iovec local = { buf, n }, remote = { (void *)(uintptr_t)p, n };
-	if (fnt_denied(SYS_process_vm_readv) || fnt_denied(SYS_getpid))
-		return -1;
-	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+	return fnt_read_self(buf, p, n) == (long)n ? 0 : -1;
 }
 
 /* the index + 1 of the innermost frame of ss[0, top) whose return address

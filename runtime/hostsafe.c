@@ -93,8 +93,8 @@ uint32_t fnt_fsize_chunk(uint32_t size)
 	struct rlimit rl;
 	rlim_t fit;
 
-	if (fnt_denied(SYS_prlimit64) || fnt_denied(SYS_getrlimit) || getrlimit(RLIMIT_FSIZE, &rl) ||
-	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur < FNT_HEADER_SIZE)
+	if (fnt_sys3(SYS_getrlimit, RLIMIT_FSIZE, (long)&rl, 0) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur < FNT_HEADER_SIZE)
 		return size;
 	fit = (rl.rlim_cur - FNT_HEADER_SIZE) / 8 & ~(rlim_t)4095;
 	if (fit < FNT_MIN_CHUNK)

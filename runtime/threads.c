@@ -37,24 +37,27 @@ void fnt_tls_owner_init(void)
 #endif
 }
 
-uint32_t fnt_tid_cached(void)
+/* the id libc's descriptor holds, or 0 */
+static uint32_t descriptor_tid(void)
 {
 	if (owner_tid_at) {
 		int32_t tid = *(const int32_t *)((const char *)pthread_self() + owner_tid_at - 1);
 		if (tid > 0)
 			return (uint32_t)tid;
 	}
-	return fnt_self.tid;
+	return 0;
+}
+
+uint32_t fnt_tid_cached(void)
+{
+	uint32_t tid = descriptor_tid();
+	return tid ? tid : fnt_self.tid;
 }
 
 uint32_t fnt_tls_owner(void)
 {
-	if (owner_tid_at) {
-		int32_t tid = *(const int32_t *)((const char *)pthread_self() + owner_tid_at - 1);
-		if (tid > 0)
-			return (uint32_t)tid;
-	}
-	return fnt_gettid();
+	uint32_t tid = descriptor_tid();
+	return tid ? tid : fnt_gettid();
 }
 
 /* A fresh state for the thread, but for what outlives registration (its

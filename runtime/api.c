@@ -177,6 +177,9 @@ FNT_EXPORT void *fnt__scope_named(struct fnt_scope_site *site)
 FNT_EXPORT void fnt__set_enabled(int on)
 {
 	struct fnt_file_header *h = fnt_trace_header();
-	__atomic_store_n(&fnt_paused, !on, __ATOMIC_RELAXED);
+	if (on)
+		__atomic_fetch_and(&fnt_fast_off, ~FNT_FAST_PAUSED, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_or(&fnt_fast_off, FNT_FAST_PAUSED, __ATOMIC_RELAXED);
 	__atomic_store_n(&fnt__active, on && h, __ATOMIC_RELAXED);
 }

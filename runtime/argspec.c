@@ -332,6 +332,10 @@ static void add_function(const char *name, uintptr_t addr)
 		__atomic_store_n(&table[h].addr, addr, __ATOMIC_RELEASE);
 		break;
 	}
+	/* the trampolines' bit first: a frame the plain path pushes leaves
+	 * its plan as it was, so that path must be closed before any frame
+	 * can get a plan (fentry.c stores one once it sees the count) */
+	__atomic_fetch_or(&fnt_fast_off, FNT_FAST_ARGS, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&fnt_argspec_count, fnt_argspec_count + 1, __ATOMIC_RELEASE);
 }
 

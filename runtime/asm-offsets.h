@@ -34,5 +34,6 @@
 
 #define A_GAP_TICKS 8192          /* FNT_GAP_TICKS */
 #define A_CACHE_SHIFT 58          /* 64 - FNT_CACHE_BITS */
+#define A_FAST_ARGS 16            /* FNT_FAST_ARGS, fnt_fast_off's bit for a spec */
 
 #endif

@@ -51,7 +51,7 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 static inline __attribute__((always_inline)) int
 fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
-	if (unlikely(fnt_paused) &&
+	if (unlikely(fnt_paused()) &&
 	    (is_exit || !(fnt_trig_flags & FNT_TRIG_ON) || !fnt_trigger_paused(fn))) {
 		if (fnt_filtering)
 			fnt_filter_paused(t, fn, is_exit);
@@ -194,7 +194,7 @@ fnt_event(uintptr_t fn, uintptr_t site, const int is_exit)
 	barrier();
 	/* fnt_disable() and the record-time filters: one predictable branch
 	 * when recording is on and there are no filters */
-	if (unlikely(fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, fn, is_exit)) {
+	if (unlikely(fnt_filtering | fnt_paused()) && fnt_gate_skip(t, fn, is_exit)) {
 		barrier();
 		t->busy = 0;
 		return;

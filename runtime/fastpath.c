@@ -58,6 +58,7 @@ AT(fnt_shadow_entry, depth, E_DEPTH);
 _Static_assert(E_DEPTH == E_WRITTEN + 4, "fentry.S: ENTER_ASM writes written and depth in one store");
 _Static_assert(sizeof(struct fnt_shadow_entry) == E_SIZE, "asm-offsets.h: shadow entry size");
 _Static_assert(FNT_GAP_TICKS == A_GAP_TICKS, "asm-offsets.h: gap");
+_Static_assert(FNT_FAST_ARGS == A_FAST_ARGS, "asm-offsets.h: fnt_fast_off's bit for a spec");
 _Static_assert(64 - FNT_CACHE_BITS == A_CACHE_SHIFT, "asm-offsets.h: cache bits");
 _Static_assert(FNT_K_EXIT == 1 && FNT_K_ENTRY == 0, "asm-offsets.h: event kinds");
 
@@ -72,10 +73,11 @@ uintptr_t fnt_exit_ret_fast(const uint64_t *gp, uintptr_t sp) FAST;
 
 /* Whether nothing process-wide asks for the general path: recording on,
  * no record-time filter, no call sites, the cycle counter in use (the
- * word the assembly tier reads, runtime.h). */
+ * word the assembly tier reads, runtime.h, but for its bit that sends
+ * the trampolines here). */
 static inline __attribute__((always_inline)) int fast_allowed(void)
 {
-	return !(fnt_fast_off | (uint32_t)fnt_paused);
+	return !(fnt_fast_off & ~FNT_FAST_ARGS);
 }
 
 /* With nothing special about the thread: on its own stack (fnt_stack_check's

@@ -686,7 +686,7 @@ void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 			continue;
 		t->busy = 1;
 		barrier();
-		if ((unlikely(fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, e.fn, 1)) || !e.written) {
+		if ((unlikely(fnt_filtering | fnt_paused()) && fnt_gate_skip(t, e.fn, 1)) || !e.written) {
 			barrier();
 			t->busy = 0;
 			continue;

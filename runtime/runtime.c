@@ -23,7 +23,6 @@
 
 uint32_t fnt_flags FNT_HIDDEN;
 int fnt_use_tsc FNT_HIDDEN;
-int fnt_paused FNT_HIDDEN;
 uint32_t fnt_fast_off FNT_HIDDEN = FNT_FAST_NO_TSC;
 uint32_t fnt_ring_chunks FNT_HIDDEN;
 uint32_t fnt_file_gen FNT_HIDDEN;
@@ -159,8 +158,16 @@ void runtime_init(void)
 	fnt_filter_init();
 	if (getenv(FNTRACE_ENV_CALLSITE) && strcmp(getenv(FNTRACE_ENV_CALLSITE), "0"))
 		fnt_flags |= FNT_FLAG_CALLSITE;
-	__atomic_store_n(&fnt_fast_off, (fnt_flags & FNT_FLAG_CALLSITE ? FNT_FAST_CALLSITE : 0) |
-			 (fnt_filtering ? FNT_FAST_FILTER : 0) | (fnt_use_tsc ? 0 : FNT_FAST_NO_TSC), __ATOMIC_RELEASE);
+	{
+		/* the bits set at start-up; an fnt_disable() before (a
+		 * constructor's) stays */
+		uint32_t want = (fnt_flags & FNT_FLAG_CALLSITE ? FNT_FAST_CALLSITE : 0) |
+				(fnt_filtering ? FNT_FAST_FILTER : 0) | (fnt_use_tsc ? 0 : FNT_FAST_NO_TSC);
+		uint32_t old = __atomic_load_n(&fnt_fast_off, __ATOMIC_RELAXED);
+		while (!__atomic_compare_exchange_n(&fnt_fast_off, &old, (old & (FNT_FAST_PAUSED | FNT_FAST_ARGS)) | want,
+						    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			;
+	}
 	env = getenv(FNTRACE_ENV_RING);
 	if (env && *env) {
 		unsigned long v = strtoul(env, NULL, 0);
@@ -229,7 +236,7 @@ void runtime_init(void)
 	if (!fnt_ring_chunks)           /* a flight recorder rewrites its chunks in the file */
 		fnt_drain_attach(chunk_size, tf->path, (uint64_t)tf->ino, (uint64_t)tf->dev);
 	state = 1;
-	fnt__active = !fnt_paused;
+	fnt__active = !fnt_paused();
 	fnt_filter_write_meta();
 	fnt_modules_scan();
 #ifndef FNT_STATIC_ARCHIVE

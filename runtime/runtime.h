@@ -149,18 +149,26 @@ extern __thread struct fnt_thread fnt_self FNT_HIDDEN;
 int fnt_rotate_default(const char *name) FNT_HIDDEN;
 extern uint32_t fnt_flags FNT_HIDDEN;     /* FNT_FLAG_*, read-only after init */
 extern int fnt_use_tsc FNT_HIDDEN;
-extern int fnt_paused FNT_HIDDEN;         /* fnt_disable(): the hooks record nothing */
-/* Non-zero when the trampolines' fast tiers (ENTER_ASM, EXIT_ASM in
- * arch/x86_64/fentry.S; fastpath.c) must leave every event to the general
- * path: --callsite, record-time filters, no cycle counter (or not set up
- * yet).  One word for
- * the hot path to read in place of three; fnt_paused, which changes both
- * ways at any time, is read beside it.  Its bits are set at start-up and
- * only ever added to afterwards (the switch to the monotonic clock). */
+/* Non-zero when the assembly hooks and trampolines (arch/x86_64/hooks.S,
+ * fentry.S) must leave an event to C: --callsite, record-time filters, no
+ * cycle counter (or not set up yet), fnt_disable(), or some function with
+ * values to capture (the trampolines' second tier, fastpath.c, which
+ * reads the other bits).  One word, so that the hot path reads one word
+ * and tests it once.  FNT_FAST_PAUSED changes both ways at any time (each
+ * change one atomic operation); the other bits are set at start-up and
+ * only ever added to afterwards (the switch to the monotonic clock, the
+ * first spec). */
 extern uint32_t fnt_fast_off FNT_HIDDEN;
 #define FNT_FAST_CALLSITE 1u
 #define FNT_FAST_FILTER   2u
 #define FNT_FAST_NO_TSC   4u
+#define FNT_FAST_PAUSED   8u      /* fnt_disable(): the hooks record nothing */
+#define FNT_FAST_ARGS     16u     /* fnt_argspec_count is not 0 */
+/* fnt_disable() in force: non-zero */
+static inline uint32_t fnt_paused(void)
+{
+	return __atomic_load_n(&fnt_fast_off, __ATOMIC_RELAXED) & FNT_FAST_PAUSED;
+}
 extern volatile int fnt__active;          /* exported: recording and not paused */
 extern uint32_t fnt_ring_chunks FNT_HIDDEN;
 extern uint32_t fnt_file_gen FNT_HIDDEN;      /* trace files opened by this process image (1, 2 ...) */   /* 0, or chunks per thread (ring mode) */

@@ -266,7 +266,7 @@ int fnt_thread_room(struct fnt_thread *t, size_t need)
 	struct fnt_trace_file *tf = cur_file();
 	if (unlikely(state == 0))
 		runtime_init();
-	if (state != 1 || fnt_paused || fnt_no_clock)
+	if (state != 1 || fnt_paused() || fnt_no_clock)
 		return -1;
 	if (t->state == FNT_T_OFF && t->pid == tf->pid)
 		return -1;
@@ -302,7 +302,7 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 		runtime_init();
 		/* this event started the runtime (code that runs before its
 		 * constructor): the filters just read decide it too */
-		if (state == 1 && (fnt_filtering | (uint32_t)fnt_paused) && fnt_gate_skip(t, fn, is_exit))
+		if (state == 1 && (fnt_filtering | fnt_paused()) && fnt_gate_skip(t, fn, is_exit))
 			goto out;
 	}
 	if (state != 1)

@@ -59,17 +59,15 @@
 	.cfi_adjust_cfa_offset -8
 .endm
 
-/* What both assembly fast paths check first, before the thread's state:
- * nothing process-wide asks for the C (fnt_fast_off, fnt_paused), the
- * stack pointer \sp(%rsp) lies in the thread's window (fnt_stack_check,
- * the fork mask included) and its guard is free; then the guard is taken,
- * so that what follows is read after any signal handler's events.  Leaves
- * the thread's TLS offset in %rsi; otherwise jumps to \bail with nothing
- * changed.  Uses %rax and %rdx. */
+/* What both assembly fast paths check first, before the thread's state,
+ * once their caller has found fnt_fast_off 0 (nothing process-wide asks
+ * for C: no --callsite, filter, spec or fnt_disable(), the cycle counter
+ * in use): the stack pointer \sp(%rsp) lies in the thread's window
+ * (fnt_stack_check, the fork mask included) and its guard is free; then
+ * the guard is taken, so that what follows is read after any signal
+ * handler's events.  Leaves the thread's TLS offset in %rsi; otherwise
+ * jumps to \bail with nothing changed.  Uses %rax and %rdx. */
 .macro FAST_CLAIM sp, bail
-	mov fnt_fast_off(%rip), %eax      /* --callsite, filters, no cycle counter */
-	or fnt_paused(%rip), %eax         /* fnt_disable() */
-	jnz \bail
 	mov fnt_self@gottpoff(%rip), %rsi
 	lea \sp(%rsp), %rax
 	sub %fs:T_STK_LO(%rsi), %rax
@@ -396,26 +394,33 @@
 	.type __fentry__, @function
 __fentry__:
 	.cfi_startproc
-	cmpl $0, fnt_argspec_count(%rip)
-	jne 2f                            /* values to capture somewhere: straight to the second tier */
+	cmpl $0, fnt_fast_off(%rip)
+	jne 3f                            /* (below: values to capture somewhere, or the general path) */
 	SCRATCH_PUSH
 	mov 48(%rsp), %rdi                /* address just past the call in the function */
 	cmpw $0x5a41, (%rdi)
 	je 6f                             /* `pop %r10` next: a nested function's (fentry_saves_chain) */
-	lea -5(%rdi), %rax
-	sub $6, %rdi
-	cmpw $0x15ff, (%rdi)              /* a 6-byte call through the GOT, or a 5-byte one (fentry_fn) */
-	cmovne %rax, %rdi
-	lea -4(%rdi), %rax
-	cmpl $0xfa1e0ff3, (%rax)          /* after an endbr64 */
-	cmove %rax, %rdi
-	ENTER_ASM 56, 6f, fe
+	/* the function's first byte (fentry_fn) by branches, which the
+	 * processor predicts (a program's functions mostly begin alike), not
+	 * by a chain of loads and moves that the rest would wait for */
+	cmpw $0x15ff, -6(%rdi)            /* a 6-byte call through the GOT (gcc's), or a 5-byte one */
+	je 7f
+	sub $5, %rdi
+8:	cmpl $0xfa1e0ff3, -4(%rdi)        /* after an endbr64 */
+	je 9f
+5:	ENTER_ASM 56, 6f, fe
 	SCRATCH_POP
 	ret
 	.cfi_adjust_cfa_offset 48
+7:	sub $6, %rdi
+	jmp 8b
+9:	sub $4, %rdi
+	jmp 5b
 	ENTER_ASM_COLD 6f, fe
 6:	SCRATCH_POP
 	jmp 1f
+3:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jz 1f
 2:	/* values to capture: the general registers, as struct fnt_regs begins */
 	GP_PUSH
 	mov %rsp, %rdi
@@ -450,8 +455,8 @@ __fentry__:
 	.type fnt_prologue_entry, @function
 fnt_prologue_entry:
 	.cfi_startproc
-	cmpl $0, fnt_argspec_count(%rip)
-	jne 2f
+	cmpl $0, fnt_fast_off(%rip)
+	jne 3f
 	SCRATCH_PUSH
 	mov 48(%rsp), %rdi
 	mov -13(%rdi), %rdi               /* the .quad before the call: the function */
@@ -462,6 +467,8 @@ fnt_prologue_entry:
 	ENTER_ASM_COLD 6f, pe
 6:	SCRATCH_POP
 	jmp 1f
+3:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jz 1f
 2:
 	GP_PUSH
 	mov %rsp, %rdi
@@ -501,8 +508,8 @@ fnt_prologue_entry:
 	.type fnt_libcall_entry, @function
 fnt_libcall_entry:
 	.cfi_startproc
-	cmpl $0, fnt_argspec_count(%rip)
-	jne 2f
+	cmpl $0, fnt_fast_off(%rip)
+	jne 3f
 	SCRATCH_PUSH
 	mov 8(%r11), %rdi                 /* the GOT slot: the event's function */
 	ENTER_ASM 48, 6f, le
@@ -512,6 +519,8 @@ fnt_libcall_entry:
 	ENTER_ASM_COLD 6f, le
 6:	SCRATCH_POP
 	jmp 1f
+3:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jz 1f
 2:
 	GP_PUSH
 	mov %rsp, %rdi
@@ -564,9 +573,11 @@ fnt_traced_return:
 fnt_return_trampoline:
 	sub $8, %rsp
 	.cfi_adjust_cfa_offset 8
-	cmpl $0, fnt_argspec_count(%rip)
-	jne 4f
+	cmpl $0, fnt_fast_off(%rip)
+	jne 5f
 	EXIT_ASM 3f
+5:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jz 3f
 4:	/* some function has values to capture (this frame a return value, maybe):
 	 * the general registers, as struct fnt_regs begins */
 	GP_PUSH

@@ -12,7 +12,8 @@
  *
  * The steps and their order are those of fnt_event (runtime/event.h):
  * nothing process-wide asks for the C (fnt_fast_off: --callsite, filters,
- * no cycle counter; fnt_paused: fnt_disable()), the stack pointer lies in
+ * no cycle counter, fnt_disable(); its bit for values to capture is the
+ * trampolines' only), the stack pointer lies in
  * the thread's window (fnt_stack_check, the fork mask included), the
  * guard is free and is then taken before the thread's state is read,
  * room in the chunk, the pause since the thread's last event short; then
@@ -33,8 +34,7 @@
 	.type \name, @function
 \name:
 	.cfi_startproc
-	mov fnt_fast_off(%rip), %eax      /* --callsite, filters, no cycle counter */
-	or fnt_paused(%rip), %eax         /* fnt_disable() */
+	testl $~A_FAST_ARGS, fnt_fast_off(%rip)  /* --callsite, filters, no cycle counter, fnt_disable() */
 	jnz 9f
 	mov fnt_self@gottpoff(%rip), %r11
 	mov %rsp, %rax

@@ -23,21 +23,20 @@
 
 /* A hit's head (d << 8 | slot << 2 | kind, under 2^21 since the pause d
  * is under FNT_GAP_TICKS = 2^13) in %rdx as its 2- or 3-byte prefix varint
- * at %r8, which moves on past it.  The length comes from a branch, not
- * from arithmetic on the value: the position then does not wait for the
- * cycle counter, and neither does the next event's store. */
+ * at %r8, which moves on past it.  Uses %rcx.  Without a branch: the
+ * length follows the pause (3 bytes from 64 ticks on), which in a real
+ * program changes from one call to the next, and a branch on it was
+ * mispredicted often enough to cost 3-10 % of whole runs (mix, sqlite:
+ * doc/perf-floor.md); the fastest-repetition figure of bench/floor, one
+ * tiny function called at an even pace, did not move. */
 .macro HIT_PUT
-	cmp $0x3fff, %rdx
-	ja .Lhit3\@
+	lea 4(,%rdx,8), %rcx              /* fnt_varint_pack(v, 3) */
+	cmp $0x4000, %rdx
 	lea 2(,%rdx,4), %rdx              /* fnt_varint_pack(v, 2) */
+	cmovae %rcx, %rdx
 	mov %rdx, (%r8)
-	add $2, %r8
-	jmp .Lhitdone\@
-.Lhit3\@:
-	lea 4(,%rdx,8), %rdx              /* fnt_varint_pack(v, 3) */
-	mov %rdx, (%r8)
-	add $3, %r8
-.Lhitdone\@:
+	lea 3(%r8), %r8
+	sbb $0, %r8
 .endm
 
 /* A NEW event's address field (fnt_event_new): zigzag(\fn - prev_new) in

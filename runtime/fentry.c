@@ -432,6 +432,13 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 		}
 		t->busy = 1;
 		barrier();
+		if (unlikely(fnt_paused()) && fnt_gate_skip(t, fn, 0)) {
+			/* fnt_disable(): not recorded, and the call left alone,
+			 * as fnt_event does with a call that has no values */
+			barrier();
+			t->busy = 0;
+			return;
+		}
 		int rc = values_fast(t, &plan->args, fn, (const uint64_t *)r, slot, 0, 0) ? 0 : args_slow(t, plan, fn, site, r, slot);
 		barrier();
 		t->busy = 0;
@@ -772,7 +779,8 @@ static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, 
 		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
 		return;
 	}
-	if (e.plan && e.plan->ret.max && !t->busy) {
+	/* (while fnt_disable() is in force, fnt_event drops the exit) */
+	if (e.plan && e.plan->ret.max && !t->busy && !fnt_paused()) {
 		t->busy = 1;
 		barrier();
 		if (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1, 0) || ret_slow(t, e.plan, e.fn, r) <= 0) {

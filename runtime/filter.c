@@ -308,8 +308,8 @@ static void match_symbol(void *ctx, const char *name, uint64_t vaddr)
 }
 
 /* The -F/-N matches among the function symbols of one ELF file.  Objects
- * that never call the hooks (or have no patchable pads) never reach them:
- * their names are skipped. */
+ * that never call the hooks (or have no patchable pads) and that -P does
+ * not patch never reach them: their names are skipped. */
 static void read_symbols(struct mod_syms *m)
 {
 	struct fnt_elf e;
@@ -317,7 +317,7 @@ static void read_symbols(struct mod_syms *m)
 	int lc;
 	if (fnt_elf_open(&e, m->path))
 		return;
-	if (fnt_elf_hooks(&e, m->path))
+	if (fnt_elf_hooks(&e, m->path) || fnt_prologue_wanted(&e, m->path))
 		fnt_elf_functions(&e, match_symbol, &ss);
 	if ((lc = fnt_libcall_traced(&e, m->path)) != 0)
 		fnt_elf_imports(&e, lc == 2, match_symbol, &ss);   /* library calls: by GOT slot */

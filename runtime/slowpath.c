@@ -144,6 +144,8 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, size_t max, fnt_fill_fn *fil
 	return 0;
 }
 
+static void slow_event_g(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, const struct fnt_trig **after);
+
 int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, unsigned ext, size_t max,
 		  fnt_fill_fn *fill, const void *arg)
 {
@@ -164,7 +166,9 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 		if (!finish_event_g(t, fnt_now(), fn, site, is_exit, &g))
 			return -1;
 	} else {
-		fnt_slow_event(t, fn, site, is_exit);   /* releases the guard */
+		/* (a thread's first event, a process's first after a fork):
+		 * its trigger's STACK record after the ARGS one, as above */
+		slow_event_g(t, fn, site, is_exit, &g);   /* releases the guard */
 		t->busy = 1;
 	}
 	if (t->depth == depth)
@@ -295,7 +299,8 @@ uint64_t fnt_event_time(struct fnt_thread *t)
 	return d;
 }
 
-void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
+/* after: as finish_event_g's (NULL: the trigger's action now) */
+static void slow_event_g(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit, const struct fnt_trig **after)
 {
 	struct fnt_trace_file *tf = cur_file();
 	if (unlikely(state == 0)) {
@@ -337,8 +342,13 @@ void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_e
 		goto out;
 	}
 	/* now write the event the fast path could not */
-	finish_event(t, fnt_now(), fn, site, is_exit);
+	finish_event_g(t, fnt_now(), fn, site, is_exit, after);
 out:
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
+}
+
+void fnt_slow_event(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exit)
+{
+	slow_event_g(t, fn, site, is_exit, NULL);
 }

@@ -370,7 +370,7 @@ static void owed_exit(struct calls_walk *w, struct trace_thread *th, struct tsta
 	if (s->base > 0)
 		s->base--;
 	if (w->ops->orphan && !w->filtering && in_range)
-		w->ops->orphan(w->ctx, th, ev->func, ev->ns, s->base, ORPHAN_MOVED);
+		w->ops->orphan(w->ctx, th, ev, s->base, ORPHAN_MOVED);
 }
 
 static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns)
@@ -560,7 +560,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
-					w->ops->orphan(w->ctx, th, ev->func, ev->ns, s->base, ORPHAN_BEFORE);
+					w->ops->orphan(w->ctx, th, ev, s->base, ORPHAN_BEFORE);
 			}
 			break;
 		}
@@ -569,7 +569,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		struct frame *done = fs_top(&s->fs);
 		if (done->inherited) {
 			if (w->ops->orphan && done->shown && !w->callers && in_range)
-				w->ops->orphan(w->ctx, th, ev->func, ev->ns, done->depth, ORPHAN_BEFORE);
+				w->ops->orphan(w->ctx, th, ev, done->depth, ORPHAN_BEFORE);
 			fs_pop(&s->fs);
 			break;
 		}

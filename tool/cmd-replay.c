@@ -594,15 +594,27 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 			  why_text[why], why_len[why], NULL, f);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_event *ev, int depth,
 		      enum call_orphan why)
 {
 	struct replay *r = ctx;
+	char ret[RET_ROOM];
+	size_t n = 0;
+	const char *spec = th->proc->n_argspecs && ev->payload ? trace_argspec(th->proc, ev->addr) : NULL;
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
-	put_mem(r, "} /* ", 5);
-	put_name(r, func);
+	if (spec) {             /* the return value, recorded though the entry was not */
+		args_where(th->proc, ev->ns);
+		n = args_format(spec, ev->payload, ev->payload_len, 1, ret, sizeof(ret));
+	}
+	line_done(r, prefix(r, th, NULL, ev->ns, depth, 0, NULL));
+	put_mem(r, "}", 1);
+	if (n) {
+		put_mem(r, " = ", 3);
+		put_mem(r, ret, n);
+	}
+	put_mem(r, " /* ", 4);
+	put_name(r, ev->func);
 	put_str(r, why == ORPHAN_MOVED ? " (entered on another thread) */" :
 		th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
 		" (entered before the history start) */" : " (entered before this process began) */");

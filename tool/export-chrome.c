@@ -276,15 +276,28 @@ static void instant(struct chrome *c, struct trace_thread *th, uint64_t ns, cons
 	outbuf_puts(&c->ob, args);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_event *ev, int depth,
 		      enum call_orphan why)
 {
 	struct chrome *c = ctx;
-	struct chrome_func *fn = func_of(c, func);
+	struct chrome_func *fn = func_of(c, ev->func);
+	const char *spec = th->proc->n_argspecs && ev->payload ? trace_argspec(th->proc, ev->addr) : NULL;
+	char text[512], args[160 + 6 * sizeof(text)], *e;
+	size_t n = 0;
 	(void)depth;
-	instant(c, th, ns, fn->json, fn->name_len,
-		why == ORPHAN_MOVED ? ",\"args\":{\"end\":\"exit of a call entered on another thread\"}}" :
-				      ",\"args\":{\"end\":\"exit without entry\"}}");
+	if (spec) {     /* its return value, as on_end gives a call's */
+		args_where(th->proc, ev->ns);
+		n = args_format(spec, ev->payload, ev->payload_len, 1, text, sizeof(text));
+	}
+	e = stpcpy(args, why == ORPHAN_MOVED ? ",\"args\":{\"end\":\"exit of a call entered on another thread\"" :
+			 ",\"args\":{\"end\":\"exit without entry\"");
+	if (n) {
+		e = stpcpy(e, ",\"retval\":\"");
+		e = json_escape(e, text, n);
+		*e++ = '"';
+	}
+	strcpy(e, "}}");
+	instant(c, th, ev->ns, fn->json, fn->name_len, args);
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

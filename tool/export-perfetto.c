@@ -474,11 +474,20 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 		    ret ? "retval" : "end", ret ? ret : mark);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_event *ev, int depth,
 		      enum call_orphan why)
 {
+	char buf[DA_VALUE_MAX + 1];
+	const char *spec = th->proc->n_argspecs && ev->payload ? trace_argspec(th->proc, ev->addr) : NULL;
 	(void)depth;
-	slice_event(ctx, th, func, ns, TYPE_INSTANT, "end",
+	if (spec) {     /* its return value, as on_end gives a call's */
+		args_where(th->proc, ev->ns);
+		if (args_format(spec, ev->payload, ev->payload_len, 1, buf, sizeof(buf))) {
+			slice_event(ctx, th, ev->func, ev->ns, TYPE_INSTANT, "retval", buf);
+			return;
+		}
+	}
+	slice_event(ctx, th, ev->func, ev->ns, TYPE_INSTANT, "end",
 		    why == ORPHAN_MOVED ? "exit of a call entered on another thread" : "exit without entry");
 }
 

@@ -135,10 +135,10 @@ static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f
 		event(s, th, resumed ? 'O' : 'C', f->func, ns);
 }
 
-static void on_orphan(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_event *ev, int depth,
 		      enum call_orphan why)
 {
-	(void)ctx, (void)th, (void)func, (void)ns, (void)depth, (void)why;
+	(void)ctx, (void)th, (void)ev, (void)depth, (void)why;
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

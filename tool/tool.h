@@ -323,8 +323,10 @@ struct calls_ops {
 	void (*end)(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns,
 		    enum call_end how);
 	/* an exit whose entry is not in the trace (a forked child leaving its
-	 * parent's frames), or is on another thread (a fiber's call) */
-	void (*orphan)(void *ctx, struct trace_thread *th, uint32_t func, uint64_t ns, int depth,
+	 * parent's frames, a ring's call entered before its history), or is on
+	 * another thread (a fiber's call): ev is the EXIT event, with its
+	 * RETVAL payload if one was recorded */
+	void (*orphan)(void *ctx, struct trace_thread *th, const struct trace_event *ev, int depth,
 		       enum call_orphan why);
 	void (*lost)(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns);
 	/* fnt_mark(): depth is the display depth of a call at that point */

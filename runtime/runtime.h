@@ -121,6 +121,7 @@ struct fnt_thread {
 	 * floor was raised after a pause (fnt_foreign_event) */
 	uintptr_t fgn_lo, fgn_hi;
 	uint32_t stk_raised;
+	uint32_t switches;       /* SWITCH records written (a time= erasure must not cross one) */
 	/* the stack left when coro.c's registry had no slot for it, while the
 	 * thread runs on one it does not track (coro.c's struct stack_state;
 	 * a key of 0: none) */

@@ -206,6 +206,7 @@ void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
 
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
 {
+	t->switches++;
 	put_ext_value(t, FNT_EXT_SWITCH, stack);
 }
 

@@ -39,6 +39,7 @@ struct fnt_tsave {                  /* time=: the writer's state before FUNC's e
 	uintptr_t fn;
 	int32_t depth;                  /* t->depth before the entry */
 	uint32_t seq;                   /* t->seq while that chunk is current */
+	uint32_t switches;              /* t->switches then */
 	uint8_t *pos;
 	uint64_t last, prev_new, start;
 	uintptr_t cache[FNT_CACHE_SLOTS];
@@ -104,6 +105,7 @@ static void tsave_push(struct fnt_thread *t, uintptr_t fn, uint64_t now)
 	f->fn = fn;
 	f->depth = t->depth;
 	f->seq = t->seq;
+	f->switches = t->switches;
 	f->pos = t->pos;
 	f->last = t->last;
 	f->prev_new = t->prev_new;
@@ -123,7 +125,10 @@ static int tsave_erase(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t
 	if (f->fn != fn || f->depth != t->depth - 1)
 		return 0;
 	t->flt.n_tsaves--;
-	if (now - f->start >= g->time_ticks || f->seq != t->seq || !t->chunk ||
+	/* kept: long enough; or its entry is in an earlier chunk; or the
+	 * thread switched machine stacks since (coroutines): what follows the
+	 * entry holds another stack's events, not only its subtree */
+	if (now - f->start >= g->time_ticks || f->seq != t->seq || f->switches != t->switches || !t->chunk ||
 	    f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos > t->pos)
 		return 0;
 	fnt_erase_tail(t, f->pos);

@@ -179,7 +179,10 @@ struct fn_names {
 
 static void names_init(struct fn_names *ns, const char *name, const char *plain)
 {
-	static const enum cxxname_style styles[] = { CXXNAME_FULL, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
+	/* the signature without a template function's return type ('std::*'
+	 * must not name every function returning a std:: type), then the
+	 * shorter forms */
+	static const enum cxxname_style styles[] = { CXXNAME_SIG, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
 
 	memset(ns, 0, sizeof(*ns));
 	ns->v[ns->n++] = name;
@@ -201,7 +204,8 @@ static int rule_applies(int i, const struct fn_names *ns)
 {
 	int glob = next_exact[i] == -1 && strpbrk(rules[i].glob, "*?[\\");
 	for (int k = 0; k < ns->n; k++)
-		if (glob ? !fnmatch(rules[i].glob, ns->v[k], 0) : !strcmp(rules[i].glob, ns->v[k]))
+		if (glob ? !fnmatch(rules[i].glob, ns->v[k], 0) || !strcmp(rules[i].glob, ns->v[k])
+			 : !strcmp(rules[i].glob, ns->v[k]))     /* (a name with [abi:cxx11] is no glob) */
 			return 1;
 	return 0;
 }

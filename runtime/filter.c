@@ -228,7 +228,9 @@ void fnt_filter_write_meta(void)
  * the FM_* bits; *g gets the actions of every -T glob that matches. */
 static unsigned match_name(const char *name, struct fnt_trig *g)
 {
-	static const enum cxxname_style styles[] = { CXXNAME_FULL, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
+	/* (CXXNAME_SIG: 'std::*' must not name every template function
+	 * returning a std:: type, as the full form with its return type did) */
+	static const enum cxxname_style styles[] = { CXXNAME_SIG, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
 	char *forms[1 + sizeof(styles) / sizeof(*styles)];
 	size_t n_forms = 1;
 	unsigned f = 0;

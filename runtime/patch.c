@@ -120,7 +120,7 @@ int fnt_patch_globs(char ***globs)
  * every form the tool shows (as the record-time filters do) */
 int fnt_patch_glob_match(const char *name, char **globs, int n_globs)
 {
-	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_FULL, CXXNAME_SIMPLE };
+	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_SIG, CXXNAME_SIMPLE };
 	if (!n_globs)
 		return 1;
 	for (int i = 0; i < n_globs; i++)

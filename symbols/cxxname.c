@@ -351,18 +351,20 @@ char *cxxname_demangle(const char *mangled, enum cxxname_style style)
 		free(mem);
 		return NULL;
 	}
-	if (style != CXXNAME_FULL && drop_signature(tree))
+	int whole = style == CXXNAME_FULL || style == CXXNAME_SIG;
+	int opts = style == CXXNAME_SIG ? OPTS | DMGL_RET_DROP : OPTS;
+	if (!whole && drop_signature(tree))
 		goto fallback;
 	if (style == CXXNAME_SHORT)
 		std_names(tree, 0, &budget);
 	else if (style == CXXNAME_SIMPLE)
 		simple_names(tree, 0, &budget);
-	out = cplus_demangle_print(OPTS, tree, (int)strlen(mangled) * 2, &size);
+	out = cplus_demangle_print(opts, tree, (int)strlen(mangled) * 2, &size);
 fallback:
 	free(mem);
-	if (!out && style != CXXNAME_FULL)
+	if (!out && !whole)
 		out = cplus_demangle_v3(mangled, DMGL_ANSI);     /* without parameters */
-	if (!out && style == CXXNAME_FULL)
-		out = cplus_demangle_v3(mangled, OPTS);
+	if (!out && whole)
+		out = cplus_demangle_v3(mangled, opts);
 	return out;
 }

@@ -14,6 +14,12 @@ enum cxxname_style {
 	CXXNAME_NAME,      /* without return type and parameters, nothing else
 	                      changed (what CXXNAME_SHORT is before the library
 	                      types are renamed; for tests and matching) */
+	CXXNAME_SIG,       /* the whole signature without the return type that a
+	                      template function's mangled name carries
+	                      ("build<int>(int)", not "std::vector<int> build<int>(int)"):
+	                      what globs are matched against, so that 'std::*'
+	                      names the standard library's functions, not every
+	                      template function returning one of its types */
 };
 
 /* The demangled form of an Itanium-mangled name ("_Z..."), malloc'd, or NULL

@@ -79,6 +79,7 @@ struct entry {
 	int has_line;           /* ENTRY_FUNC: file/line were looked up */
 	char *name;             /* malloc'd */
 	char *short_name;       /* malloc'd, or == name */
+	char *sig_name;         /* malloc'd, or == name */
 	char *file;             /* malloc'd or NULL */
 	uint64_t start;
 	uint64_t size;          /* the symbol's st_size */
@@ -255,6 +256,8 @@ static void entry_free(struct entry *e)
 		return;
 	if (e->short_name != e->name)
 		free(e->short_name);
+	if (e->sig_name != e->name)
+		free(e->sig_name);
 	free(e->name);
 	free(e->file);
 	free(e);
@@ -1003,9 +1006,14 @@ static int set_names(struct symbols *s, struct entry *e, const char *name)
 			free(e->short_name);
 			e->short_name = e->name;
 		}
+		e->sig_name = cxxname_demangle(name, CXXNAME_SIG);
+		if (!e->sig_name || !*e->sig_name || !strcmp(e->sig_name, e->name)) {
+			free(e->sig_name);
+			e->sig_name = e->name;
+		}
 	} else {
 		e->name = strdup(name);
-		e->short_name = e->name;
+		e->short_name = e->sig_name = e->name;
 		if (!e->name)
 			return -1;
 	}
@@ -1046,6 +1054,7 @@ static void fill_out(const struct entry *e, int with_line, struct sym_func *out)
 {
 	out->name = e->name;
 	out->short_name = e->short_name;
+	out->sig_name = e->sig_name ? e->sig_name : e->name;
 	out->start = e->start;
 	out->size = e->ret ? 0 : e->size;
 	out->file = with_line || e->has_line ? e->file : NULL;
@@ -1059,7 +1068,7 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 	struct entry *e;
 
 	memset(out, 0, sizeof(*out));
-	out->name = out->short_name = oom_name;
+	out->name = out->short_name = out->sig_name = oom_name;
 	out->start = vaddr;
 	if (!s)
 		return -1;
@@ -1078,9 +1087,11 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 		if (e->ret) {
 			if (e->short_name != e->name)
 				free(e->short_name);
+			if (e->sig_name != e->name)
+				free(e->sig_name);
 			free(e->name);
 			e->name = str_printf("%s+0x%" PRIx64, m ? m->base : "??", vaddr);
-			e->short_name = e->name;
+			e->short_name = e->sig_name = e->name;
 			e->start = vaddr;
 		}
 		if (!e->name || cache_add(s, e)) {

@@ -45,6 +45,9 @@ struct sym_func {
 	                          or "module+0xoffset"; owned by struct symbols */
 	const char *short_name;/* the same without return type and parameter list
 	                          ("ns::foo<int>"), for replay lines; == name for C */
+	const char *sig_name;  /* name without the return type a template function's
+	                          carries ("ns::foo<int>(int, char const*)"): what
+	                          globs are matched against; == name for most */
 	uint64_t start;        /* file vaddr of the function start (== the looked-up address for hook addresses) */
 	uint64_t size;         /* the symbol's size (st_size), 0 when unknown or without a symbol */
 	const char *file;      /* source file of the function's first line, or NULL without DWARF */

@@ -64,7 +64,7 @@ static int anchor(void *ctx, uint32_t func)
 		g->n_match = n;
 	}
 	if (!g->match[func]) {
-		const char *s = view_name(g->v, func), *full = view_full_name(g->v, func);
+		const char *s = view_name(g->v, func), *full = view_sig_name(g->v, func);
 		int m = !fnmatch(g->pattern, s, 0) || !strcmp(g->pattern, s) || !fnmatch(g->pattern, full, 0) ||
 			!strcmp(g->pattern, full);
 		g->match[func] = m ? 2 : 1;

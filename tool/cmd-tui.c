@@ -712,7 +712,7 @@ static void search_match(struct tui *u)
 	for (size_t f = 0; f < nf; f++) {
 		if (f >= u->m.n_fs || !u->m.fs[f].calls)
 			continue;
-		const char *s = view_name(u->v, (uint32_t)f), *full = view_full_name(u->v, (uint32_t)f);
+		const char *s = view_name(u->v, (uint32_t)f), *full = view_sig_name(u->v, (uint32_t)f);
 		u->match[f] = glob ? !fnmatch(u->search, s, 0) || !fnmatch(u->search, full, 0)
 				   : strstr(s, u->search) || strstr(full, u->search);
 	}

@@ -222,6 +222,7 @@ struct view {
 	struct symbols *syms;
 	char **names;            /* short names by func id, filled lazily */
 	char **full_names;
+	char **sig_names;        /* full name without a template function's return type (NULL: the full name) */
 	const char **src_file;   /* file:line of each function, lazily */
 	int *src_line;
 	size_t *name_len;
@@ -247,6 +248,9 @@ void view_close_borrowed(struct view *v);
 const char *view_name(struct view *v, uint32_t func);
 const char *view_name_len(struct view *v, uint32_t func, size_t *len);
 const char *view_full_name(struct view *v, uint32_t func);
+/* the full name without the return type of a template function: what the
+ * read-time globs are matched against (with the short name) */
+const char *view_sig_name(struct view *v, uint32_t func);
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);
 /* the (short) name of the function containing an arbitrary code address, or

@@ -242,9 +242,11 @@ static void free_names(struct view *v)
 	for (size_t i = 0; i < v->n_names; i++) {
 		free(v->names[i]);
 		free(v->full_names[i]);
+		free(v->sig_names[i]);
 	}
 	free(v->names);
 	free(v->full_names);
+	free(v->sig_names);
 	free(v->src_file);
 	free(v->src_line);
 	free(v->name_len);
@@ -320,6 +322,7 @@ static void grow(struct view *v, uint32_t func)
 		nn *= 2;
 	v->names = xrealloc(v->names, nn * sizeof(*v->names));
 	v->full_names = xrealloc(v->full_names, nn * sizeof(*v->full_names));
+	v->sig_names = xrealloc(v->sig_names, nn * sizeof(*v->sig_names));
 	v->src_file = xrealloc(v->src_file, nn * sizeof(*v->src_file));
 	v->src_line = xrealloc(v->src_line, nn * sizeof(*v->src_line));
 	v->name_len = xrealloc(v->name_len, nn * sizeof(*v->name_len));
@@ -329,6 +332,7 @@ static void grow(struct view *v, uint32_t func)
 	memset(v->trig_of + n, 0, (nn - n) * sizeof(*v->trig_of));
 	memset(v->names + n, 0, (nn - n) * sizeof(*v->names));
 	memset(v->full_names + n, 0, (nn - n) * sizeof(*v->full_names));
+	memset(v->sig_names + n, 0, (nn - n) * sizeof(*v->sig_names));
 	memset(v->src_done + n, 0, nn - n);
 	memset(v->filter_match + n, 0, nn - n);
 	v->n_names = nn;
@@ -378,6 +382,8 @@ static void name_func(struct view *v, uint32_t func, int with_line)
 		v->names[func] = xstrdup(sf.short_name ? sf.short_name : sf.name);
 		v->name_len[func] = strlen(v->names[func]);
 		v->full_names[func] = xstrdup(sf.name);
+		if (sf.sig_name && sf.sig_name != sf.name && strcmp(sf.sig_name, sf.name))
+			v->sig_names[func] = xstrdup(sf.sig_name);
 	}
 	if (with_line) {
 		v->src_file[func] = sf.file;
@@ -406,6 +412,12 @@ const char *view_full_name(struct view *v, uint32_t func)
 	if (func >= v->n_names || !v->full_names[func])
 		name_func(v, func, 0);
 	return v->full_names[func];
+}
+
+const char *view_sig_name(struct view *v, uint32_t func)
+{
+	const char *full = view_full_name(v, func);
+	return v->sig_names[func] ? v->sig_names[func] : full;
 }
 
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line)
@@ -466,7 +478,7 @@ static void unmatched_globs(struct view *v, const struct strlist *globs, const c
 			if (!v->filter_match || !v->filter_match[f])
 				continue;
 			hit = !fnmatch(globs->v[i], view_name(v, (uint32_t)f), 0) ||
-			      !fnmatch(globs->v[i], view_full_name(v, (uint32_t)f), 0) ||
+			      !fnmatch(globs->v[i], view_sig_name(v, (uint32_t)f), 0) ||
 			      !strcmp(globs->v[i], view_name(v, (uint32_t)f));
 		}
 		if (!hit)
@@ -591,19 +603,19 @@ int view_filter_match(struct view *v, uint32_t func)
 	if (!v->filter_match[func]) {
 		const char *name = view_name(v, func);
 		int m = 8;
-		if (glob_any(&v->opts->filter, name) || glob_any(&v->opts->filter, view_full_name(v, func)))
+		if (glob_any(&v->opts->filter, name) || glob_any(&v->opts->filter, view_sig_name(v, func)))
 			m |= 1;
-		if (glob_any(&v->opts->notrace, name) || glob_any(&v->opts->notrace, view_full_name(v, func)))
+		if (glob_any(&v->opts->notrace, name) || glob_any(&v->opts->notrace, view_sig_name(v, func)))
 			m |= 2;
-		if (glob_any(&v->opts->hide, name) || glob_any(&v->opts->hide, view_full_name(v, func)))
+		if (glob_any(&v->opts->hide, name) || glob_any(&v->opts->hide, view_sig_name(v, func)))
 			m |= 4;
-		if (glob_any(&v->opts->callers, name) || glob_any(&v->opts->callers, view_full_name(v, func)))
+		if (glob_any(&v->opts->callers, name) || glob_any(&v->opts->callers, view_sig_name(v, func)))
 			m |= 16;
 		for (size_t i = 0; i < v->opts->n_triggers; i++) {
 			const struct trigger *g = &v->opts->triggers[i];
 			struct trigger *to = &v->trig_of[func];
 			struct strlist one = { (const char **)&g->glob, 1 };
-			if (!glob_any(&one, name) && !glob_any(&one, view_full_name(v, func)))
+			if (!glob_any(&one, name) && !glob_any(&one, view_sig_name(v, func)))
 				continue;
 			/* several globs: every action, the smallest depth, the longest time */
 			if ((g->flags & TRIG_DEPTH) && (!(to->flags & TRIG_DEPTH) || g->depth < to->depth))

@@ -122,6 +122,12 @@ int main(void)
 	exact("_ZNK3geo3BoxIiE4areaEv", CXXNAME_SHORT, "geo::Box<int>::area");
 	exact("_ZNK3geo3BoxIiE4areaEv", CXXNAME_SIMPLE, "geo::Box::area");
 	exact("_ZNK3geo3BoxIiE4areaEv", CXXNAME_FULL, "geo::Box<int>::area() const");
+	/* the signature globs match: a template function's return type left out */
+	exact("_Z5buildIiESt6vectorIT_SaIS1_EES1_", CXXNAME_SIG, "build<int>(int)");
+	exact("_Z4makeIiEN3geo3BoxIT_EES2_", CXXNAME_SIG, "make<int>(int)");
+	exact("_Z4makeIiEN3geo3BoxIT_EES2_", CXXNAME_FULL, "geo::Box<int> make<int>(int)");
+	exact("_Z5identIiEDcT_", CXXNAME_SIG, "ident<int>(int)");
+	exact("_ZNK3geo3BoxIiE4areaEv", CXXNAME_SIG, "geo::Box<int>::area() const");
 	exact("_ZNSt3mapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiSt4lessIS5_ESaISt4pairIKS5_iEEEixEOS5_",
 	      CXXNAME_SHORT, "std::map<std::string, int>::operator[]");
 	exact("_ZNSt3mapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiSt4lessIS5_ESaISt4pairIKS5_iEEEixEOS5_",

@@ -32,7 +32,10 @@ struct autoargs {
 	size_t functions;
 	struct fsym { Dwarf_Addr addr; const char *name; } *syms;   /* STT_FUNC by address: a gcc */
 	size_t n_syms;                                              /* clone (f.isra.0) is not f */
-	char **done;            /* names already given a spec: one each */
+	/* the spec of each name, in the order found: a name found again with
+	 * other items (two static functions of one name in two files, which
+	 * a spec by name cannot tell apart) gets none, not the first one's */
+	struct named { char *name, *items; int ambiguous; } *done;
 	size_t n_done, cap_done;
 };
 
@@ -76,17 +79,21 @@ static const char *symbol_at(const struct autoargs *a, Dwarf_Addr addr)
 	return f ? f->name : NULL;
 }
 
-static int seen_name(struct autoargs *a, const char *name)
+/* name's spec (items, NUL-terminated): kept, or found again (the same:
+ * nothing to do; other items: the name is ambiguous) */
+static void add_spec(struct autoargs *a, const char *name, const char *items)
 {
 	for (size_t i = 0; i < a->n_done; i++)
-		if (!strcmp(a->done[i], name))
-			return 1;
+		if (!strcmp(a->done[i].name, name)) {
+			if (strcmp(a->done[i].items, items))
+				a->done[i].ambiguous = 1;
+			return;
+		}
 	if (a->n_done == a->cap_done) {
 		a->cap_done = a->cap_done ? 2 * a->cap_done : 64;
 		a->done = xrealloc(a->done, a->cap_done * sizeof(*a->done));
 	}
-	a->done[a->n_done++] = xstrdup(name);
-	return 0;
+	a->done[a->n_done++] = (struct named){ xstrdup(name), xstrdup(items), 0 };
 }
 
 static void put(struct autoargs *a, const char *s, size_t n)
@@ -339,8 +346,13 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 	}
 	if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &at) || dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &at))
 		name = dwarf_formstring(&at);
-	if (!name)
-		name = dwarf_diename(fn);
+	if (!name) {
+		/* gcc gives no linkage name to a function of internal linkage:
+		 * its bare name ("add" for (anonymous namespace)::Acc::add)
+		 * would name another function; its symbol, when mangled, does not */
+		const char *sym = symbol_at(a, lo);
+		name = sym && sym[0] == '_' && sym[1] == 'Z' ? sym : dwarf_diename(fn);
+	}
 	if (!name || strpbrk(name, "*?[;@"))
 		return;
 	/* a gcc clone (f.isra.0, f.part.0, f.constprop.0) is described by f's
@@ -352,8 +364,6 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 		if (sym && strcmp(sym, name) && strchr(sym, '.'))
 			return;
 	}
-	if (seen_name(a, name))
-		return;
 	items[0] = 0;
 	/* the return value first: a struct in memory moves the arguments */
 	int rtag = type_of(fn, &type);
@@ -442,12 +452,8 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 	struct fnt_argspec check = { 0 };
 	if (fnt_argspec_parse(items, il, &check))
 		return;
-	if (a->len)
-		put(a, ";", 1);
-	put(a, name, strlen(name));
-	put(a, "@", 1);
-	put(a, items, il);
-	a->functions++;
+	items[il] = 0;
+	add_spec(a, name, items);
 }
 
 static void walk(struct autoargs *a, Dwarf_Die *die, int depth)
@@ -487,8 +493,18 @@ char *autoargs_specs(const char *path, size_t *count)
 			walk(&a, &cu, 0);
 		off = next;
 	}
-	for (size_t i = 0; i < a.n_done; i++)
-		free(a.done[i]);
+	for (size_t i = 0; i < a.n_done; i++) {
+		if (!a.done[i].ambiguous) {
+			if (a.len)
+				put(&a, ";", 1);
+			put(&a, a.done[i].name, strlen(a.done[i].name));
+			put(&a, "@", 1);
+			put(&a, a.done[i].items, strlen(a.done[i].items));
+			a.functions++;
+		}
+		free(a.done[i].name);
+		free(a.done[i].items);
+	}
 	free(a.done);
 	free(a.syms);
 	dwarf_end(dw);

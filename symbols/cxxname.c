@@ -175,19 +175,61 @@ static int std_is(const comp *c, const char *m)
 	       is_name(c->u.s_binary.right, m);
 }
 
-/* a std:: template argument that only restates a default */
-static int default_arg(const comp *a)
+/* c as printed (malloc'd), or NULL */
+static char *printed(const comp *c)
+{
+	size_t size;
+	return c ? cplus_demangle_print(OPTS, (comp *)c, 64, &size) : NULL;
+}
+
+/* whether x prints as the text of y, with `suffix` after it */
+static int same_text(const comp *x, const comp *y, const char *suffix)
+{
+	char *a = printed(x), *b = printed(y);
+	size_t n = b ? strlen(b) : 0;
+	int same = a && b && !strncmp(a, b, n) && !strcmp(a + n, suffix);
+	free(a);
+	free(b);
+	return same;
+}
+
+/* the only argument of template a, or NULL */
+static const comp *only_arg(const comp *a)
+{
+	const comp *l = a->u.s_binary.right;
+	return l && l->type == DEMANGLE_COMPONENT_TEMPLATE_ARGLIST && !l->u.s_binary.right ? l->u.s_binary.left : NULL;
+}
+
+/* a std:: template argument that only restates its default, given the
+ * template's first two arguments: less<K>, hash<K>, equal_to<K>,
+ * char_traits<C>, default_delete<T>, allocator<T> or, after a map's key
+ * and value, allocator<pair<K const, V>>.  std::less<void> in a map of
+ * strings, or std::less<long> in a set of ints, is no default: kept. */
+static int default_arg(const comp *a, const comp *first, const comp *second)
 {
 	static const char *const defaults[] = {
 		"allocator", "char_traits", "less", "hash", "equal_to", "default_delete",
 	};
+	const comp *x, *p;
+	size_t i;
 
-	if (!a || a->type != DEMANGLE_COMPONENT_TEMPLATE)
+	if (!a || a->type != DEMANGLE_COMPONENT_TEMPLATE || !(x = only_arg(a)))
 		return 0;
-	for (size_t i = 0; i < sizeof(defaults) / sizeof(*defaults); i++)
+	for (i = 0; i < sizeof(defaults) / sizeof(*defaults); i++)
 		if (std_is(a->u.s_binary.left, defaults[i]))
-			return 1;
-	return 0;
+			break;
+	if (i == sizeof(defaults) / sizeof(*defaults))
+		return 0;
+	if (same_text(x, first, ""))
+		return 1;
+	/* allocator<pair<K const, V>> */
+	if (i || !second || x->type != DEMANGLE_COMPONENT_TEMPLATE || !std_is(x->u.s_binary.left, "pair"))
+		return 0;
+	p = x->u.s_binary.right;
+	return p && p->type == DEMANGLE_COMPONENT_TEMPLATE_ARGLIST && (p = p->u.s_binary.right) != NULL &&
+	       p->type == DEMANGLE_COMPONENT_TEMPLATE_ARGLIST && !p->u.s_binary.right &&
+	       same_text(x->u.s_binary.right->u.s_binary.left, first, " const") &&
+	       same_text(p->u.s_binary.left, second, "");
 }
 
 /* a template of the std namespace */
@@ -299,8 +341,11 @@ static void std_names(comp *c, int depth, unsigned *budget)
 	if (c->type == DEMANGLE_COMPONENT_TEMPLATE && std_template(*l) && *r) {
 		/* drop trailing default arguments, never the first */
 		comp *keep = NULL;
+		const comp *first = (*r)->u.s_binary.left, *second = NULL;
+		if ((*r)->u.s_binary.right && (*r)->u.s_binary.right->type == DEMANGLE_COMPONENT_TEMPLATE_ARGLIST)
+			second = (*r)->u.s_binary.right->u.s_binary.left;
 		for (comp *a = *r; a && a->type == DEMANGLE_COMPONENT_TEMPLATE_ARGLIST; a = a->u.s_binary.right)
-			if (a == *r || !default_arg(a->u.s_binary.left))
+			if (a == *r || !default_arg(a->u.s_binary.left, first, second))
 				keep = a;
 		if (keep && keep->u.s_binary.right) {
 			/* the arglist node may be shared by another template

@@ -133,6 +133,19 @@ int main(void)
 	exact("_ZNSt3mapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiSt4lessIS5_ESaISt4pairIKS5_iEEEixEOS5_",
 	      CXXNAME_SIMPLE, "std::map::operator[]");
 	exact("_ZNSt6vectorIiSaIiEE9push_backERKi", CXXNAME_SHORT, "std::vector<int>::push_back");
+	/* a trailing argument goes only when it restates its default: less<K>,
+	 * hash<K>, allocator<pair<K const, V>>; not std::less<void> in a map of
+	 * strings, nor std::less<long> in a set of ints */
+	exact("_Z3useISt3mapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiSt4lessIS6_ESaISt4pairIKS6_iEEEEmRT_",
+	      CXXNAME_SHORT, "use<std::map<std::string, int> >");
+	exact("_Z3useISt3mapINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiSt4lessIvESaISt4pairIKS6_iEEEEmRT_",
+	      CXXNAME_SHORT, "use<std::map<std::string, int, std::less<void> > >");
+	exact("_Z3useISt3setIiSt4lessIiESaIiEEEmRT_", CXXNAME_SHORT, "use<std::set<int> >");
+	exact("_Z3useISt3setIiSt4lessIlESaIiEEEmRT_", CXXNAME_SHORT, "use<std::set<int, std::less<long> > >");
+	exact("_Z3useISt13unordered_mapIiiSt4hashIiESt8equal_toIiESaISt4pairIKiiEEEEmRT_", CXXNAME_SHORT,
+	      "use<std::unordered_map<int, int> >");
+	exact("_Z3useISt13unordered_mapIiiSt4hashIlESt8equal_toIiESaISt4pairIKiiEEEEmRT_", CXXNAME_SHORT,
+	      "use<std::unordered_map<int, int, std::hash<long> > >");
 	CHECK(cxxname_demangle("main", CXXNAME_SHORT) == NULL, "a C name is not demangled");
 
 	elf_version(EV_CURRENT);

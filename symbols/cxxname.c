@@ -381,6 +381,21 @@ static void simple_names(comp *c, int depth, unsigned *budget)
 		simple_names(*r, depth + 1, budget);
 }
 
+const char *cxxname_structor(const char *mangled)
+{
+	static const char *const ctors[] = { NULL, "complete", "base", "allocating", "unified", "group" };
+	static const char *const dtors[] = { NULL, "deleting", "complete", "base", "unified", "group" };
+	unsigned k;
+
+	if (!mangled || mangled[0] != '_' || mangled[1] != 'Z')
+		return NULL;
+	if ((k = (unsigned)is_gnu_v3_mangled_ctor(mangled)) != 0)
+		return k < sizeof(ctors) / sizeof(*ctors) ? ctors[k] : NULL;
+	if ((k = (unsigned)is_gnu_v3_mangled_dtor(mangled)) != 0)
+		return k < sizeof(dtors) / sizeof(*dtors) ? dtors[k] : NULL;
+	return NULL;
+}
+
 char *cxxname_demangle(const char *mangled, enum cxxname_style style)
 {
 	void *mem = NULL;

@@ -25,5 +25,9 @@ enum cxxname_style {
 /* The demangled form of an Itanium-mangled name ("_Z..."), malloc'd, or NULL
  * if it is not one (or memory ran out). */
 char *cxxname_demangle(const char *mangled, enum cxxname_style style);
+/* Which of a class's constructors or destructors a mangled name is, which
+ * every demangled form leaves out ("complete", "base", "allocating",
+ * "deleting"...), or NULL for any other name. */
+const char *cxxname_structor(const char *mangled);
 
 #endif

@@ -80,6 +80,7 @@ struct entry {
 	char *name;             /* malloc'd */
 	char *short_name;       /* malloc'd, or == name */
 	char *sig_name;         /* malloc'd, or == name */
+	const char *structor;   /* static, or NULL */
 	char *file;             /* malloc'd or NULL */
 	uint64_t start;
 	uint64_t size;          /* the symbol's st_size */
@@ -1006,6 +1007,7 @@ static int set_names(struct symbols *s, struct entry *e, const char *name)
 			free(e->short_name);
 			e->short_name = e->name;
 		}
+		e->structor = cxxname_structor(name);
 		e->sig_name = cxxname_demangle(name, CXXNAME_SIG);
 		if (!e->sig_name || !*e->sig_name || !strcmp(e->sig_name, e->name)) {
 			free(e->sig_name);
@@ -1055,6 +1057,7 @@ static void fill_out(const struct entry *e, int with_line, struct sym_func *out)
 	out->name = e->name;
 	out->short_name = e->short_name;
 	out->sig_name = e->sig_name ? e->sig_name : e->name;
+	out->structor = e->structor;
 	out->start = e->start;
 	out->size = e->ret ? 0 : e->size;
 	out->file = with_line || e->has_line ? e->file : NULL;

@@ -45,6 +45,9 @@ struct sym_func {
 	                          or "module+0xoffset"; owned by struct symbols */
 	const char *short_name;/* the same without return type and parameter list
 	                          ("ns::foo<int>"), for replay lines; == name for C */
+	const char *structor;  /* a constructor's or destructor's kind ("complete",
+	                          "base", "deleting"...), which the names leave out;
+	                          or NULL */
 	const char *sig_name;  /* name without the return type a template function's
 	                          carries ("ns::foo<int>(int, char const*)"): what
 	                          globs are matched against; == name for most */

@@ -455,8 +455,10 @@ static const char *base_name(const char *path)
 
 /* Text labels for the rows: a function's displayed name, unless another row
  * shows the same name for a different function (overloads, static functions
- * of one name in several files).  Then the full signature when that tells
- * them apart, else "name [file.c]" (the source file, or the module). */
+ * of one name in several files, a class's complete and base constructors).
+ * Then the full signature when that tells them apart, else "name [file.c]"
+ * (the source file, or the module), with the kind of a constructor or
+ * destructor first ("B::~B [deleting, b.cpp]"). */
 static char **row_labels(struct view *v, struct fstat *r, size_t n)
 {
 	char **label = xcalloc(n ? n : 1, sizeof(*label));
@@ -480,13 +482,17 @@ static char **row_labels(struct view *v, struct fstat *r, size_t n)
 			char *l;
 			size_t m;
 
+			const char *kind = view_structor(v, ix[k]);
 			if (!same_full) {
 				l = xstrdup(view_full_name(v, ix[k]));
 			} else {
 				where = !view_srcline(v, ix[k], &src, &line) && src ? src : func_module(v, ix[k]);
-				m = strlen(name) + strlen(base_name(where)) + 4;
+				m = strlen(name) + strlen(base_name(where)) + (kind ? strlen(kind) + 2 : 0) + 4;
 				l = xmalloc(m);
-				snprintf(l, m, "%s [%s]", name, base_name(where));
+				if (kind)       /* "B::~B [deleting, b.cpp]": the file alone does not tell them apart */
+					snprintf(l, m, "%s [%s, %s]", name, kind, base_name(where));
+				else
+					snprintf(l, m, "%s [%s]", name, base_name(where));
 			}
 			for (size_t q = 0; q < n; q++)
 				if (r[q].func == ix[k] && !label[q]) {

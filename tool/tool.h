@@ -251,6 +251,8 @@ const char *view_full_name(struct view *v, uint32_t func);
 /* the full name without the return type of a template function: what the
  * read-time globs are matched against (with the short name) */
 const char *view_sig_name(struct view *v, uint32_t func);
+/* the kind of a constructor or destructor (sym_func.structor), or NULL */
+const char *view_structor(struct view *v, uint32_t func);
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);
 /* the (short) name of the function containing an arbitrary code address, or

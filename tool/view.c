@@ -414,6 +414,16 @@ const char *view_full_name(struct view *v, uint32_t func)
 	return v->full_names[func];
 }
 
+const char *view_structor(struct view *v, uint32_t func)
+{
+	const struct trace_func *f = &v->trace->funcs[func];
+	struct sym_func sf;
+	if (f->file == TRACE_NO_FILE || trace_scope_name(v->trace, f->file, f->vaddr))
+		return NULL;
+	symbols_func(v->syms, file_sym(v, f->file), f->vaddr, 0, &sf);
+	return sf.structor;
+}
+
 const char *view_sig_name(struct view *v, uint32_t func)
 {
 	const char *full = view_full_name(v, func);

@@ -494,6 +494,11 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		f->callsite = ev->callsite;
 		f->callsite_file = ev->callsite_file;
 		f->callsite_vaddr = ev->callsite_vaddr;
+		/* the call site of its caller: a function inlined into the caller,
+		 * whose -finstrument-functions hook the compiler gives the caller's
+		 * call site, not its own; where it was called is not recorded */
+		if (parent && f->callsite && parent->callsite == f->callsite)
+			f->callsite = 0;
 		/* payloads only where the file says records carry them (elsewhere
 		 * the field holds whatever the batch slot held before) */
 		f->args = (th->proc->hdr.flags & FNT_FLAG_ARGS) ? ev->payload : NULL;

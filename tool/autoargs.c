@@ -349,9 +349,10 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 	if (!name) {
 		/* gcc gives no linkage name to a function of internal linkage:
 		 * its bare name ("add" for (anonymous namespace)::Acc::add)
-		 * would name another function; its symbol, when mangled, does not */
+		 * would name another function; its symbol, when mangled, does not
+		 * (a clone's symbol, _ZL1fi.isra.0, is not f's: the check below) */
 		const char *sym = symbol_at(a, lo);
-		name = sym && sym[0] == '_' && sym[1] == 'Z' ? sym : dwarf_diename(fn);
+		name = sym && sym[0] == '_' && sym[1] == 'Z' && !strchr(sym, '.') ? sym : dwarf_diename(fn);
 	}
 	if (!name || strpbrk(name, "*?[;@"))
 		return;

@@ -253,6 +253,11 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 				return C_UNSURE;   /* __int128 */
 			snprintf(fmt, fmtlen, "/%c%u", enc == DW_ATE_signed ? 'i' : 'u', (unsigned)size * 8);
 			return C_INT;
+		case DW_ATE_UTF:        /* char8_t, char16_t, char32_t: the code, as a number */
+			if (size != 1 && size != 2 && size != 4)
+				return C_UNSURE;
+			snprintf(fmt, fmtlen, "/u%u", (unsigned)size * 8);
+			return C_INT;
 		case DW_ATE_float:
 			if (size == 16) {
 				snprintf(fmt, fmtlen, "/f80");  /* long double: in memory, st(0) */
@@ -265,6 +270,26 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 		default:
 			return C_UNSURE;
 		}
+	case DW_TAG_unspecified_type: {
+		/* std::nullptr_t: it takes a pointer's register, whose content
+		 * means nothing (clang -O2 leaves it as it was): {...}, unread */
+		const char *n = dwarf_diename(type);
+		if (!n || strcmp(n, "decltype(nullptr)"))
+			return C_UNSURE;
+		return C_STRUCT_REGS;
+	}
+	case DW_TAG_ptr_to_member_type: {
+		/* to a member function: two words (the function or its vtable
+		 * offset, and the adjustment of this), in two registers as a
+		 * small struct, shown as {...}; to a data member: its offset */
+		Dwarf_Die to;
+		if (type_of(type, &to) == DW_TAG_subroutine_type) {
+			*regs = 2;
+			return C_STRUCT_REGS;
+		}
+		snprintf(fmt, fmtlen, "/i64");
+		return C_INT;
+	}
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type: {

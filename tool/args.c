@@ -503,3 +503,12 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
 		return ints_format(ps, payload, is_ret, out);
 	return items_format(ps, spec_text, payload, len, is_ret, out, cap);
 }
+
+size_t args_orphan_retval(const struct trace_thread *th, const struct trace_event *ev, char *out, size_t cap)
+{
+	const char *spec = th->proc->n_argspecs && ev->payload ? trace_argspec(th->proc, ev->addr) : NULL;
+	if (!spec)
+		return 0;
+	args_where(th->proc, ev->ns);
+	return args_format(spec, ev->payload, ev->payload_len, 1, out, cap);
+}

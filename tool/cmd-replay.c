@@ -599,14 +599,10 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 {
 	struct replay *r = ctx;
 	char ret[RET_ROOM];
-	size_t n = 0;
-	const char *spec = th->proc->n_argspecs && ev->payload ? trace_argspec(th->proc, ev->addr) : NULL;
+	size_t n;
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
-	if (spec) {             /* the return value, recorded though the entry was not */
-		args_where(th->proc, ev->ns);
-		n = args_format(spec, ev->payload, ev->payload_len, 1, ret, sizeof(ret));
-	}
+	n = args_orphan_retval(th, ev, ret, sizeof(ret));
 	line_done(r, prefix(r, th, NULL, ev->ns, depth, 0, NULL));
 	put_mem(r, "}", 1);
 	if (n) {

@@ -281,14 +281,9 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 {
 	struct chrome *c = ctx;
 	struct chrome_func *fn = func_of(c, ev->func);
-	const char *spec = th->proc->n_argspecs && ev->payload ? trace_argspec(th->proc, ev->addr) : NULL;
 	char text[512], args[160 + 6 * sizeof(text)], *e;
-	size_t n = 0;
+	size_t n = args_orphan_retval(th, ev, text, sizeof(text));
 	(void)depth;
-	if (spec) {     /* its return value, as on_end gives a call's */
-		args_where(th->proc, ev->ns);
-		n = args_format(spec, ev->payload, ev->payload_len, 1, text, sizeof(text));
-	}
 	e = stpcpy(args, why == ORPHAN_MOVED ? ",\"args\":{\"end\":\"exit of a call entered on another thread\"" :
 			 ",\"args\":{\"end\":\"exit without entry\"");
 	if (n) {

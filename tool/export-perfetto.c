@@ -478,14 +478,10 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 		      enum call_orphan why)
 {
 	char buf[DA_VALUE_MAX + 1];
-	const char *spec = th->proc->n_argspecs && ev->payload ? trace_argspec(th->proc, ev->addr) : NULL;
 	(void)depth;
-	if (spec) {     /* its return value, as on_end gives a call's */
-		args_where(th->proc, ev->ns);
-		if (args_format(spec, ev->payload, ev->payload_len, 1, buf, sizeof(buf))) {
-			slice_event(ctx, th, ev->func, ev->ns, TYPE_INSTANT, "retval", buf);
-			return;
-		}
+	if (args_orphan_retval(th, ev, buf, sizeof(buf))) {
+		slice_event(ctx, th, ev->func, ev->ns, TYPE_INSTANT, "retval", buf);
+		return;
 	}
 	slice_event(ctx, th, ev->func, ev->ns, TYPE_INSTANT, "end",
 		    why == ORPHAN_MOVED ? "exit of a call entered on another thread" : "exit without entry");

@@ -375,6 +375,10 @@ int replay_follow(struct view_opts *o, int time, int srcline, int recorder, int 
  * comma-separated, into out (NUL-terminated).  Returns the length; 0 when
  * there is nothing to show. */
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
+/* The return value an orphan exit (ev, on thread th) carries, formatted as
+ * args_format does: an exit whose entry is not in the trace still has its
+ * RETVAL record.  0 when there is none. */
+size_t args_orphan_retval(const struct trace_thread *th, const struct trace_event *ev, char *out, size_t cap);
 /* args_format parses each spec text once and knows it by its address from
  * then on: call this before the texts it was given are freed or changed
  * (view_close and view_detach do, for the trace's ARGSPEC texts) */

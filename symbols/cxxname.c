@@ -367,8 +367,12 @@ static void simple_names(comp *c, int depth, unsigned *budget)
 		return;
 	--*budget;
 	while ((c->type == DEMANGLE_COMPONENT_TEMPLATE || c->type == DEMANGLE_COMPONENT_TYPED_NAME) &&
-	       c->u.s_binary.left)
+	       c->u.s_binary.left) {
+		int typed = c->type == DEMANGLE_COMPONENT_TYPED_NAME;
 		*c = *c->u.s_binary.left;
+		if (typed)      /* an enclosing function's "const" goes with its parameters */
+			strip_this(c);
+	}
 	if (c->type == DEMANGLE_COMPONENT_SUB_STD) {       /* "std::basic_string<char, ...>" */
 		const char *lt = memchr(c->u.s_string.string, '<', (size_t)c->u.s_string.len);
 		if (lt)

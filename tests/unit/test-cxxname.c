@@ -116,6 +116,9 @@ int main(void)
 	exact("_ZZ5outeriEN5GuardD2Ev", CXXNAME_SHORT, "outer(int)::Guard::~Guard");
 	exact("_ZZ5outeriEN5GuardD2Ev", CXXNAME_SIMPLE, "outer::Guard::~Guard");
 	exact("_ZZ5outeriENKUliE_clEi", CXXNAME_SHORT, "outer(int)::{lambda(int)#1}::operator()");
+	/* a lambda in a lambda: the enclosing operator()'s "const" goes with its parameters */
+	exact("_ZZZ4mainENKUliE_clEiENKUliE_clEi", CXXNAME_SIMPLE,
+	      "main::{lambda(int)#1}::operator()::{lambda(int)#1}::operator()");
 	exact("_Z5plus1IiEDTplfp_Li1EET_", CXXNAME_SHORT, "plus1<int>");
 	exact("_Z5identIiEDcT_", CXXNAME_SHORT, "ident<int>");
 	exact("_Z5identIiEDcT_", CXXNAME_FULL, "decltype(auto) ident<int>(int)");

@@ -456,7 +456,8 @@ static const char *base_name(const char *path)
 /* Text labels for the rows: a function's displayed name, unless another row
  * shows the same name for a different function (overloads, static functions
  * of one name in several files, a class's complete and base constructors).
- * Then the full signature when that tells them apart, else "name [file.c]"
+ * Then the signature when that tells them apart (without the return type of
+ * a template function: "mk<int>(int, int)"), else "name [file.c]"
  * (the source file, or the module), with the kind of a constructor or
  * destructor first ("B::~B [deleting, b.cpp]"). */
 static char **row_labels(struct view *v, struct fstat *r, size_t n)
@@ -471,9 +472,11 @@ static char **row_labels(struct view *v, struct fstat *r, size_t n)
 	qsort(ix, n, sizeof(*ix), cmp_index_name);
 	for (i = 0; i < n; i = j) {
 		const char *name = view_name(v, ix[i]);
-		int same_full = 1;
-		for (j = i + 1; j < n && !strcmp(view_name(v, ix[j]), name); j++)
+		int same_full = 1, same_sig = 1;
+		for (j = i + 1; j < n && !strcmp(view_name(v, ix[j]), name); j++) {
 			same_full &= !strcmp(view_full_name(v, ix[j]), view_full_name(v, ix[i]));
+			same_sig &= !strcmp(view_sig_name(v, ix[j]), view_sig_name(v, ix[i]));
+		}
 		if (j - i < 2)
 			continue;
 		for (size_t k = i; k < j; k++) {
@@ -483,7 +486,9 @@ static char **row_labels(struct view *v, struct fstat *r, size_t n)
 			size_t m;
 
 			const char *kind = view_structor(v, ix[k]);
-			if (!same_full) {
+			if (!same_sig) {        /* without a template function's return type */
+				l = xstrdup(view_sig_name(v, ix[k]));
+			} else if (!same_full) {
 				l = xstrdup(view_full_name(v, ix[k]));
 			} else {
 				where = !view_srcline(v, ix[k], &src, &line) && src ? src : func_module(v, ix[k]);

@@ -5,7 +5,8 @@ def check(ctx):
     # text: one row each, told apart by signature or by file
     text = ctx.run("report", "-s", "name", check=True).stdout
     names = [line.split("  ")[-1].strip() for line in text.splitlines()[2:] if line.strip()]
-    want = ["help_call", "helper [help.cc]", "helper [prog.cc]", "main", "n::f(double)", "n::f(int)"]
+    want = ["help_call", "helper [help.cc]", "helper [prog.cc]", "main", "mk<int>(int, double)", "mk<int>(int, int)",
+            "n::f(double)", "n::f(int)"]
     assert sorted(names) == want, names
     calls = {line.split("  ")[-1].strip(): int(line.split()[4]) for line in text.splitlines()[2:] if line.strip()}
     assert calls["n::f(int)"] == 2 and calls["n::f(double)"] == 1, calls
@@ -21,6 +22,8 @@ def check(ctx):
         ("helper", "1", "helper(int)", "libhelp.so", "help.cc"),
         ("helper", "1", "helper(int)", "prog", "prog.cc"),
         ("main", "1", "main", "prog", "prog.cc"),
+        ("mk<int>", "1", "Box<int> mk<int>(int, double)", "prog", "prog.cc"),
+        ("mk<int>", "1", "Box<int> mk<int>(int, int)", "prog", "prog.cc"),
         ("n::f", "1", "n::f(double)", "prog", "prog.cc"),
         ("n::f", "2", "n::f(int)", "prog", "prog.cc"),
     ], got

@@ -272,8 +272,11 @@ static void plan_list(struct fnt_argplan_list *l, const struct fnt_argspec *spec
 	l->len_len = (uint8_t)fnt_varint_len(l->max);
 }
 
-/* a function matched: merge every rule that names it, record it */
-static void add_function(const char *name, uintptr_t addr)
+/* a function matched: merge every rule that names it, record it.  no_ret:
+ * it is a library call recorded as zero-length, whose exit comes before it
+ * runs: its retval items are left out (the views then show none, where a
+ * missing value shows "?") */
+static void add_function(const char *name, uintptr_t addr, int no_ret)
 {
 	struct fnt_argspec *spec = NULL;
 	struct fnt_argplan *plan;
@@ -303,6 +306,10 @@ static void add_function(const char *name, uintptr_t addr)
 		for (unsigned k = 0; k < rules[i].spec.n && spec->n < FNT_ARGS_MAX; k++) {
 			const char *comma = strchr(it, ',');
 			size_t il = comma ? (size_t)(comma - it) : strlen(it);
+			if (no_ret && rules[i].spec.item[k].src == FNT_SRC_RET) {
+				it = comma ? comma + 1 : it + il;
+				continue;
+			}
 			if (tl + il + 2 >= sizeof(text))
 				break;
 			spec->item[spec->n++] = rules[i].spec.item[k];
@@ -314,8 +321,10 @@ static void add_function(const char *name, uintptr_t addr)
 		}
 	}
 	names_release(&ns);
-	if (!spec)
+	if (!spec || !spec->n) {
+		free(spec);
 		return;
+	}
 	text[tl] = 0;
 	/* the text must describe exactly the items kept */
 	struct fnt_argspec check = { 0 };
@@ -345,7 +354,12 @@ static void add_function(const char *name, uintptr_t addr)
 
 static void add_symbol(void *ctx, const char *name, uint64_t vaddr)
 {
-	add_function(name, (uintptr_t)(*(uint64_t *)ctx + vaddr));
+	add_function(name, (uintptr_t)(*(uint64_t *)ctx + vaddr), 0);
+}
+
+static void add_import(void *ctx, const char *name, uint64_t vaddr)
+{
+	add_function(name, (uintptr_t)(*(uint64_t *)ctx + vaddr), fnt_libcall_zero(name));
 }
 
 /* Walk the module file's symbol table (.symtab, else .dynsym) for the
@@ -362,7 +376,7 @@ void fnt_argspec_module(const char *path, uint64_t bias)
 	if ((fnt_elf_hooks(&e, path) & (FNT_ELF_FENTRY | FNT_ELF_PATCHABLE)) || fnt_prologue_wanted(&e, path))
 		fnt_elf_functions(&e, add_symbol, &bias);
 	if ((lc = fnt_libcall_traced(&e, path)) != 0)
-		fnt_elf_imports(&e, lc == 2, add_symbol, &bias);   /* library calls: by GOT slot */
+		fnt_elf_imports(&e, lc == 2, add_import, &bias);   /* library calls: by GOT slot */
 	fnt_elf_close(&e);
 }
 

@@ -65,6 +65,12 @@ void fnt_libcall_module(const char *path, uint64_t bias)
 	(void)bias;
 }
 
+int fnt_libcall_zero(const char *name)
+{
+	(void)name;
+	return 0;
+}
+
 int fnt_libcall_traced(const struct fnt_elf *e, const char *path)
 {
 	(void)e;
@@ -197,6 +203,11 @@ static enum libcall_kind libcall_kind(const char *n)
 		if (!strcmp(n, zero[i]))
 			return LIBCALL_ZERO;
 	return LIBCALL_PLAIN;
+}
+
+int fnt_libcall_zero(const char *name)
+{
+	return libcall_kind(name) == LIBCALL_ZERO;
 }
 
 int fnt_libcall_traced(const struct fnt_elf *e, const char *path)

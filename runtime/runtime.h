@@ -562,6 +562,10 @@ void fnt_libcall_fork_child(void) FNT_HIDDEN;
  * are; 2: (--nest-libcall, an uninstrumented library) its calls to its
  * own interposable functions too */
 int fnt_libcall_traced(const struct fnt_elf *e, const char *path) FNT_HIDDEN;
+/* the library function named so is recorded as a zero-length call (it
+ * returns twice or switches contexts: setjmp, getcontext, vfork...): its
+ * exit comes before it runs, so it has no return value to capture */
+int fnt_libcall_zero(const char *name) FNT_HIDDEN;
 void fnt_patch_fork_child(void) FNT_HIDDEN;
 
 /* hostsafe.c: keeping out of the host's way (doc/safety.md) */

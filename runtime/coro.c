@@ -113,6 +113,7 @@ struct stack_state {
 	int32_t base;            /* the depth below them, in the counter of the thread that parked it */
 	uint32_t pid, serial;    /* that thread (NO_SERIAL: not registered) */
 	uint32_t tid;
+	struct fnt_filter_park flt;   /* the record-time filters' state on it (filter.c) */
 };
 /* a thread's held stack (switch_stacks) lives in its state */
 _Static_assert(sizeof(struct stack_state) <= sizeof(((struct fnt_thread *)0)->stk_held), "stk_held too small");
@@ -221,6 +222,7 @@ static int park_put(const struct stack_state *s)
 		return -1;      /* (seccomp strict: no munmap, clock.c) */
 	if (park[evict].s.ss)
 		munmap(park[evict].s.ss, (size_t)park[evict].s.cap * sizeof(struct fnt_shadow_entry));
+	fnt_filter_park_drop(&park[evict].s.flt);
 	park_fill(evict, s);
 	return (int)evict;
 }
@@ -382,6 +384,7 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 	t->ss_top = next->top;
 	t->ss_cap = next->cap;
 	window_set(t, next->min, next->max);
+	fnt_filter_unpark(t, &next->flt);
 	t->stk_base = t->depth - next->frames;
 	if (next->top && next->base != t->stk_base)
 		for (uint32_t i = 0; i < next->top; i++)     /* depths in this thread's counter */
@@ -435,6 +438,7 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 		cur.pid = t->pid;
 		cur.serial = registered ? t->serial : NO_SERIAL;
 		cur.tid = t->tid;
+		fnt_filter_park(t, &cur.flt);
 	}
 	if (taken) {
 		next = *taken;
@@ -461,6 +465,7 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 			t->stk_hint = k >= 0 ? (uint32_t)k + 1 : 0;
 			t->ss = NULL;
 			t->ss_top = t->ss_cap = 0;
+			t->flt.hbits = NULL;    /* (the stack left, held or parked, has them) */
 			window_set(t, 0, 0);
 			t->stk_cur = UNTRACKED;
 		}
@@ -623,8 +628,11 @@ void fnt_coro_thread_exit(struct fnt_thread *t)
 	if (t->file)
 		return;
 	if (held->key) {
-		if ((!held->top || park_put(held) < 0) && held->ss && !fnt_no_clock)
-			munmap(held->ss, (size_t)held->cap * sizeof(struct fnt_shadow_entry));
+		if (!held->top || park_put(held) < 0) {
+			if (held->ss && !fnt_no_clock)
+				munmap(held->ss, (size_t)held->cap * sizeof(struct fnt_shadow_entry));
+			fnt_filter_park_drop(&held->flt);
+		}
 		held->key = 0;
 	}
 	if (t->ss_top) {
@@ -640,17 +648,22 @@ void fnt_coro_thread_exit(struct fnt_thread *t)
 		s.pid = t->pid;
 		s.serial = t->state == FNT_T_ACTIVE ? t->serial : NO_SERIAL;
 		s.tid = t->tid;
+		fnt_filter_park(t, &s.flt);
 		if (park_put(&s) >= 0) {
 			t->ss = NULL;
 			t->ss_top = t->ss_cap = 0;
+			t->flt.hbits = NULL;    /* (the stack's now) */
 		}
 	}
 	if (t->stk_runner) {
 		__atomic_store_n(&runners[t->stk_runner - 1], NULL, __ATOMIC_RELEASE);
 		t->stk_runner = 0;
 	}
-	if (t->stk_cur && t->stk_own && park_take_key(~t->stk_own, &s) && s.ss)
-		munmap(s.ss, (size_t)s.cap * sizeof(struct fnt_shadow_entry));
+	if (t->stk_cur && t->stk_own && park_take_key(~t->stk_own, &s)) {
+		if (s.ss)
+			munmap(s.ss, (size_t)s.cap * sizeof(struct fnt_shadow_entry));
+		fnt_filter_park_drop(&s.flt);
+	}
 }
 
 void fnt_coro_fork_child(void)

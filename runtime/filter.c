@@ -758,6 +758,56 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
 	filter_left(t, fdepth, was);
 }
 
+void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!fnt_filtering)
+		return;
+	p->fdepth = t->flt.fdepth;
+	p->f_root = t->flt.f_root;
+	p->n_root = t->flt.n_root;
+	p->h_open = t->flt.h_open;
+	p->c_root = t->flt.c_root;
+	p->c_keep = t->flt.c_keep;
+	p->d_lim = t->flt.d_lim;
+	p->n_dstack = t->flt.n_dstack;
+	_Static_assert(sizeof(p->dstack) == sizeof(t->flt.dstack), "dstack");
+	memcpy(p->dstack, t->flt.dstack, sizeof(p->dstack));
+	p->hbits = t->flt.hbits;
+	p->valid = 1;
+}
+
+void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
+{
+	if (!fnt_filtering)
+		return;
+	if (!p->valid) {
+		/* a new stack: the depth of the switch, and the -H calls open
+		 * below it still take their levels out, as in the reader */
+		t->flt.f_root = t->flt.n_root = t->flt.c_root = t->flt.c_keep = t->flt.d_lim = 0;
+		t->flt.n_dstack = 0;
+		t->flt.hbits = NULL;
+		return;
+	}
+	t->flt.fdepth = p->fdepth;
+	t->flt.f_root = p->f_root;
+	t->flt.n_root = p->n_root;
+	t->flt.h_open = p->h_open;
+	t->flt.c_root = p->c_root;
+	t->flt.c_keep = p->c_keep;
+	t->flt.d_lim = p->d_lim;
+	t->flt.n_dstack = p->n_dstack;
+	memcpy(t->flt.dstack, p->dstack, sizeof(p->dstack));
+	t->flt.hbits = p->hbits;
+}
+
+void fnt_filter_park_drop(struct fnt_filter_park *p)
+{
+	if (p->valid && p->hbits && !fnt_no_clock)
+		munmap(p->hbits, HBITS_MAX / 8);
+	p->hbits = NULL;
+}
+
 void fnt_filter_thread_exit(struct fnt_thread *t)
 {
 	if (t->flt.tframes) {

@@ -46,6 +46,20 @@ struct fnt_trace_file {
 };
 struct fnt_vfork;
 
+/* The record-time filters' state that belongs to a machine stack, not to
+ * the thread: its call depth, the -F/-N/-C subtrees and -H calls open on
+ * it, its depth=N triggers.  coro.c parks it with the stack (filter.c
+ * fills and restores it), so that a coroutine's calls are decided on its
+ * own depth, as the reader's filters decide them.  valid 0: none (a stack
+ * new to the filters). */
+struct fnt_filter_park {
+	int32_t fdepth, f_root, n_root, h_open, c_root, c_keep, d_lim;
+	uint32_t n_dstack;
+	struct { int32_t fdepth, prev; } dstack[8];
+	uint64_t *hbits;
+	uint32_t valid;
+};
+
 struct fnt_thread {
 	/* hot: read and written by every hook */
 	uint8_t *pos;            /* next byte to write */
@@ -125,7 +139,7 @@ struct fnt_thread {
 	/* the stack left when coro.c's registry had no slot for it, while the
 	 * thread runs on one it does not track (coro.c's struct stack_state;
 	 * a key of 0: none) */
-	uint64_t stk_held[12];
+	uint64_t stk_held[27];
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -334,6 +348,14 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDD
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
+/* coroutines (coro.c): the state of the stack the thread leaves goes into
+ * *p; the state of the stack it runs on next comes from *p (a stack new to
+ * the filters, p->valid 0: its calls start at the depth of the switch,
+ * outside any -F, -N or -C subtree, as the reader's filters start them);
+ * a stack dropped with its state gives its memory back */
+void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p) FNT_HIDDEN;
+void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p) FNT_HIDDEN;
+void fnt_filter_park_drop(struct fnt_filter_park *p) FNT_HIDDEN;
 
 /* triggers (trigger.c): -T FUNC@ACTION.  trace_on/off, backtrace, snapshot,
  * finish and time= act in the rare path: a function with a trigger is kept

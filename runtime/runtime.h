@@ -81,6 +81,7 @@ struct fnt_thread {
 		int32_t depth;
 		int32_t fdepth;
 		uint32_t ss_top;     /* shadow stack height then (-pg -mfentry) */
+		uint32_t guard_free; /* the guard was free then (not a signal handler inside a hook) */
 	} jmp[8];
 	uint32_t jmp_next;
 	/* flight recorder: file offsets of this thread's chunks, oldest at ring_next once full */

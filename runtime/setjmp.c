@@ -7,6 +7,7 @@
  */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <string.h>
 #include "runtime/runtime-internal.h"
 
 /* ---- setjmp / longjmp (not in the static archive: see the Makefile) ---- */
@@ -40,7 +41,28 @@ void *fnt_note_setjmp(void *env, int which)
 	t->jmp[i].depth = t->depth;
 	t->jmp[i].fdepth = t->flt.fdepth;
 	t->jmp[i].ss_top = t->ss_top;
+	t->jmp[i].guard_free = !t->busy;
 	return jmp_target(which);
+}
+
+/* A jump out of a signal handler (siglongjmp) that landed while a hook
+ * held the guard leaves that hook for good: it never gives the guard back,
+ * and every later event of the thread would be dropped as re-entrant.  When
+ * the guard was free where the jump goes (the setjmp was not itself made
+ * inside such a handler), the guard is the abandoned hook's: free it.  What
+ * the hook had written past t->pos without counting it is zeroed (the data
+ * ends at t->pos again: the bytes past it are zero as long as nothing is
+ * half written), and the frames it was entering or leaving go with the
+ * jump's UNWIND.  Not a guard held for a vfork or clone child on this TLS. */
+static void guard_abandoned(struct fnt_thread *t)
+{
+	if (t->pos && t->limit && t->pos < t->limit + FNT_CHUNK_SLACK) {
+		uint8_t *end = t->limit + FNT_CHUNK_SLACK;
+		size_t n = (size_t)(end - t->pos);
+		memset(t->pos, 0, n < 2048 ? n : 2048);    /* (an event with its values is shorter) */
+	}
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
 }
 
 /* the jump back to env: the frames it leaves, recorded as unwound */
@@ -50,6 +72,8 @@ static void jmp_unwind(const void *env)
 	for (unsigned i = 0; i < 8; i++) {
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
+		if (t->busy && t->jmp[i].guard_free && !t->tls_shared && !t->file)
+			guard_abandoned(t);
 		int32_t n = t->depth - t->jmp[i].depth;
 		fnt_filter_longjmp(t, t->jmp[i].fdepth);
 		if (n <= 0)

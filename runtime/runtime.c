@@ -50,8 +50,10 @@ static int recorded_nothing(struct fnt_file_header *h)
 	       !h->lost_meta;
 }
 
-static void at_exit(void)
+/* exit() or a return from main (on_exit: with the status) */
+static void at_exit(int status, void *arg)
 {
+	(void)arg;
 	struct fnt_trace_file *tf = &main_file;
 	struct fnt_thread *t = &fnt_self;
 	if (state != 1 || fnt_denied(SYS_getpid) || getpid() != (pid_t)tf->pid)
@@ -83,7 +85,8 @@ static void at_exit(void)
 			unlink(tf->path);
 		return;
 	}
-	__atomic_store_n(&tf->hdr->end_flags, FNT_END_EXIT, __ATOMIC_RELEASE);
+	tf->hdr->exit_status = (uint32_t)status;
+	__atomic_store_n(&tf->hdr->end_flags, FNT_END_EXIT | FNT_END_STATUS, __ATOMIC_RELEASE);
 }
 
 /* _exit(), _Exit() and syscall(SYS_exit_group) end the process without its
@@ -232,7 +235,7 @@ void runtime_init(void)
 	if (pthread_key_create(&thread_key, thread_exit_cb))
 		return;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
-	atexit(at_exit);
+	on_exit(at_exit, NULL);
 	if (!fnt_ring_chunks)           /* a flight recorder rewrites its chunks in the file */
 		fnt_drain_attach(chunk_size, tf->path, (uint64_t)tf->ino, (uint64_t)tf->dev);
 	state = 1;

@@ -224,8 +224,11 @@ static void print_ended(const struct trace *t, const struct trace_process *p, ui
 	printf("  ended: ");
 	if (p->hdr.flags & FNT_FLAG_SNAPSHOT)
 		printf("not yet (a snapshot of the running process)\n");
+	else if ((p->hdr.end_flags & FNT_END_EXIT) && (p->hdr.end_flags & FNT_END_STATUS) &&
+		 (p->hdr.exit_status & 0xff))
+		printf("exited with %d\n", (int)(p->hdr.exit_status & 0xff));
 	else if (p->hdr.end_flags & FNT_END_EXIT)
-		printf("exited normally\n");
+		printf("exited normally\n");   /* (status 0, or a trace older than the status) */
 	else if (p->hdr.end_flags & FNT_END_EXIT_CALL)
 		printf("exited with %d (%s)\n", (int)(p->hdr.exit_status & 0xff),
 		       h < sizeof(how) / sizeof(how[0]) && h ? how[h] : "_exit");

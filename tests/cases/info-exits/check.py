@@ -2,7 +2,9 @@
 "Also"): children that called _exit(0), _Exit(4) and syscall(SYS_exit_group, 5)
 "exited with" that status, from the runtime's mark (before: "no clean exit: _exit(),
 a signal or a crash"); one killed by SIGKILL has no mark; the command that called
-_exit(3) exited with 3 (the session's wait status agrees).  A second pid 1 from
+_exit(3) exited with 3 (the session's wait status agrees).  Children that
+call exit(7) and exit(0) show "exited with 7" and "exited normally" (before,
+both "exited normally": the status of exit() was not kept).  A second pid 1 from
 another pid namespace is not "after exec": an image is replaced by exec only if
 it did not exit cleanly and the next image of its pid started after its last
 chunk."""
@@ -26,10 +28,10 @@ def check(ctx):
     info = ctx.run("info", check=True).stdout
     assert "status: exited with 3" in info, info
     procs = sections(info)
-    assert len(procs) == 5, info
+    assert len(procs) == 7, info
     ended = sorted(re.search(r"^  ended: (.*)$", text, re.M).group(1) for text in procs.values())
-    assert ended == ["exited with 0 (_exit)", "exited with 3 (_exit)", "exited with 4 (_Exit)",
-                     "exited with 5 (exit_group)",
+    assert ended == ["exited normally", "exited with 0 (_exit)", "exited with 3 (_exit)", "exited with 4 (_Exit)",
+                     "exited with 5 (exit_group)", "exited with 7",
                      "no clean exit: a signal, a crash or an exit system call made by hand (the trace cannot "
                      "tell which)"], info
     child = [k for k in procs if "exited with 0 (_exit)" in procs[k]][0]

@@ -119,6 +119,16 @@ static int is_short_call(struct view *v, struct trace_thread *th, struct tstack 
 	return l && lo < l->n && l->starts[lo] == start;
 }
 
+int calls_inherited_shown(struct trace_thread *th, size_t i)
+{
+	struct tstack *s = th->view_data;
+	if (!s || !s->forked)
+		return 1;       /* (not filtering: the walk keeps no inherited frames) */
+	if (i >= s->fs.n || !fs_at(&s->fs, i)->inherited)
+		return 0;       /* returned already */
+	return fs_at(&s->fs, i)->shown;
+}
+
 const char *call_end_text(const struct trace_thread *th, enum call_end how)
 {
 	switch (how) {

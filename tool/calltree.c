@@ -121,7 +121,8 @@ struct ct_entry {
 	uint32_t run;        /* index of the first entry of the run of frames of this func */
 	uint8_t anchor;      /* CALLERS: this frame is an anchor activation */
 	uint8_t folded;      /* counted in its caller's node: adds calls and self, not total */
-	uint8_t borrowed;    /* coroutines: a frame of the stack this one was first entered from */
+	uint8_t borrowed;    /* coroutines: a frame of the stack this one was first entered from;
+			      * 2: a frame a forked child inherited */
 };
 
 const char *calltree_name(struct view *v, uint32_t func)
@@ -155,6 +156,7 @@ struct ct_thread {
 		struct pstack e;
 	} *parked;
 	size_t n_parked;
+	int inherit_done;        /* a forked child's inherited path was put in */
 };
 
 static struct ct_thread *thread_of(struct trace_thread *th)
@@ -172,6 +174,68 @@ void **calltree_thread_user(struct trace_thread *th)
 	return &thread_of(th)->user;
 }
 
+/* A forked child's calls nest under the frames it inherited from its
+ * parent (open there when it forked), as replay and the filters have them:
+ * its stack starts with that path, borrowed (never ended nor counted here:
+ * their returns are orphans) */
+static void inherit_path(struct calltree_build *b, struct trace_thread *th, struct ct_thread *s)
+{
+	const struct trace_frame_ref *in;
+	size_t n = trace_inherited(b->v->trace, th, &in);
+	for (size_t i = 0; i < n; i++) {
+		struct ct_entry *top = ps_top(&s->e), *e;
+		uint32_t node = CT_NONE;
+		uint8_t folded = 0;
+		if (!calls_inherited_shown(th, i))
+			continue;       /* hidden by the filters, or returned */
+		if (b->mode == CT_ALL)
+			node = child_of(b, top ? top->node : 0, in[i].func, &folded);
+		else if (b->mode == CT_UNDER && top && top->node != CT_NONE)
+			node = child_of(b, top->node, in[i].func, &folded);
+		else if (b->mode == CT_UNDER && b->anchor(b->anchor_ctx, in[i].func))
+			node = calltree_child(b->tree, 0, in[i].func);
+		uint32_t run = top && top->func == in[i].func ? top->run : (uint32_t)s->e.n;
+		e = ps_push(&s->e);
+		e->run = run;
+		e->func = in[i].func;
+		e->node = node;
+		e->anchor = 0;
+		e->folded = folded;
+		e->borrowed = 2;
+	}
+}
+
+static void inherit_once(struct calltree_build *b, struct trace_thread *th, struct ct_thread *s)
+{
+	if (!s->inherit_done) {
+		s->inherit_done = 1;
+		if (th->start_depth > 0 && !s->e.n)
+			inherit_path(b, th, s);
+	}
+}
+
+/* the return of a frame whose entry is not in this process's trace: an
+ * inherited frame left (the child returning from fork(), then from the
+ * function that called it) */
+static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_event *ev, int depth,
+		      enum call_orphan why)
+{
+	struct calltree_build *b = ctx;
+	struct ct_thread *s = thread_of(th);
+	inherit_once(b, th, s);
+	size_t i = s->e.n;
+	while (why == ORPHAN_BEFORE && i > 0 && ((struct ct_entry *)ps_at(&s->e, i - 1))->borrowed == 2) {
+		if (((struct ct_entry *)ps_at(&s->e, i - 1))->func == ev->func) {
+			while (s->e.n >= i)
+				ps_pop(&s->e);
+			break;
+		}
+		i--;
+	}
+	if (b->next && b->next->orphan)
+		b->next->orphan(b->next_ctx, th, ev, depth, why);
+}
+
 static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 {
 	struct calltree_build *b = ctx;
@@ -179,6 +243,8 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 	struct ct_entry *e;
 	uint32_t node = CT_NONE;
 	uint8_t anchor = 0, folded = 0;
+
+	inherit_once(b, th, s);
 
 	struct ct_entry *top = ps_top(&s->e);
 	uint32_t top_node = top ? top->node : CT_NONE, top_func = top ? top->func : CT_NONE;
@@ -312,9 +378,10 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 
 int calltree_build(struct view *v, struct calltree_build *b)
 {
-	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .lost = on_lost, .mark = on_mark,
-					      .switched = on_switched };
+	static const struct calls_ops ops = { .begin = on_begin, .end = on_end, .orphan = on_orphan, .lost = on_lost,
+					      .mark = on_mark, .switched = on_switched };
 	struct trace *t = v->trace;
+	b->v = v;
 	int ret = calls_walk(v, 0, &ops, b, 0);
 
 	for (size_t i = 0; i < t->n_procs; i++)

@@ -66,6 +66,7 @@ struct calltree_build {
 	/* optional: called after the builder for each call (html's extra views) */
 	const struct calls_ops *next;
 	void *next_ctx;
+	struct view *v;          /* (calltree_build sets it) */
 };
 
 /* the name a writer prints for a node's func (CT_DEEP included) */

@@ -355,6 +355,9 @@ struct calls_ops {
 /* walk the trace through the call layer; all_frames: call begin/end for
  * frames that do not pass the filters too (with f->shown == 0) */
 int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *ctx, int all_frames);
+/* During a walk: whether the i-th frame (outermost first) a forked child's
+ * thread inherited (trace_inherited) is shown by the filters and still open */
+int calls_inherited_shown(struct trace_thread *th, size_t i);
 /* how a call that did not return ended, in words ("unwound", "exec",
  * "trace ended", "moved to another thread"); NULL for CALL_RETURN */
 const char *call_end_text(const struct trace_thread *th, enum call_end how);

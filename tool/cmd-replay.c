@@ -909,11 +909,13 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 	size_t n;
 	const char *spec = th->proc->n_argspecs ? trace_argspec(th->proc, f->addr) : NULL;
 	const char *name = view_name_len(r->v, f->func, &n);
+	int open = r->cut && end_ns > r->cut_end;   /* -r START~END: still open at END, as the text leaves it */
 	if (n > OUT_CAP / 8)
 		n = OUT_CAP / 8;
 	snprintf(buf, sizeof(buf), "{\"pid\":%u,\"tid\":%u,\"depth\":%d,\"start_ns\":%" PRIu64
 		 ",\"end_ns\":%" PRIu64 ",\"end\":\"%s\",\"name\":", th->proc->hdr.pid, th->tid, f->depth,
-		 f->start_ns, end_ns, how == CALL_RETURN ? "return" : call_end_text(th, how));
+		 f->start_ns, open ? r->cut_end : end_ns,
+		 open ? "open" : how == CALL_RETURN ? "return" : call_end_text(th, how));
 	put_str(r, buf);
 	json_str(r, name, n);
 	if (spec) {
@@ -921,7 +923,7 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 		n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
 		put_str(r, ",\"args\":");
 		json_str(r, buf, n);
-		if (how == CALL_RETURN && (n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf)))) {
+		if (how == CALL_RETURN && !open && (n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf)))) {
 			put_str(r, ",\"retval\":");
 			json_str(r, buf, n);
 		}

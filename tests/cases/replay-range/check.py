@@ -39,6 +39,22 @@ def check(ctx):
     last = body[-1].strip()
     assert last in ("step() {", "leaf() {", "leaf();"), body[-4:]
 
+    # --format json with the same window: the same calls, those open at END
+    # "open" with END as their end (they ran past it), none ending after it
+    cut = [json.loads(l) for l in
+           ctx.run("replay", "-r", "%s~%s" % (ms(s0), ms(s1)), "-f", "json", check=True).stdout.splitlines()]
+    assert all(c["end_ns"] <= s1 for c in cut), [c for c in cut if c["end_ns"] > s1][:3]
+    key = lambda c: (c["tid"], c["name"], c["start_ns"])
+    whole = {key(c): c for c in calls}
+    for c in cut:
+        w = whole[key(c)]
+        if w["end_ns"] > s1:
+            assert c["end"] == "open" and c["end_ns"] == s1 and "retval" not in c, (c, w)
+        else:
+            assert c == w, (c, w)
+    assert sorted(key(c) for c in cut) == sorted(key(c) for c in calls if c["start_ns"] <= s1 and c["end_ns"] >= s0)
+    assert {c["name"] for c in cut if c["end"] == "open"} >= {"main", "outer"}, cut[-3:]
+
     # the same cut by wall-clock times, as --fields time prints them: the
     # leaf lines are exactly the full replay's between those two times
     timed = [l for l in ctx.run("replay", "--fields", "time", check=True).stdout.splitlines()[1:]]

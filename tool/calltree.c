@@ -130,6 +130,36 @@ const char *calltree_name(struct view *v, uint32_t func)
 	return func == CT_DEEP ? "[deeper than 4096 frames]" : view_name(v, func);
 }
 
+char **calltree_labels(struct view *v, const struct calltree *t, size_t *n)
+{
+	size_t nf = 0, k = 0;
+	for (uint32_t i = 1; i < t->len; i++)
+		if (t->n[i].func != CT_DEEP && t->n[i].func >= nf)
+			nf = (size_t)t->n[i].func + 1;
+	uint8_t *seen = xcalloc(nf ? nf : 1, 1);
+	uint32_t *funcs = xmalloc((nf ? nf : 1) * sizeof(*funcs));
+	for (uint32_t i = 1; i < t->len; i++) {
+		uint32_t f = t->n[i].func;
+		if (f != CT_DEEP && !seen[f]) {
+			seen[f] = 1;
+			funcs[k++] = f;
+		}
+	}
+	char **l = view_labels(v, funcs, k), **by = xcalloc(nf ? nf : 1, sizeof(*by));
+	for (size_t i = 0; i < k; i++)
+		by[funcs[i]] = l[i];
+	free(l);
+	free(funcs);
+	free(seen);
+	*n = nf;
+	return by;
+}
+
+const char *calltree_label(struct view *v, char *const *labels, size_t n, uint32_t func)
+{
+	return func < n && labels[func] ? labels[func] : calltree_name(v, func);
+}
+
 /* the node for a call of func under parent: the parent itself for direct
  * recursion (when collapsing) and below the depth cap */
 static uint32_t child_of(struct calltree_build *b, uint32_t parent, uint32_t func, uint8_t *folded)

@@ -71,6 +71,12 @@ struct calltree_build {
 
 /* the name a writer prints for a node's func (CT_DEEP included) */
 const char *calltree_name(struct view *v, uint32_t func);
+/* The labels of the tree's functions that share their displayed name with
+ * another one of the tree (view_labels), by func (*n: the array's length);
+ * calltree_label gives the label, else calltree_name.  Free with
+ * view_labels_free(labels, n). */
+char **calltree_labels(struct view *v, const struct calltree *t, size_t *n);
+const char *calltree_label(struct view *v, char *const *labels, size_t n, uint32_t func);
 
 /* during a build: a pointer per thread that the next ops may use (NULL at first) */
 void **calltree_thread_user(struct trace_thread *th);

@@ -111,6 +111,8 @@ static void print_tree(struct view *v, struct calltree *t, int max_depth, uint64
 	size_t sp = 0, cap = 256;
 	char *prefix = xmalloc(cap);
 	char a[32], b[32];
+	size_t n_labels;
+	char **labels = calltree_labels(v, t, &n_labels);
 
 	printf("  Total time   Self time       Calls  Function\n"
 	       "  ==========  ==========  ==========  ========\n");
@@ -145,13 +147,14 @@ static void print_tree(struct view *v, struct calltree *t, int max_depth, uint64
 			fputs("+-", stdout);
 			memcpy(prefix + 3 * (d - 1), p.last ? "   " : "|  ", 3);
 		}
-		fputs(calltree_name(v, n->func), stdout);
+		fputs(calltree_label(v, labels, n_labels, n->func), stdout);
 		if (n->rec_calls && n->func != CT_DEEP)
 			printf(" [recursive: %" PRIu64 " of the calls were made by itself]", n->rec_calls);
 		putchar('\n');
 		PUSH_KIDS(p.node);
 	}
 #undef PUSH_KIDS
+	view_labels_free(labels, n_labels);
 	free(st);
 	free(kids);
 	free(prefix);

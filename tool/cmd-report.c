@@ -434,12 +434,6 @@ static struct fstat *rows(struct table *t, struct view *v, size_t *n)
 
 /* ---- rows that share a name ---- */
 
-static int cmp_index_name(const void *a, const void *b)
-{
-	const uint32_t *x = a, *y = b;
-	return strcmp(view_name(sort_view, *x), view_name(sort_view, *y));
-}
-
 /* the module file of a function, or "" */
 static const char *func_module(struct view *v, uint32_t func)
 {
@@ -447,76 +441,16 @@ static const char *func_module(struct view *v, uint32_t func)
 	return f->file == TRACE_NO_FILE || f->file >= v->trace->n_files ? "" : v->trace->files[f->file].path;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
 /* Text labels for the rows: a function's displayed name, unless another row
- * shows the same name for a different function (overloads, static functions
- * of one name in several files, a class's complete and base constructors).
- * Then the signature when that tells them apart (without the return type of
- * a template function: "mk<int>(int, int)"), else "name [file.c]"
- * (the source file, or the module), with the kind of a constructor or
- * destructor first ("B::~B [deleting, b.cpp]"). */
+ * shows the same name for a different function (view_labels) */
 static char **row_labels(struct view *v, struct fstat *r, size_t n)
 {
-	char **label = xcalloc(n ? n : 1, sizeof(*label));
-	uint32_t *ix = xmalloc((n ? n : 1) * sizeof(*ix));
-	size_t i, j;
-
-	for (i = 0; i < n; i++)
-		ix[i] = r[i].func;
-	sort_view = v;
-	qsort(ix, n, sizeof(*ix), cmp_index_name);
-	for (i = 0; i < n; i = j) {
-		const char *name = view_name(v, ix[i]);
-		int same_full = 1, same_sig = 1;
-		for (j = i + 1; j < n && !strcmp(view_name(v, ix[j]), name); j++) {
-			same_full &= !strcmp(view_full_name(v, ix[j]), view_full_name(v, ix[i]));
-			same_sig &= !strcmp(view_sig_name(v, ix[j]), view_sig_name(v, ix[i]));
-		}
-		if (j - i < 2)
-			continue;
-		for (size_t k = i; k < j; k++) {
-			const char *src = NULL, *where;
-			int line;
-			char *l;
-			size_t m;
-
-			const char *kind = view_structor(v, ix[k]);
-			if (!same_sig) {        /* without a template function's return type */
-				l = xstrdup(view_sig_name(v, ix[k]));
-			} else if (!same_full) {
-				l = xstrdup(view_full_name(v, ix[k]));
-			} else {
-				where = !view_srcline(v, ix[k], &src, &line) && src ? src : func_module(v, ix[k]);
-				m = strlen(name) + strlen(base_name(where)) + (kind ? strlen(kind) + 2 : 0) + 4;
-				l = xmalloc(m);
-				if (kind)       /* "B::~B [deleting, b.cpp]": the file alone does not tell them apart */
-					snprintf(l, m, "%s [%s, %s]", name, kind, base_name(where));
-				else
-					snprintf(l, m, "%s [%s]", name, base_name(where));
-			}
-			for (size_t q = 0; q < n; q++)
-				if (r[q].func == ix[k] && !label[q]) {
-					label[q] = l;
-					l = NULL;
-					break;
-				}
-			free(l);
-		}
-	}
-	free(ix);
-	return label;
-}
-
-static void free_labels(char **label, size_t n)
-{
+	uint32_t *funcs = xmalloc((n ? n : 1) * sizeof(*funcs));
 	for (size_t i = 0; i < n; i++)
-		free(label[i]);
-	free(label);
+		funcs[i] = r[i].func;
+	char **label = view_labels(v, funcs, n);
+	free(funcs);
+	return label;
 }
 
 static void print_text(struct view *v, struct fstat *r, size_t n)
@@ -534,7 +468,7 @@ static void print_text(struct view *v, struct fstat *r, size_t n)
 		printf("  %s  %s  %10" PRIu64 "  %s  %s  %s  %s\n", a, b, r[i].calls, c, d, e,
 		       label[i] ? label[i] : view_name(v, r[i].func));
 	}
-	free_labels(label, n);
+	view_labels_free(label, n);
 }
 
 /* the signature, module and file columns */

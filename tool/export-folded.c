@@ -19,7 +19,8 @@
 #include "tool/flame.h"
 
 /* the name of func made safe for folded stacks (cached per function) */
-static const char *safe_name(struct view *v, char ***cache, size_t *n_cache, uint32_t func, size_t *len)
+static const char *safe_name(struct view *v, char ***cache, size_t *n_cache, uint32_t func, size_t *len,
+			     char *const *labels, size_t n_labels)
 {
 	if (func == CT_DEEP) {
 		static const char deep[] = "[deeper than 4096 frames]";
@@ -35,7 +36,7 @@ static const char *safe_name(struct view *v, char ***cache, size_t *n_cache, uin
 		*n_cache = n;
 	}
 	if (!(*cache)[func]) {
-		const char *name = view_name(v, func);
+		const char *name = calltree_label(v, labels, n_labels, func);   /* overloads told apart */
 		char *s = xmalloc(strlen(name) + 2);
 		strcpy(s, name);
 		folded_clean_name(s);
@@ -61,6 +62,8 @@ int export_folded(struct view *v, const struct export_opts *o, FILE *out)
 		calltree_release(&t);
 		return -1;
 	}
+	size_t n_labels;
+	char **labels = calltree_labels(v, &t, &n_labels);
 	path = xmalloc(cap);
 	plen = xmalloc((size_t)t.len * sizeof(*plen));
 	stack = xmalloc((size_t)t.len * sizeof(*stack));
@@ -71,7 +74,7 @@ int export_folded(struct view *v, const struct export_opts *o, FILE *out)
 		uint32_t i = stack[--sp];
 		struct ct_node *n = &t.n[i];
 		size_t base = n->parent ? plen[n->parent] : 0, len;
-		const char *name = safe_name(v, &names, &n_names, n->func, &len);
+		const char *name = safe_name(v, &names, &n_names, n->func, &len, labels, n_labels);
 		uint64_t value = o->value_calls ? n->calls : n->self;
 
 		if (n->next != CT_NONE)
@@ -94,6 +97,7 @@ int export_folded(struct view *v, const struct export_opts *o, FILE *out)
 	for (size_t i = 0; i < n_names; i++)
 		free(names[i]);
 	free(names);
+	view_labels_free(labels, n_labels);
 	free(path);
 	free(plen);
 	free(stack);

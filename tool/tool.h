@@ -253,6 +253,15 @@ const char *view_full_name(struct view *v, uint32_t func);
 const char *view_sig_name(struct view *v, uint32_t func);
 /* the kind of a constructor or destructor (sym_func.structor), or NULL */
 const char *view_structor(struct view *v, uint32_t func);
+/* Labels that tell apart functions shown under one name (overloads, static
+ * functions of one name in several files, a class's constructors of each
+ * kind): for each funcs[i] whose displayed name another, different func of
+ * the list shares, the signature when that tells them apart (without a
+ * template function's return type), else "name [file.c]" ("name [kind,
+ * file.c]" for a constructor or destructor); NULL for the others.  The
+ * list may repeat a func.  Free with view_labels_free(labels, n). */
+char **view_labels(struct view *v, const uint32_t *funcs, size_t n);
+void view_labels_free(char **labels, size_t n);
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);
 /* the (short) name of the function containing an arbitrary code address, or

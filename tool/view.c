@@ -424,6 +424,83 @@ const char *view_structor(struct view *v, uint32_t func)
 	return sf.structor;
 }
 
+static struct view *label_view;
+static const uint32_t *label_funcs;
+
+static int cmp_label(const void *a, const void *b)
+{
+	uint32_t x = label_funcs[*(const size_t *)a], y = label_funcs[*(const size_t *)b];
+	int c = strcmp(view_name(label_view, x), view_name(label_view, y));
+	return c ? c : x < y ? -1 : x > y;
+}
+
+static const char *label_where(struct view *v, uint32_t func)
+{
+	const struct trace_func *f = &v->trace->funcs[func];
+	const char *src = NULL, *where, *slash;
+	int line;
+	if (!view_srcline(v, func, &src, &line) && src)
+		where = src;
+	else
+		where = f->file == TRACE_NO_FILE || f->file >= v->trace->n_files ? "" : v->trace->files[f->file].path;
+	slash = strrchr(where, '/');
+	return slash ? slash + 1 : where;
+}
+
+char **view_labels(struct view *v, const uint32_t *funcs, size_t n)
+{
+	char **label = xcalloc(n ? n : 1, sizeof(*label));
+	size_t *ix = xmalloc((n ? n : 1) * sizeof(*ix)), i, j;
+
+	for (i = 0; i < n; i++)
+		ix[i] = i;
+	label_view = v;
+	label_funcs = funcs;
+	qsort(ix, n, sizeof(*ix), cmp_label);
+	for (i = 0; i < n; i = j) {
+		uint32_t f0 = funcs[ix[i]];
+		const char *name = view_name(v, f0);
+		int same_full = 1, same_sig = 1, others = 0;
+		for (j = i + 1; j < n && !strcmp(view_name(v, funcs[ix[j]]), name); j++) {
+			uint32_t f = funcs[ix[j]];
+			others |= f != f0;
+			same_full &= !strcmp(view_full_name(v, f), view_full_name(v, f0));
+			same_sig &= !strcmp(view_sig_name(v, f), view_sig_name(v, f0));
+		}
+		if (!others)
+			continue;
+		for (size_t k = i; k < j; k++) {
+			uint32_t f = funcs[ix[k]];
+			const char *kind = view_structor(v, f), *where;
+			size_t m;
+			char *l;
+			if (!same_sig) {        /* without a template function's return type */
+				l = xstrdup(view_sig_name(v, f));
+			} else if (!same_full) {
+				l = xstrdup(view_full_name(v, f));
+			} else {
+				where = label_where(v, f);
+				m = strlen(name) + strlen(where) + (kind ? strlen(kind) + 2 : 0) + 4;
+				l = xmalloc(m);
+				if (kind)       /* "B::~B [deleting, b.cpp]": the file alone does not tell them apart */
+					snprintf(l, m, "%s [%s, %s]", name, kind, where);
+				else
+					snprintf(l, m, "%s [%s]", name, where);
+			}
+			label[ix[k]] = l;
+		}
+	}
+	free(ix);
+	return label;
+}
+
+void view_labels_free(char **labels, size_t n)
+{
+	for (size_t i = 0; labels && i < n; i++)
+		free(labels[i]);
+	free(labels);
+}
+
 const char *view_sig_name(struct view *v, uint32_t func)
 {
 	const char *full = view_full_name(v, func);

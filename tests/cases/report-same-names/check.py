@@ -31,3 +31,12 @@ def check(ctx):
     fs = sorted((f["function"], f["signature"], f["module"].rsplit("/", 1)[-1], f["file"].rsplit("/", 1)[-1])
                 for f in j["functions"])
     assert ("n::f", "n::f(double)", "prog", "prog.cc") in fs and ("helper", "helper(int)", "libhelp.so", "help.cc") in fs, fs
+    # graph and the folded export tell them apart the same way
+    g = ctx.run("graph", "--no-pager", check=True).stdout
+    rows = sorted(l.split("  ")[-1].lstrip("|+- ") for l in g.splitlines()[3:] if l.strip())
+    assert rows == ["help_call", "helper [help.cc]", "helper [prog.cc]", "main", "mk<int>(int, double)",
+                    "mk<int>(int, int)", "n::f(double)", "n::f(int)"], rows
+    p = ctx.work + "/out.folded"
+    ctx.run("export", "-f", "folded", "-o", p, check=True)
+    paths = sorted(l.rsplit(" ", 1)[0] for l in open(p).read().splitlines())
+    assert len(paths) == len(set(paths)) and "main;n::f(int)" in paths and "main;n::f(double)" in paths, paths

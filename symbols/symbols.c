@@ -80,6 +80,7 @@ struct entry {
 	char *name;             /* malloc'd */
 	char *short_name;       /* malloc'd, or == name */
 	char *sig_name;         /* malloc'd, or == name */
+	char *mangled;          /* a C++ name as the symbol table spells it: malloc'd, == name, or NULL */
 	const char *structor;   /* static, or NULL */
 	char *file;             /* malloc'd or NULL */
 	uint64_t start;
@@ -259,6 +260,8 @@ static void entry_free(struct entry *e)
 		free(e->short_name);
 	if (e->sig_name != e->name)
 		free(e->sig_name);
+	if (e->mangled != e->name)
+		free(e->mangled);
 	free(e->name);
 	free(e->file);
 	free(e);
@@ -1013,11 +1016,14 @@ static int set_names(struct symbols *s, struct entry *e, const char *name)
 			free(e->sig_name);
 			e->sig_name = e->name;
 		}
+		e->mangled = strdup(name);
 	} else {
 		e->name = strdup(name);
 		e->short_name = e->sig_name = e->name;
 		if (!e->name)
 			return -1;
+		if (name[0] == '_' && name[1] == 'Z')   /* --demangle no */
+			e->mangled = e->name;
 	}
 	return 0;
 }
@@ -1057,6 +1063,7 @@ static void fill_out(const struct entry *e, int with_line, struct sym_func *out)
 	out->name = e->name;
 	out->short_name = e->short_name;
 	out->sig_name = e->sig_name ? e->sig_name : e->name;
+	out->mangled = e->mangled;
 	out->structor = e->structor;
 	out->start = e->start;
 	out->size = e->ret ? 0 : e->size;
@@ -1092,6 +1099,9 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 				free(e->short_name);
 			if (e->sig_name != e->name)
 				free(e->sig_name);
+			if (e->mangled != e->name)
+				free(e->mangled);
+			e->mangled = NULL;
 			free(e->name);
 			e->name = str_printf("%s+0x%" PRIx64, m ? m->base : "??", vaddr);
 			e->short_name = e->sig_name = e->name;

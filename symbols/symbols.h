@@ -51,6 +51,9 @@ struct sym_func {
 	const char *sig_name;  /* name without the return type a template function's
 	                          carries ("ns::foo<int>(int, char const*)"): what
 	                          globs are matched against; == name for most */
+	const char *mangled;   /* a C++ function's name as the symbol table spells it
+	                          ("_ZN2ns3fooIiEEiiPKc"), from which globs are also
+	                          matched in every form record matches; NULL for others */
 	uint64_t start;        /* file vaddr of the function start (== the looked-up address for hook addresses) */
 	uint64_t size;         /* the symbol's size (st_size), 0 when unknown or without a symbol */
 	const char *file;      /* source file of the function's first line, or NULL without DWARF */

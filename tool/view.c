@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "tool/tool.h"
+#include "symbols/cxxname.h"
 #include "format/safeio.h"
 
 static void parse_tids(struct view_opts *o, const char *arg)
@@ -554,6 +555,16 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 	return symbols_srcline(v->syms, file_sym(v, file), vaddr, src, line);
 }
 
+#define MAX_FORMS 7
+struct name_forms {
+	const char *v[MAX_FORMS];
+	char *owned[MAX_FORMS];
+	size_t n, n_owned;
+};
+static void forms_get(struct view *v, uint32_t func, struct name_forms *nf);
+static void forms_free(struct name_forms *nf);
+static int glob_forms(const struct strlist *l, const struct name_forms *nf);
+
 /* -F/-N globs that matched no function that ran: say so, or the user sees an
  * empty output and thinks nothing was recorded (only the functions the walk
  * met were matched, which are all that can be shown) */
@@ -564,9 +575,11 @@ static void unmatched_globs(struct view *v, const struct strlist *globs, const c
 		for (size_t f = 0; f < v->n_names && !hit; f++) {
 			if (!v->filter_match || !v->filter_match[f])
 				continue;
-			hit = !fnmatch(globs->v[i], view_name(v, (uint32_t)f), 0) ||
-			      !fnmatch(globs->v[i], view_sig_name(v, (uint32_t)f), 0) ||
-			      !strcmp(globs->v[i], view_name(v, (uint32_t)f));
+			struct strlist one = { &globs->v[i], 1 };
+			struct name_forms nf;
+			forms_get(v, (uint32_t)f, &nf);
+			hit = glob_forms(&one, &nf);
+			forms_free(&nf);
 		}
 		if (!hit)
 			warning("%s '%s' matches no function that was called in '%s' (see 'fntrace report' for "
@@ -684,33 +697,96 @@ static int glob_any(const struct strlist *l, const char *name)
 	return 0;
 }
 
+/* The names a glob is matched against: the one shown (per --demangle), the
+ * signature without a template function's return type, and for a C++
+ * function every form record's filters match (runtime/filter.c): short,
+ * simple (no template arguments), short before the library's types are
+ * renamed, and mangled.  So 'replay -F geo::twice' keeps geo::twice<int>
+ * and geo::twice<double>, as 'record -F geo::twice' does. */
+
+static void forms_add(struct name_forms *nf, const char *s, int owned)
+{
+	if (!s || !*s) {
+		if (owned)
+			free((char *)s);
+		return;
+	}
+	for (size_t i = 0; i < nf->n; i++)
+		if (!strcmp(nf->v[i], s)) {
+			if (owned)
+				free((char *)s);
+			return;
+		}
+	nf->v[nf->n++] = s;
+	if (owned)
+		nf->owned[nf->n_owned++] = (char *)s;
+}
+
+static void forms_get(struct view *v, uint32_t func, struct name_forms *nf)
+{
+	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
+	const struct trace_func *f = &v->trace->funcs[func];
+	struct sym_func sf;
+	nf->n = nf->n_owned = 0;
+	forms_add(nf, view_name(v, func), 0);
+	forms_add(nf, view_sig_name(v, func), 0);
+	if (f->file == TRACE_NO_FILE || trace_scope_name(v->trace, f->file, f->vaddr))
+		return;
+	symbols_func(v->syms, file_sym(v, f->file), f->vaddr, 0, &sf);
+	if (!sf.mangled)
+		return;
+	for (size_t i = 0; i < sizeof(styles) / sizeof(*styles); i++)
+		forms_add(nf, cxxname_demangle(sf.mangled, styles[i]), 1);
+	forms_add(nf, sf.mangled, 0);
+}
+
+static void forms_free(struct name_forms *nf)
+{
+	for (size_t i = 0; i < nf->n_owned; i++)
+		free(nf->owned[i]);
+	nf->n = nf->n_owned = 0;
+}
+
+static int glob_forms(const struct strlist *l, const struct name_forms *nf)
+{
+	for (size_t i = 0; i < nf->n; i++)
+		if (glob_any(l, nf->v[i]))
+			return 1;
+	return 0;
+}
+
 int view_filter_match(struct view *v, uint32_t func)
 {
 	grow(v, func);
 	if (!v->filter_match[func]) {
-		const char *name = view_name(v, func);
 		int m = 8;
-		if (glob_any(&v->opts->filter, name) || glob_any(&v->opts->filter, view_sig_name(v, func)))
-			m |= 1;
-		if (glob_any(&v->opts->notrace, name) || glob_any(&v->opts->notrace, view_sig_name(v, func)))
-			m |= 2;
-		if (glob_any(&v->opts->hide, name) || glob_any(&v->opts->hide, view_sig_name(v, func)))
-			m |= 4;
-		if (glob_any(&v->opts->callers, name) || glob_any(&v->opts->callers, view_sig_name(v, func)))
-			m |= 16;
-		for (size_t i = 0; i < v->opts->n_triggers; i++) {
-			const struct trigger *g = &v->opts->triggers[i];
-			struct trigger *to = &v->trig_of[func];
-			struct strlist one = { (const char **)&g->glob, 1 };
-			if (!glob_any(&one, name) && !glob_any(&one, view_sig_name(v, func)))
-				continue;
-			/* several globs: every action, the smallest depth, the longest time */
-			if ((g->flags & TRIG_DEPTH) && (!(to->flags & TRIG_DEPTH) || g->depth < to->depth))
-				to->depth = g->depth;
-			if (g->time_ns > to->time_ns)
-				to->time_ns = g->time_ns;
-			to->flags |= g->flags;
-			m |= 32;
+		struct view_opts *o = v->opts;
+		if (o->filter.n || o->notrace.n || o->hide.n || o->callers.n || o->n_triggers) {
+			struct name_forms nf;
+			forms_get(v, func, &nf);
+			if (glob_forms(&o->filter, &nf))
+				m |= 1;
+			if (glob_forms(&o->notrace, &nf))
+				m |= 2;
+			if (glob_forms(&o->hide, &nf))
+				m |= 4;
+			if (glob_forms(&o->callers, &nf))
+				m |= 16;
+			for (size_t i = 0; i < o->n_triggers; i++) {
+				const struct trigger *g = &o->triggers[i];
+				struct trigger *to = &v->trig_of[func];
+				struct strlist one = { (const char **)&g->glob, 1 };
+				if (!glob_forms(&one, &nf))
+					continue;
+				/* several globs: every action, the smallest depth, the longest time */
+				if ((g->flags & TRIG_DEPTH) && (!(to->flags & TRIG_DEPTH) || g->depth < to->depth))
+					to->depth = g->depth;
+				if (g->time_ns > to->time_ns)
+					to->time_ns = g->time_ns;
+				to->flags |= g->flags;
+				m |= 32;
+			}
+			forms_free(&nf);
 		}
 		v->filter_match[func] = (uint8_t)m;
 	}

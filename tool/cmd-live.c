@@ -5,7 +5,9 @@
  * read-only (replay_follow in cmd-replay.c), so the program records exactly
  * as fast as without a viewer.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,7 +23,10 @@ static const char live_usage[] =
 	"Record a program like 'fntrace record' and print the replay of its calls as\n"
 	"it runs, less than a second behind.  When the program ends, everything\n"
 	"printed is what 'fntrace replay' prints for the trace.\n\n"
-	"  -d, --output DIR     trace directory (default: fntrace.data)\n"
+	"  -d, --output DIR     keep the trace in DIR (as 'fntrace record -d DIR' writes\n"
+	"                       it).  Without -d the trace goes to a private temporary\n"
+	"                       directory (mode 0700, under $TMPDIR or /tmp) that is\n"
+	"                       removed when the view ends: ./fntrace.data is left alone\n"
 	"      --time           print the wall-clock time of each line\n"
 	"      --srcline        print file:line of each function\n"
 	"  -h, --help           this help\n\n"
@@ -32,6 +37,44 @@ static const char live_usage[] =
 	"The program's own output goes to the same terminal.  Ctrl-C goes to the\n"
 	"program; the view ends when it has exited.  The exit status is the\n"
 	"program's, as with 'fntrace record'.\n";
+
+/* the private directory live records into without -d, removed at exit */
+static char live_tmp[4096];
+
+/* remove what is in the directory open as dfd, subdirectories too, never
+ * following a symlink */
+static void remove_tree(int dfd)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *e;
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd(d), e->d_name, 0) || (errno != EISDIR && errno != EPERM))
+			continue;
+		int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			remove_tree(sub);
+		unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+static void remove_live_tmp(void)
+{
+	if (!live_tmp[0])
+		return;
+	int dfd = open(live_tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd >= 0)
+		remove_tree(dfd);
+	if (rmdir(live_tmp) && errno != ENOENT)
+		warning("cannot remove the live view's temporary trace '%s': %s", live_tmp, strerror(errno));
+	live_tmp[0] = 0;
+}
 
 /* record options that take a value (the next argument unless given as --opt=value) */
 static int takes_value(const char *a)
@@ -52,10 +95,10 @@ static int takes_value(const char *a)
 int cmd_live(int argc, char **argv)
 {
 	struct view_opts o = { 0 };
-	char **rargv = xcalloc((size_t)argc + 5, sizeof(*rargv));
+	char **rargv = xcalloc((size_t)argc + 8, sizeof(*rargv));
 	int rargc = 0, time_ = 0, srcline = 0, i, status = 0;
 	char self[PATH_MAX];
-	const char *dir = "fntrace.data";
+	const char *dir = NULL;
 	pid_t pid;
 
 	rargv[rargc++] = "fntrace";
@@ -102,6 +145,25 @@ int cmd_live(int argc, char **argv)
 	}
 	if (i >= argc)
 		die_usage("no program to run (fntrace live [options] -- program [args...])");
+	if (!dir) {
+		/* no -d: a private directory of its own, as uftrace's live does,
+		 * so that ./fntrace.data (a trace the user keeps) is not rotated */
+		const char *tmp = getenv("TMPDIR");
+		if (!tmp || !*tmp)
+			tmp = "/tmp";
+		if ((size_t)snprintf(live_tmp, sizeof(live_tmp), "%s/fntrace-live.XXXXXX", tmp) >= sizeof(live_tmp))
+			die("$TMPDIR is too long: '%s'", tmp);
+		if (!mkdtemp(live_tmp)) {
+			int e = errno;
+			live_tmp[0] = 0;
+			die("cannot create a temporary directory under '%s': %s (set $TMPDIR, or keep the trace "
+			    "with -d DIR)", tmp, strerror(e));
+		}
+		dir = live_tmp;
+		rargv[rargc++] = "-q";          /* no "wrote" line about a directory that goes */
+		rargv[rargc++] = "-d";
+		rargv[rargc++] = live_tmp;
+	}
 	rargv[rargc++] = "--";
 	for (; i < argc; i++)
 		rargv[rargc++] = argv[i];
@@ -124,12 +186,15 @@ int cmd_live(int argc, char **argv)
 		fprintf(stderr, "fntrace: cannot run '%s': %s\n", self, strerror(errno));
 		_exit(127);
 	}
+	if (live_tmp[0])
+		atexit(remove_live_tmp);        /* also when the view dies with an error */
 	/* Ctrl-C is the program's to handle; the view lasts until it is gone */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	o.dir = dir;
 	int ret = replay_follow(&o, time_, srcline, pid, &status, start);
 	free(rargv);
+	remove_live_tmp();
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status) ? WEXITSTATUS(status) : ret;
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);

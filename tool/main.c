@@ -8,7 +8,10 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "tool/tool.h"
 
 /* Past RLIMIT_FSIZE (`ulimit -f`) the kernel sends SIGXFSZ, which kills by
@@ -51,6 +54,31 @@ static const struct command commands[] = {
 	{ "perf-inject", cmd_perf_inject, "a perf.data with the real return addresses of traced calls put back" },
 };
 
+/* word names a program that could run: a path to an executable regular
+ * file, or a name found in $PATH (what uftrace takes in place of a command) */
+static int is_program(const char *word)
+{
+	struct stat st;
+	if (!*word)
+		return 0;
+	if (strchr(word, '/'))
+		return !stat(word, &st) && S_ISREG(st.st_mode) && !access(word, X_OK);
+	const char *path = getenv("PATH");
+	if (!path)
+		return 0;
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		char buf[4096];
+		if (n && n + strlen(word) + 2 <= sizeof(buf)) {
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, word);
+			if (!stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK))
+				return 1;
+		}
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fntrace <command> [options] [-- program args...]\n\n"
@@ -92,5 +120,9 @@ int main(int argc, char **argv)
 		}
 	if (argv[1][0] == '-')
 		die_usage("unknown option '%s'", argv[1]);
+	if (is_program(argv[1]))         /* uftrace's 'uftrace ./prog' */
+		die_usage("'%s' is not a fntrace command; to trace that program: 'fntrace live %s%s' (or 'fntrace "
+			  "record %s%s', then 'fntrace replay')", argv[1], argv[1], argc > 2 ? " ..." : "", argv[1],
+			  argc > 2 ? " ..." : "");
 	die_usage("'%s' is not a fntrace command", argv[1]);
 }

@@ -991,6 +991,33 @@ static void time_range(struct replay *r, struct view_opts *o, const struct trace
 		die_usage("option '-r/--time-range': END is before START in '%s'", arg);
 }
 
+/* -f/--format VALUE that is neither text nor json: what a uftrace user
+ * meant by it, else the plain error */
+static void bad_format(const char *arg)
+{
+	static const char *const exports[] = { "html", "svg", "folded", "chrome", "perfetto", "speedscope", "flame-graph" };
+	static const char *const uftrace_fields[] = {
+		"duration", "tid", "addr", "time", "delta", "elapsed", "task", "module", "self", "srcline", "none",
+	};
+	for (size_t i = 0; i < sizeof(exports) / sizeof(*exports); i++)
+		if (!strcmp(arg, exports[i]))
+			die_usage("option '--format' takes 'text' or 'json', not '%s': for %s use 'fntrace export -f %s'",
+				  arg, arg, strcmp(arg, "flame-graph") ? arg : "folded");
+	int fields = 1;
+	for (const char *p = arg; *p && fields; ) {
+		size_t n = strcspn(p, ","), k;
+		for (k = 0; k < sizeof(uftrace_fields) / sizeof(*uftrace_fields); k++)
+			if (strlen(uftrace_fields[k]) == n && !strncmp(p, uftrace_fields[k], n))
+				break;
+		fields = n && k < sizeof(uftrace_fields) / sizeof(*uftrace_fields);
+		p += n + (p[n] == ',');
+	}
+	if (fields)
+		die_usage("option '-f' is '--format' (text or json), not uftrace's -f/--output-fields: for the "
+			  "columns write '--fields %s'", arg);
+	die_usage("option '--format' takes 'text' or 'json', not '%s'", arg);
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1025,7 +1052,7 @@ int cmd_replay(int argc, char **argv)
 		case 0x310: parse_fields(&r, optarg); break;
 		case 'f':
 			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
-				die_usage("option '--format' takes 'text' or 'json', not '%s'", optarg);
+				bad_format(optarg);
 			json = !strcmp(optarg, "json");
 			break;
 		case 'h': fputs(replay_usage, stdout); return 0;

@@ -637,13 +637,34 @@ int cmd_report(int argc, char **argv)
 			else if (!strcmp(optarg, "max")) sort_key = 'x';
 			else if (!strcmp(optarg, "min")) sort_key = 'i';
 			else if (!strcmp(optarg, "name")) sort_key = 'n';
-			else die_usage("option '--sort' takes total, self, calls, avg, max, min or name, not '%s'", optarg);
+			else {
+				/* uftrace's keys */
+				static const char *const uf[][2] = {
+					{ "call", "calls" }, { "func", "name" }, { "total_avg", "avg" },
+					{ "total_min", "min" }, { "total_max", "max" },
+				};
+				for (size_t k = 0; k < sizeof(uf) / sizeof(*uf); k++)
+					if (!strcmp(optarg, uf[k][0]))
+						die_usage("option '--sort': uftrace's key '%s' is fntrace's '%s' (fntrace's "
+							  "keys: total, self, calls, avg, max, min, name)", optarg, uf[k][1]);
+				if (strchr(optarg, ','))
+					die_usage("option '--sort' takes one key (total, self, calls, avg, max, min or name), "
+						  "not a list: '%s'", optarg);
+				die_usage("option '--sort' takes total, self, calls, avg, max, min or name, not '%s'", optarg);
+			}
 			break;
 		case 0x400: r.threads = 1; break;
 		case 0x402: diff_dir = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "csv") && strcmp(optarg, "json"))
+			{
+				static const char *const ex[] = { "html", "svg", "folded", "chrome", "perfetto", "speedscope" };
+				for (size_t k = 0; k < sizeof(ex) / sizeof(*ex); k++)
+					if (!strcmp(optarg, ex[k]))
+						die_usage("option '--format' takes text, csv or json, not '%s': for %s use "
+							  "'fntrace export -f %s'", optarg, optarg, optarg);
 				die_usage("option '--format' takes text, csv or json, not '%s'", optarg);
+			}
 			format = optarg;
 			break;
 		case 'h': fputs(report_usage, stdout); return 0;

@@ -120,6 +120,10 @@ int main(int argc, char **argv)
 		}
 	if (argv[1][0] == '-')
 		die_usage("unknown option '%s'", argv[1]);
+	if (!strcmp(argv[1], "dump"))    /* uftrace's dump --chrome / --flame-graph */
+		die_usage("'dump' is not a fntrace command: uftrace's 'dump --chrome' is 'fntrace export -f chrome', "
+			  "'dump --flame-graph' is 'fntrace export -f folded' (or -f svg), and 'fntrace replay -f json' "
+			  "writes every call as a record");
 	if (is_program(argv[1]))         /* uftrace's 'uftrace ./prog' */
 		die_usage("'%s' is not a fntrace command; to trace that program: 'fntrace live %s%s' (or 'fntrace "
 			  "record %s%s', then 'fntrace replay')", argv[1], argv[1], argc > 2 ? " ..." : "", argv[1],

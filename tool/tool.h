@@ -6,6 +6,7 @@
 #ifndef FNT_TOOL_H
 #define FNT_TOOL_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,14 @@
 #include "symbols/symbols.h"
 
 #define FNT_VERSION "0.1.0"
+
+/* ---- opts.c: getopt_long for every command ---- */
+/* getopt_long, except that an abbreviated long option never takes the next
+ * argument as its value, and an unknown option that is a uftrace spelling
+ * dies with a usage error naming fntrace's */
+int fnt_getopt_long(int argc, char *const argv[], const char *optstring, const struct option *longopts,
+		    int *longindex);
+#define getopt_long fnt_getopt_long
 
 /* ---- util.c ---- */
 extern const char *cmd_name;     /* the running subcommand, for messages */

@@ -303,8 +303,12 @@ const struct trigger *view_trigger(struct view *v, uint32_t func);
 	"                         thread starts off), depth=N (N levels from FUNC),\n" \
 	"                         backtrace (its callers, replay), finish (nothing\n" \
 	"                         after FUNC returns), time=DUR (FUNC's calls shorter\n" \
-	"                         than DUR left out with their callees), hide, filter,\n" \
-	"                         notrace (-H, -F, -N for FUNC)\n"
+	"                         than DUR left out with their callees; uftrace's\n" \
+	"                         time= hides the calls under FUNC shorter than DUR\n" \
+	"                         instead: -F FUNC -t DUR here), hide, filter,\n" \
+	"                         notrace (-H, -F, -N for FUNC).  depth=N on a\n" \
+	"                         recursive FUNC counts from its outermost call\n" \
+	"                         (uftrace restarts at each nested call)\n"
 
 
 /* ---- calls.c: matched calls over the time-ordered (or per-thread) walk ---- */

@@ -22,10 +22,11 @@ def check(ctx):
     expect(["frobnicate"], "fntrace: 'frobnicate' is not a fntrace command")
     expect(["./case.json"], "fntrace: './case.json' is not a fntrace command",
            cwd=os.path.dirname(__file__))
-    try:
-        check_options(ctx)
-    except AssertionError as e:
-        problems.append(str(e))
+    for part in (check_options, check_help):
+        try:
+            part(ctx)
+        except AssertionError as e:
+            problems.append(str(e))
     assert not problems, "\n".join(problems)
 
 
@@ -101,4 +102,21 @@ def check_options(ctx):
         p = ctx.run("report", "-d", d, "-s", k, data=False)
         if p.returncode != 0:
             problems.append("report -s %s: %r" % (k, p.stderr))
+    assert not problems, "\n".join(problems)
+
+
+HELP_T = (
+    "time=DUR (FUNC's calls shorter than DUR left out with their callees; uftrace's time= hides the calls under "
+    "FUNC shorter than DUR instead: -F FUNC -t DUR here), hide, filter, notrace (-H, -F, -N for FUNC). depth=N "
+    "on a recursive FUNC counts from its outermost call (uftrace restarts at each nested call)")
+
+
+def check_help(ctx):
+    """-T's time= and depth= mean something else than uftrace's: every
+    reading command's --help says so, and the behaviour is what it says"""
+    problems = []
+    for cmd in ("replay", "report", "graph", "export"):
+        text = " ".join(ctx.run(cmd, "--help", data=False, check=True).stdout.split())
+        if HELP_T not in text:
+            problems.append("%s --help lacks %r" % (cmd, HELP_T))
     assert not problems, "\n".join(problems)

@@ -192,7 +192,7 @@ int cmd_archive(int argc, char **argv)
 	int opt, fd, debug_in_tree;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":d:o:h", longopts, NULL)) != -1) {
+	while ((opt = fnt_getopt_long(argc, argv, ":d:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'o': out = optarg; break;

@@ -177,7 +177,7 @@ int cmd_export(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:f:o:qh", longopts, NULL)) != -1) {
+	while ((opt = fnt_getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:f:o:qh", longopts, NULL)) != -1) {
 		if (view_opt(&vo, opt, optarg))
 			continue;
 		switch (opt) {

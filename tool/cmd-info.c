@@ -256,7 +256,7 @@ int cmd_info(int argc, char **argv)
 	char dur[32];
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
+	while ((opt = fnt_getopt_long(argc, argv, ":d:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

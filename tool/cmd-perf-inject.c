@@ -463,7 +463,7 @@ int cmd_perf_inject(int argc, char **argv)
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":d:i:o:h", longopts, NULL)) != -1) {
+	while ((opt = fnt_getopt_long(argc, argv, ":d:i:o:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

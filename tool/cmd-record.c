@@ -554,7 +554,7 @@ int cmd_record(int argc, char **argv)
 	int libcall = lc_env && !strcmp(lc_env, "0") ? 0 : lc_env && !strcmp(lc_env, "nest") ? 2 : 1;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:P:H:C:T:", longopts, NULL)) != -1) {
+	while ((opt = fnt_getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:P:H:C:T:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'F': filter_add(&ft, 'F', optarg, "-F/--filter"); break;

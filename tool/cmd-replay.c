@@ -1041,7 +1041,7 @@ int cmd_replay(int argc, char **argv)
 
 	opterr = 0;
 	int follow = 0;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:f:r:h", longopts, NULL)) != -1) {
+	while ((opt = fnt_getopt_long(argc, argv, ":d:F:N:H:C:D:t:T:f:r:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

@@ -937,7 +937,7 @@ int cmd_tui(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":d:F:N:H:C:D:t:h", longopts, NULL)) != -1) {
+	while ((opt = fnt_getopt_long(argc, argv, ":d:F:N:H:C:D:t:h", longopts, NULL)) != -1) {
 		if (view_opt(&o, opt, optarg))
 			continue;
 		switch (opt) {

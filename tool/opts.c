@@ -1,6 +1,6 @@
 /*
- * opts.c - the option parser every command uses (tool.h renames
- * getopt_long to fnt_getopt_long): getopt_long, plus two things it lacks.
+ * opts.c - the option parser every command calls (fnt_getopt_long):
+ * getopt_long, plus two things it lacks.
  *
  * An abbreviated long option never takes the next argument as its value:
  * getopt_long took 'record --time ./prog' as '--time-filter ./prog' and
@@ -13,7 +13,6 @@
  */
 #include <string.h>
 #include "tool/tool.h"
-#undef getopt_long
 
 struct uftrace_hint {
 	const char *cmds;          /* the commands it applies to, " record live " */

@@ -22,7 +22,6 @@
  * dies with a usage error naming fntrace's */
 int fnt_getopt_long(int argc, char *const argv[], const char *optstring, const struct option *longopts,
 		    int *longindex);
-#define getopt_long fnt_getopt_long
 
 /* ---- util.c ---- */
 extern const char *cmd_name;     /* the running subcommand, for messages */

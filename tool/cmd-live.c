@@ -29,6 +29,15 @@ static const char live_usage[] =
 	"                       removed when the view ends: ./fntrace.data is left alone\n"
 	"      --time           print the wall-clock time of each line\n"
 	"      --srcline        print file:line of each function\n"
+	"      --fields LIST    the columns before each function, as 'fntrace replay\n"
+	"                       --fields' takes them (duration,tid,time,elapsed,delta,\n"
+	"                       self,module,addr,srcline or none)\n"
+	"      --demangle MODE  C++ names: short (default), full, simple or no\n"
+	"      --no-demangle    keep C++ names mangled\n"
+	"      --color WHEN     colour durations by size: auto (on a terminal), always\n"
+	"                       or never\n"
+	"      --no-pager       accepted (live never pages: it prints as the program runs)\n"
+	"      --debug-dir DIR, --prefix-map OLD=NEW  as for 'fntrace replay'\n"
 	"  -h, --help           this help\n\n"
 	"Every other option is a 'fntrace record' option (-F, -N, -H, -C, -T, -D, -t,\n"
 	"--max-stack, --module, --no-thread, -A, -R, --auto-args, --patch, --callsite,\n"
@@ -76,6 +85,32 @@ static void remove_live_tmp(void)
 	live_tmp[0] = 0;
 }
 
+/* the replay's display options live takes: their view_opt code (or
+ * LIVE_FIELDS), and whether they take a value; 0 for any other */
+#define LIVE_FIELDS 1
+static int display_option(const char *a, const char **value, int *takes)
+{
+	static const struct {
+		const char *name;
+		int code, takes;
+	} opts[] = {
+		{ "--fields", LIVE_FIELDS, 1 }, { "--demangle", 0x120, 1 }, { "--no-demangle", 0x102, 0 },
+		{ "--color", 0x141, 1 }, { "--no-pager", 0x140, 0 }, { "--debug-dir", 0x100, 1 },
+		{ "--prefix-map", 0x101, 1 },
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		size_t n = strlen(opts[i].name);
+		if (strncmp(a, opts[i].name, n) || (a[n] && a[n] != '='))
+			continue;
+		if (a[n] == '=' && !opts[i].takes)
+			die_usage("option '%s' takes no value", opts[i].name);
+		*value = a[n] == '=' ? a + n + 1 : NULL;
+		*takes = opts[i].takes && !a[n];
+		return opts[i].code;
+	}
+	return 0;
+}
+
 /* record options that take a value (the next argument unless given as --opt=value) */
 static int takes_value(const char *a)
 {
@@ -96,7 +131,8 @@ int cmd_live(int argc, char **argv)
 {
 	struct view_opts o = { 0 };
 	char **rargv = xcalloc((size_t)argc + 8, sizeof(*rargv));
-	int rargc = 0, time_ = 0, srcline = 0, i, status = 0;
+	int rargc = 0, time_ = 0, srcline = 0, i, status = 0, code, takes;
+	const char *fields = NULL, *value;
 	char self[PATH_MAX];
 	const char *dir = NULL;
 	pid_t pid;
@@ -123,6 +159,18 @@ int cmd_live(int argc, char **argv)
 		}
 		if (!strcmp(a, "--srcline")) {
 			srcline = 1;
+			continue;
+		}
+		if ((code = display_option(a, &value, &takes)) != 0) {
+			if (takes) {
+				if (i + 1 >= argc)
+					die_usage("option '%s' needs a value", a);
+				value = argv[++i];
+			}
+			if (code == LIVE_FIELDS)
+				replay_fields_check(fields = value);   /* before anything runs */
+			else
+				view_opt(&o, code, value);
 			continue;
 		}
 		if (!strcmp(a, "--ring") || !strncmp(a, "--ring=", 7))
@@ -192,7 +240,7 @@ int cmd_live(int argc, char **argv)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	o.dir = dir;
-	int ret = replay_follow(&o, time_, srcline, pid, &status, start);
+	int ret = replay_follow(&o, time_, srcline, fields, pid, &status, start);
 	free(rargv);
 	remove_live_tmp();
 	if (WIFEXITED(status))

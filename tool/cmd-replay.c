@@ -770,9 +770,28 @@ static int session_state(const char *dir, uint64_t not_before)
 	return done;
 }
 
+void replay_fields_check(const char *fields)
+{
+	struct replay check = { 0 };
+	parse_fields(&check, fields);
+}
+
+/* the header line: the columns --fields asked for, or the default ones */
+static void put_header(struct replay *r)
+{
+	if (r->n_fields) {
+		put_str(r, "#");
+		for (int i = 0; i < r->n_fields; i++)
+			put_str(r, field_heads[r->fields[i]]);
+		put_str(r, "| FUNCTION\n");
+	} else {
+		put_str(r, "# DURATION     TID     FUNCTION\n");
+	}
+}
+
 /* one poll; returns 0, or -1 when the trace cannot be read yet */
-static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int srcline, int final,
-		       struct line_skip *ls, int *had_events)
+static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int srcline, const char *fields,
+		       int final, struct line_skip *ls, int *had_events)
 {
 	static const struct calls_ops ops = { on_begin, on_end, on_orphan, on_lost, on_mark, on_stack, NULL, NULL };
 	static const cookie_io_functions_t io = { .write = skip_write };
@@ -808,8 +827,10 @@ static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int
 	if (!out)
 		die("cannot write: %s", strerror(errno));
 	struct replay r = { .v = &v, .out = out, .time = time_, .srcline = srcline };
+	if (fields)
+		parse_fields(&r, fields);
 	r.buf = xmalloc(OUT_CAP);
-	put_str(&r, "# DURATION     TID     FUNCTION\n");
+	put_header(&r);
 	calls_walk(&v, 1, &ops, &r, 0);
 	for (size_t i = 0; i < t->n_procs; i++)
 		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
@@ -835,7 +856,8 @@ static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int
 	return 0;
 }
 
-int replay_follow(struct view_opts *o, int time_, int srcline, int recorder, int *status, uint64_t not_before)
+int replay_follow(struct view_opts *o, int time_, int srcline, const char *fields, int recorder, int *status,
+		  uint64_t not_before)
 {
 	struct symbols_options so = {
 		.debug_dirs = o->debug_dirs.v, .n_debug_dirs = o->debug_dirs.n,
@@ -848,6 +870,7 @@ int replay_follow(struct view_opts *o, int time_, int srcline, int recorder, int
 
 	if (!syms)
 		die("cannot initialise the symbolizer");
+	use_color = o->color > 0 || (o->color == 0 && isatty(STDOUT_FILENO));   /* (never paged: it streams) */
 	if (!o->dir)
 		o->dir = "fntrace.data";
 	if (recorder <= 0)
@@ -870,7 +893,7 @@ int replay_follow(struct view_opts *o, int time_, int srcline, int recorder, int
 			break;
 		}
 		if ((state >= 0 && !access(o->dir, F_OK)) || final)
-			follow_pass(o, syms, time_, srcline, final, &ls, &had_events);
+			follow_pass(o, syms, time_, srcline, fields, final, &ls, &had_events);
 		if (final) {
 			if (!had_events) {
 				fprintf(stderr, "fntrace: no function events were recorded in '%s'\n", o->dir);
@@ -1037,6 +1060,7 @@ int cmd_replay(int argc, char **argv)
 	static const struct calls_ops json_ops = { NULL, json_end, NULL, NULL, NULL, NULL, NULL, NULL };
 	struct replay r = { .v = &v, .out = stdout };
 	int opt, json = 0;
+	const char *fields_arg = NULL;   /* --fields, for --follow */
 	const char *range = NULL;
 
 	opterr = 0;
@@ -1049,7 +1073,7 @@ int cmd_replay(int argc, char **argv)
 		case 0x303: follow = 1; break;
 		case 0x300: r.time = 1; break;
 		case 0x301: r.srcline = 1; break;
-		case 0x310: parse_fields(&r, optarg); break;
+		case 0x310: parse_fields(&r, optarg); fields_arg = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "json") && strcmp(optarg, "text"))
 				bad_format(optarg);
@@ -1071,7 +1095,7 @@ int cmd_replay(int argc, char **argv)
 			if (o.triggers[i].flags & TRIG_TIME)
 				die_usage("option '-T/--trigger': action 'time=' needs whole calls and cannot be used with "
 					  "--follow (use it on the finished trace)");
-		return replay_follow(&o, r.time, r.srcline, 0, NULL, 0);
+		return replay_follow(&o, r.time, r.srcline, fields_arg, 0, NULL, 0);
 	}
 	if (range && (o.since_ns || o.has_until))
 		die_usage("-r/--time-range cuts the calls at both ends; --since/--until keep whole calls: use one or the other");
@@ -1085,14 +1109,7 @@ int cmd_replay(int argc, char **argv)
 	if (json)
 		calls_walk(&v, 1, &json_ops, &r, 0);
 	else {
-		if (r.n_fields) {
-			put_str(&r, "#");
-			for (int i = 0; i < r.n_fields; i++)
-				put_str(&r, field_heads[r.fields[i]]);
-			put_str(&r, "| FUNCTION\n");
-		} else {
-			put_str(&r, "# DURATION     TID     FUNCTION\n");
-		}
+		put_header(&r);
 		calls_walk(&v, 1, &ops, &r, 0);
 	}
 	progress_end();

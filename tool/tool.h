@@ -391,7 +391,10 @@ void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, ui
  * complete (recorder > 0: until that process exits; its wait status goes
  * to *status) or Ctrl-C.  not_before: CLOCK_REALTIME ns; a trace whose
  * session started earlier is an old one about to be moved away: wait */
-int replay_follow(struct view_opts *o, int time, int srcline, int recorder, int *status, uint64_t not_before);
+int replay_follow(struct view_opts *o, int time, int srcline, const char *fields, int recorder, int *status,
+		  uint64_t not_before);
+/* a --fields list: a usage error naming the bad field, or nothing */
+void replay_fields_check(const char *fields);
 
 /* ---- args.c: argument / return values as text ---- */
 /* Format the payload of a function whose spec text is spec_text (from

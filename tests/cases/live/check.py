@@ -96,6 +96,22 @@ def check(ctx):
     assert norm(p.stdout) == ["# DURATION     TID     FUNCTION", "T1 | phase_two() {", "T1 |   two_leaf();",
                               "T1 |   two_leaf();", "T1 |   two_leaf();", "T1 | } /* phase_two */"], p.stdout
 
+    # replay's display options: --fields, --demangle, --color, --no-pager,
+    # the same lines as replay with them; a bad --fields list is a usage
+    # error before the program runs
+    d = os.path.join(ctx.work, "live-fields.data")
+    p = subprocess.run([ctx.fntrace, "live", "-d", d, "--fields", "tid,elapsed", "--demangle=full", "--color",
+                        "never", "--no-pager", "-F", "phase_two", "--", prog], capture_output=True, text=True,
+                       cwd=ctx.work, timeout=60)
+    assert p.returncode == 0, p.stderr
+    rep = ctx.run("replay", "-d", d, "--fields", "tid,elapsed", "--demangle", "full", "--no-pager", check=True)
+    assert p.stdout.splitlines()[0] == "#    TID     ELAPSED  | FUNCTION", p.stdout
+    strip = lambda t: [l[:10] + l[21:] for l in t.splitlines() if not l.startswith("MARKER")]
+    assert strip(p.stdout) == strip(rep.stdout) and len(strip(p.stdout)) == 6, (p.stdout, rep.stdout)
+    p = subprocess.run([ctx.fntrace, "live", "-d", os.path.join(ctx.work, "bad.data"), "--fields", "bogus", "--",
+                        prog], capture_output=True, text=True, cwd=ctx.work, timeout=60)
+    assert p.returncode == 2 and "unknown field 'bogus'" in p.stderr and "MARKER" not in p.stdout, p
+
     # the program's status is passed on; a missing program is 127
     p = subprocess.run([ctx.fntrace, "live", "-d", os.path.join(ctx.work, "x.data"), "--", "/nonexistent"],
                        capture_output=True, text=True, cwd=ctx.work, timeout=60)

@@ -120,9 +120,11 @@ static const char record_usage[] =
 	"                       from the module files, which a rebuild changes; with\n"
 	"                       -q the tables hold names only, no source lines)\n"
 	"  -h, --help           this help\n\n"
-	"The exit status is the program's (128+N if it died by signal N, 127 if it\n"
-	"was not found, 126 if it could not be executed).  Events recorded before a\n"
-	"crash or a kill are kept.  While the program runs, Ctrl-C and SIGQUIT are\n"
+	"The exit status is the program's; a program that died of signal N makes\n"
+	"record die of signal N too, once the trace is written (without a core dump\n"
+	"of its own), so a shell sees what it would have seen without record.  127\n"
+	"if the program was not found, 126 if it could not be executed.  Events\n"
+	"recorded before a crash or a kill are kept.  While the program runs, Ctrl-C and SIGQUIT are\n"
 	"left to it and SIGTERM and SIGHUP are passed on to it; once it has ended,\n"
 	"they stop record.\n";
 
@@ -471,6 +473,27 @@ static void forward_signal(int sig)
 {
 	if (child_pid > 0)
 		kill(child_pid, sig);
+}
+
+/* The program died of signal sig: the trace is complete, so record dies of
+ * the same signal, as the program would have without it: a shell then
+ * sees WIFSIGNALED (an interactive loop stops at a Ctrl-C) and a core
+ * status.  Record dumps no core of its own.  Returns only for a signal
+ * whose default action does not end a process (then 128+sig is the exit). */
+static void die_of_signal(int sig)
+{
+	struct rlimit none = { 0, 0 };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+	fflush(NULL);
+	pager_finish();         /* (--report on a terminal) */
+	setrlimit(RLIMIT_CORE, &none);
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }
 
 static int count_fnt(const char *dir)
@@ -985,5 +1008,7 @@ int cmd_record(int argc, char **argv)
 	}
 	free(prog);
 	free(ft.text);
+	if (WIFSIGNALED(status))
+		die_of_signal(WTERMSIG(status));
 	return ret;
 }

@@ -34,6 +34,13 @@ static void pager_wait(void)
 	pager_pid = 0;
 }
 
+/* the pager has shown everything and quit (before a command that dies of
+ * a signal on purpose: record passing on its program's) */
+void pager_finish(void)
+{
+	pager_wait();
+}
+
 static void pager_run(void)
 {
 	const char *pager = getenv("FNTRACE_PAGER");

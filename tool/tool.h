@@ -68,6 +68,8 @@ struct view_opts;
 extern int use_color;                 /* set by pager_start */
 /* on a terminal: start the pager (unless --no-pager), decide colour */
 void pager_start(const struct view_opts *o);
+/* wait for the pager to quit, if one runs */
+void pager_finish(void);
 void format_duration_color(char *buf, size_t len, uint64_t ns);   /* format_duration, coloured */
 char *put_duration_color(char *p, uint64_t ns);                   /* put_duration, coloured */
 

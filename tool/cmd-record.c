@@ -14,10 +14,13 @@
 #include <inttypes.h>
 #include <libelf.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -124,9 +127,10 @@ static const char record_usage[] =
 	"record die of signal N too, once the trace is written (without a core dump\n"
 	"of its own), so a shell sees what it would have seen without record.  127\n"
 	"if the program was not found, 126 if it could not be executed.  Events\n"
-	"recorded before a crash or a kill are kept.  While the program runs, Ctrl-C and SIGQUIT are\n"
-	"left to it and SIGTERM and SIGHUP are passed on to it; once it has ended,\n"
-	"they stop record.\n";
+	"recorded before a crash or a kill are kept.  While the program runs,\n"
+	"Ctrl-C and SIGQUIT are left to it, and SIGTERM and SIGHUP sent to record\n"
+	"alone are passed on to it (not those sent to its whole process group,\n"
+	"which it got already); once it has ended, they stop record.\n";
 
 static char *find_runtime(void)
 {
@@ -469,10 +473,124 @@ static void add_signal_action(char **env, const char *arg)
 
 static pid_t child_pid;
 
-static void forward_signal(int sig)
+/* ---- SIGTERM and SIGHUP: passed on to the program, once ----
+ *
+ * A signal sent to record alone (`kill PID`, a service manager stopping
+ * its main process, a hangup of a terminal record leads) must reach the
+ * program; one sent to the whole process group (`timeout`, `kill -- -PGID`,
+ * a program's own kill(0, ...), a shell's SIGHUP to its jobs) has reached
+ * it already, and passing it on again made a program whose handler treats
+ * a second SIGTERM as "stop now" skip its graceful shutdown.  Nothing in
+ * the siginfo tells the two apart (both are SI_USER from the same pid), so
+ * record keeps a witness: a process of its own in the program's process
+ * group that blocks every signal and reports each SIGTERM and SIGHUP it
+ * gets.  A signal the witness got too was sent to the group: it is not
+ * passed on. */
+struct witness_msg {
+	int32_t sig, pad;
+	uint64_t ns;
+};
+static pid_t witness_pid = -1;
+static int witness_fd = -1;
+static uint64_t witness_seen[NSIG];     /* when the witness last got each signal */
+
+static uint64_t mono_now(void)
 {
-	if (child_pid > 0)
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* before the program is started, from record's one thread (the witness
+ * dies with it: PR_SET_PDEATHSIG) */
+static void witness_start(void)
+{
+	int p[2];
+	pid_t parent = getpid();
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t all, set;
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != parent)
+			_exit(0);
+		/* holds nothing of record's: no terminal, no trace, no lock */
+		if (p[1] != 3 && dup3(p[1], 3, O_CLOEXEC) < 0)
+			_exit(0);
+		for (int fd = 0; fd < 3; fd++)
+			close(fd);
+		if (syscall(SYS_close_range, 4u, ~0u, 0u))
+			for (int fd = 4; fd < 65536; fd++)
+				close(fd);
+		prctl(PR_SET_NAME, "fntrace-witness", 0, 0, 0);
+		sigemptyset(&set);
+		sigaddset(&set, SIGTERM);
+		sigaddset(&set, SIGHUP);
+		for (;;) {
+			int sig = sigwaitinfo(&set, NULL);
+			if (sig < 0)
+				continue;
+			struct witness_msg m = { sig, 0, mono_now() };
+			if (write(3, &m, sizeof(m)) < 0 && errno == EPIPE)
+				_exit(0);
+		}
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return;
+	}
+	witness_pid = pid;
+	witness_fd = p[0];
+}
+
+static void witness_stop(void)
+{
+	if (witness_pid > 0) {
+		kill(witness_pid, SIGKILL);
+		while (waitpid(witness_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (witness_fd >= 0)
+		close(witness_fd);
+	witness_pid = witness_fd = -1;
+}
+
+/* 1 if the witness got sig at most 1 s before `since`, waiting up to
+ * 100 ms for its report (the kernel signals a group member by member) */
+static int witness_got(int sig, uint64_t since)
+{
+	uint64_t end = since + 100000000ull;
+	for (;;) {
+		struct witness_msg m;
+		while (read(witness_fd, &m, sizeof(m)) == (ssize_t)sizeof(m))
+			if (m.sig > 0 && m.sig < NSIG)
+				witness_seen[m.sig] = m.ns;
+		if (witness_seen[sig] && witness_seen[sig] + 1000000000ull >= since)
+			return 1;
+		uint64_t now = mono_now();
+		if (now >= end)
+			return 0;
+		struct pollfd pfd = { witness_fd, POLLIN, 0 };
+		if (poll(&pfd, 1, (int)((end - now) / 1000000u) + 1) < 0 && errno != EINTR)
+			return 0;
+	}
+}
+
+static void forward_signal(int sig, siginfo_t *si, void *uc)
+{
+	int e = errno;
+	uint64_t t = mono_now();
+	(void)uc;
+	/* the program signalling record itself: passing it back would hit
+	 * the sender; one the witness got was sent to the whole group */
+	if (child_pid > 0 && !(si->si_code == SI_USER && si->si_pid == child_pid) &&
+	    (witness_fd < 0 || !witness_got(sig, t)))
 		kill(child_pid, sig);
+	errno = e;
 }
 
 /* The program died of signal sig: the trace is complete, so record dies of
@@ -822,6 +940,7 @@ int cmd_record(int argc, char **argv)
 	 * program, which may raise or lower its own, must be the one that grows
 	 * its file, checking its limit as it goes (doc/safety.md); the ring, a
 	 * file too, would not fit under a small one either */
+	witness_start();
 	struct rlimit fsize;
 	int fsize_limited = !getrlimit(RLIMIT_FSIZE, &fsize) && fsize.rlim_cur != RLIM_INFINITY;
 	if (!no_drain && !ring_chunks && !snap_sig && !fsize_limited &&
@@ -925,6 +1044,7 @@ int cmd_record(int argc, char **argv)
 		int err = 0;
 		if (read(pipefd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
 			waitpid(child_pid, NULL, 0);
+			witness_stop();
 			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(err));
 			trace_dir_remove(&td, absdir);
 			trace_dir_unlink_preload(lib, preload_dir);
@@ -938,8 +1058,14 @@ int cmd_record(int argc, char **argv)
 	static const int held[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
 	struct sigaction held_before[4];
 	for (int i = 0; i < 4; i++) {
-		struct sigaction sa = { .sa_handler = i < 2 ? SIG_IGN : forward_signal };
+		struct sigaction sa = { .sa_handler = SIG_IGN };
 		sigemptyset(&sa.sa_mask);
+		if (i >= 2) {
+			sa.sa_sigaction = forward_signal;
+			sa.sa_flags = SA_SIGINFO;
+			sigaddset(&sa.sa_mask, SIGTERM);
+			sigaddset(&sa.sa_mask, SIGHUP);
+		}
 		sigaction(held[i], &sa, &held_before[i]);
 	}
 	/* a flight recorder's snapshots get their symbol tables as they are
@@ -967,6 +1093,7 @@ int cmd_record(int argc, char **argv)
 	child_pid = 0;
 	for (int i = 0; i < 4; i++)
 		sigaction(held[i], &held_before[i], NULL);
+	witness_stop();
 	/* names that survive a rebuild: one more walk of the trace (doc/format.md) */
 	/* from the walk the summary line makes anyway; -q: no walk, so
 	 * names only (doc/portable-traces.md) */

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "fntrace.h"
 #include "runtime/runtime-internal.h"
+#include "format/pathcheck.h"
 
 uint32_t chunk_size = FNT_DEFAULT_CHUNK;
 char trace_dir[4096];
@@ -632,6 +633,23 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	}
 	/* private by default; and never into a directory where others could
 	 * have planted names (`fntrace record` checks the same before) */
+	{
+		/* and never by a path someone else could redirect
+		 * (format/pathcheck.h): a child forked later goes by it again */
+		char comp[256];
+		const char *why;
+		char *scratch = mmap(NULL, FNT_PATHCHECK_SCRATCH, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (scratch == MAP_FAILED)
+			return -1;
+		int bad = fnt_path_trusted(trace_dir, geteuid(), comp, sizeof(comp), &why, scratch);
+		int e = why ? EPERM : errno;
+		munmap(scratch, FNT_PATHCHECK_SCRATCH);
+		if (bad) {
+			errno = e;
+			return -1;
+		}
+	}
 	mkdir(trace_dir, FNT_DIR_MODE(fnt_file_mode));
 	if (stat(trace_dir, &dst))
 		return -1;

@@ -1085,6 +1085,15 @@ int cmd_record(int argc, char **argv)
 		die("waitpid: %s", strerror(errno));
 	}
 	symtab_watch_release(&watch);
+	{
+		/* the steps below go by the path: it must still name the
+		 * directory record made (only the user or root could have
+		 * changed it: tracedir.c checked every component) */
+		struct stat a, b;
+		if (stat(absdir, &a) || fstat(td.fd, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+			die("'%s' no longer names the trace directory record made (it was moved or replaced "
+			    "while the program ran); its trace is left where that directory is now", absdir);
+	}
 	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
 	/* the program is gone and its trace complete: Ctrl-C and kill stop

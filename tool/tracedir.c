@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "tool/tool.h"
 #include "tool/tracedir.h"
+#include "format/pathcheck.h"
 
 #define SNAPSHOT_PREFIX "snapshot-"
 
@@ -219,6 +220,25 @@ void trace_dir_prepare(struct trace_dir *td, const char *dir)
 
 	while (l > 1 && copy[l - 1] == '/')
 		copy[--l] = 0;
+	{
+		/* the whole path: record and the runtime go by it again later
+		 * (format/pathcheck.h) */
+		char abs[PATH_MAX], comp[PATH_MAX], scratch[FNT_PATHCHECK_SCRATCH];
+		const char *why;
+		if (copy[0] == '/')
+			snprintf(abs, sizeof(abs), "%s", copy);
+		else if (!getcwd(abs, sizeof(abs)) || strlen(abs) + 1 + l >= sizeof(abs))
+			die("cannot resolve '%s': %s", dir, strerror(errno));
+		else
+			snprintf(abs + strlen(abs), sizeof(abs) - strlen(abs), "/%s", copy);
+		if (fnt_path_trusted(abs, geteuid(), comp, sizeof(comp), &why, scratch)) {
+			if (why)
+				die("cannot record into '%s': '%s' on its path is not safe: %s, who could "
+				    "swap the trace directory for another; choose a directory that only you "
+				    "(and root) can change with -d", dir, comp, why);
+			die("cannot examine the path of '%s': %s", dir, strerror(errno));
+		}
+	}
 	pcopy = xstrdup(copy);
 	base = basename(copy);
 	pfd = open(dirname(pcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

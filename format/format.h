@@ -267,6 +267,7 @@ struct fnt_meta_untraced {
 #define FNT_UNTRACED_STATIC  4   /* a statically linked program: no loader reads LD_PRELOAD */
 #define FNT_UNTRACED_ARCH    5   /* a program for another machine (32-bit): libfntrace.so cannot be loaded */
 #define FNT_UNTRACED_SANDBOX 6   /* a forked child whose seccomp filter forbids what making its trace file takes */
+#define FNT_UNTRACED_ELSEWHERE 7 /* a forked child where the trace directory's path names another directory (mount namespace, chroot) */
 
 /* the argument spec (format/argspec.h text) captured for the function at addr */
 struct fnt_meta_argspec {

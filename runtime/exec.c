@@ -381,6 +381,8 @@ static void note_fork(pid_t pid)
 	 * if the filter forbids it too */
 	if (fnt_file_calls_denied())
 		note_untraced((uint32_t)pid, FNT_UNTRACED_SANDBOX, trace_dir_copy);
+	else if (fnt_trace_dir_elsewhere())
+		note_untraced((uint32_t)pid, FNT_UNTRACED_ELSEWHERE, trace_dir_copy);
 	else if (!fnt_denied(SYS_faccessat2) && !fnt_denied(SYS_faccessat) &&
 		 faccessat(AT_FDCWD, trace_dir_copy, W_OK | X_OK, AT_EACCESS))
 		note_untraced((uint32_t)pid, FNT_UNTRACED_NO_FILE, trace_dir_copy);

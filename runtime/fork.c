@@ -95,9 +95,10 @@ static void fork_child_common(int raw)
 	/* when it was made: a raw clone had no prepare step, and fork_ticks
 	 * is an earlier fork's (or 0); its first event is the closest */
 	int failed = file_open(tf, &cal, raw ? fnt_now() : fork_ticks);
-	/* (a directory the child may not write: the parent has listed it as
-	 * untraced already, exec.c's note_fork) */
-	if (failed && !fnt_denied(SYS_faccessat2) && !fnt_denied(SYS_faccessat) &&
+	/* (a directory the child may not write, or a path that names
+	 * another directory: the parent has listed it as untraced already,
+	 * exec.c's note_fork) */
+	if (failed && !fnt_trace_dir_elsewhere() && !fnt_denied(SYS_faccessat2) && !fnt_denied(SYS_faccessat) &&
 	    !faccessat(AT_FDCWD, trace_dir, W_OK | X_OK, AT_EACCESS))
 		__atomic_add_fetch(&parent_hdr->children_nofile, 1, __ATOMIC_RELAXED);
 	munmap(parent_hdr, FNT_HEADER_SIZE);

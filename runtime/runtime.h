@@ -265,6 +265,9 @@ void fnt_trace_signals_init(void) FNT_HIDDEN;            /* at exit: copy out th
 void fnt_snapshot_signal_init(void) FNT_HIDDEN;
 /* exec.c: keep the settings children need (exec/spawn with an environment) */
 void fnt_exec_init(const char *trace_dir) FNT_HIDDEN;
+/* 1 if the trace directory's path is gone or names another directory than
+ * the trace's (a mount namespace, a chroot) */
+int fnt_trace_dir_elsewhere(void) FNT_HIDDEN;
 /* the header of the file this context writes: a vfork child's own is
  * opened if it has none yet; NULL when not recording (tracefile.c) */
 struct fnt_file_header *fnt_trace_header_open(void) FNT_HIDDEN;

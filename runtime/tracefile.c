@@ -616,6 +616,37 @@ static void read_cmdline(struct fnt_file_header *h)
 	h->cmdline_len = (uint32_t)n;
 }
 
+/* The trace directory, by device and inode: from record (FNTRACE_DIR_ID),
+ * else from the first file made.  A process whose path names another
+ * directory (it, or its parent before the fork, entered a mount namespace
+ * with its own /tmp, or a chroot) makes no file there. */
+static dev_t dir_dev;
+static ino_t dir_ino;
+static int dir_known;
+
+static void dir_id_load(void)
+{
+	const char *id = getenv(FNTRACE_ENV_DIR_ID);
+	unsigned long long d, i;
+	int n = 0;
+	/* only for the directory it was made for: a program may give a
+	 * child a FNTRACE_DIR of its own (and the exec wrappers keep this) */
+	if (dir_known || !id || sscanf(id, "%llu:%llu:%n", &d, &i, &n) != 2 || !n || strcmp(id + n, trace_dir))
+		return;
+	dir_dev = (dev_t)d;
+	dir_ino = (ino_t)i;
+	dir_known = 1;
+}
+
+int fnt_trace_dir_elsewhere(void)
+{
+	struct stat st;
+	dir_id_load();
+	if (stat(trace_dir, &st))
+		return errno == ENOENT || errno == ENOTDIR;
+	return dir_known && (st.st_dev != dir_dev || st.st_ino != dir_ino);
+}
+
 /* Create "<dir>/<pid>-<n>.fnt" (n counts execs within one pid) and map its
  * header.  cal: calibration to copy (a forked child keeps its parent's);
  * made_ticks: when such a child was made, on that clock. */
@@ -650,9 +681,15 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 			return -1;
 		}
 	}
-	mkdir(trace_dir, FNT_DIR_MODE(fnt_file_mode));
+	dir_id_load();
+	if (!dir_known)
+		mkdir(trace_dir, FNT_DIR_MODE(fnt_file_mode));
 	if (stat(trace_dir, &dst))
 		return -1;
+	if (dir_known && (dst.st_dev != dir_dev || dst.st_ino != dir_ino)) {
+		errno = EXDEV;  /* not the trace's directory */
+		return -1;
+	}
 	if (dst.st_uid != geteuid() || ((dst.st_mode & 022) && !(dst.st_mode & S_ISVTX))) {
 		errno = EPERM;
 		return -1;
@@ -705,6 +742,9 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	read_cmdline(h);
 	memcpy(h->magic, FNT_FILE_MAGIC, 8);
 	tf->hdr = h;
+	dir_dev = dst.st_dev;
+	dir_ino = dst.st_ino;
+	dir_known = 1;
 	if (tf == &main_file)   /* (api.c writes its records again into a new file of the process) */
 		__atomic_add_fetch(&fnt_file_gen, 1, __ATOMIC_RELAXED);
 	return 0;

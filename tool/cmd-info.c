@@ -90,6 +90,8 @@ static void print_untraced(const struct trace_process *p)
 		[FNT_UNTRACED_STATIC] = "a statically linked program (no loader to preload the runtime)",
 		[FNT_UNTRACED_ARCH] = "a program for another architecture (the runtime cannot be loaded into it)",
 		[FNT_UNTRACED_SANDBOX] = "forked under a seccomp filter that forbids creating its trace file in",
+		[FNT_UNTRACED_ELSEWHERE] = "forked where the path of the trace directory names another directory "
+					   "(a mount namespace or chroot), so no trace file was made in",
 	};
 	for (size_t k = 0; k < p->n_untraced; k++) {
 		const struct trace_untraced *u = &p->untraced[k];

@@ -961,6 +961,17 @@ int cmd_record(int argc, char **argv)
 		}
 		setenv("LD_PRELOAD", preload, 1);
 		setenv(FNTRACE_ENV_DIR, absdir, 1);
+		{
+			/* the directory itself: a process whose path names
+			 * another one (a mount namespace) writes nothing there */
+			struct stat dst;
+			char id[PATH_MAX + 64];
+			if (!fstat(td.fd, &dst)) {
+				snprintf(id, sizeof(id), "%llu:%llu:%s", (unsigned long long)dst.st_dev,
+					 (unsigned long long)dst.st_ino, absdir);
+				setenv(FNTRACE_ENV_DIR_ID, id, 1);
+			}
+		}
 		if (mode) {
 			char buf[16];
 			snprintf(buf, sizeof(buf), "%o", (unsigned)td.file_mode);

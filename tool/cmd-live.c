@@ -245,5 +245,7 @@ int cmd_live(int argc, char **argv)
 	remove_live_tmp();
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status) ? WEXITSTATUS(status) : ret;
+	if (WIFSIGNALED(status))
+		tool_die_of_signal(WTERMSIG(status));   /* as record does, the program's death passed on */
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }

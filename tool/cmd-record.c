@@ -593,27 +593,6 @@ static void forward_signal(int sig, siginfo_t *si, void *uc)
 	errno = e;
 }
 
-/* The program died of signal sig: the trace is complete, so record dies of
- * the same signal, as the program would have without it: a shell then
- * sees WIFSIGNALED (an interactive loop stops at a Ctrl-C) and a core
- * status.  Record dumps no core of its own.  Returns only for a signal
- * whose default action does not end a process (then 128+sig is the exit). */
-static void die_of_signal(int sig)
-{
-	struct rlimit none = { 0, 0 };
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t set;
-	fflush(NULL);
-	pager_finish();         /* (--report on a terminal) */
-	setrlimit(RLIMIT_CORE, &none);
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-}
-
 static int count_fnt(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -1156,6 +1135,6 @@ int cmd_record(int argc, char **argv)
 	free(prog);
 	free(ft.text);
 	if (WIFSIGNALED(status))
-		die_of_signal(WTERMSIG(status));
+		tool_die_of_signal(WTERMSIG(status));
 	return ret;
 }

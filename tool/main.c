@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tool/tool.h"
@@ -31,6 +32,27 @@ void tool_exec_prepare(void)
 {
 	sigaction(SIGXFSZ, &xfsz_inherited, NULL);
 	sigaction(SIGCHLD, &chld_inherited, NULL);
+}
+
+/* The program died of signal sig: the trace is complete, so record (and
+ * live) dies of the same signal, as the program would have without it: a shell then
+ * sees WIFSIGNALED (an interactive loop stops at a Ctrl-C) and a core
+ * status.  Record dumps no core of its own.  Returns only for a signal
+ * whose default action does not end a process (then 128+sig is the exit). */
+void tool_die_of_signal(int sig)
+{
+	struct rlimit none = { 0, 0 };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+	fflush(NULL);
+	pager_finish();         /* (--report on a terminal) */
+	setrlimit(RLIMIT_CORE, &none);
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }
 
 struct command {

@@ -27,6 +27,9 @@ int fnt_getopt_long(int argc, char *const argv[], const char *optstring, const s
 extern const char *cmd_name;     /* the running subcommand, for messages */
 /* in a child, before exec: the signal dispositions the tool was started with (main.c) */
 void tool_exec_prepare(void);
+/* die of signal sig as the program did (no core of the tool's own); returns
+ * only for a signal whose default action does not end a process (main.c) */
+void tool_die_of_signal(int sig);
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_usage(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

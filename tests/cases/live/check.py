@@ -112,6 +112,11 @@ def check(ctx):
                         prog], capture_output=True, text=True, cwd=ctx.work, timeout=60)
     assert p.returncode == 2 and "unknown field 'bogus'" in p.stderr and "MARKER" not in p.stdout, p
 
+    # a program killed by a signal: live dies of it too, as record does
+    p = subprocess.run([ctx.fntrace, "live", "-d", os.path.join(ctx.work, "sig.data"), "--", "/bin/sh", "-c",
+                        "kill -TERM $$"], capture_output=True, text=True, cwd=ctx.work, timeout=60)
+    assert p.returncode == -15, (p.returncode, p.stderr)
+
     # the program's status is passed on; a missing program is 127
     p = subprocess.run([ctx.fntrace, "live", "-d", os.path.join(ctx.work, "x.data"), "--", "/nonexistent"],
                        capture_output=True, text=True, cwd=ctx.work, timeout=60)

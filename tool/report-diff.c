@@ -55,7 +55,10 @@ static int cmp_prof(const void *x, const void *y)
  * change of time: "+12.3%", or "" when the base's time is zero.  By the
  * calls, not the times: a call can last 0 ns as the trace has it (a
  * clock that went back between its entry and its exit is clamped), and a
- * new path of such calls showed "" */
+ * new path of such calls showed "".  At most 8 characters, the width of
+ * the column: a decrease is at most -100.0%, an increase from +10000%
+ * on drops the decimal, and from +1000000% on reads "+1e6%" (the power
+ * of ten at or below it) */
 static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base, uint64_t calls, uint64_t base_calls)
 {
 	if (!base_calls && calls)
@@ -64,26 +67,40 @@ static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base, uin
 		snprintf(buf, len, "gone");
 	else if (!base)
 		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%+.1f%%", 100.0 * ((double)now - (double)base) / (double)base);
+	else {
+		double pct = 100.0 * ((double)now - (double)base) / (double)base;
+		if (pct < 9999.95)
+			snprintf(buf, len, "%+.1f%%", pct);
+		else if (pct < 999999.5)
+			snprintf(buf, len, "%+.0f%%", pct);
+		else {
+			int e = 0;
+			while (pct >= 10.0)
+				pct /= 10.0, e++;
+			snprintf(buf, len, "+1e%d%%", e);
+		}
+	}
 }
 
-/* a change of time in the 10 columns of a duration: "+  0.480 ms" */
+/* a change of time, its sign always shown, right-aligned in the 11
+ * columns of the Diff column: "  +0.480 ms", "-306.660 us"; no sign when
+ * nothing changed.  A duration fills 10 columns, and one of 100 or more
+ * has no padding left for a sign: the sign gets a column of its own */
 static void diff_duration(char *buf, size_t len, uint64_t now, uint64_t base)
 {
 	char d[32];
 	uint64_t diff = now >= base ? now - base : base - now;
 	format_duration(d, sizeof(d), diff);
-	size_t pad = strspn(d, " ");
-	if (pad && diff)
-		d[pad - 1] = now >= base ? '+' : '-';
-	snprintf(buf, len, "%s", d);
+	const char *v = d + strspn(d, " ");
+	const char *sign = !diff ? "" : now > base ? "+" : "-";
+	int pad = 11 - (int)(strlen(sign) + strlen(v));
+	snprintf(buf, len, "%*s%s%s", pad > 0 ? pad : 0, "", sign, v);
 }
 
 void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t base_self, uint64_t calls,
 		  uint64_t base_calls)
 {
-	char t[32], td[32], tp[16], s[32], sd[32], sp[16], cd[32];
+	char t[32], td[40], tp[16], s[32], sd[40], sp[16], cd[32];
 	format_duration_color(t, sizeof(t), total);
 	diff_duration(td, sizeof(td), total, base_total);
 	diff_percent(tp, sizeof(tp), total, base_total, calls, base_calls);
@@ -94,7 +111,7 @@ void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t b
 		snprintf(cd, sizeof(cd), "0");
 	else
 		snprintf(cd, sizeof(cd), "%+" PRId64, (int64_t)(calls - base_calls));
-	printf("  %s  %s  %6s  %s  %s  %6s  %9" PRIu64 "  %7s  ", t, td, tp, s, sd, sp, calls, cd);
+	printf("  %s  %s  %8s  %s  %s  %8s  %9" PRIu64 "  %7s  ", t, td, tp, s, sd, sp, calls, cd);
 }
 
 void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,

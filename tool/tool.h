@@ -90,8 +90,8 @@ void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size
 void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t base_self, uint64_t calls,
 		  uint64_t base_calls);
 #define DIFF_HEADER \
-	"  Total time        Diff       %   Self time        Diff       %      Calls     Diff  Function\n" \
-	"  ==========  ==========  ======  ==========  ==========  ======  =========  =======  ========\n"
+	"  Total time         Diff         %   Self time         Diff         %      Calls     Diff  Function\n" \
+	"  ==========  ===========  ========  ==========  ===========  ========  =========  =======  ========\n"
 
 /* ---- progress.c ---- */
 /* "fntrace: WHAT 42%" on stderr after a second of walking t, when stderr is a

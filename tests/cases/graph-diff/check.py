@@ -5,8 +5,7 @@ import os
 import re
 
 # a line: total, its change, %, self, its change, %, calls, change, function
-# (a percent may be wider than its 6 columns)
-LINE = re.compile(r"^  (.{10})  (.{10})  +(\S*)  (.{10})  (.{10})  +(\S*)  +(\d+)  +([-+]?\d+)  (.*)$")
+LINE = re.compile(r"^  (.{10})  (.{11})  (.{8})  (.{10})  (.{11})  (.{8})  +(\d+)  +([-+]?\d+)  (.*)$")
 
 
 def rows(ctx, *args):

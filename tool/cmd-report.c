@@ -557,6 +557,7 @@ static void free_thread_data(struct view *v)
 static struct prof_row *prof_rows(struct view *v, struct report *r, size_t *n)
 {
 	struct prof_row *out = xcalloc(r->all.n + 1, sizeof(*out));
+	uint32_t program = view_program_file(v);
 	size_t k = 0;
 	for (size_t i = 0; i < r->all.n; i++) {
 		const struct fstat *f = &r->all.s[i];
@@ -565,8 +566,9 @@ static struct prof_row *prof_rows(struct view *v, struct report *r, size_t *n)
 		uint32_t file = v->trace->funcs[i].file;
 		const char *path = file == TRACE_NO_FILE ? "" : v->trace->files[file].path;
 		const char *slash = strrchr(path, '/');
-		out[k++] = (struct prof_row){ view_name(v, (uint32_t)i), slash ? slash + 1 : path, f->calls, f->total,
-					      f->self, avg(f) };
+		out[k++] = (struct prof_row){ view_name(v, (uint32_t)i), slash ? slash + 1 : path,
+					      file != TRACE_NO_FILE && file == program, f->calls, f->total, f->self,
+					      avg(f) };
 	}
 	*n = k;
 	return out;

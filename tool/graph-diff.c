@@ -2,8 +2,10 @@
  * graph-diff.c - `fntrace graph --diff BASE`: this trace's call tree and
  * another run's, merged path by path, each path with its times and calls in
  * this trace and the change from the base.  Paths are matched by the names
- * of their functions and the file names of their modules, as report --diff
- * matches functions, so a rebuilt binary matches its old self.  A path
+ * of their functions and their modules, as report --diff matches functions
+ * (diff_module_cmp: the program matches the other trace's program whatever
+ * its file name, a library matches by file name), so a rebuilt binary
+ * matches its old self.  A path
  * present in one tree only is shown with zeros for the other ("new" or
  * "gone").  Children keep this trace's order (first called first); paths
  * only the base took follow, in the base's order.
@@ -20,6 +22,7 @@ struct side {
 
 struct gd_child {
 	const char *name, *module;
+	int in_program;
 	uint32_t node;
 	uint32_t ord;            /* its place among its siblings in the base */
 	int used;
@@ -31,14 +34,16 @@ struct gd_line {
 	uint8_t last;
 };
 
-static void key_of(const struct side *s, uint32_t node, const char **name, const char **module)
+static void key_of(const struct side *s, uint32_t node, const char **name, const char **module, int *in_program)
 {
 	uint32_t func = s->t->n[node].func;
 	*name = calltree_name(s->v, func);
 	*module = "";
+	*in_program = 0;
 	if (func == CT_DEEP)
 		return;
 	const struct trace_func *f = &s->v->trace->funcs[func];
+	*in_program = f->file != TRACE_NO_FILE && f->file == view_program_file(s->v);
 	if (f->file != TRACE_NO_FILE && f->file < s->v->trace->n_files) {
 		const char *path = s->v->trace->files[f->file].path, *slash = strrchr(path, '/');
 		*module = slash ? slash + 1 : path;
@@ -49,7 +54,7 @@ static int cmp_child(const void *a, const void *b)
 {
 	const struct gd_child *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
-	return c ? c : strcmp(x->module, y->module);
+	return c ? c : diff_module_cmp(x->module, x->in_program, y->module, y->in_program);
 }
 
 static int cmp_ord(const void *a, const void *b)
@@ -70,12 +75,13 @@ static void print_line(const struct side *now, const struct side *base, const st
 {
 	const struct ct_node *a = node_of(now, l->now), *b = node_of(base, l->base);
 	const char *name, *module;
+	int in_program;
 	size_t d = l->depth;
 
 	if (l->now != CT_NONE)
-		key_of(now, l->now, &name, &module);
+		key_of(now, l->now, &name, &module, &in_program);
 	else
-		key_of(base, l->base, &name, &module);
+		key_of(base, l->base, &name, &module, &in_program);
 	diff_columns(a->total, b->total, a->self, b->self, a->calls, b->calls);
 	if (3 * d + 3 > *cap) {
 		*cap = 2 * (3 * d + 3);
@@ -116,7 +122,7 @@ void graph_diff(struct view *v, struct calltree *t, struct view *bv, struct call
 			for (uint32_t c = bt->n[l.base].first_child; c != CT_NONE; c = bt->n[c].next) {
 				if (nb == cap_bk)
 					bk = xrealloc(bk, (cap_bk = cap_bk ? 2 * cap_bk : 64) * sizeof(*bk));
-				key_of(&base, c, &bk[nb].name, &bk[nb].module);
+				key_of(&base, c, &bk[nb].name, &bk[nb].module, &bk[nb].in_program);
 				bk[nb].node = c;
 				bk[nb].ord = (uint32_t)nb;
 				bk[nb++].used = 0;
@@ -132,7 +138,7 @@ void graph_diff(struct view *v, struct calltree *t, struct view *bv, struct call
 		if (l.now != CT_NONE)
 			for (uint32_t c = t->n[l.now].first_child; c != CT_NONE; c = t->n[c].next) {
 				struct gd_child key;
-				key_of(&now, c, &key.name, &key.module);
+				key_of(&now, c, &key.name, &key.module, &key.in_program);
 				struct gd_child *m = nb ? bsearch(&key, bk, nb, sizeof(*bk), cmp_child) : NULL;
 				if (m)
 					m->used = 1;

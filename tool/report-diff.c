@@ -2,8 +2,10 @@
  * report-diff.c - `fntrace report --diff BASE`: two profiles side by side,
  * to find what got slower or was called more often between two runs, as
  * uftrace's report --diff does.  Functions are matched by name and module
- * file name (not by address), so a rebuilt binary matches its old self; a
- * function present in one trace only shows zeros for the other.  Rows are
+ * (not by address), so a rebuilt binary matches its old self: a library by
+ * its file name, the program by being the program (prog-O0 matches
+ * prog-O2); a function present in one trace only shows zeros for the
+ * other.  Rows are
  * sorted by the largest change (absolute) of the sort key, total time by
  * default.
  */
@@ -44,11 +46,18 @@ static int cmp_drow(const void *x, const void *y)
 	return c ? c : strcmp(a->module, b->module);
 }
 
+int diff_module_cmp(const char *module_a, int program_a, const char *module_b, int program_b)
+{
+	if (program_a || program_b)
+		return !program_a - !program_b;     /* the program first */
+	return strcmp(module_a, module_b);
+}
+
 static int cmp_prof(const void *x, const void *y)
 {
 	const struct prof_row *a = x, *b = y;
 	int c = strcmp(a->name, b->name);
-	return c ? c : strcmp(a->module, b->module);
+	return c ? c : diff_module_cmp(a->module, a->in_program, b->module, b->in_program);
 }
 
 /* "new" (no calls in the base), "gone" (none in this trace), else the
@@ -134,7 +143,9 @@ void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size
 		if (c >= 0) {
 			r->base = &base[k];
 			r->name = base[k].name;
-			r->module = base[k++].module;
+			if (c)
+				r->module = base[k].module;     /* else this trace's name of its program */
+			k++;
 		}
 	}
 	diff_key = sort_key == 'n' || sort_key == 's' || sort_key == 'c' || sort_key == 'a' ? sort_key : 't';

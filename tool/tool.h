@@ -79,8 +79,13 @@ char *put_duration_color(char *p, uint64_t ns);                   /* put_duratio
 /* ---- report-diff.c: report --diff ---- */
 struct prof_row {                     /* one function's profile, by name and module */
 	const char *name, *module;
+	int in_program;                   /* module is the trace's program (view_program_file) */
 	uint64_t calls, total, self, avg;
 };
+/* how --diff orders and matches modules: the two traces' programs match
+ * each other whatever their file names (prog-O0, prog-O2), other modules
+ * (shared libraries) by file name */
+int diff_module_cmp(const char *module_a, int program_a, const char *module_b, int program_b);
 /* sorts both arrays by name; sort_key as report's -s ('t' total, 's', 'c', 'a', 'n') */
 void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size_t n_base, int sort_key,
 		 const char *format, const char *now_dir, const char *base_dir);
@@ -275,6 +280,9 @@ const char *view_structor(struct view *v, uint32_t func);
  * list may repeat a func.  Free with view_labels_free(labels, n). */
 char **view_labels(struct view *v, const uint32_t *funcs, size_t n);
 void view_labels_free(char **labels, size_t n);
+/* the module file of the program `record` started: the executable of the
+ * trace's first process (its first module), or TRACE_NO_FILE */
+uint32_t view_program_file(const struct view *v);
 int view_srcline(struct view *v, uint32_t func, const char **file, int *line);
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line);
 /* the (short) name of the function containing an arbitrary code address, or

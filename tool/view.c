@@ -415,6 +415,17 @@ const char *view_full_name(struct view *v, uint32_t func)
 	return v->full_names[func];
 }
 
+uint32_t view_program_file(const struct view *v)
+{
+	/* processes are sorted by start, and a process's modules keep the
+	 * order of its records: the runtime records the objects in the
+	 * order dl_iterate_phdr gives them, the executable first */
+	const struct trace *t = v->trace;
+	if (!t->n_procs || !t->procs[0].n_modules)
+		return TRACE_NO_FILE;
+	return t->procs[0].modules[0].file;
+}
+
 const char *view_structor(struct view *v, uint32_t func)
 {
 	const struct trace_func *f = &v->trace->funcs[func];

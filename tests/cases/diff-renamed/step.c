@@ -1,0 +1,4 @@
+__attribute__((noinline)) int step(int i)
+{
+	return i + 1;
+}

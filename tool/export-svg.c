@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tool/export.h"
+#include "tool/outbuf.h"
 #include "tool/flame.h"
 
 #define FRAME_H 16
@@ -22,26 +23,36 @@
 
 void flame_xml_str(FILE *out, const char *s)
 {
-	const char *run = s;
-	for (; *s; s++) {
-		const char *rep;
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
+	const unsigned char *u = (const unsigned char *)s, *end = u + strlen(s);
+	while (u < end) {
+		const char *run = (const char *)u, *rep;
+		size_t used, len;
+		/* the bytes that need nothing: printable ASCII but the five */
+		while (u < end && *u >= 0x20 && *u < 0x7f && !strchr("&<>\"'", *u))
+			u++;
+		fwrite(run, 1, (size_t)((const char *)u - run), out);
+		if (u == end)
+			break;
+		switch (*u) {
 		case '&': rep = "&amp;"; break;
 		case '<': rep = "&lt;"; break;
 		case '>': rep = "&gt;"; break;
 		case '"': rep = "&quot;"; break;
 		case '\'': rep = "&#39;"; break;
 		default:
-			if (c >= 0x20 && c != 0x7f)
-				continue;
-			rep = "?";
+			if (*u < 0x20 || *u == 0x7f) {
+				rep = "?";
+				break;
+			}
+			/* >= 0x80: a UTF-8 character, or U+FFFD for a byte of none */
+			rep = utf8_char(u, end, &used, &len);
+			fwrite(rep, 1, len, out);
+			u += used;
+			continue;
 		}
-		fwrite(run, 1, (size_t)(s - run), out);
 		fputs(rep, out);
-		run = s + 1;
+		u++;
 	}
-	fwrite(run, 1, (size_t)(s - run), out);
 }
 
 const char *flame_default_title(struct view *v, char *buf, size_t len)
@@ -215,7 +226,10 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 				flame_xml_str(out, name);
 			} else {
 				char *cut = xstrdup(name);
-				cut[fit - 2] = 0;
+				size_t k = fit - 2;
+				while (k > 0 && ((unsigned char)cut[k] & 0xc0) == 0x80)
+					k--;         /* not inside a UTF-8 character */
+				cut[k] = 0;
 				flame_xml_str(out, cut);
 				fputs("..", out);
 				free(cut);

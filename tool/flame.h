@@ -22,7 +22,8 @@ struct flame_opts {
 size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo, FILE *out);
 /* the default title: the traced command line */
 const char *flame_default_title(struct view *v, char *buf, size_t len);
-/* XML/HTML text with & < > " ' escaped and control characters as '?' */
+/* XML/HTML text with & < > " ' escaped, control characters as '?' and
+ * bytes that are not valid UTF-8 as U+FFFD (utf8_char) */
 void flame_xml_str(FILE *out, const char *s);
 
 /* A frame name made safe for folded stacks, in place: ';' and control

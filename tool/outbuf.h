@@ -108,6 +108,58 @@ static inline size_t utf8_len(const unsigned char *u, const unsigned char *end)
 	return len;
 }
 
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"     /* U+FFFD, as UTF-8 */
+
+/* One character of the text at u (u < end), as valid UTF-8: *used bytes of
+ * the text are consumed, and the *len bytes returned are what to write:
+ * the character itself, or U+FFFD for a byte that starts no valid
+ * sequence.  Program-controlled text (names, command lines, thread names,
+ * marks, argument strings) goes through this wherever the output must be
+ * UTF-8: csv, svg, html, perfetto (json_escape_as writes the same
+ * replacement as \ufffd). */
+static inline const char *utf8_char(const unsigned char *u, const unsigned char *end, size_t *used, size_t *len)
+{
+	size_t n = utf8_len(u, end);
+	if (!n) {
+		*used = 1;
+		*len = 3;
+		return UTF8_REPLACEMENT;
+	}
+	*used = *len = n;
+	return (const char *)u;
+}
+
+/* the n bytes at s as valid UTF-8 (utf8_char) into dst: at most max
+ * bytes, never part of a character; returns the end */
+static inline char *utf8_clean(char *dst, const char *s, size_t n, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s, *end = u + n;
+	size_t out = 0, used, len;
+	while (u < end) {
+		const char *c = utf8_char(u, end, &used, &len);
+		if (out + len > max)
+			break;
+		memcpy(dst + out, c, len);
+		out += len;
+		u += used;
+	}
+	return dst + out;
+}
+
+/* the length of utf8_clean's output for all n bytes at s (n when they
+ * are valid UTF-8) */
+static inline size_t utf8_clean_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s, *end = u + n;
+	size_t out = 0, used, len;
+	while (u < end) {
+		utf8_char(u, end, &used, &len);
+		out += len;
+		u += used;
+	}
+	return out;
+}
+
 #define JSON_HTML 1     /* also write <, > and & as \u escapes: safe inside <script> */
 
 /*
@@ -194,16 +246,12 @@ static inline void csv_fput(FILE *f, const char *s)
 	if (quote)
 		fputc('"', f);
 	while (u < end) {
-		size_t len = utf8_len(u, end);
-		if (!len) {
-			fputs("\xef\xbf\xbd", f);
-			u++;
-			continue;
-		}
+		size_t used, len;
+		const char *c = utf8_char(u, end, &used, &len);
 		if (*u == '"')
 			fputc('"', f);
-		fwrite(u, 1, len, f);
-		u += len;
+		fwrite(c, 1, len, f);
+		u += used;
 	}
 	if (quote)
 		fputc('"', f);

@@ -80,6 +80,30 @@ int main(void)
 		free(got);
 		free(ob.buf);
 	}
+	/* utf8_clean: valid UTF-8 unchanged, each bad byte one U+FFFD, a
+	 * limit never cuts a character */
+	{
+		static const struct { const char *in, *want; } cases[] = {
+			{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+			{ "\xe9t\xe9.txt", "\xef\xbf\xbdt\xef\xbf\xbd.txt" },
+			{ "te\xe9", "te\xef\xbf\xbd" },
+			{ "\xc3", "\xef\xbf\xbd" },                    /* cut sequence */
+			{ "\xe2\x82", "\xef\xbf\xbd\xef\xbf\xbd" },   /* two bytes of none */
+			{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },   /* overlong */
+			{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },   /* surrogate */
+		};
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			char out[64];
+			size_t n = strlen(cases[i].in);
+			char *e = utf8_clean(out, cases[i].in, n, sizeof(out));
+			*e = 0;
+			CHECK(!strcmp(out, cases[i].want), "utf8_clean(case %zu) = '%s'", i, out);
+			CHECK(utf8_clean_len(cases[i].in, n) == strlen(cases[i].want), "utf8_clean_len(case %zu)", i);
+		}
+		char out[8];
+		char *e = utf8_clean(out, "ab\xe2\x82\xac\xff", 7, 4);
+		CHECK(e - out == 2 && !memcmp(out, "ab", 2), "utf8_clean cut a character: %d bytes", (int)(e - out));
+	}
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

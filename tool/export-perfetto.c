@@ -135,9 +135,20 @@ static void pb_bytes(struct pb *m, unsigned field, const void *s, size_t len)
 	m->n += (size_t)(e + len - p);
 }
 
+/* a string field: protobuf's strings must be UTF-8 (protoc and Perfetto's
+ * importer refuse the trace otherwise), and the program controls most of
+ * them (command lines, thread names, function names, marks), so a byte
+ * that is not valid UTF-8 becomes U+FFFD (utf8_char) */
 static void pb_str(struct pb *m, unsigned field, const char *s)
 {
-	pb_bytes(m, field, s, strlen(s));
+	size_t n = strlen(s), len = utf8_clean_len(s, n);
+	if (len == n) {
+		pb_bytes(m, field, s, n);
+		return;
+	}
+	uint8_t *p = pb_room(m, 20 + len), *e = put_varint(put_varint(p, TAG(field, PB_LEN)), len);
+	e = (uint8_t *)utf8_clean((char *)e, s, n, len);
+	m->n += (size_t)(e - p);
 }
 
 /* a sub-message: appended as a length-delimited field */
@@ -403,17 +414,19 @@ static void slice_event(struct perfetto *w, struct trace_thread *th, uint32_t fu
 	}
 	if (mark) {
 		/* DebugAnnotation { name: da_name ("end", "args", "retval"), string_value: mark },
-		 * written in place: its length is known before its fields */
-		size_t ml = strlen(mark), nl = strlen(da_name);
-		if (ml > DA_VALUE_MAX)
-			ml = DA_VALUE_MAX;
+		 * written in place: its length is known before its fields.  The
+		 * mark as UTF-8 (pb_str), cut to DA_VALUE_MAX bytes between
+		 * characters (argument text holds the program's strings) */
+		char clean[DA_VALUE_MAX];
+		size_t nl = strlen(da_name);
+		size_t ml = (size_t)(utf8_clean(clean, mark, strlen(mark), DA_VALUE_MAX) - clean);
 		size_t da_len = 2 + varint_len(nl) + nl + varint_len(ml) + ml;
 		e = put_varint(put_varint(e, TAG(TE_DEBUG_ANNOTATIONS, PB_LEN)), da_len);
 		e = put_varint(put_varint(e, TAG(DA_NAME, PB_LEN)), nl);
 		memcpy(e, da_name, nl);
 		e += nl;
 		e = put_varint(put_varint(e, TAG(DA_STRING_VALUE, PB_LEN)), ml);
-		memcpy(e, mark, ml);
+		memcpy(e, clean, ml);
 		e += ml;
 	}
 	if (new_func || w->first) {

@@ -80,17 +80,35 @@ static const char *program_name(const struct trace_process *p)
 	return "process";
 }
 
-/* the end of the open profile: its end time and its name */
+/* how many execs of its pid came before this process image (0: none);
+ * processes are sorted by start, so the earlier images come first */
+static unsigned exec_number(const struct trace_process *p)
+{
+	const struct trace *t = p->trace;
+	unsigned n = 0;
+	if (!p->after_exec)
+		return 0;
+	for (const struct trace_process *q = t->procs; q < p; q++)
+		n += q->hdr.pid == p->hdr.pid;
+	return n ? n : 1;
+}
+
+/* the end of the open profile: its end time and its name, one of its own
+ * per thread: "prog (pid 7, tid 7)", and for the image an exec started
+ * with the same pid and tid, "prog (pid 7, tid 7, after exec 1)" */
 static void close_profile(struct speedscope *s)
 {
 	struct trace_thread *th = s->cur;
-	char buf[128];
+	char buf[128], after[32] = "";
+	unsigned exec = th ? exec_number(th->proc) : 0;
 	if (!th)
 		return;
 	snprintf(buf, sizeof(buf), "],\"endValue\":%" PRIu64 ",\"name\":", s->last_ns);
 	outbuf_puts(&s->ob, buf);
-	snprintf(buf, sizeof(buf), "%s (pid %u, tid %u)", th->name[0] ? th->name : program_name(th->proc),
-		 th->proc->hdr.pid, th->tid);
+	if (exec)
+		snprintf(after, sizeof(after), ", after exec %u", exec);
+	snprintf(buf, sizeof(buf), "%s (pid %u, tid %u%s)", th->name[0] ? th->name : program_name(th->proc),
+		 th->proc->hdr.pid, th->tid, after);
 	put_jstr(s, buf);
 	outbuf_puts(&s->ob, "}");
 	s->cur = NULL;

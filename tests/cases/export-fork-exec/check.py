@@ -27,3 +27,13 @@ def check(ctx):
     assert sorted((k[0] != parent[0], n, m["end"]) for k, n, m in pinst) == \
         [(True, "main", "exit without entry"), (True, "spawn", "exit without entry")], pinst
     assert set(ppn.values()) == {"prog"} and len(ppn) == 2, ppn
+
+    # speedscope: one profile per thread of each process image, each with a
+    # name of its own (load_speedscope refuses two of one name): the image
+    # the exec started, with the same pid, tid and thread name, says so; the
+    # child has no calls
+    prof, frames = X.load_speedscope(X.export(ctx, "speedscope"))
+    pid = parent[0]
+    after = "prog (pid %d, tid %d, after exec 1)" % (pid, pid)
+    assert sorted(prof) == ["prog (pid %d, tid %d)" % (pid, pid), after], sorted(prof)
+    assert sorted(s[2] for s in prof[after]) == ["after_exec", "main"], prof[after]

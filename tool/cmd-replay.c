@@ -96,6 +96,7 @@ struct replay {
 struct name_ref {
 	char *s;
 	size_t len;
+	int params;              /* the name ends in its parameter list (view_name_has_params) */
 };
 
 struct pending {
@@ -140,6 +141,7 @@ static const struct name_ref *name_of(struct replay *r, uint32_t func)
 	const char *s = view_name_len(r->v, func, &nr->len);
 	nr->s = xcalloc(1, nr->len + NAME_PAD);
 	memcpy(nr->s, s, nr->len);
+	nr->params = view_name_has_params(r->v, func);
 	return nr;
 }
 
@@ -355,6 +357,10 @@ static inline __attribute__((always_inline)) void name_line(struct replay *r, st
 {
 	const struct name_ref *nr = name_of(r, func);
 	char *p;
+	if (nr->params && post_len >= 2 && post[0] == '(' && post[1] == ')') {
+		post += 2;           /* "n::f(int) {", not "n::f(int)() {" */
+		post_len -= 2;
+	}
 	if (nr->len > NAME_FAST) {
 		line_done(r, prefix(r, th, dur, ns, depth, 0, fr));
 		put_mem(r, pre, pre_len);
@@ -468,9 +474,19 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 		return 1;
 	}
 	p = name_at(r, p, nr, more);
-	*p++ = '(';
-	p += args_format(spec, f->args, f->args_len, 0, p, ARGS_ROOM);
-	*p++ = ')';
+	if (!nr->params) {
+		*p++ = '(';
+		p += args_format(spec, f->args, f->args_len, 0, p, ARGS_ROOM);
+		*p++ = ')';
+	} else {
+		/* the signature is there already: the values after it, if any */
+		size_t n = args_format(spec, f->args, f->args_len, 0, p + 7, ARGS_ROOM);
+		if (n) {
+			memcpy(p, " with (", 7);
+			p += 7 + n;
+			*p++ = ')';
+		}
+	}
 	if (kind == 1) {
 		if (how == CALL_RETURN)
 			p = retval_at(p, spec, f);

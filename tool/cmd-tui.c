@@ -444,16 +444,21 @@ static void draw_replay(struct tui *u, int h)
 		}
 		if (!n_ret)
 			ret[0] = 0;
+		if (l->kind != LINE_CLOSE) {
+			put_text(name, a);
+			if (!view_name_has_params(u->v, l->func)) {
+				put_text("(", a);
+				put_text(args, a);
+				put_text(")", a);
+			} else if (args[0]) {    /* as replay: "n::f(int) with (1)" */
+				put_text(" with (", a);
+				put_text(args, a);
+				put_text(")", a);
+			}
+		}
 		if (l->kind == LINE_OPEN) {
-			put_text(name, a);
-			put_text("(", a);
-			put_text(args, a);
-			put_text(") {", a);
+			put_text(" {", a);
 		} else if (l->kind == LINE_LEAF) {
-			put_text(name, a);
-			put_text("(", a);
-			put_text(args, a);
-			put_text(")", a);
 			put_text(ret, a);
 			put_text(";", a);
 			if (l->how != CALL_RETURN) {

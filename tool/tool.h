@@ -280,6 +280,10 @@ const char *view_structor(struct view *v, uint32_t func);
  * list may repeat a func.  Free with view_labels_free(labels, n). */
 char **view_labels(struct view *v, const uint32_t *funcs, size_t n);
 void view_labels_free(char **labels, size_t n);
+/* 1 when the function's name already ends in its parameter list (a C++
+ * function with --demangle full: "n::f(int)"): text views then write no
+ * "()" after it, and recorded values as "n::f(int) with (1)" */
+int view_name_has_params(struct view *v, uint32_t func);
 /* the module file of the program `record` started: the executable of the
  * trace's first process (its first module), or TRACE_NO_FILE */
 uint32_t view_program_file(const struct view *v);

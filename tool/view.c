@@ -415,6 +415,20 @@ const char *view_full_name(struct view *v, uint32_t func)
 	return v->full_names[func];
 }
 
+int view_name_has_params(struct view *v, uint32_t func)
+{
+	/* with --demangle full a C++ function's name is its whole signature,
+	 * "n::f(int)", "geo::Box<int>::area() const"; a C name, an address
+	 * (module+0x...) and every other mode's name has no '(' of its own
+	 * (the short form's "operator()" and lambdas do: hence the mode) */
+	if (v->opts->no_demangle || v->opts->demangle != SYMBOLS_DEMANGLE_FULL || func >= v->trace->n_funcs)
+		return 0;
+	const struct trace_func *f = &v->trace->funcs[func];
+	if (trace_scope_name(v->trace, f->file, f->vaddr))
+		return 0;           /* FNT_SCOPE_NAMED: the program's text, whatever it holds */
+	return strchr(view_name(v, func), '(') != NULL;
+}
+
 uint32_t view_program_file(const struct view *v)
 {
 	/* processes are sorted by start, and a process's modules keep the

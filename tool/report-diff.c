@@ -66,8 +66,8 @@ static int cmp_prof(const void *x, const void *y)
  * clock that went back between its entry and its exit is clamped), and a
  * new path of such calls showed "".  At most 8 characters, the width of
  * the column: a decrease is at most -100.0%, an increase from +10000%
- * on drops the decimal, and from +1000000% on reads "+1e6%" (the power
- * of ten at or below it) */
+ * on drops the decimal, and from +1000000% on is written with an
+ * exponent, "+2.5e6%" */
 static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base, uint64_t calls, uint64_t base_calls)
 {
 	if (!base_calls && calls)
@@ -84,9 +84,9 @@ static void diff_percent(char *buf, size_t len, uint64_t now, uint64_t base, uin
 			snprintf(buf, len, "%+.0f%%", pct);
 		else {
 			int e = 0;
-			while (pct >= 10.0)
+			while (pct >= 9.95)      /* a mantissa that rounds below 10 */
 				pct /= 10.0, e++;
-			snprintf(buf, len, "+1e%d%%", e);
+			snprintf(buf, len, "+%.1fe%d%%", pct, e);
 		}
 	}
 }
@@ -109,7 +109,7 @@ static void diff_duration(char *buf, size_t len, uint64_t now, uint64_t base)
 void diff_columns(uint64_t total, uint64_t base_total, uint64_t self, uint64_t base_self, uint64_t calls,
 		  uint64_t base_calls)
 {
-	char t[32], td[40], tp[16], s[32], sd[40], sp[16], cd[32];
+	char t[32], td[40], tp[400], s[32], sd[40], sp[400], cd[32];
 	format_duration_color(t, sizeof(t), total);
 	diff_duration(td, sizeof(td), total, base_total);
 	diff_percent(tp, sizeof(tp), total, base_total, calls, base_calls);

@@ -60,11 +60,12 @@ int main(void)
 	want("slower", 1500, 1000, 4, 4, "+50.0%");
 	want("same", 1000, 1000, 4, 5, "+0.0%");
 	want("both 0 ns", 0, 0, 2, 2, "");
-	/* the percent column is 8 wide: the decimal goes from +10000%, the
-	 * digits from +1000000% (a power of ten) */
+	/* the percent column is 8 wide: the decimal goes from +10000%, an
+	 * exponent comes from +1000000% */
 	want("72 times", 7211, 100, 1, 1, "+7111.0%");
 	want("101 times", 10101, 100, 1, 1, "+10001%");
-	want("a million times", 100000000, 100, 1, 1, "+1e7%");
+	want("a million times", 100000000, 100, 1, 1, "+1.0e8%");
+	want("25001 times", 2500100, 100, 1, 1, "+2.5e6%");
 	want("a decrease", 100, 7211, 1, 1, "-98.6%");
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail != 0;

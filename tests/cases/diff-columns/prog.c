@@ -1,4 +1,4 @@
-/* work() sleeps argv[1] microseconds: runs with 20000, 250000 and 100
+/* work() sleeps argv[1] microseconds: runs with 20000, 250000 and 0
  * make changes of 100 ms and more (a duration of 10 characters, no
  * padding left for a sign) and of more than +1000% */
 #include <stdlib.h>
@@ -6,7 +6,8 @@
 
 __attribute__((noinline)) void work(int us)
 {
-	usleep((useconds_t)us);
+	if (us > 0)
+		usleep((useconds_t)us);
 }
 
 int main(int argc, char **argv)

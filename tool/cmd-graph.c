@@ -147,7 +147,7 @@ static void print_tree(struct view *v, struct calltree *t, int max_depth, uint64
 			fputs("+-", stdout);
 			memcpy(prefix + 3 * (d - 1), p.last ? "   " : "|  ", 3);
 		}
-		fputs(calltree_label(v, labels, n_labels, n->func), stdout);
+		text_fput(calltree_label(v, labels, n_labels, n->func), stdout);
 		if (n->rec_calls && n->func != CT_DEEP)
 			printf(" [recursive: %" PRIu64 " of the calls were made by itself]", n->rec_calls);
 		putchar('\n');

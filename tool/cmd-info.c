@@ -13,6 +13,16 @@
 #include <time.h>
 #include "tool/tool.h"
 
+/* the program's text (names, paths, argv) with its control characters
+ * escaped (text_safe); four buffers, so one printf can take four */
+static const char *safe(const char *s)
+{
+	static char buf[4][16400];
+	static int k;
+	k = (k + 1) % 4;
+	return text_safe(s, buf[k], sizeof(buf[k]));
+}
+
 static const char info_usage[] =
 	"usage: fntrace info [options]\n\n"
 	"Describe a trace: the command, when and how long it ran, how it ended, the\n"
@@ -63,7 +73,7 @@ static void list_snapshots(const char *dir)
 		qsort(names, n, sizeof(*names), cmp_name);
 		printf("\nsnapshots: %zu (read one with -d %s/NAME)\n", n, dir);
 		for (size_t i = 0; i < n; i++)
-			printf("  %s\n", names[i]);
+			printf("  %s\n", safe(names[i]));
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -98,9 +108,9 @@ static void print_untraced(const struct trace_process *p)
 		const char *w = u->reason < sizeof(why) / sizeof(why[0]) && why[u->reason] ? why[u->reason] :
 				"not traced";
 		if (u->pid)
-			printf("  untraced child %u: %s '%s'\n", u->pid, w, u->path);
+			printf("  untraced child %u: %s '%s'\n", u->pid, w, safe(u->path));
 		else
-			printf("  untraced exec: %s '%s'\n", w, u->path);
+			printf("  untraced exec: %s '%s'\n", w, safe(u->path));
 	}
 	uint64_t nf = p->hdr.children_nofile;
 	if (nf)
@@ -116,9 +126,10 @@ static void print_patches(const struct trace *t, const struct trace_process *p)
 	for (size_t k = 0; k < p->n_patches; k++) {
 		const struct trace_patch *tp = &p->patches[k];
 		if (tp->what == FNT_PATCH_DONE)
-			printf("  -P: %u function%s patched in '%s'\n", tp->count, tp->count == 1 ? "" : "s", tp->name);
+			printf("  -P: %u function%s patched in '%s'\n", tp->count, tp->count == 1 ? "" : "s",
+			       safe(tp->name));
 		else if (tp->what == FNT_PATCH_NO_DISASM)
-			printf("  -P: nothing patched in '%s' (%u selected): %s\n", tp->name, tp->count,
+			printf("  -P: nothing patched in '%s' (%u selected): %s\n", safe(tp->name), tp->count,
 			       patch_reason(tp->what));
 	}
 	for (size_t k = 0; k < p->n_patches; k++) {
@@ -127,7 +138,7 @@ static void print_patches(const struct trace *t, const struct trace_process *p)
 			continue;
 		char where[64];
 		snprintf(where, sizeof(where), "0x%" PRIx64, tp->addr);
-		printf("  -P skipped %-30s %s: %s\n", tp->name, where, patch_reason(tp->what));
+		printf("  -P skipped %-30s %s: %s\n", safe(tp->name), where, patch_reason(tp->what));
 	}
 	(void)t;
 }
@@ -277,7 +288,7 @@ int cmd_info(int argc, char **argv)
 	uint64_t events = tt.events, disk = tt.disk_bytes, size = tt.file_bytes, lost = tt.lost;
 	printf("trace: %s\n", o.dir);
 	if (t->session_command)
-		printf("command: %s\n", t->session_command);
+		printf("command: %s\n", safe(t->session_command));
 	if (t->n_procs)
 		print_time("started: ", t->t0_real);
 	else if (t->session_start_real)
@@ -326,11 +337,11 @@ int cmd_info(int argc, char **argv)
 		struct trace_process *p = &t->procs[i];
 		char bid[80];
 		printf("\nprocess %u (parent %u)%s: %s\n", p->hdr.pid, p->hdr.ppid,
-		       p->after_exec ? " after exec" : "", p->hdr.exe);
-		printf("  file: %s\n", p->file);
+		       p->after_exec ? " after exec" : "", safe(p->hdr.exe));
+		printf("  file: %s\n", safe(p->file));
 		printf("  argv:");
 		for (int k = 0; k < p->argc; k++)
-			printf(" %s", p->argv[k]);
+			printf(" %s", safe(p->argv[k]));
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
 		print_ended(t, p, root);
 		if (fnt_header_lost(&p->hdr) - p->hdr.reserved[FNT_RES_LOST_NOCLOCK] || p->hdr.lost_meta) {
@@ -369,7 +380,7 @@ int cmd_info(int argc, char **argv)
 		printf("  %8s  %-16s  %12s  %s\n", "tid", "name", "events", "state");
 		for (size_t k = 0; k < p->n_threads; k++) {
 			struct trace_thread *th = &p->threads[k];
-			printf("  %8u  %-16s  %12" PRIu64 "  %s", th->tid, th->name, th->events,
+			printf("  %8u  %-16s  %12" PRIu64 "  %s", th->tid, safe(th->name), th->events,
 			       th->ended ? "exited" : "running at the end");
 			if (th->lost)
 				printf(", %" PRIu64 " lost", th->lost);
@@ -384,7 +395,7 @@ int cmd_info(int argc, char **argv)
 			struct trace_module *m = &p->modules[k];
 			struct trace_file_ref *f = &t->files[m->file];
 			hex(f->build_id, f->build_id_len, bid);
-			printf("    %#014" PRIx64 " %9" PRIu64 "  %-40s  %s  ", m->lo, m->hi - m->lo, f->path,
+			printf("    %#014" PRIx64 " %9" PRIu64 "  %-40s  %s  ", m->lo, m->hi - m->lo, safe(f->path),
 			       *bid ? bid : "(no build-id)");
 			if (m->at_start)
 				printf("loaded at start");

@@ -138,7 +138,8 @@ static const struct name_ref *name_of(struct replay *r, uint32_t func)
 		r->n_names = n;
 	}
 	struct name_ref *nr = &r->names[func];
-	const char *s = view_name_len(r->v, func, &nr->len);
+	const char *s = view_text_name(r->v, func);    /* control characters escaped */
+	nr->len = strlen(s);
 	nr->s = xcalloc(1, nr->len + NAME_PAD);
 	memcpy(nr->s, s, nr->len);
 	nr->params = view_name_has_params(r->v, func);
@@ -283,7 +284,8 @@ static char *fields_prefix(struct replay *r, struct trace_thread *th, const uint
 				const char *b = strrchr(m, '/');
 				m = b ? b + 1 : m;
 			}
-			snprintf(buf, sizeof(buf), "%-16s ", m);
+			char esc[64];
+			snprintf(buf, sizeof(buf), "%-16s ", text_safe(m, esc, sizeof(esc)));
 			put_str(r, buf);
 			break;
 		}
@@ -397,14 +399,15 @@ static void srcline(struct replay *r, const struct frame *f)
 	char buf[4200];
 	if (!r->srcline)
 		return;
+	char esc[1100];        /* source file names are the program's text too */
 	if (!view_srcline(r->v, f->func, &file, &line)) {
 		const char *base = strrchr(file, '/');
-		snprintf(buf, sizeof(buf), " [%s:%d]", base ? base + 1 : file, line);
+		snprintf(buf, sizeof(buf), " [%s:%d]", text_safe(base ? base + 1 : file, esc, sizeof(esc)), line);
 		put_str(r, buf);
 	}
 	if (f->callsite && !view_addr_srcline(r->v, f->callsite_file, f->callsite_vaddr - 1, &file, &line)) {
 		const char *base = strrchr(file, '/');
-		snprintf(buf, sizeof(buf), " [from %s:%d]", base ? base + 1 : file, line);
+		snprintf(buf, sizeof(buf), " [from %s:%d]", text_safe(base ? base + 1 : file, esc, sizeof(esc)), line);
 		put_str(r, buf);
 	}
 }
@@ -640,7 +643,14 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 	flush_pending(r, th, slot(th));
 	line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
 	put_mem(r, "/* mark: ", 9);
-	put_mem(r, text, len);
+	if (text_escaped_len(text, len) == len) {
+		put_mem(r, text, len);
+	} else {                /* the program's text: a newline would split the line */
+		if (len > OUT_CAP / 8)
+			len = OUT_CAP / 8;
+		char *e = text_escape(room(r, 4 * len), text, len);
+		line_done(r, e);
+	}
 	put_mem(r, " */", 3);
 	newline(r);
 }

@@ -465,8 +465,9 @@ static void print_text(struct view *v, struct fstat *r, size_t n)
 		format_duration_color(c, sizeof(c), avg(&r[i]));
 		format_duration_color(d, sizeof(d), r[i].min);
 		format_duration_color(e, sizeof(e), r[i].max);
-		printf("  %s  %s  %10" PRIu64 "  %s  %s  %s  %s\n", a, b, r[i].calls, c, d, e,
-		       label[i] ? label[i] : view_name(v, r[i].func));
+		printf("  %s  %s  %10" PRIu64 "  %s  %s  %s  ", a, b, r[i].calls, c, d, e);
+		text_fput(label[i] ? label[i] : view_name(v, r[i].func), stdout);
+		putchar('\n');
 	}
 	view_labels_free(label, n);
 }
@@ -735,8 +736,9 @@ int cmd_report(int argc, char **argv)
 					print_json_rows(&v, rs, n);
 					printf("}");
 				} else {
-					printf("%s# thread %u (%s), process %u\n", first ? "" : "\n", th->tid, th->name,
-					       th->proc->hdr.pid);
+					char esc[80];
+					printf("%s# thread %u (%s), process %u\n", first ? "" : "\n", th->tid,
+					       text_safe(th->name, esc, sizeof(esc)), th->proc->hdr.pid);
 					print_text(&v, rs, n);
 				}
 				first = 0;

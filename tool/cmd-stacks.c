@@ -37,6 +37,16 @@ struct stacks {
 /* "#1  prog!main (main.c:40)": frame i of a STACK record (ev), or the
  * function func (ev NULL: a backtrace trigger at read time, shown with the
  * line where the function starts) */
+/* a text view's line: the program's names with their control characters
+ * escaped (text_safe), cut to cap */
+static void escape_in_place(char *buf, size_t cap)
+{
+	char tmp[1100];
+	const char *s = text_safe(buf, tmp, sizeof(tmp) < cap ? sizeof(tmp) : cap);
+	if (s != buf)
+		memmove(buf, s, strlen(s) + 1);
+}
+
 void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, uint32_t func, char *buf, size_t cap)
 {
 	uint32_t file;
@@ -58,6 +68,7 @@ void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, ui
 		name = view_name(v, func);
 		if (file == TRACE_NO_FILE) {
 			snprintf(buf, cap, "#%-2zu %s", i, name);
+			escape_in_place(buf, cap);
 			return;
 		}
 	}
@@ -73,6 +84,7 @@ void stack_frame_text(struct view *v, const struct trace_event *ev, size_t i, ui
 		const char *b = strrchr(src, '/');
 		snprintf(buf + n, cap - (size_t)n, " (%s:%d)", b ? b + 1 : src, line);
 	}
+	escape_in_place(buf, cap);
 }
 
 static int on_event(void *ctx, const struct trace_event *ev)
@@ -88,8 +100,10 @@ static int on_event(void *ctx, const struct trace_event *ev)
 	format_duration(when, sizeof(when), ev->ns);
 	printf("%sstack %" PRIu64 " at %s, thread %u", s->n ? "\n" : "", s->n + 1, when + strspn(when, " "),
 	       ev->thread->tid);
-	if (ev->thread->name[0])
-		printf(" (%s)", ev->thread->name);
+	if (ev->thread->name[0]) {
+		char esc[80];
+		printf(" (%s)", text_safe(ev->thread->name, esc, sizeof(esc)));
+	}
 	printf(", pid %u:\n", ev->thread->proc->hdr.pid);
 	s->n++;
 	for (uint64_t i = 0; i < ev->count; i++) {

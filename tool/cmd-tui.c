@@ -284,7 +284,13 @@ static void put_text(const char *s, attr_t a)
 	int y, x;
 	getyx(stdscr, y, x);
 	(void)y;
-	size_t len = 0;
+	size_t len = 0, n = strlen(s);
+	char *esc = NULL;
+	/* every text on the screen goes through here: the program's names,
+	 * thread names and marks with their control characters escaped (a
+	 * newline would move the cursor, an escape reach the terminal) */
+	if (text_escaped_len(s, n) != n)
+		s = esc = text_escape_dup(s);
 	/* clip at the right edge, counting UTF-8 characters, not bytes */
 	for (int col = x; s[len] && col < COLS; col++) {
 		len++;
@@ -294,6 +300,7 @@ static void put_text(const char *s, attr_t a)
 	attron(a);
 	addnstr(s, (int)len);
 	attroff(a);
+	free(esc);
 }
 
 static void put_dur(struct tui *u, uint64_t ns, attr_t a)

@@ -92,7 +92,7 @@ static void print_line(const struct side *now, const struct side *base, const st
 		fputs("+-", stdout);
 		memcpy(*prefix + 3 * (d - 1), l->last ? "   " : "|  ", 3);
 	}
-	fputs(name, stdout);
+	text_fput(name, stdout);
 	putchar('\n');
 }
 

@@ -183,7 +183,8 @@ void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size
 			       a->calls, b->calls, a->total, b->total, a->self, b->self, a->avg, b->avg);
 		} else {
 			diff_columns(a->total, b->total, a->self, b->self, a->calls, b->calls);
-			printf("%s\n", rows[j].name);
+			text_fput(rows[j].name, stdout);
+			putchar('\n');
 		}
 	}
 	if (!strcmp(format, "json"))

@@ -52,6 +52,21 @@ const char *signal_desc(int sig);
 int wait_child(pid_t child, int *status, long (*tick)(void *ctx), void *ctx);
 int parse_signal(const char *arg);                          /* "SIGUSR2", "usr2", "12"; 0 if unknown */
 
+/* Text views (replay, report, graph, info, stacks, tui) print text the
+ * traced program chose: function and scope names, thread names, marks,
+ * command lines, paths.  A control character in it (< 0x20, 0x7f, and
+ * the C1 controls U+0080..U+009F as UTF-8) is written as C escapes (\n,
+ * \t, \r, \x1b, \xc2\x9b), so that it can neither split a line nor reach
+ * the user's terminal as a control sequence; every other byte is kept.
+ * (json and csv have escaping of their own.) */
+size_t text_escaped_len(const char *s, size_t n);      /* n when nothing needs escaping */
+char *text_escape(char *dst, const char *s, size_t n); /* dst holds 4 * n bytes; returns the end */
+char *text_escape_dup(const char *s);                  /* a new string, always */
+void text_fput(const char *s, FILE *f);
+/* s itself when nothing needs escaping, else its escaped form in buf (cut
+ * to cap - 1 bytes, never inside an escape) */
+const char *text_safe(const char *s, char *buf, size_t cap);
+
 /* ---- outfile.c: an output file written whole or not at all ---- */
 struct out_file {
 	FILE *f;                    /* write here */
@@ -239,6 +254,9 @@ struct view {
 	struct trace *trace;
 	struct symbols *syms;
 	char **names;            /* short names by func id, filled lazily */
+	char **text_names;       /* view_text_name's, NULL: the name needs no escape */
+	uint8_t *text_done;
+	size_t n_text_names;
 	char **full_names;
 	char **sig_names;        /* full name without a template function's return type (NULL: the full name) */
 	const char **src_file;   /* file:line of each function, lazily */
@@ -264,6 +282,8 @@ void view_close(struct view *v);
  * the option lists stay, for the view that owns them */
 void view_close_borrowed(struct view *v);
 const char *view_name(struct view *v, uint32_t func);
+/* view_name for the text views: control characters escaped (text_escape) */
+const char *view_text_name(struct view *v, uint32_t func);
 const char *view_name_len(struct view *v, uint32_t func, size_t *len);
 const char *view_full_name(struct view *v, uint32_t func);
 /* the full name without the return type of a template function: what the

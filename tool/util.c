@@ -247,3 +247,94 @@ int parse_signal(const char *arg)
 			return sigs[i].sig;
 	return 0;
 }
+
+/* U+0080..U+009F, the C1 controls (0xc2 0x80..0x9f in UTF-8): some
+ * terminals take U+009B for CSI, as they take ESC [ */
+static int c1_at(const char *s, size_t i, size_t n)
+{
+	return (unsigned char)s[i] == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+	       (unsigned char)s[i + 1] <= 0x9f;
+}
+
+size_t text_escaped_len(const char *s, size_t n)
+{
+	size_t len = n;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n' || c == '\t' || c == '\r')
+			len += 1;
+		else if (c < 0x20 || c == 0x7f)
+			len += 3;
+		else if (c1_at(s, i, n))
+			len += 6, i++;
+	}
+	return len;
+}
+
+char *text_escape(char *dst, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		int c1 = c1_at(s, i, n);
+		if (c >= 0x20 && c != 0x7f && !c1) {
+			*dst++ = (char)c;
+			continue;
+		}
+		*dst++ = '\\';
+		if (c == '\n' || c == '\t' || c == '\r') {
+			*dst++ = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+			continue;
+		}
+		*dst++ = 'x';
+		*dst++ = hex[c >> 4];
+		*dst++ = hex[c & 15];
+		if (c1) {               /* both bytes: \xc2\x9b */
+			c = (unsigned char)s[++i];
+			*dst++ = '\\';
+			*dst++ = 'x';
+			*dst++ = hex[c >> 4];
+			*dst++ = hex[c & 15];
+		}
+	}
+	return dst;
+}
+
+char *text_escape_dup(const char *s)
+{
+	size_t n = strlen(s);
+	char *d = xmalloc(text_escaped_len(s, n) + 1);
+	*text_escape(d, s, n) = 0;
+	return d;
+}
+
+void text_fput(const char *s, FILE *f)
+{
+	size_t n = strlen(s);
+	if (text_escaped_len(s, n) == n) {
+		fwrite(s, 1, n, f);
+		return;
+	}
+	char *d = text_escape_dup(s);
+	fputs(d, f);
+	free(d);
+}
+
+const char *text_safe(const char *s, char *buf, size_t cap)
+{
+	size_t n = strlen(s), k = 0;
+	char esc[8];
+	if (text_escaped_len(s, n) == n || !cap)
+		return s;
+	for (size_t i = 0; i < n; i++) {
+		size_t m = c1_at(s, i, n) ? 2 : 1;
+		size_t len = (size_t)(text_escape(esc, s + i, m) - esc);
+		if (k + len >= cap)
+			break;
+		memcpy(buf + k, esc, len);
+		k += len;
+		i += m - 1;
+	}
+	buf[k] = 0;
+	return buf;
+}

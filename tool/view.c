@@ -245,6 +245,13 @@ static void free_names(struct view *v)
 		free(v->full_names[i]);
 		free(v->sig_names[i]);
 	}
+	for (size_t i = 0; i < v->n_text_names; i++)
+		free(v->text_names[i]);
+	free(v->text_names);
+	free(v->text_done);
+	v->text_names = NULL;
+	v->text_done = NULL;
+	v->n_text_names = 0;
 	free(v->names);
 	free(v->full_names);
 	free(v->sig_names);
@@ -398,6 +405,28 @@ const char *view_name(struct view *v, uint32_t func)
 	if (func >= v->n_names || !v->names[func])
 		name_func(v, func, 0);
 	return v->names[func];
+}
+
+const char *view_text_name(struct view *v, uint32_t func)
+{
+	const char *name = view_name(v, func);
+	if (func >= v->n_text_names) {
+		size_t n = v->n_text_names ? v->n_text_names : 256;
+		while (n <= func)
+			n *= 2;
+		v->text_names = xrealloc(v->text_names, n * sizeof(*v->text_names));
+		v->text_done = xrealloc(v->text_done, n);
+		memset(v->text_names + v->n_text_names, 0, (n - v->n_text_names) * sizeof(*v->text_names));
+		memset(v->text_done + v->n_text_names, 0, n - v->n_text_names);
+		v->n_text_names = n;
+	}
+	if (!v->text_done[func]) {
+		size_t n = strlen(name);
+		if (text_escaped_len(name, n) != n)
+			v->text_names[func] = text_escape_dup(name);
+		v->text_done[func] = 1;
+	}
+	return v->text_names[func] ? v->text_names[func] : name;
 }
 
 const char *view_name_len(struct view *v, uint32_t func, size_t *len)

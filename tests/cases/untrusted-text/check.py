@@ -6,6 +6,9 @@ scopes, marks) with bytes that are not UTF-8 and control characters:
 - perfetto's string fields (cmdline, thread names, event names, marks) are
   UTF-8, U+FFFD for the bad bytes: protoc decodes the file without a
   complaint.
+- the text views (replay, report, graph, info, stacks, tui) write control
+  characters as C escapes (\\n, \\x1b, \\xc2\\x9b for U+009B): a name or a mark
+  cannot split a line or send an escape sequence to the terminal.
 """
 import os
 import re
@@ -17,6 +20,7 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
 import exportcheck as X  # noqa: E402
+from tmuxscreen import Screen  # noqa: E402
 
 # the command line, as the title shows it (record's shell quoting)
 CMDLINE = "prog '\ufffdt\ufffd.txt' 'a?[1mb'"
@@ -60,9 +64,69 @@ def check_perfetto(ctx):
     slices, tnames, pnames, instants, locs, names = X.load_perfetto(out)
     assert {"te\ufffd", "\x1b[31mred\nx"} <= set(tnames.values()), tnames
     assert {"sc\ufffdne", "caf\u00e9", "two\nlines\x1b[2J"} <= set(names.values()), names
-    assert [i[1] for i in instants] == ["m\ufffd", "mark\nsplit\x1b]0;title\x07"], instants
+    assert [i[1] for i in instants] == ["m\ufffd", "mark\nsplit\x1b]0;title\x07", "c1 \x9b2J"], instants
+
+
+def raw_controls(text):
+    """the control characters a text view let through (line ends aside)"""
+    return sorted({c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f})
+
+
+def check_text_views(ctx):
+    outs = {}
+    for cmd in (["replay"], ["report", "--threads"], ["graph"], ["info"]):
+        out = ctx.run(*cmd, check=True).stdout
+        assert not raw_controls(out), (cmd, raw_controls(out), out)
+        outs[cmd[0]] = out.splitlines()
+    # replay: one line per call and mark, the program's text escaped
+    lines = [l.split("| ", 1)[1] for l in outs["replay"][1:]]
+    assert len(lines) == len(outs["replay"]) - 1, outs["replay"]
+    for want in ("  two\\nlines\\x1b[2J() {", "  } /* two\\nlines\\x1b[2J */", "  /* mark: m\ufffd */",
+                 "  /* mark: mark\\nsplit\\x1b]0;title\\x07 */", "  /* mark: c1 \\xc2\\x9b2J */",
+                 "  caf\u00e9() {"):
+        assert want in lines, (want, lines)
+    # report: the thread's name and the scope's
+    rep = outs["report"]
+    assert any(re.fullmatch(r"# thread \d+ \(\\x1b\[31mred\\nx\), process \d+", l) for l in rep), rep
+    assert any(l.endswith("  two\\nlines\\x1b[2J") for l in rep), rep
+    assert "+-two\\nlines\\x1b[2J" in [l.split()[-1] for l in outs["graph"] if l.strip()], outs["graph"]
+    # info: the command line (record's quoting) and the thread's name
+    info = outs["info"]
+    assert any(l.startswith("command: ") and l.endswith("prog '\ufffdt\ufffd.txt' 'a\\x1b[1mb'") for l in info), info
+    assert any(re.fullmatch(r" +\d+  \\x1b\[31mred\\nx +6  exited", l) for l in info), info
+
+    # stacks, info and replay --fields module with a program file named with
+    # control characters: the module's name is the program's to choose too
+    odd = os.path.join(ctx.work, "p\x1b[7mrog\n")
+    with open(os.path.join(ctx.work, "prog"), "rb") as f, open(odd, "wb") as g:
+        g.write(f.read())
+    os.chmod(odd, 0o755)
+    d = os.path.join(ctx.work, "odd.data")
+    ctx.run("record", "-q", "-d", d, "--", odd, data=False, check=True)
+    for cmd in (["stacks"], ["info"], ["replay", "--fields", "module"]):
+        out = ctx.run(*cmd, "-d", d, check=True).stdout
+        assert not raw_controls(out), (cmd, raw_controls(out), out)
+        if cmd == ["stacks"]:
+            frames = [l.split()[1] for l in out.splitlines() if l.startswith("  #0 ")]
+            assert frames == ["p\\x1b[7mrog\\n!worker"] * 2, out
+
+    # the tui's replay view: the same escaped text on a real terminal
+    s = Screen([ctx.fntrace, "tui", "-d", "trace.data"], 120, 40, cwd=ctx.work)
+    try:
+        s.wait("graph:")
+        s.keys("3")
+        s.wait("replay: thread 1 of 3")
+        screen = "\n".join(s.lines())
+        for want in ("two\\nlines\\x1b[2J() {", "/* mark: mark\\nsplit\\x1b]0;title\\x07 */",
+                     "/* mark: c1 \\xc2\\x9b2J */"):
+            assert want in screen, (want, screen)
+        s.keys("q")
+        s.wait("exit status 0")
+    finally:
+        s.close()
 
 
 def check(ctx):
     check_svg_html(ctx)
     check_perfetto(ctx)
+    check_text_views(ctx)

@@ -4,7 +4,8 @@
  * Every output must stay well-formed (svg, html, perfetto: U+FFFD for the
  * bad bytes) and no text view may write the control characters raw (a
  * newline would split a line, an escape sequence would reach the user's
- * terminal).  "caf\xc3\xa9" is valid UTF-8: it passes unchanged. */
+ * terminal).  "caf\xc3\xa9" is valid UTF-8: it passes unchanged; U+009B
+ * (a C1 control) is escaped in text views too. */
 #define FNT_WEAK
 #include <pthread.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ static void *worker(void *name)
 		FNT_SCOPE_NAMED("sc\xe8ne");
 		leaf(1);
 		usleep(10000);
+		fnt_capture_stack();
 	}
 	return NULL;
 }
@@ -48,6 +50,7 @@ int main(void)
 	}
 	fnt_mark("m\xff");
 	fnt_mark("mark\nsplit\x1b]0;title\x07");
+	fnt_mark("c1 \xc2\x9b" "2J");      /* U+009B: CSI to some terminals */
 	printf("%d\n", sink);
 	return 0;
 }

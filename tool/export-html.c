@@ -472,14 +472,25 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 	for (uint32_t s = 0; s < N_SLICES; s++)
 		fprintf(out, "%s%" PRIu64, s ? "," : "", thr[s]);
 	fputs("],\n\"names\":[", out);
-	for (size_t i = 0; i < h.n_stats; i++) {
+	/* the functions called, told apart where they show one name (overloads) */
+	uint32_t *called = xmalloc((h.n_stats ? h.n_stats : 1) * sizeof(*called));
+	size_t n_called = 0;
+	for (size_t i = 0; i < h.n_stats; i++)
+		if (h.stats[i].calls)
+			called[n_called++] = (uint32_t)i;
+	char **labels = view_labels(v, called, n_called);
+	for (size_t i = 0, k = 0; i < h.n_stats; i++) {
 		if (i)
 			fputc(',', out);
-		if (h.stats[i].calls)
-			json_fput(out, view_name(v, (uint32_t)i), JSON_HTML);
-		else
+		if (h.stats[i].calls) {
+			json_fput(out, labels[k] ? labels[k] : view_name(v, (uint32_t)i), JSON_HTML);
+			k++;
+		} else {
 			fputs("\"\"", out);
+		}
 	}
+	view_labels_free(labels, n_called);
+	free(called);
 	fputs("],\n\"profile\":[", out);
 	for (size_t i = 0, first = 1; i < h.n_stats; i++) {
 		struct fstat *s = &h.stats[i];

@@ -160,6 +160,8 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 	/* a parent always has a lower index than its children, and siblings
 	 * are created in call order: one pass lays them out left to right */
 	min_w = total ? (double)total * 0.1 / W : 1;
+	size_t n_labels;
+	char **labels = calltree_labels(v, t, &n_labels);
 	drawn[0] = 1;
 	for (uint32_t i = 1; i < t->len; i++) {
 		uint32_t p = t->n[i].parent;
@@ -197,7 +199,7 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 		struct ct_node *n = &t->n[i];
 		if (!drawn[i])
 			continue;
-		const char *name = calltree_name(v, n->func);
+		const char *name = calltree_label(v, labels, n_labels, n->func);   /* overloads told apart */
 		double fx = total ? (double)x[i] / (double)total : 0, fw = total ? (double)n->weight / (double)total : 0;
 		double px = PAD + fx * W, pw = fw * W;
 		int y = fo->inverted ? TOP + (int)n->depth * FRAME_H : height - BOTTOM - (int)(n->depth + 1) * FRAME_H;
@@ -238,6 +240,7 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 		fputs("</text></g>\n", out);
 	}
 	fprintf(out, "<script type=\"text/javascript\"><![CDATA[\n%s]]></script>\n</svg>\n", flame_js);
+	view_labels_free(labels, n_labels);
 	free(x);
 	free(next);
 	free(drawn);

@@ -40,3 +40,8 @@ def check(ctx):
     ctx.run("export", "-f", "folded", "-o", p, check=True)
     paths = sorted(l.rsplit(" ", 1)[0] for l in open(p).read().splitlines())
     assert len(paths) == len(set(paths)) and "main;n::f(int)" in paths and "main;n::f(double)" in paths, paths
+    for fmt in ("svg", "html"):
+        p = ctx.work + "/out." + fmt
+        ctx.run("export", "-f", fmt, "-o", p, check=True)
+        text = open(p, encoding="utf-8").read()
+        assert "n::f(int)" in text and "n::f(double)" in text and "helper [prog.cc]" in text, fmt

@@ -292,6 +292,28 @@ static void filter_add(struct filter_text *f, char key, const char *val, const c
 	f->len += l + 3;
 }
 
+/* the record-time filters that select calls, as options ("-F 'nosuch'"),
+ * or NULL: with them, recording nothing is no sign of a build without
+ * hooks (one static buffer) */
+static const char *record_filtered(const char *text)
+{
+	static char out[512];
+	size_t n = 0;
+	out[0] = 0;
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		const char *opt = p[0] == 'F' ? "-F" : p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" :
+				  p[0] == 'g' && strstr(p, "trace_on") && (!nl || strstr(p, "trace_on") < nl) ? "-T" :
+				  NULL;
+		if (opt && l > 2 && n + l + 16 < sizeof(out))
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s '%.*s'", n ? ", " : "", opt, (int)(l - 2),
+					      p + 2);
+		p = nl ? nl + 1 : p + l;
+	}
+	return n ? out : NULL;
+}
+
 /* -D N, --max-stack N: a depth of at least 1 */
 static void filter_depth(struct filter_text *f, char key, const char *opt, const char *arg)
 {
@@ -680,13 +702,14 @@ int cmd_record(int argc, char **argv)
 	while ((opt = fnt_getopt_long(argc, argv, "+:d:hqF:N:D:t:A:R:P:H:C:T:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dir = optarg; break;
-		case 'F': filter_add(&ft, 'F', optarg, "-F/--filter"); break;
-		case 'N': filter_add(&ft, 'N', optarg, "-N/--notrace"); break;
-		case 'H': filter_add(&ft, 'H', optarg, "-H/--hide"); break;
-		case 'C': filter_add(&ft, 'C', optarg, "-C/--caller-filter"); break;
+		case 'F': glob_regex_hint("-F", optarg); filter_add(&ft, 'F', optarg, "-F/--filter"); break;
+		case 'N': glob_regex_hint("-N", optarg); filter_add(&ft, 'N', optarg, "-N/--notrace"); break;
+		case 'H': glob_regex_hint("-H", optarg); filter_add(&ft, 'H', optarg, "-H/--hide"); break;
+		case 'C': glob_regex_hint("-C", optarg); filter_add(&ft, 'C', optarg, "-C/--caller-filter"); break;
 		case 'T': {
 			struct trigger g;
 			trigger_parse(&g, optarg, 1);
+			glob_regex_hint("-T", g.glob);
 			char *text = trigger_record_text(&g);
 			filter_add(&ft, 'g', text, "-T/--trigger");
 			free(text);
@@ -718,6 +741,7 @@ int cmd_record(int argc, char **argv)
 			size_t old = patch_env ? strlen(patch_env) : 0;
 			if (!*optarg || strchr(optarg, ';'))
 				die_usage("option '-P/--patch' takes a function name or glob, not '%s'", optarg);
+			glob_regex_hint("-P", optarg);
 			patch_env = xrealloc(patch_env, old + strlen(optarg) + 2);
 			if (old)
 				patch_env[old++] = ';';
@@ -1120,6 +1144,14 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: no function events were recorded: none of the functions of '%s' that "
 			"-P selected and could patch ran ('nm' lists the names it selects from; 'fntrace info', "
 			"the ones it skipped and why)\n", argv[optind]);
+	else if (!recorded && is_static_elf(prog))
+		fprintf(stderr, "fntrace: no function events were recorded: '%s' is statically linked, and the "
+			"runtime could not be preloaded into it (link it with -lfntrace; see the warning above)\n",
+			argv[optind]);
+	else if (!recorded && record_filtered(ft.text))
+		fprintf(stderr, "fntrace: no function events were recorded: the record-time filters (%s) left "
+			"out every call that ran (their globs name functions as 'fntrace report' shows them; "
+			"record without them to see the names)\n", record_filtered(ft.text));
 	else if (!recorded && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur <= 64)
 		fprintf(stderr, "fntrace: no function events were recorded: the open-files limit (ulimit -n %llu) "
 			"leaves the runtime no descriptor out of the program's way; it needs more than 64 (see "

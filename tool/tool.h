@@ -33,6 +33,9 @@ void tool_die_of_signal(int sig);
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_usage(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* a -F/-N/-H/-C/-T/-P pattern that reads as a regular expression (uftrace's
+ * filters are): a warning with the glob it likely means */
+void glob_regex_hint(const char *opt, const char *pat);
 /* the same one-line "fntrace: ..." message as die(), without exiting */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);

@@ -338,3 +338,38 @@ const char *text_safe(const char *s, char *buf, size_t cap)
 	buf[k] = 0;
 	return buf;
 }
+
+/* uftrace's filters are regular expressions; fntrace's are globs.  A
+ * pattern that reads as a regex ('mi.*', '^fi', 'main$', '.') matches
+ * nothing or the wrong names as a glob: say so, with the glob it likely
+ * means. */
+void glob_regex_hint(const char *opt, const char *pat)
+{
+	size_t n = strlen(pat);
+	int regex = !strcmp(pat, ".") || !strcmp(pat, ".*") || pat[0] == '^' || (n > 1 && pat[n - 1] == '$') ||
+		    strstr(pat, ".*") || strstr(pat, ".+") || strstr(pat, "\\.");
+	if (!regex)
+		return;
+	char *g = xmalloc(n + 2), *o = g;
+	const char *p = pat + (pat[0] == '^');
+	size_t end = n - (n > 1 && pat[n - 1] == '$');
+	if (!strcmp(pat, ".")) {
+		strcpy(g, "*");
+	} else {
+		for (; (size_t)(p - pat) < end; p++) {
+			if (p[0] == '.' && (p[1] == '*' || p[1] == '+')) {
+				*o++ = '*';
+				p++;
+			} else if (p[0] == '\\' && p[1] == '.') {
+				*o++ = '.';
+				p++;
+			} else {
+				*o++ = *p;
+			}
+		}
+		*o = 0;
+	}
+	warning("option '%s': '%s' looks like a regular expression (uftrace's filters); fntrace takes globs: "
+		"'%s'?", opt, pat, g);
+	free(g);
+}

@@ -101,13 +101,14 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 		return 1;
 	case 0x120: o->demangle = parse_demangle(arg); o->no_demangle = 0; return 1;
 	case 0x110: parse_tids(o, arg); return 1;
-	case 'F': strlist_add(&o->filter, arg); return 1;
-	case 'N': strlist_add(&o->notrace, arg); return 1;
-	case 'H': strlist_add(&o->hide, arg); return 1;
-	case 'C': strlist_add(&o->callers, arg); return 1;
+	case 'F': glob_regex_hint("-F", arg); strlist_add(&o->filter, arg); return 1;
+	case 'N': glob_regex_hint("-N", arg); strlist_add(&o->notrace, arg); return 1;
+	case 'H': glob_regex_hint("-H", arg); strlist_add(&o->hide, arg); return 1;
+	case 'C': glob_regex_hint("-C", arg); strlist_add(&o->callers, arg); return 1;
 	case 'T': {
 		struct trigger g;
 		trigger_parse(&g, arg, 0);
+		glob_regex_hint("-T", g.glob);
 		o->trigger_globs = xrealloc(o->trigger_globs, (o->n_trigger_globs + 1) * sizeof(char *));
 		o->trigger_globs[o->n_trigger_globs++] = g.glob;
 		if (g.flags & TRIG_FILTER)

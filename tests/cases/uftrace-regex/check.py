@@ -1,0 +1,33 @@
+import os
+
+
+def check(ctx):
+    prog = os.path.join(ctx.work, "prog")
+    d = os.path.join(ctx.work, "re.data")
+    p = ctx.run("record", "-d", d, "-F", "mi.*", "--", prog)
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.splitlines()
+    assert "fntrace: warning: option '-F': 'mi.*' looks like a regular expression (uftrace's filters); " \
+           "fntrace takes globs: 'mi*'?" in lines, p.stderr
+    assert "fntrace: no function events were recorded: the record-time filters (-F 'mi.*') left out every " \
+           "call that ran (their globs name functions as 'fntrace report' shows them; record without them " \
+           "to see the names)" in lines, p.stderr
+    assert "built with" not in p.stderr, p.stderr
+    # the glob it names records mid and its callee
+    p = ctx.run("record", "-q", "-d", d, "-F", "mi*", "--", prog)
+    assert p.returncode == 0 and "warning" not in p.stderr, p.stderr
+    assert ctx.counts("-d", d) == {"mid": 1, "leaf": 1}, ctx.counts("-d", d)
+    # read time: the same hint, for -N, -T and -P too
+    for args, opt, pat, glob in ((["replay", "-N", "^leaf$"], "-N", "^leaf$", "leaf"),
+                                 (["report", "-T", "le.+@hide"], "-T", "le.+", "le*"),
+                                 (["graph", "-F", "."], "-F", ".", "*")):
+        p = ctx.run(*args)
+        want = "fntrace: warning: option '%s': '%s' looks like a regular expression (uftrace's filters); " \
+               "fntrace takes globs: '%s'?" % (opt, pat, glob)
+        assert want in p.stderr.splitlines(), (args, p.stderr)
+    p = ctx.run("record", "-q", "-d", d, "-P", ".", "--", prog)
+    assert "option '-P': '.' looks like a regular expression" in p.stderr, p.stderr
+    # a plain glob, or a C++ name, is not taken for a regex
+    for pat in ("mid", "geo::*", "operator()", "f<int>"):
+        p = ctx.run("replay", "-F", pat)
+        assert "regular expression" not in p.stderr, (pat, p.stderr)

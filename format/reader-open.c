@@ -925,8 +925,15 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 
 	*out = NULL;
 	if (stat(dir, &st)) {
-		snprintf(err, errlen, "cannot open '%s': %s%s", dir, strerror(errno),
-			 errno == ENOENT ? " (run 'fntrace record' first, or name the trace with -d)" : "");
+		int e = errno;
+		struct stat u;
+		const char *slash = strrchr(dir, '/');
+		int uftrace = e == ENOENT && !strcmp(slash ? slash + 1 : dir, "fntrace.data") && !slash &&
+			      !stat("uftrace.data", &u) && S_ISDIR(u.st_mode);
+		snprintf(err, errlen, "cannot open '%s': %s%s", dir, strerror(e),
+			 uftrace ? " (this directory has uftrace's 'uftrace.data': read it with -d uftrace.data, or "
+				   "run 'fntrace record' first)" :
+			 e == ENOENT ? " (run 'fntrace record' first, or name the trace with -d)" : "");
 		return -1;
 	}
 	t = calloc(1, sizeof(*t));

@@ -812,7 +812,13 @@ int cmd_record(int argc, char **argv)
 
 	prog = find_program(argv[optind]);
 	if (!prog) {
-		fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
+		int e = errno;
+		if (!strchr(argv[optind], '/') && !access(argv[optind], X_OK))
+			/* as the shell: a name without '/' is looked up in $PATH only */
+			fprintf(stderr, "fntrace: cannot run '%s': not found in $PATH (the one in this directory "
+				"is './%s')\n", argv[optind], argv[optind]);
+		else
+			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(e));
 		return 127;
 	}
 	{

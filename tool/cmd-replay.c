@@ -68,6 +68,7 @@ struct replay {
 	struct view *v;
 	FILE *out;
 	int time, srcline;
+	uint64_t src_asked, src_found;   /* --srcline: lines that asked for a source line, and got one */
 	uint8_t fields[MAX_FIELDS];   /* --fields, in order */
 	int n_fields;                 /* 0: the default columns (duration, tid), on the fast path */
 	uint64_t last_ns;             /* delta: the previous line's time */
@@ -300,7 +301,9 @@ static char *fields_prefix(struct replay *r, struct trace_thread *th, const uint
 			const char *file;
 			int line;
 			buf[0] = 0;
+			r->src_asked += f != NULL;
 			if (f && !view_srcline(r->v, f->func, &file, &line)) {
+				r->src_found++;
 				const char *b = strrchr(file, '/');
 				snprintf(buf, sizeof(buf), "%s:%d", b ? b + 1 : file, line);
 			}
@@ -400,7 +403,9 @@ static void srcline(struct replay *r, const struct frame *f)
 	if (!r->srcline)
 		return;
 	char esc[1100];        /* source file names are the program's text too */
+	r->src_asked++;
 	if (!view_srcline(r->v, f->func, &file, &line)) {
+		r->src_found++;
 		const char *base = strrchr(file, '/');
 		snprintf(buf, sizeof(buf), " [%s:%d]", text_safe(base ? base + 1 : file, esc, sizeof(esc)), line);
 		put_str(r, buf);
@@ -1157,6 +1162,9 @@ int cmd_replay(int argc, char **argv)
 	if (!trace_has_function_events(v.trace)) {
 		view_no_events_hint(&v);
 		ret = 1;
+	} else if (r.src_asked && !r.src_found) {
+		warning("--srcline: none of the functions shown has a source line: build the program with -g "
+			"(or name the directory of its debug files with --debug-dir)");
 	}
 	view_report_problems(&v);
 	view_close(&v);

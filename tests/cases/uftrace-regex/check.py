@@ -1,4 +1,5 @@
 import os
+import subprocess
 
 
 def check(ctx):
@@ -31,3 +32,26 @@ def check(ctx):
     for pat in ("mid", "geo::*", "operator()", "f<int>"):
         p = ctx.run("replay", "-F", pat)
         assert "regular expression" not in p.stderr, (pat, p.stderr)
+    # 'fntrace record prog' (no ./): found in this directory, not in $PATH
+    p = ctx.run("record", "-q", "-d", d, "--", "prog", cwd=ctx.work)
+    assert p.returncode == 127 and p.stderr == "fntrace: cannot run 'prog': not found in $PATH (the one in this " \
+        "directory is './prog')\n", (p.returncode, p.stderr)
+    # a directory with a uftrace trace only: the error names it
+    u = os.path.join(ctx.work, "u")
+    os.makedirs(os.path.join(u, "uftrace.data"), exist_ok=True)
+    p = ctx.run("replay", data=False, cwd=u)
+    assert p.returncode == 1 and "this directory has uftrace's 'uftrace.data': read it with -d uftrace.data" \
+        in p.stderr, (p.returncode, p.stderr)
+    # --srcline on a build without -g: a warning, not silence
+    nog = os.path.join(ctx.work, "prog-nog")
+    subprocess.run([ctx.compiler, "-finstrument-functions", "-O0", "-g0", "-o", nog,
+                    os.path.join(os.path.dirname(os.path.abspath(__file__)), "prog.c")], check=True)
+    d = os.path.join(ctx.work, "nog.data")
+    ctx.run("record", "-q", "-d", d, "--", nog, check=True)
+    want = "fntrace: warning: --srcline: none of the functions shown has a source line: build the program " \
+           "with -g (or name the directory of its debug files with --debug-dir)\n"
+    for args in (["--srcline"], ["--fields", "srcline"]):
+        p = ctx.run("replay", "-d", d, "--no-pager", *args, check=True)
+        assert p.stderr == want and "mid()" in p.stdout, (args, p.stderr)
+    p = ctx.run("replay", "--no-pager", "--srcline", check=True)
+    assert "--srcline" not in p.stderr and "[prog.c:" in p.stdout, p.stderr

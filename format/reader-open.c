@@ -693,7 +693,11 @@ static void read_session(struct trace *t)
 			*next++ = 0;
 		if (!strncmp(line, "command=", 8)) {
 			free(t->session_command);
+	free(t->session_options);
 			t->session_command = xstrdup_(line + 8);
+		} else if (!strncmp(line, "record_options=", 15)) {
+			free(t->session_options);
+			t->session_options = xstrdup_(line + 15);
 		} else if (!strncmp(line, "wait_status=", 12)) {
 			t->session_has_status = 1;
 			t->session_status = atoi(line + 12);

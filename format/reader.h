@@ -198,6 +198,7 @@ struct trace {
 	size_t n_warnings;
 	/* from the session file written by `fntrace record` (may be absent) */
 	char *session_command;
+	char *session_options;      /* record's own options ("-F main -A f@arg1"), or NULL */
 	int session_has_status;
 	int session_status;         /* raw wait status */
 	uint64_t session_start_real;

@@ -289,6 +289,8 @@ int cmd_info(int argc, char **argv)
 	printf("trace: %s\n", o.dir);
 	if (t->session_command)
 		printf("command: %s\n", safe(t->session_command));
+	if (t->session_options && *t->session_options)
+		printf("record options: %s\n", safe(t->session_options));
 	if (t->n_procs)
 		print_time("started: ", t->t0_real);
 	else if (t->session_start_real)

@@ -208,20 +208,10 @@ static int is_static_elf(const char *path)
 	return stat_;
 }
 
-static void write_session(struct trace_dir *td, const char *dir, int argc, char **argv, uint64_t start,
-			  int has_status, int status)
+/* a command line, each word shell-quoted when needed (so 'a b' stays one) */
+static void put_words(FILE *f, int argc, char **argv)
 {
-	int fd = trace_dir_create(td, ".session.tmp");
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		warning("cannot write '%s/.session.tmp': %s", dir, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	fprintf(f, "fntrace-session 1\ncommand=");
 	for (int i = 0; i < argc; i++) {
-		/* shell-quoted when needed, so 'a b' stays one argument */
 		int plain = *argv[i] != 0;
 		for (const char *c = argv[i]; *c; c++)
 			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", *c))
@@ -240,6 +230,24 @@ static void write_session(struct trace_dir *td, const char *dir, int argc, char 
 		}
 		fputc('\'', f);
 	}
+}
+
+/* opts: record's own options (before the program), for info */
+static void write_session(struct trace_dir *td, const char *dir, int n_opts, char **opts, int argc, char **argv,
+			  uint64_t start, int has_status, int status)
+{
+	int fd = trace_dir_create(td, ".session.tmp");
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		warning("cannot write '%s/.session.tmp': %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	fprintf(f, "fntrace-session 1\ncommand=");
+	put_words(f, argc, argv);
+	fputs("\nrecord_options=", f);
+	put_words(f, n_opts, opts);
 	fprintf(f, "\nstart_realtime_ns=%" PRIu64 "\n", start);
 	/* CLOCK_BOOTTIME beside CLOCK_MONOTONIC, the pair read together (the
 	 * closest of a few tries): the perfetto export puts the trace on the
@@ -810,6 +818,8 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 
+	/* record's own options, for info (without the "--" that ends them) */
+	int n_opts = optind - 1 - (optind > 1 && !strcmp(argv[optind - 1], "--"));
 	prog = find_program(argv[optind]);
 	if (!prog) {
 		int e = errno;
@@ -895,7 +905,7 @@ int cmd_record(int argc, char **argv)
 		die("cannot resolve '%s': %s", dir, strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	write_session(&td, absdir, argc - optind, argv + optind, start, 0, 0);
+	write_session(&td, absdir, n_opts, argv + 1, argc - optind, argv + optind, start, 0, 0);
 	char argsfile[PATH_MAX + 16] = "";
 	if (auto_args) {
 		size_t n = 0;
@@ -1117,7 +1127,7 @@ int cmd_record(int argc, char **argv)
 			die("'%s' no longer names the trace directory record made (it was moved or replaced "
 			    "while the program ran); its trace is left where that directory is now", absdir);
 	}
-	write_session(&td, absdir, argc - optind, argv + optind, start, 1, status);
+	write_session(&td, absdir, n_opts, argv + 1, argc - optind, argv + optind, start, 1, status);
 	trace_dir_unlink_preload(lib, preload_dir);
 	/* the program is gone and its trace complete: Ctrl-C and kill stop
 	 * the walks that follow (symbol tables, the summary, --report), and

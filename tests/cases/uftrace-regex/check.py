@@ -18,6 +18,9 @@ def check(ctx):
     p = ctx.run("record", "-q", "-d", d, "-F", "mi*", "--", prog)
     assert p.returncode == 0 and "warning" not in p.stderr, p.stderr
     assert ctx.counts("-d", d) == {"mid": 1, "leaf": 1}, ctx.counts("-d", d)
+    # info says which options recorded it (uftrace's info shows its whole command line)
+    info = ctx.run("info", "-d", d, check=True).stdout
+    assert "\nrecord options: -q -d %s -F 'mi*'\n" % d in info, info
     # read time: the same hint, for -N, -T and -P too
     for args, opt, pat, glob in ((["replay", "-N", "^leaf$"], "-N", "^leaf$", "leaf"),
                                  (["report", "-T", "le.+@hide"], "-T", "le.+", "le*"),

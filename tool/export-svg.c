@@ -211,7 +211,9 @@ size_t flame_svg(struct view *v, struct calltree *t, const struct flame_opts *fo
 		fprintf(out, "\" data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\"><title>", fx, fw, n->depth);
 		flame_xml_str(out, name);
 		if (fo->value_calls) {
-			fprintf(out, " (%" PRIu64 " call%s, %.2f%%)", n->weight, n->weight == 1 ? "" : "s", fw * 100);
+			/* (the width: the calls of its whole subtree; its own apart) */
+			fprintf(out, " (%" PRIu64 " call%s, %" PRIu64 " with its callees, %.2f%%)", n->calls,
+				n->calls == 1 ? "" : "s", n->weight, fw * 100);
 		} else {
 			fmt_ns(dur, sizeof(dur), n->total);
 			fprintf(out, " (%s, %.2f%%, %" PRIu64 " call%s, self ", dur, fw * 100, n->calls,

@@ -82,7 +82,8 @@ def check(ctx):
         work = d.find_element("css selector", 'g.fnt-f[data-n="work"] rect')
         ActionChains(d).move_to_element(work).perform()
         det = d.execute_script("return document.querySelector('.fnt-details').textContent")
-        assert det == "work (15 calls, 51.72%)", det   # main;work and everything under it
+        # main;work: one call, 15 with everything under it (the width)
+        assert det == "work (1 call, 15 with its callees, 51.72%)", det
         d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", work)
         st = d.execute_script("""var s=document.querySelector('svg');
             var w=document.querySelector('g.fnt-f[data-n="work"] rect');

@@ -257,7 +257,10 @@ int cmd_graph(int argc, char **argv)
 	}
 	if (g.pattern && !b.anchored) {
 		error_msg("no function matching '%s' was called in '%s'%s (see 'fntrace report' for the names)",
-			  g.pattern, o.dir, o.filter.n || o.notrace.n || o.n_tids ? " with these filters" : "");
+			  g.pattern, o.dir,
+			  o.filter.n || o.notrace.n || o.hide.n || o.callers.n || o.n_triggers || o.n_tids ||
+					  o.max_depth || o.min_ns || o.since_ns || o.has_until ?
+				  " with these filters" : "");
 		ret = 1;
 		goto out;
 	}

@@ -37,3 +37,7 @@ def check(ctx):
     paths = sorted(l.rsplit(" ", 1)[0] for l in open(p).read().splitlines())
     assert [q for q in paths if "child_work" in q] == ["main;spawn;child_work", "main;spawn;child_work;leaf"], paths
     assert not [q for q in paths if q.startswith("child_work") or q.startswith("fork")], paths
+    # FUNC hidden by -H: the error says the filters did it
+    p = ctx.run("graph", "--no-pager", "-H", "spawn", "spawn")
+    assert p.returncode == 1 and "no function matching 'spawn' was called in" in p.stderr and \
+        "with these filters" in p.stderr, p.stderr

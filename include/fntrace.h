@@ -12,6 +12,8 @@
 /* Environment knobs read once at start-up by the runtime. */
 #define FNTRACE_ENV_DIR        "FNTRACE_DIR"        /* trace directory (default ./fntrace.data) */
 #define FNTRACE_ENV_DIR_ID     "FNTRACE_DIR_ID"     /* "DEV:INO:PATH" of that directory, set by record */
+#define FNTRACE_ENV_USER_GROUP "FNTRACE_USER_GROUP" /* gid of the user's private group (record): its
+                                                      * group-writable directories are the user's */
 #define FNTRACE_ENV_MODE       "FNTRACE_MODE"       /* octal mode of trace files (default 600; dirs get x where r) */
 #define FNTRACE_ENV_CALLSITE   "FNTRACE_CALLSITE"   /* 1: also record each call's return site */
 #define FNTRACE_ENV_CHUNK_SIZE "FNTRACE_CHUNK_SIZE" /* bytes per buffer chunk (16K..64M, default 256K) */

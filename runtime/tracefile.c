@@ -673,7 +673,10 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (scratch == MAP_FAILED)
 			return -1;
-		int bad = fnt_path_trusted(trace_dir, geteuid(), comp, sizeof(comp), &why, scratch);
+		/* the user's private group: from record, else from /etc */
+		const char *ug = getenv(FNTRACE_ENV_USER_GROUP);
+		gid_t ok_gid = ug && *ug ? (gid_t)strtoul(ug, NULL, 10) : fnt_user_private_gid(geteuid());
+		int bad = fnt_path_trusted(trace_dir, geteuid(), ok_gid, comp, sizeof(comp), &why, scratch);
 		int e = why ? EPERM : errno;
 		munmap(scratch, FNT_PATHCHECK_SCRATCH);
 		if (bad) {

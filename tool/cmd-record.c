@@ -31,6 +31,7 @@
 #include "tool/tracedir.h"
 #include "tool/record-drain.h"
 #include "format/drain.h"
+#include "format/pathcheck.h"
 
 #define CAPSTONE_SOVERSION2(x) #x
 #define CAPSTONE_SOVERSION1(x) CAPSTONE_SOVERSION2(x)
@@ -992,6 +993,13 @@ int cmd_record(int argc, char **argv)
 				snprintf(id, sizeof(id), "%llu:%llu:%s", (unsigned long long)dst.st_dev,
 					 (unsigned long long)dst.st_ino, absdir);
 				setenv(FNTRACE_ENV_DIR_ID, id, 1);
+				gid_t pg = fnt_user_private_gid(geteuid());
+				if (pg != (gid_t)-1) {    /* (the runtime need not read /etc again) */
+					snprintf(id, sizeof(id), "%lu", (unsigned long)pg);
+					setenv(FNTRACE_ENV_USER_GROUP, id, 1);
+				} else {
+					unsetenv(FNTRACE_ENV_USER_GROUP);
+				}
 			}
 		}
 		if (mode) {

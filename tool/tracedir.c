@@ -231,7 +231,8 @@ void trace_dir_prepare(struct trace_dir *td, const char *dir)
 			die("cannot resolve '%s': %s", dir, strerror(errno));
 		else
 			snprintf(abs + strlen(abs), sizeof(abs) - strlen(abs), "/%s", copy);
-		if (fnt_path_trusted(abs, geteuid(), comp, sizeof(comp), &why, scratch)) {
+		if (fnt_path_trusted(abs, geteuid(), fnt_user_private_gid(geteuid()), comp, sizeof(comp), &why,
+				     scratch)) {
 			if (why)
 				die("cannot record into '%s': '%s' on its path is not safe: %s, who could "
 				    "swap the trace directory for another; choose a directory that only you "

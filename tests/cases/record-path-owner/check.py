@@ -66,6 +66,21 @@ def check(ctx):
     os.chmod(ww, 0o777)
     refused(record(os.path.join(ww, "sub", "tr")), ww, "it is writable by other users and not sticky")
     assert os.listdir(ww) == []
+    # a directory its group may write: refused for a shared group (users),
+    # fine for the user's private group (umask 002, as on Ubuntu): the
+    # record and the program linked with the runtime alone
+    gw = os.path.join(w, "groupw")
+    os.mkdir(gw)
+    os.chown(gw, 0, 100)
+    os.chmod(gw, 0o775)
+    refused(record(os.path.join(gw, "tr")), gw, "it is writable by its group (not your private group) and not sticky")
+    private = os.path.join(w, "private-gw")
+    os.mkdir(private)
+    os.chown(private, 0, 0)            # root's own group: named root, no other member
+    os.chmod(private, 0o775)
+    p = record(os.path.join(private, "tr"))
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert ctx.counts("-d", os.path.join(private, "tr")), "nothing recorded under a private group's directory"
     # what is fine: a sticky directory like /tmp, a link of one's own
     p = record(os.path.join(sticky, "mine"))
     assert p.returncode == 0, p.stderr
@@ -81,3 +96,9 @@ def check(ctx):
     assert "cannot create a trace file in" in r.stderr and "not recording" in r.stderr, r.stderr
     assert os.listdir(evil) == [], os.listdir(evil)
     shutil.rmtree(evil)
+    # ...and takes the private group's directory, from /etc (no record to say)
+    env = dict(os.environ, FNTRACE_DIR=os.path.join(private, "linked"))
+    env.pop("FNTRACE_USER_GROUP", None)
+    r = subprocess.run([prog], capture_output=True, text=True, cwd=w, env=env, timeout=60)
+    assert r.returncode == 0 and "not recording" not in r.stderr, r.stderr
+    assert [f for f in os.listdir(os.path.join(private, "linked")) if f.endswith(".fnt")], r.stderr

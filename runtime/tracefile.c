@@ -664,6 +664,10 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	}
 	/* private by default; and never into a directory where others could
 	 * have planted names (`fntrace record` checks the same before) */
+	/* the user's private group, whose group-writable directories are the
+	 * user's: from record, else from /etc */
+	const char *ug = getenv(FNTRACE_ENV_USER_GROUP);
+	gid_t ok_gid = ug && *ug ? (gid_t)strtoul(ug, NULL, 10) : fnt_user_private_gid(geteuid());
 	{
 		/* and never by a path someone else could redirect
 		 * (format/pathcheck.h): a child forked later goes by it again */
@@ -673,9 +677,6 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (scratch == MAP_FAILED)
 			return -1;
-		/* the user's private group: from record, else from /etc */
-		const char *ug = getenv(FNTRACE_ENV_USER_GROUP);
-		gid_t ok_gid = ug && *ug ? (gid_t)strtoul(ug, NULL, 10) : fnt_user_private_gid(geteuid());
 		int bad = fnt_path_trusted(trace_dir, geteuid(), ok_gid, comp, sizeof(comp), &why, scratch);
 		int e = why ? EPERM : errno;
 		munmap(scratch, FNT_PATHCHECK_SCRATCH);
@@ -693,7 +694,7 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 		errno = EXDEV;  /* not the trace's directory */
 		return -1;
 	}
-	if (dst.st_uid != geteuid() || ((dst.st_mode & 022) && !(dst.st_mode & S_ISVTX))) {
+	if (dst.st_uid != geteuid() || fnt_path_open_to_others(&dst, ok_gid)) {
 		errno = EPERM;
 		return -1;
 	}

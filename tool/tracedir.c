@@ -141,7 +141,7 @@ static void check_owner(int dfd, const char *path)
 	if (st.st_uid != geteuid())
 		die("'%s' belongs to another user (uid %u); record into a directory of your own with -d",
 		    path, (unsigned)st.st_uid);
-	if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
+	if (fnt_path_open_to_others(&st, fnt_user_private_gid(geteuid())))   /* (its group may be the user's own) */
 		die("'%s' is writable by other users, who could plant files in it; make it private "
 		    "(chmod go-w '%s') or choose another directory with -d", path, path);
 }

@@ -81,6 +81,15 @@ def check(ctx):
     p = record(os.path.join(private, "tr"))
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert ctx.counts("-d", os.path.join(private, "tr")), "nothing recorded under a private group's directory"
+    # the trace directory itself may be group-writable for that group too
+    mine = os.path.join(private, "existing")
+    os.mkdir(mine)
+    os.chmod(mine, 0o775)
+    p = record(mine)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    os.chown(mine, 0, 100)
+    p = record(mine)
+    assert p.returncode == 1 and "is writable by other users, who could plant files in it" in p.stderr, p.stderr
     # what is fine: a sticky directory like /tmp, a link of one's own
     p = record(os.path.join(sticky, "mine"))
     assert p.returncode == 0, p.stderr

@@ -295,8 +295,22 @@ int cmd_info(int argc, char **argv)
 		print_time("started: ", t->t0_real);
 	else if (t->session_start_real)
 		print_time("started: ", t->session_start_real);
+	/* its zero is the start of the recording (as --since, -r and
+	 * --fields elapsed count), before the program's first call */
+	uint64_t first = UINT64_MAX;
+	for (size_t i = 0; i < t->n_procs; i++)
+		for (size_t k = 0; k < t->procs[i].n_threads; k++)
+			if (t->procs[i].threads[k].events && t->procs[i].threads[k].first_ns < first)
+				first = t->procs[i].threads[k].first_ns;
 	format_duration(dur, sizeof(dur), t->end_ns);
-	printf("duration: %s (first to last event)\n", dur + strspn(dur, " "));
+	if (first != UINT64_MAX && first <= t->end_ns) {
+		char at[32];
+		format_duration(at, sizeof(at), first);
+		printf("duration: %s (from the start of the recording to its last event; the first event at %s)\n",
+		       dur + strspn(dur, " "), at + strspn(at, " "));
+	} else {
+		printf("duration: %s (from the start of the recording to its last event)\n", dur + strspn(dur, " "));
+	}
 	if (t->session_has_status) {
 		int st = t->session_status;
 		if (WIFEXITED(st))

@@ -58,3 +58,12 @@ def check(ctx):
         assert p.stderr == want and "mid()" in p.stdout, (args, p.stderr)
     p = ctx.run("replay", "--no-pager", "--srcline", check=True)
     assert "--srcline" not in p.stderr and "[prog.c:" in p.stdout, p.stderr
+    # info's duration says where its zero is, and where the calls start
+    import json, re
+    info = ctx.run("info", check=True).stdout
+    m = re.search(r"^duration: ([\d.]+) (us|ms|s) \(from the start of the recording to its last event; the first "
+                  r"event at ([\d.]+) (us|ms|s)\)$", info, re.M)
+    assert m, info
+    unit = {"us": 1e3, "ms": 1e6, "s": 1e9}
+    first = min(json.loads(l)["start_ns"] for l in ctx.run("replay", "-f", "json", check=True).stdout.splitlines())
+    assert abs(float(m.group(3)) * unit[m.group(4)] - first) <= 0.0005 * unit[m.group(4)] + 1, (m.groups(), first)

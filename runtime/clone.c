@@ -55,7 +55,7 @@ void fnt_tls_share(void)
 
 	if (!t->tid)
 		t->tid = fnt_gettid();
-	t->busy = 1;
+	t->busy = FNT_BUSY_RUNTIME;
 	if (__atomic_fetch_add(&t->tls_shared, 1, __ATOMIC_ACQ_REL) == 0)
 		t->tls_busy = busy;
 }

@@ -491,7 +491,7 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 {
 	uint32_t held = t->busy;
 	struct stack_moved mv;
-	t->busy = 1;
+	t->busy = FNT_BUSY_RUNTIME;
 	__asm__ volatile("" ::: "memory");
 	if (switch_stacks(t, to, taken, &mv) && !held) {
 		if (mv.from != NO_SERIAL) {
@@ -682,7 +682,7 @@ void fnt_coro_fork_child(void)
 /* sp is on the stack in use: take it into the window, under the guard */
 static void window_add(struct fnt_thread *t, uintptr_t sp)
 {
-	t->busy = 1;
+	t->busy = FNT_BUSY_RUNTIME;
 	__asm__ volatile("" ::: "memory");
 	window_set(t, t->stk_max && t->stk_min < sp ? t->stk_min : sp, t->stk_max > sp ? t->stk_max : sp);
 	__asm__ volatile("" ::: "memory");

@@ -322,7 +322,7 @@ static void note_untraced(uint32_t pid, uint32_t reason, const char *path)
 	struct fnt_thread *t = &fnt_self;
 	if (t->busy)
 		return;
-	t->busy = 1;
+	t->busy = FNT_BUSY_RUNTIME;
 	if (fnt_trace_header_open())
 		fnt_meta_append(FNT_META_UNTRACED, &rec, sizeof(rec), path, strlen(path) + 1);
 	t->busy = 0;

@@ -808,6 +808,28 @@ void fnt_filter_park_drop(struct fnt_filter_park *p)
 	p->hbits = NULL;
 }
 
+void fnt_filter_vfork_child(struct fnt_filter_state *f)
+{
+	if (!f->hbits)
+		return;
+	void *m = fnt_no_clock ? MAP_FAILED :
+		  mmap(NULL, HBITS_MAX / 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		f->hbits = NULL;        /* (its hidden calls then show) */
+		f->h_open = 0;
+		return;
+	}
+	memcpy(m, f->hbits, HBITS_MAX / 8);
+	f->hbits = m;
+}
+
+void fnt_filter_vfork_done(struct fnt_filter_state *child, const struct fnt_filter_state *parent)
+{
+	if (child->hbits && child->hbits != parent->hbits && !fnt_no_clock)
+		munmap(child->hbits, HBITS_MAX / 8);
+	child->hbits = NULL;
+}
+
 void fnt_filter_thread_exit(struct fnt_thread *t)
 {
 	if (t->flt.tframes) {

@@ -71,11 +71,13 @@ static void fork_child_common(int raw)
 	/* (a seccomp filter may forbid the calls below: then the child
 	 * keeps the parent's mappings and records nothing: sandbox.c) */
 	int blind = fnt_file_calls_denied();
-	if (t->chunk && !fnt_drain_owns(t->chunk) && !blind)
-		munmap(t->chunk, chunk_size);
+	uint8_t *chunk = t->chunk;
+	t->chunk = t->pos = t->limit = NULL;     /* before it goes (as chunk_release) */
+	__asm__ volatile("" ::: "memory");
+	if (chunk && !fnt_drain_owns(chunk) && !blind)
+		munmap(chunk, chunk_size);
 	if (!blind)
 		fnt_drain_fork_child();         /* the ring is the parent's, and its slots */
-	t->chunk = t->pos = t->limit = NULL;
 	if (tf->meta_chunk && !blind)
 		munmap(tf->meta_chunk, chunk_size);
 	tf->meta_chunk = tf->meta_pos = tf->meta_end = NULL;

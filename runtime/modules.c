@@ -387,7 +387,7 @@ uintptr_t fnt_init_trap(uint64_t i)
 	if (traps[i].fired++)
 		return real;
 	if (fnt_trace_header() && !fnt_self.busy && scan_trylock(fnt_gettid())) {
-		fnt_self.busy = 1;
+		fnt_self.busy = FNT_BUSY_RUNTIME;
 		scan_locked();
 		fnt_self.busy = 0;
 		fnt_modules_unlock();
@@ -482,7 +482,7 @@ FNT_EXPORT void *dlopen(const char *file, int mode)
 	/* whatever this thread has done so far: an uninstrumented host's own
 	 * thread loading an instrumented plugin is the usual case */
 	if (h && fnt_trace_header() && !fnt_self.busy) {
-		fnt_self.busy = 1;      /* a signal handler here must not re-enter the runtime */
+		fnt_self.busy = FNT_BUSY_RUNTIME;      /* a signal handler here must not re-enter the runtime */
 		fnt_modules_scan();
 		fnt_self.busy = 0;
 	}
@@ -499,7 +499,7 @@ FNT_EXPORT int dlclose(void *handle)
 		return -1;
 	r = real(handle);
 	if (fnt_trace_header() && !fnt_self.busy) {
-		fnt_self.busy = 1;
+		fnt_self.busy = FNT_BUSY_RUNTIME;
 		fnt_modules_scan();
 		fnt_self.busy = 0;
 	}

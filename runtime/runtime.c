@@ -61,7 +61,7 @@ static void at_exit(int status, void *arg)
 	spares_close();
 	if (t->state == FNT_T_ACTIVE && t->chunk && !t->busy && t->pid == tf->pid &&
 	    (t->pos < t->limit || !thread_chunk_start(t))) {
-		t->busy = 1;
+		t->busy = FNT_BUSY_RUNTIME;
 		put_lost(t);
 		put_thread_name(t);
 		put_thread_end(t);
@@ -262,7 +262,7 @@ __attribute__((constructor)) static void runtime_ctor(void)
 	struct fnt_thread *t = &fnt_self;
 	if (t->busy)
 		return;
-	t->busy = 1;
+	t->busy = FNT_BUSY_RUNTIME;
 	runtime_init();                 /* nothing if a hook got there first */
 	helper_start();
 	t->busy = 0;

@@ -60,6 +60,12 @@ struct fnt_filter_park {
 	uint32_t valid;
 };
 
+/* fnt_thread.busy when the guard is held by the runtime's own work
+ * outside a hook (a stack switch, the module map, a thread's set-up): a
+ * siglongjmp out of a handler does not free it (setjmp.c), where it frees
+ * a hook's (1) */
+#define FNT_BUSY_RUNTIME 2u
+
 struct fnt_thread {
 	/* hot: read and written by every hook */
 	uint8_t *pos;            /* next byte to write */
@@ -67,7 +73,8 @@ struct fnt_thread {
 	uint64_t last;           /* ticks of the previous event */
 	uint64_t prev_new;       /* address of the previous NEW event */
 	int32_t depth;
-	uint32_t busy;           /* re-entrancy guard (signal handlers) */
+	uint32_t busy;           /* re-entrancy guard (signal handlers): 1 held by a hook (an event
+				  * being written), FNT_BUSY_RUNTIME by the runtime's other work */
 	uintptr_t stk_lo, stk_span;   /* the stack pointers the hooks take for this thread's (coro.c) */
 	uintptr_t cache[FNT_CACHE_SLOTS];
 	/* cold */
@@ -360,6 +367,12 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p) FNT_HIDDEN;
 void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p) FNT_HIDDEN;
 void fnt_filter_park_drop(struct fnt_filter_park *p) FNT_HIDDEN;
+/* vfork: the child's -H bits, a copy of its parent's (the memory is shared,
+ * and a hidden call the child enters and never leaves must not mark the
+ * parent's); given back with its state (child: the child's, parent: the
+ * parent's saved state) */
+void fnt_filter_vfork_child(struct fnt_filter_state *f) FNT_HIDDEN;
+void fnt_filter_vfork_done(struct fnt_filter_state *child, const struct fnt_filter_state *parent) FNT_HIDDEN;
 
 /* triggers (trigger.c): -T FUNC@ACTION.  trace_on/off, backtrace, snapshot,
  * finish and time= act in the rare path: a function with a trigger is kept

@@ -72,15 +72,15 @@ static void jmp_unwind(const void *env)
 	for (unsigned i = 0; i < 8; i++) {
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
-		if (t->busy && t->jmp[i].guard_free && !t->tls_shared && !t->file)
-			guard_abandoned(t);
+		if (t->busy == 1 && t->jmp[i].guard_free && !t->tls_shared && !t->file)
+			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */
 		int32_t n = t->depth - t->jmp[i].depth;
 		fnt_filter_longjmp(t, t->jmp[i].fdepth);
 		if (n <= 0)
 			fnt_shadow_cut(t, t->jmp[i].ss_top);   /* only frames the filters left out were left */
 		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
 			break;
-		t->busy = 1;
+		t->busy = FNT_BUSY_RUNTIME;
 		if (t->pos < t->limit || !thread_chunk_start(t)) {
 			uint64_t now = fnt_now(), d = now - t->last;
 			if (d >= (1ull << 47)) {

@@ -129,7 +129,7 @@ void thread_exit_cb(void *arg)
 	fnt_coro_thread_exit(t);        /* its own stack leaves the registry of parked stacks */
 	if (t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
 		return;
-	t->busy = 1;
+	t->busy = FNT_BUSY_RUNTIME;
 	if (t->pos >= t->limit && thread_chunk_start(t)) {
 		t->busy = 0;
 		return;

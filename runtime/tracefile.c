@@ -454,16 +454,21 @@ void punch_tail(int64_t chunk_off, uintptr_t used)
 void chunk_release(struct fnt_thread *t, int punch)
 {
 	struct fnt_trace_file *tf = cur_file();
-	if (!t->chunk)
+	uint8_t *chunk = t->chunk, *pos = t->pos;
+	if (!chunk)
 		return;
-	if (fnt_drain_owns(t->chunk)) {
-		fnt_drain_release(t->chunk);    /* record copies it out, only its used part */
+	/* the thread lets go of it first: a signal handler that lands in
+	 * the calls below and never comes back (a siglongjmp, setjmp.c)
+	 * finds no pointer into a chunk that is gone or another thread's */
+	t->chunk = t->pos = t->limit = NULL;
+	__asm__ volatile("" ::: "memory");
+	if (fnt_drain_owns(chunk)) {
+		fnt_drain_release(chunk);       /* record copies it out, only its used part */
 	} else {
 		if (punch && state == 1 && t->pid == tf->pid)
-			punch_tail(t->chunk_off, (uintptr_t)(t->pos - t->chunk) + 8);
-		munmap(t->chunk, chunk_size);
+			punch_tail(t->chunk_off, (uintptr_t)(pos - chunk) + 8);
+		munmap(chunk, chunk_size);
 	}
-	t->chunk = t->pos = t->limit = NULL;
 }
 
 

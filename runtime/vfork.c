@@ -99,6 +99,7 @@ static void child_state(struct fnt_thread *t, struct fnt_vfork *v)
 	t->depth = p->depth;
 	t->flt = p->flt;
 	t->flt.tframes = NULL;          /* -t positions are in the parent's chunks */
+	fnt_filter_vfork_child(&t->flt);  /* -H bits of its own: the parent's stay as they are */
 	memcpy(t->jmp, p->jmp, sizeof(t->jmp));
 	t->jmp_next = p->jmp_next;
 	t->ss = p->ss;
@@ -146,6 +147,7 @@ static void give_back(struct fnt_thread *t, struct fnt_vfork *v)
 			munmap(t->ss, (size_t)t->ss_cap * sizeof(struct fnt_shadow_entry));
 		if (t->flt.tframes && t->flt.tframes != v->saved.flt.tframes)
 			fnt_filter_thread_exit(t);
+		fnt_filter_vfork_done(&t->flt, &v->saved.flt);
 	}
 	memcpy(t, &v->saved, sizeof(*t));
 }
@@ -259,8 +261,10 @@ int fnt_vfork_adopt(struct fnt_thread *t, int unenter)
 	v->adopted = 1;
 	fnt_shadow_unswap(&v->saved);    /* the child returns from the parent's frames unseen (fentry.c) */
 	child_state(t, v);
+	fnt_filter_vfork_done(&t->flt, &v->saved.flt);   /* (child_state's copy: this one replaces it) */
 	t->flt = flt;
 	t->flt.tframes = NULL;           /* (as child_state does) */
+	fnt_filter_vfork_child(&t->flt);
 	if (unenter)                     /* that entry is the child's, not its parent's */
 		fnt_filter_unenter(&v->saved.flt);
 	t->ss = ss;                      /* a shadow stack of its own (see the top) */

@@ -621,8 +621,11 @@ static void forward_signal(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	/* the program signalling record itself: passing it back would hit
 	 * the sender; one the witness got was sent to the whole group */
+	/* (the witness tells only while it shares the program's process
+	 * group: one that made a group of its own, a daemon, a job-control
+	 * shell, got nothing a group signal to record's group sent) */
 	if (child_pid > 0 && !(si->si_code == SI_USER && si->si_pid == child_pid) &&
-	    (witness_fd < 0 || !witness_got(sig, t)))
+	    (witness_fd < 0 || getpgid(child_pid) != getpgid(witness_pid) || !witness_got(sig, t)))
 		kill(child_pid, sig);
 	errno = e;
 }

@@ -24,6 +24,11 @@ def check(ctx):
     # timeout sends SIGTERM to record, then to its whole process group
     p = subprocess.run(["timeout", "0.3"] + rec(), capture_output=True, text=True, cwd=ctx.work, timeout=60)
     assert p.stdout == "graceful shutdown\n" and p.returncode == 124, ("timeout", p.stdout, p.returncode, p.stderr)
+    # a program that left record's group: timeout's group kill reaches it
+    # only through record (the witness, in record's group, got it too)
+    p = subprocess.run(["timeout", "0.3"] + rec("newgroup"), capture_output=True, text=True, cwd=ctx.work,
+                       timeout=60)
+    assert p.stdout == "graceful shutdown\n" and p.returncode == 124, ("newgroup", p.stdout, p.returncode, p.stderr)
     # the program's own kill(0, SIGTERM), in a session of its own
     p = subprocess.run(["setsid", "-w"] + rec("self"), capture_output=True, text=True, cwd=ctx.work, timeout=60)
     assert p.stdout == "graceful shutdown\n" and p.returncode == 0, ("kill(0)", p.stdout, p.returncode, p.stderr)

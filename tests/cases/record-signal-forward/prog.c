@@ -1,5 +1,6 @@
 /* shuts down gracefully on a SIGTERM or SIGHUP, and at once (forced exit)
- * on a second one; "self": sends SIGTERM to its own process group */
+ * on a second one; "self": sends SIGTERM to its own process group;
+ * "newgroup": leaves record's process group first */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_handler = h; sigaction(SIGTERM, &sa, 0); sigaction(SIGHUP, &sa, 0);
 	if (argc > 1 && !strcmp(argv[1], "self")) { usleep(100000); kill(0, SIGTERM); }
+	if (argc > 1 && !strcmp(argv[1], "newgroup"))
+		setpgid(0, 0);          /* a group of its own: a group signal to record's is not its */
 	for (int i = 0; i < 300 && !n; i++) { tick(); usleep(10000); }
 	usleep(300000);   /* a second signal would come now */
 	printf(n ? "graceful shutdown\n" : "no signal\n");

@@ -207,7 +207,9 @@ static inline unsigned long fnt_field_num(const char *f, size_t len)
 
 /* The gid of uid's private group: its primary group when that group has
  * the user's name and no member but the user (the user-private-group
- * convention); (gid_t)-1 otherwise, or when the files do not say. */
+ * convention); (gid_t)-1 otherwise, or when the files do not say.  Its
+ * buffers take 5 KB of stack: the runtime calls it once, at start-up
+ * (tracefile.c user_group), never on a child's first event. */
 static inline gid_t fnt_user_private_gid(uid_t uid)
 {
 	struct fnt_lines r = { .fd = -1 };

@@ -652,6 +652,24 @@ int fnt_trace_dir_elsewhere(void)
 	return dir_known && (st.st_dev != dir_dev || st.st_ino != dir_ino);
 }
 
+/* The user's private group, whose group-writable directories are the
+ * user's (format/pathcheck.h): from record, else from /etc.  Found once,
+ * by the process's first file (at start-up, on its main stack: the /etc
+ * reader's buffers are 5 KB, too much for a forked child's first event on
+ * a signal handler's small stack), and kept: a child inherits it. */
+static gid_t user_gid;
+static int user_gid_known;
+
+static __attribute__((noinline)) gid_t user_group(void)
+{
+	if (!user_gid_known) {
+		const char *ug = getenv(FNTRACE_ENV_USER_GROUP);
+		user_gid = ug && *ug ? (gid_t)strtoul(ug, NULL, 10) : fnt_user_private_gid(geteuid());
+		user_gid_known = 1;
+	}
+	return user_gid;
+}
+
 /* Create "<dir>/<pid>-<n>.fnt" (n counts execs within one pid) and map its
  * header.  cal: calibration to copy (a forked child keeps its parent's);
  * made_ticks: when such a child was made, on that clock. */
@@ -669,10 +687,7 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	}
 	/* private by default; and never into a directory where others could
 	 * have planted names (`fntrace record` checks the same before) */
-	/* the user's private group, whose group-writable directories are the
-	 * user's: from record, else from /etc */
-	const char *ug = getenv(FNTRACE_ENV_USER_GROUP);
-	gid_t ok_gid = ug && *ug ? (gid_t)strtoul(ug, NULL, 10) : fnt_user_private_gid(geteuid());
+	gid_t ok_gid = user_group();
 	{
 		/* and never by a path someone else could redirect
 		 * (format/pathcheck.h): a child forked later goes by it again */

@@ -50,6 +50,16 @@ static const char live_usage[] =
 /* the private directory live records into without -d, removed at exit */
 static char live_tmp[4096];
 
+static pid_t live_record;
+
+static void pass_to_record(int sig)
+{
+	int e = errno;
+	if (live_record > 0)
+		kill(live_record, sig);
+	errno = e;
+}
+
 /* remove what is in the directory open as dfd, subdirectories too, never
  * following a symlink */
 static void remove_tree(int dfd)
@@ -207,6 +217,8 @@ int cmd_live(int argc, char **argv)
 			die("cannot create a temporary directory under '%s': %s (set $TMPDIR, or keep the trace "
 			    "with -d DIR)", tmp, strerror(e));
 		}
+		atexit(remove_live_tmp);        /* also when the view dies with an error (the record
+						 * child execs or _exits: it never runs it) */
 		dir = live_tmp;
 		rargv[rargc++] = "-q";          /* no "wrote" line about a directory that goes */
 		rargv[rargc++] = "-d";
@@ -234,11 +246,16 @@ int cmd_live(int argc, char **argv)
 		fprintf(stderr, "fntrace: cannot run '%s': %s\n", self, strerror(errno));
 		_exit(127);
 	}
-	if (live_tmp[0])
-		atexit(remove_live_tmp);        /* also when the view dies with an error */
-	/* Ctrl-C is the program's to handle; the view lasts until it is gone */
+	/* Ctrl-C is the program's to handle; the view lasts until it is gone.
+	 * SIGTERM and SIGHUP go to record, which passes them on as it does:
+	 * the view then ends with the program, and the temporary trace goes */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	live_record = pid;
+	struct sigaction sa = { .sa_handler = pass_to_record };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	o.dir = dir;
 	int ret = replay_follow(&o, time_, srcline, fields, pid, &status, start);
 	free(rargv);

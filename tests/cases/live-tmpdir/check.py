@@ -45,3 +45,14 @@ def check(ctx):
     # a program that cannot run: the temporary directory goes too
     p = ctx.run("live", "--", "/nonexistent/prog", data=False, cwd=cwd, env=env)
     assert p.returncode == 127 and os.listdir(tmp) == [], (p.returncode, p.stderr, os.listdir(tmp))
+    # live stopped by SIGTERM or SIGHUP (kill, a closed terminal): passed on
+    # through record, the view ends with the program, the directory goes
+    import signal, subprocess, time
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        p = subprocess.Popen([ctx.fntrace, "live", "--", "/bin/sleep", "30"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=cwd, env=env, start_new_session=True)
+        time.sleep(0.5)
+        os.kill(p.pid, sig)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == -sig, (sig, p.returncode, err)
+        assert os.listdir(tmp) == [], (sig, os.listdir(tmp), err)

@@ -1151,7 +1151,7 @@ int cmd_record(int argc, char **argv)
 	/* from the walk the summary line makes anyway; -q: no walk, so
 	 * names only (doc/portable-traces.md) */
 	struct trace_totals totals;
-	struct rlimit nofile;
+	struct rlimit nofile, fsz;
 	int walked = !no_symtab && !record_save_symtabs(absdir, td.file_mode, td.dir_mode, quiet ? NULL : &totals,
 						      have_lib_st ? &lib_st : NULL);
 
@@ -1179,6 +1179,11 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: no function events were recorded: the record-time filters (%s) left "
 			"out every call that ran (their globs name functions as 'fntrace report' shows them; "
 			"record without them to see the names)\n", record_filtered(ft.text));
+	else if (!recorded && getrlimit(RLIMIT_FSIZE, &fsz) == 0 && fsz.rlim_cur != RLIM_INFINITY &&
+		 fsz.rlim_cur < FNT_HEADER_SIZE)
+		fprintf(stderr, "fntrace: no function events were recorded: the file size limit (ulimit -f: %llu "
+			"bytes) leaves no room for a trace file, whose header alone takes %u; raise it\n",
+			(unsigned long long)fsz.rlim_cur, (unsigned)FNT_HEADER_SIZE);
 	else if (!recorded && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur <= 64)
 		fprintf(stderr, "fntrace: no function events were recorded: the open-files limit (ulimit -n %llu) "
 			"leaves the runtime no descriptor out of the program's way; it needs more than 64 (see "

@@ -110,3 +110,9 @@ def check(ctx):
     prog = info.split("after exec: ")[1]
     assert "\n  ended: exited normally\n" in prog, info
 
+    # a limit below a trace file's header: no file at all, and record says
+    # why (it asked whether the program was built with -finstrument-functions)
+    p, data = run(ctx, "tiny", ["2000"], 3072, 3072, ignore=True, quiet=False)
+    assert "fntrace: no function events were recorded: the file size limit (ulimit -f: 3072 bytes) leaves no " \
+           "room for a trace file, whose header alone takes 4096; raise it" in p.stderr.splitlines(), p.stderr
+    assert "built with" not in p.stderr, p.stderr

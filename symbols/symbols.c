@@ -96,6 +96,7 @@ struct symbols {
 	char **symtab_dirs;
 	size_t n_symtab_dirs;
 	int demangle;           /* enum symbols_demangle */
+	uint64_t trace_start_ns;
 	char *debuginfo_path;
 	Dwfl_Callbacks callbacks;
 	struct module *modules;
@@ -196,6 +197,7 @@ struct symbols *symbols_new(const struct symbols_options *opts)
 		s->n_debug_dirs = opts->debug_dirs ? opts->n_debug_dirs : 0;
 		s->n_prefix_map = opts->prefix_map ? opts->n_prefix_map : 0;
 		s->demangle = opts->no_demangle ? SYMBOLS_DEMANGLE_NO : opts->demangle;
+		s->trace_start_ns = opts->trace_start_ns;
 		s->n_symtab_dirs = opts->symtab_dirs ? opts->n_symtab_dirs : 0;
 		s->debug_dirs = copy_strv(opts->debug_dirs, s->n_debug_dirs);
 		s->prefix_map = copy_strv(opts->prefix_map, s->n_prefix_map);
@@ -352,6 +354,8 @@ static void module_open(struct symbols *s, struct module *m)
 					strncmp(why, "not a regular", 13) ? "open" : "use", m->real_path, why, m->base);
 		return;
 	}
+	struct stat fst;
+	int have_st = !fstat(fd, &fst);
 	m->search = calloc(1, sizeof(*m->search));
 	m->dwfl = m->search ? dwfl_begin(&s->callbacks) : NULL;
 	if (!m->dwfl) {
@@ -380,6 +384,11 @@ static void module_open(struct symbols *s, struct module *m)
 	}
 	if (!m->build_id_len) {
 		m->usable = 1;  /* nothing recorded to check against */
+		if (have_st && s->trace_start_ns &&
+		    (uint64_t)fst.st_mtim.tv_sec * 1000000000ull + (uint64_t)fst.st_mtim.tv_nsec > s->trace_start_ns)
+			m->warning = str_printf("'%s' has no build-id to tell whether it is the traced build, and it "
+						"was modified after the recording: its names may be wrong (link it "
+						"with -Wl,--build-id)", m->real_path);
 		return;
 	}
 	n = dwfl_module_build_id(m->mod, &bits, &bid_vaddr);

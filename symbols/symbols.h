@@ -29,6 +29,9 @@ struct symbols_options {
 	size_t n_symtab_dirs;
 	int no_demangle;                /* keep mangled C++ names (== demangle SYMBOLS_DEMANGLE_NO) */
 	int demangle;                   /* enum symbols_demangle: what short_name holds */
+	/* when the recording started (CLOCK_REALTIME ns; 0: unknown): a module
+	 * without a build-id modified after it gets a warning */
+	uint64_t trace_start_ns;
 };
 
 /* --demangle: the form of sym_func.short_name for C++ functions

@@ -301,7 +301,7 @@ static char *fields_prefix(struct replay *r, struct trace_thread *th, const uint
 			const char *file;
 			int line;
 			buf[0] = 0;
-			r->src_asked += f != NULL;
+			r->src_asked += f && view_module_readable(r->v, f->func);
 			if (f && !view_srcline(r->v, f->func, &file, &line)) {
 				r->src_found++;
 				const char *b = strrchr(file, '/');
@@ -403,7 +403,7 @@ static void srcline(struct replay *r, const struct frame *f)
 	if (!r->srcline)
 		return;
 	char esc[1100];        /* source file names are the program's text too */
-	r->src_asked++;
+	r->src_asked += view_module_readable(r->v, f->func);   /* (an unreadable module has its own warning) */
 	if (!view_srcline(r->v, f->func, &file, &line)) {
 		r->src_found++;
 		const char *base = strrchr(file, '/');

@@ -292,6 +292,8 @@ const char *view_full_name(struct view *v, uint32_t func);
 /* the full name without the return type of a template function: what the
  * read-time globs are matched against (with the short name) */
 const char *view_sig_name(struct view *v, uint32_t func);
+/* the function's module file was read as the traced build (no warning) */
+int view_module_readable(struct view *v, uint32_t func);
 /* the kind of a constructor or destructor (sym_func.structor), or NULL */
 const char *view_structor(struct view *v, uint32_t func);
 /* Labels that tell apart functions shown under one name (overloads, static

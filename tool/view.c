@@ -220,6 +220,7 @@ void view_open(struct view *v, struct view_opts *o)
 	so.n_prefix_map = o->prefix_map.n;
 	so.no_demangle = o->no_demangle;
 	so.demangle = o->demangle;
+	so.trace_start_ns = v->trace->t0_real;
 	v->syms = symbols_new(&so);
 	free(debug_dirs);
 	if (!v->syms)
@@ -555,6 +556,15 @@ void view_labels_free(char **labels, size_t n)
 	for (size_t i = 0; labels && i < n; i++)
 		free(labels[i]);
 	free(labels);
+}
+
+int view_module_readable(struct view *v, uint32_t func)
+{
+	const struct trace_func *f = &v->trace->funcs[func];
+	if (f->file == TRACE_NO_FILE || trace_scope_name(v->trace, f->file, f->vaddr))
+		return 0;
+	int m = file_sym(v, f->file);
+	return m >= 0 && !symbols_module_warning(v->syms, m);
 }
 
 const char *view_sig_name(struct view *v, uint32_t func)

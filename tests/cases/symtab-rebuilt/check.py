@@ -114,3 +114,23 @@ def check(ctx):
     p = ctx.run("record", "-q", "-d", d3, "--", prog)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     assert ".%s.sym.tmp" % bid in os.listdir(os.path.join(d3 + ".old", "symtab"))
+
+    # a program linked without a build-id: nothing to check a rebuild
+    # against, so a rebuild after the recording gets a warning (its names
+    # were wrong, silently)
+    nb = os.path.join(ctx.work, "prog-nobid")
+    build = lambda *defs: subprocess.run([cc, "-" + ctx.opt, "-g", "-finstrument-functions", "-Wl,--build-id=none",
+                                          *defs, "-I" + os.path.join(os.path.dirname(os.path.dirname(
+                                              os.path.dirname(os.path.dirname(src)))), "include"), "-o", nb, src],
+                                         check=True)
+    build()
+    d = os.path.join(ctx.work, "nobid.data")
+    ctx.run("record", "-q", "-d", d, "--", nb, check=True)
+    p = ctx.run("replay", "-d", d, "--no-pager", check=True)
+    assert "warning" not in p.stderr, p.stderr
+    os.utime(nb, (os.stat(nb).st_atime, os.stat(nb).st_mtime + 5))    # rebuilt after it
+    build("-DREBUILT")
+    os.utime(nb, (os.stat(nb).st_atime, os.stat(nb).st_mtime + 5))
+    p = ctx.run("replay", "-d", d, "--no-pager", check=True)
+    assert "fntrace: warning: '%s' has no build-id to tell whether it is the traced build, and it was modified " \
+           "after the recording: its names may be wrong (link it with -Wl,--build-id)" % nb in p.stderr, p.stderr

@@ -693,7 +693,6 @@ static void read_session(struct trace *t)
 			*next++ = 0;
 		if (!strncmp(line, "command=", 8)) {
 			free(t->session_command);
-	free(t->session_options);
 			t->session_command = xstrdup_(line + 8);
 		} else if (!strncmp(line, "record_options=", 15)) {
 			free(t->session_options);
@@ -1131,6 +1130,7 @@ void trace_close(struct trace *t)
 		free(t->warnings[i]);
 	free(t->warnings);
 	free(t->session_command);
+	free(t->session_options);
 	free(t->dir);
 	free(t);
 }

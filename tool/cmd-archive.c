@@ -13,7 +13,9 @@
  * 0700) whatever the originals were: a trace may hold captured secrets.
  *
  * The tar is plain POSIX ustar, written here (no library): 512-byte headers,
- * data padded to 512, two zero blocks at the end.
+ * data padded to 512, two zero blocks at the end.  It is written through
+ * outfile.c: under a temporary name beside FILE, renamed when complete and
+ * removed when archive fails or is killed ("-": standard output).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,7 +37,8 @@ static const char archive_usage[] =
 	"to read it on another machine: 'tar xf FILE.tar', then 'fntrace replay -d DIR'\n"
 	"(DIR/debug inside it is searched for the modules by build-id).\n\n"
 	"  -d, --data DIR       the trace directory (default: fntrace.data)\n"
-	"  -o, --output FILE    the tar file (default: DIR.tar); made 0600\n"
+	"  -o, --output FILE    the tar file (default: DIR.tar; - for standard output);\n"
+	"                       made 0600\n"
 	"  -h, --help           this help\n";
 
 struct tar {
@@ -175,6 +178,23 @@ static void tar_tree(struct tar *t, const char *path, const char *name, int dept
 	free(names);
 }
 
+/* -o: a tar file, not a directory (refused before anything is written) */
+static void check_output(const char *out)
+{
+	struct stat st;
+	size_t len = strlen(out);
+
+	if (!len)
+		die_usage("option '-o' needs a file name");
+	if (!strcmp(out, "-"))
+		return;
+	if (out[len - 1] == '/' || !strcmp(out, ".") || !strcmp(out, "..") ||
+	    (len >= 2 && !strcmp(out + len - 2, "/.")) || (len >= 3 && !strcmp(out + len - 3, "/..")) ||
+	    (!stat(out, &st) && S_ISDIR(st.st_mode)))
+		die("option '-o' names a directory ('%s'): give the tar file's name (like '%s%sNAME.tar')", out, out,
+		    out[len - 1] == '/' ? "" : "/");
+}
+
 int cmd_archive(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -187,9 +207,10 @@ int cmd_archive(int argc, char **argv)
 	struct used_modules u = { .snapshots = 1 };
 	struct symbols *syms;
 	struct tar t = { 0 };
-	char *tmp, *top, *dflt = NULL, size[32];
+	struct out_file of;
+	char *top, *dflt = NULL, size[32];
 	size_t n_mod = 0;
-	int opt, fd, debug_in_tree;
+	int opt, debug_in_tree;
 
 	opterr = 0;
 	while ((opt = fnt_getopt_long(argc, argv, ":d:o:h", longopts, NULL)) != -1) {
@@ -217,14 +238,10 @@ int cmd_archive(int argc, char **argv)
 	}
 	if (used_modules_collect(&u, top))
 		die("'%s' is not a trace directory ('fntrace record' writes one)", dir);
+	check_output(out);
 	t.out = out;
-	tmp = xmalloc(strlen(out) + 16);
-	sprintf(tmp, "%s.tmp", out);
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	t.f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!t.f)
-		die("cannot create '%s': %s", tmp, strerror(errno));
+	out_file_open_private(&of, out);
+	t.f = of.f;
 	tar_tree(&t, top, base, 0);
 	{
 		struct stat st;
@@ -288,16 +305,13 @@ int cmd_archive(int argc, char **argv)
 		static const char end[1024];
 		tar_write(&t, end, sizeof(end));
 	}
-	if (fclose(t.f))
-		die("cannot write '%s': %s", tmp, strerror(errno));
-	if (rename(tmp, out))
-		die("cannot rename '%s' to '%s': %s", tmp, out, strerror(errno));
+	if (out_file_close(&of, 0))
+		exit(1);
 	human_bytes(size, sizeof(size), t.bytes);
 	fprintf(stderr, "fntrace: wrote '%s' (%zu files, %zu modules, %s); read it elsewhere with "
 		"'tar xf %s' and 'fntrace replay -d %s'\n", out, t.files, n_mod, size, out, base);
 	symbols_free(syms);
 	used_modules_release(&u);
-	free(tmp);
 	free(top);
 	free(dflt);
 	return 0;

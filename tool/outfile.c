@@ -8,7 +8,8 @@
  * if we die or are interrupted.  An existing file keeps its mode (and, for
  * root, its owner).  A FIFO, a device or a symlink is opened and written
  * into, never renamed over (`-o /dev/stdout` must not replace the node);
- * "-" is standard output.
+ * "-" is standard output.  out_file_open_private (archive -o) makes the
+ * file 0600, new or replaced, whatever the umask and the old file's mode.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +36,7 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-void out_file_open(struct out_file *o, const char *path)
+static void open_file(struct out_file *o, const char *path, int private)
 {
 	struct stat target;
 	int exists = strcmp(path, "-") && !lstat(path, &target);
@@ -73,9 +74,9 @@ void out_file_open(struct out_file *o, const char *path)
 	mode_t mask = umask(0);
 	umask(mask);
 	/* an existing file keeps its mode (and, for root, its owner) */
-	if (exists && (target.st_uid != geteuid() || target.st_gid != getegid()))
+	if (!private && exists && (target.st_uid != geteuid() || target.st_gid != getegid()))
 		(void)!fchown(fd, target.st_uid, target.st_gid);
-	if (fchmod(fd, exists ? target.st_mode & 07777 : 0666 & ~mask))
+	if (fchmod(fd, private ? 0600 : exists ? target.st_mode & 07777 : 0666 & ~mask))
 		warning("cannot set the mode of '%s': %s", tmp_path, strerror(errno));
 	atexit(remove_tmp);
 	signal(SIGINT, on_signal);
@@ -88,6 +89,16 @@ void out_file_open(struct out_file *o, const char *path)
 	if (!o->f)
 		die("cannot write '%s': %s", path, strerror(errno));
 	o->renamed = 1;
+}
+
+void out_file_open(struct out_file *o, const char *path)
+{
+	open_file(o, path, 0);
+}
+
+void out_file_open_private(struct out_file *o, const char *path)
+{
+	open_file(o, path, 1);
 }
 
 int out_file_close(struct out_file *o, int failed)

@@ -80,6 +80,8 @@ struct out_file {
  * else a temporary file beside path, renamed over it when closed.  Dies if
  * it cannot. */
 void out_file_open(struct out_file *o, const char *path);
+/* the same, the file made 0600 (new or replaced) whatever the umask */
+void out_file_open_private(struct out_file *o, const char *path);
 /* Flush and close (rename into place).  failed: the writer failed (and
  * said so): nothing is renamed.  0, or -1 after one error line. */
 int out_file_close(struct out_file *o, int failed);

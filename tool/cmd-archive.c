@@ -41,11 +41,60 @@ static const char archive_usage[] =
 	"                       made 0600\n"
 	"  -h, --help           this help\n";
 
+/* the names written, each entry once (an unpacked archive's debug/ holds
+ * copies that its modules find again; two paths may share a build-id) */
+struct nameset {
+	char **slot;
+	size_t size, n;
+};
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* 1 if name is new (and is now in the set), 0 if it was there */
+static int nameset_add(struct nameset *ns, const char *name)
+{
+	size_t j;
+
+	if (2 * (ns->n + 1) > ns->size) {
+		size_t nsize = ns->size ? 2 * ns->size : 64;
+		char **nv = xcalloc(nsize, sizeof(*nv));
+		for (size_t i = 0; i < ns->size; i++)
+			if (ns->slot[i]) {
+				for (j = name_hash(ns->slot[i]) & (nsize - 1); nv[j]; j = (j + 1) & (nsize - 1))
+					;
+				nv[j] = ns->slot[i];
+			}
+		free(ns->slot);
+		ns->slot = nv;
+		ns->size = nsize;
+	}
+	for (j = name_hash(name) & (ns->size - 1); ns->slot[j]; j = (j + 1) & (ns->size - 1))
+		if (!strcmp(ns->slot[j], name))
+			return 0;
+	ns->slot[j] = xstrdup(name);
+	ns->n++;
+	return 1;
+}
+
+static void nameset_free(struct nameset *ns)
+{
+	for (size_t i = 0; i < ns->size; i++)
+		free(ns->slot[i]);
+	free(ns->slot);
+}
+
 struct tar {
 	FILE *f;
 	const char *out;
 	uint64_t bytes;
 	size_t files;
+	struct nameset names;
 };
 
 /* len - 1 octal digits and a NUL (a size past 8 GiB does not fit ustar) */
@@ -106,7 +155,8 @@ static void tar_dir(struct tar *t, const char *name)
 {
 	char *n = xmalloc(strlen(name) + 2);
 	sprintf(n, "%s/", name);
-	tar_header(t, n, '5', 0, 0700, time(NULL));
+	if (nameset_add(&t->names, n))
+		tar_header(t, n, '5', 0, 0700, time(NULL));
 	free(n);
 }
 
@@ -118,8 +168,11 @@ static void tar_file(struct tar *t, const char *path, const char *name, int nofo
 	const char *why;
 	char buf[65536];
 	uint64_t left;
-	int fd = fnt_open_regular(path, nofollow ? FNT_OPEN_NOFOLLOW : 0, &st, &why);
+	int fd;
 
+	if (!nameset_add(&t->names, name))
+		return;
+	fd = fnt_open_regular(path, nofollow ? FNT_OPEN_NOFOLLOW : 0, &st, &why);
 	if (fd < 0) {
 		warning("cannot archive '%s': %s", path, why);
 		return;
@@ -281,7 +334,8 @@ int cmd_archive(int argc, char **argv)
 	struct out_file of;
 	char *top, *dflt = NULL, size[32];
 	size_t n_mod = 0;
-	int opt, debug_in_tree;
+	struct nameset mods = { 0 };
+	int opt;
 
 	opterr = 0;
 	while ((opt = fnt_getopt_long(argc, argv, ":d:o:h", longopts, NULL)) != -1) {
@@ -315,13 +369,6 @@ int cmd_archive(int argc, char **argv)
 	out_file_open_private(&of, out);
 	t.f = of.f;
 	tar_tree(&t, top, base, 0);
-	{
-		struct stat st;
-		char *dbgdir = xmalloc(strlen(top) + 8);
-		sprintf(dbgdir, "%s/debug", top);
-		debug_in_tree = !lstat(dbgdir, &st) && S_ISDIR(st.st_mode);
-		free(dbgdir);
-	}
 	{                       /* an unpacked archive's copies count as its modules */
 		struct symbols_options so = { 0 };
 		char *dbgdir = xmalloc(strlen(top) + 8);
@@ -352,18 +399,16 @@ int cmd_archive(int argc, char **argv)
 			warning("'%s' is not in the archive: %s", m->path, w ? w : "it cannot be read");
 			continue;
 		}
-		if (!strncmp(file, top, strlen(top)) && !strncmp(file + strlen(top), "/debug/", 7)) {
-			n_mod++;        /* already in DIR/debug: copied with the tree */
-			continue;
-		}
 		for (size_t k = 0; k < m->build_id_len; k++)
 			sprintf(hexid + 2 * k, "%02x", m->build_id[k]);
-		if (!n_mod++ && !debug_in_tree) {
-			snprintf(name, sizeof(name), "%s/debug", base);
-			tar_dir(&t, name);
-			snprintf(name, sizeof(name), "%s/debug/.build-id", base);
-			tar_dir(&t, name);
-		}
+		n_mod += nameset_add(&mods, hexid);     /* two paths, one build-id: one module */
+		if (!strncmp(file, top, strlen(top)) && !strncmp(file + strlen(top), "/debug/", 7))
+			continue;       /* already in DIR/debug: copied with the tree */
+		/* each entry once: the tree's copies (of an unpacked archive) stay */
+		snprintf(name, sizeof(name), "%s/debug", base);
+		tar_dir(&t, name);
+		snprintf(name, sizeof(name), "%s/debug/.build-id", base);
+		tar_dir(&t, name);
 		snprintf(name, sizeof(name), "%s/debug/.build-id/%.2s", base, hexid);
 		tar_dir(&t, name);
 		snprintf(name, sizeof(name), "%s/debug/.build-id/%.2s/%s", base, hexid, hexid + 2);
@@ -384,6 +429,8 @@ int cmd_archive(int argc, char **argv)
 		"'tar xf %s' and 'fntrace replay -d %s'\n", out, t.files, n_mod, size, out, base);
 	symbols_free(syms);
 	used_modules_release(&u);
+	nameset_free(&mods);
+	nameset_free(&t.names);
 	free(top);
 	free(dflt);
 	return 0;

@@ -764,6 +764,16 @@ static int dwarf_usable(struct module *m)
 	return !m->search || !m->search->dwarf_refused;
 }
 
+int symbols_module_has_dwarf(struct symbols *s, int module)
+{
+	struct module *m = module_get(s, module);
+	Dwarf_Addr bias;
+
+	if (!m || !m->usable || !m->mod || !dwarf_usable(m))
+		return 0;
+	return dwfl_module_getdwarf(m->mod, &bias) != NULL;
+}
+
 /* The compile unit covering vaddr.  *bias: to subtract from vaddr. */
 static int cu_for(struct module *m, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Addr *bias)
 {

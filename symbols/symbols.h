@@ -95,6 +95,10 @@ int symbols_srcline(struct symbols *syms, int module, uint64_t vaddr,
  * *debug_file, its separate debug file if one was found (else NULL). */
 const char *symbols_module_files(struct symbols *syms, int module, const char **debug_file);
 
+/* 1 if the module's DWARF (its own, or a separate debug file's) was found
+ * and may be used: lines, inline chains, argument types; else 0. */
+int symbols_module_has_dwarf(struct symbols *syms, int module);
+
 /* ---- record: the table saved in the trace (symbols/symtab.h) ---- */
 struct symtab;
 /* Build the saved table of a module whose file matches its build-id: every

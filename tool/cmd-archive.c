@@ -32,13 +32,16 @@
 #include "tool/tool.h"
 
 static const char archive_usage[] =
-	"usage: fntrace archive [-d DIR] [-o FILE.tar]\n\n"
+	"usage: fntrace archive [-d DIR] [-o FILE.tar] [--debug-dir DIR] [--prefix-map OLD=NEW]\n\n"
 	"Write one tar file holding the trace and the module and debug files it needs,\n"
 	"to read it on another machine: 'tar xf FILE.tar', then 'fntrace replay -d DIR'\n"
 	"(DIR/debug inside it is searched for the modules by build-id).\n\n"
 	"  -d, --data DIR       the trace directory (default: fntrace.data)\n"
 	"  -o, --output FILE    the tar file (default: DIR.tar; - for standard output);\n"
 	"                       made 0600\n"
+	"      --debug-dir DIR  also look for debug files under DIR, as the readers do\n"
+	"                       (repeatable): what is found there goes into the tar\n"
+	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"  -h, --help           this help\n";
 
 /* the names written, each entry once (an unpacked archive's debug/ holds
@@ -324,6 +327,8 @@ int cmd_archive(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "data", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "debug-dir", required_argument, NULL, 0x100 },
+		{ "prefix-map", required_argument, NULL, 0x101 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -335,6 +340,9 @@ int cmd_archive(int argc, char **argv)
 	char *top, *dflt = NULL, size[32];
 	size_t n_mod = 0;
 	struct nameset mods = { 0 };
+	struct strlist debug_dirs = { 0 }, prefix_map = { 0 };
+	char **nolines = NULL;
+	size_t n_nolines = 0;
 	int opt;
 
 	opterr = 0;
@@ -342,6 +350,12 @@ int cmd_archive(int argc, char **argv)
 		switch (opt) {
 		case 'd': dir = optarg; break;
 		case 'o': out = optarg; break;
+		case 0x100: strlist_add(&debug_dirs, optarg); break;
+		case 0x101:
+			if (!strchr(optarg, '='))
+				die_usage("option '--prefix-map' takes OLD=NEW, not '%s'", optarg);
+			strlist_add(&prefix_map, optarg);
+			break;
 		case 'h': fputs(archive_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
@@ -369,14 +383,22 @@ int cmd_archive(int argc, char **argv)
 	out_file_open_private(&of, out);
 	t.f = of.f;
 	tar_tree(&t, top, base, 0);
-	{                       /* an unpacked archive's copies count as its modules */
+	{
+		/* the readers' search: --debug-dir, then DIR/debug (an unpacked
+		 * archive's copies count as its modules); --prefix-map */
 		struct symbols_options so = { 0 };
 		char *dbgdir = xmalloc(strlen(top) + 8);
-		const char *dirs[1] = { dbgdir };
+		const char **dirs = xcalloc(debug_dirs.n + 1, sizeof(*dirs));
+		for (size_t i = 0; i < debug_dirs.n; i++)
+			dirs[i] = debug_dirs.v[i];
 		sprintf(dbgdir, "%s/debug", top);
+		dirs[debug_dirs.n] = dbgdir;
 		so.debug_dirs = dirs;
-		so.n_debug_dirs = 1;
+		so.n_debug_dirs = debug_dirs.n + 1;
+		so.prefix_map = prefix_map.v;
+		so.n_prefix_map = prefix_map.n;
 		syms = symbols_new(&so);
+		free(dirs);
 		free(dbgdir);
 	}
 	if (!syms)
@@ -401,7 +423,13 @@ int cmd_archive(int argc, char **argv)
 		}
 		for (size_t k = 0; k < m->build_id_len; k++)
 			sprintf(hexid + 2 * k, "%02x", m->build_id[k]);
-		n_mod += nameset_add(&mods, hexid);     /* two paths, one build-id: one module */
+		if (nameset_add(&mods, hexid)) {        /* two paths, one build-id: one module */
+			n_mod++;
+			if (!symbols_module_has_dwarf(syms, h)) {
+				nolines = xrealloc(nolines, (n_nolines + 1) * sizeof(*nolines));
+				nolines[n_nolines++] = xstrdup(m->path);
+			}
+		}
 		if (!strncmp(file, top, strlen(top)) && !strncmp(file + strlen(top), "/debug/", 7))
 			continue;       /* already in DIR/debug: copied with the tree */
 		/* each entry once: the tree's copies (of an unpacked archive) stay */
@@ -427,8 +455,30 @@ int cmd_archive(int argc, char **argv)
 	human_bytes(size, sizeof(size), t.bytes);
 	fprintf(stderr, "fntrace: wrote '%s' (%zu files, %zu modules, %s); read it elsewhere with "
 		"'tar xf %s' and 'fntrace replay -d %s'\n", out, t.files, n_mod, size, out, base);
+	if (n_nolines) {
+		/* names come with the module (and the saved tables); lines need DWARF */
+		size_t shown = n_nolines < 4 ? n_nolines : 3, len = 0;
+		char *list = NULL;
+		for (size_t i = 0; i < n_nolines; i++) {
+			if (i < shown) {
+				char buf[512];
+				const char *p = text_safe(nolines[i], buf, sizeof(buf));
+				list = xrealloc(list, len + strlen(p) + 5);
+				len += (size_t)sprintf(list + len, "%s'%s'", i ? ", " : "", p);
+			}
+			free(nolines[i]);
+		}
+		warning("no debug info was found for %s%s%.0zu%s: the archive has %s names but no source lines "
+			"(a stripped file's debug file is found as the readers find it; name its directory "
+			"with --debug-dir)", list, n_nolines > shown ? " and " : "", n_nolines > shown ?
+			n_nolines - shown : 0, n_nolines > shown ? " more" : "", n_nolines == 1 ? "its" : "their");
+		free(list);
+		free(nolines);
+	}
 	symbols_free(syms);
 	used_modules_release(&u);
+	free(debug_dirs.v);
+	free(prefix_map.v);
 	nameset_free(&mods);
 	nameset_free(&t.names);
 	free(top);

@@ -322,6 +322,50 @@ static void check_outside(const char *top, const char *out)
 		    "elsewhere", out, found);
 }
 
+/* s as one shell word (malloc'd): as it is when nothing needs quoting,
+ * else in '...', or in $'...' with \xHH escapes when it holds a control
+ * character (which must not reach the terminal raw) */
+static char *sh_quote(const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%";
+	size_t len = strlen(s);
+	int is_plain = len > 0, ctrl = 0;
+	char *q, *p;
+
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (!strchr(plain, *c))
+			is_plain = 0;
+		if (*c < 0x20 || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f))
+			ctrl = 1;
+	}
+	if (is_plain)
+		return xstrdup(s);
+	p = q = xmalloc(4 * len + 4);
+	if (ctrl) {
+		*p++ = '$';
+		*p++ = '\'';
+		for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+			if (*c < 0x20 || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) ||
+			    (c > (const unsigned char *)s && c[-1] == 0xc2 && *c >= 0x80 && *c <= 0x9f))
+				p += sprintf(p, "\\x%02x", *c);
+			else if (*c == '\'' || *c == '\\')
+				p += sprintf(p, "\\%c", *c);
+			else
+				*p++ = (char)*c;
+		}
+	} else {
+		*p++ = '\'';
+		for (const char *c = s; *c; c++)
+			if (*c == '\'')
+				p += sprintf(p, "'\\''");
+			else
+				*p++ = *c;
+	}
+	*p++ = '\'';
+	*p = 0;
+	return q;
+}
+
 int cmd_archive(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -453,8 +497,18 @@ int cmd_archive(int argc, char **argv)
 	if (out_file_close(&of, 0))
 		exit(1);
 	human_bytes(size, sizeof(size), t.bytes);
-	fprintf(stderr, "fntrace: wrote '%s' (%zu files, %zu modules, %s); read it elsewhere with "
-		"'tar xf %s' and 'fntrace replay -d %s'\n", out, t.files, n_mod, size, out, base);
+	{                       /* the commands to paste, each word quoted as the shell needs */
+		char buf[512];
+		char *qout = sh_quote(strcmp(out, "-") ? out : "FILE.tar"), *qbase = sh_quote(base);
+		if (strcmp(out, "-"))
+			fprintf(stderr, "fntrace: wrote '%s'", text_safe(out, buf, sizeof(buf)));
+		else
+			fprintf(stderr, "fntrace: wrote the archive to standard output");
+		fprintf(stderr, " (%zu files, %zu modules, %s); read it elsewhere with: tar xf %s && "
+			"fntrace replay -d %s\n", t.files, n_mod, size, qout, qbase);
+		free(qout);
+		free(qbase);
+	}
 	if (n_nolines) {
 		/* names come with the module (and the saved tables); lines need DWARF */
 		size_t shown = n_nolines < 4 ? n_nolines : 3, len = 0;

@@ -16,7 +16,8 @@
  *   becomes the real return address, so that perf's unwinder, reading the
  *   CFI at real return addresses, walks on through the real frames.
  * The real return address is the recorded call site (record --callsite),
- * or else found in the caller's code (find_call): an unwinder needs it
+ * or else found in the caller's code (find_call), read only from a file of
+ * the traced build (its build-id checked): an unwinder needs it
  * exactly, a callchain entry only needs to name the caller.
  * Which calls were open comes from the trace at the sample's time, matched
  * to the sample as perf-script does (perf-match.c, perf-chain.c); for a
@@ -33,10 +34,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <libelf.h>
 #include "format/safeio.h"
@@ -93,6 +96,7 @@ struct perf_inject {
 	size_t n_code;
 	struct {                    /* find_call's answers, by (caller, callee) */
 		uint64_t key, ret;
+		int no_code;
 	} calls[1024];
 	uint8_t *traced_file;       /* by trace file: the trace has functions in it */
 };
@@ -102,17 +106,20 @@ struct ret_slot {                   /* what render_rets makes: one per swapped f
 	int exact;
 	/* without a recorded call site: the call and its caller, to find the
 	 * call instruction in the caller's code (find_call) */
-	const char *dso;            /* both functions' module (NULL: not the same one) */
+	uint32_t file;              /* both functions' module, trace file + 1 (0: not the same one) */
 	uint64_t callee;            /* file vaddr of the called function, or of a library call's GOT slot */
 	int slot;                   /* callee is a library call's GOT slot */
 	uint64_t caller, caller_size, caller_addr;   /* the caller's file vaddr, size, runtime entry */
 };
 
 struct code_file {                  /* a module file whose code find_call reads */
-	const char *path;
+	uint32_t file;              /* the trace's file + 1 */
+	const char *path;           /* the file read (NULL: none has the traced build) */
+	char *why;                  /* why none, or NULL */
 	int fd;                     /* -1: not readable */
 	GElf_Phdr *load;            /* its PT_LOAD headers */
 	size_t n_load;
+	size_t missed;              /* return addresses not looked up for want of it */
 };
 
 /* the return addresses of the calls the swapped frames stand for
@@ -131,8 +138,8 @@ static int render_rets(const struct pc_sample *s, const struct pc_call *calls, s
 		r[k].exact = c->ret_exact;
 		if (!c->ret_exact && a + k + 1 < n) {
 			const struct pc_call *up = &calls[n - 2 - (a + k)];
-			if (up->size && !strcmp(up->dso, c->dso)) {
-				r[k].dso = c->dso;
+			if (up->size && up->file && up->file == c->file) {
+				r[k].file = c->file;
 				r[k].callee = c->start;
 				r[k].slot = !c->size;   /* a library call: the slot is in the caller's module */
 				r[k].caller = up->start;
@@ -146,32 +153,56 @@ static int render_rets(const struct pc_sample *s, const struct pc_call *calls, s
 	return 0;
 }
 
-/* the code of the caller (file vaddrs [caller, caller + size)) from its
- * module file, into buf; 0, or -1 */
-static int read_code(struct perf_inject *pi, const char *path, uint64_t vaddr, size_t size, uint8_t *buf)
+/* the module file of trace file + 1 `file` whose code find_call reads:
+ * only one with the traced build-id (the code of a rebuilt file would give
+ * return addresses that are wrong without a sign of it), found as the
+ * names are (--prefix-map, --debug-dir, an archive's DIR/debug) */
+static struct code_file *code_file(struct perf_inject *pi, uint32_t file)
 {
-	struct code_file *cf = NULL;
 	for (size_t i = 0; i < pi->n_code; i++)
-		if (!strcmp(pi->code[i].path, path))
-			cf = &pi->code[i];
-	if (!cf) {
-		pi->code = xrealloc(pi->code, (pi->n_code + 1) * sizeof(*pi->code));
-		cf = &pi->code[pi->n_code++];
-		memset(cf, 0, sizeof(*cf));
-		cf->path = path;
-		const char *why;
-		cf->fd = fnt_open_regular(path, 0, NULL, &why);   /* a path the trace names: never a device */
-		Elf *e = cf->fd >= 0 ? elf_begin(cf->fd, ELF_C_READ, NULL) : NULL;
-		size_t n = 0;
-		if (e && !elf_getphdrnum(e, &n) && n < 4096) {
-			cf->load = xcalloc(n + 1, sizeof(*cf->load));
-			for (size_t i = 0; i < n; i++)
-				if (gelf_getphdr(e, (int)i, &cf->load[cf->n_load]) && cf->load[cf->n_load].p_type == PT_LOAD)
-					cf->n_load++;
-		}
-		if (e)
-			elf_end(e);
+		if (pi->code[i].file == file)
+			return &pi->code[i];
+	pi->code = xrealloc(pi->code, (pi->n_code + 1) * sizeof(*pi->code));
+	struct code_file *cf = &pi->code[pi->n_code++];
+	const struct trace_file_ref *tf = &pi->v->trace->files[file - 1];
+	const char *why = NULL;
+	memset(cf, 0, sizeof(*cf));
+	cf->file = file;
+	cf->fd = -1;
+	cf->path = view_file_code(pi->v, file - 1, &why);
+	if (!cf->path) {
+		if (!why)       /* else view_report_problems says why */
+			cf->why = xstrdup("no file with its build-id was found");
+		return cf;
 	}
+	cf->fd = fnt_open_regular(cf->path, 0, NULL, &why);   /* a path the trace names: never a device */
+	Elf *e = cf->fd >= 0 ? elf_begin(cf->fd, ELF_C_READ, NULL) : NULL;
+	const void *bid = NULL;
+	ssize_t n_bid = e ? dwelf_elf_gnu_build_id(e, &bid) : -1;
+	size_t n = 0;
+	/* checked again on the file opened here: it may have been replaced
+	 * since the symbolizer read it */
+	if (!e || (tf->build_id_len && (n_bid != tf->build_id_len || memcmp(bid, tf->build_id, n_bid)))) {
+		char w[600];
+		snprintf(w, sizeof(w), "'%.500s' %s", cf->path, !e ? "cannot be read" : "changed while it was read");
+		cf->why = xstrdup(w);
+		cf->path = NULL;
+	} else if (!elf_getphdrnum(e, &n) && n < 4096) {
+		cf->load = xcalloc(n + 1, sizeof(*cf->load));
+		for (size_t i = 0; i < n; i++)
+			if (gelf_getphdr(e, (int)i, &cf->load[cf->n_load]) && cf->load[cf->n_load].p_type == PT_LOAD)
+				cf->n_load++;
+	}
+	if (e)
+		elf_end(e);
+	return cf;
+}
+
+/* the code of the caller (file vaddrs [caller, caller + size)) from its
+ * module file (trace file + 1), into buf; 0, or -1 */
+static int read_code(struct perf_inject *pi, uint32_t file, uint64_t vaddr, size_t size, uint8_t *buf)
+{
+	struct code_file *cf = code_file(pi, file);
 	for (size_t i = 0; i < cf->n_load; i++) {
 		const GElf_Phdr *ph = &cf->load[i];
 		if (vaddr < ph->p_vaddr || vaddr - ph->p_vaddr > ph->p_filesz || size > ph->p_filesz - (vaddr - ph->p_vaddr))
@@ -184,12 +215,12 @@ static int read_code(struct perf_inject *pi, const char *path, uint64_t vaddr, s
 /* whether the code at file vaddr at (a call's target) is a PLT entry that
  * jumps through the GOT slot: [endbr64] [bnd] jmp *slot(%rip) (.plt.sec,
  * .plt.got and, bound now, .plt's entries alike) */
-static int plt_entry_of(struct perf_inject *pi, const char *dso, uint64_t at, uint64_t slot)
+static int plt_entry_of(struct perf_inject *pi, uint32_t file, uint64_t at, uint64_t slot)
 {
 	uint8_t c[11];
 	size_t i = 0;
 	int32_t rel;
-	if (read_code(pi, dso, at, sizeof(c), c))
+	if (read_code(pi, file, at, sizeof(c), c))
 		return 0;
 	if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
 		i = 4;
@@ -206,22 +237,26 @@ static int plt_entry_of(struct perf_inject *pi, const char *dso, uint64_t at, ui
  * called function (e8 rel32), or for a library call the one that goes
  * through its GOT slot (call *slot(%rip), ff 15 rel32, under -fno-plt; e8
  * rel32 to a PLT entry that jumps through it); the return address is the
- * instruction after it.  None, or several (which one was it?): 0. */
-static uint64_t find_call(struct perf_inject *pi, const struct ret_slot *r)
+ * instruction after it.  None, or several (which one was it?): 0.  No
+ * file with the traced build of the module: 0 and *no_code. */
+static uint64_t find_call(struct perf_inject *pi, const struct ret_slot *r, int *no_code)
 {
-	uint64_t key = pc_key(pc_key(r->caller_addr, r->callee), r->caller), ret = 0;
+	uint64_t key = pc_key(pc_key(pc_key(r->caller_addr, r->callee), r->caller), r->file), ret = 0;
 	size_t h = (size_t)(key % (sizeof(pi->calls) / sizeof(pi->calls[0])));
-	if (pi->calls[h].key == key)
+	if (pi->calls[h].key == key) {
+		*no_code = pi->calls[h].no_code;
 		return pi->calls[h].ret;
+	}
 	size_t size = (size_t)r->caller_size;
 	uint8_t *code = size >= 5 && size <= (1u << 20) ? xmalloc(size) : NULL;
-	if (code && !read_code(pi, r->dso, r->caller, size, code)) {
+	*no_code = !code_file(pi, r->file)->path;
+	if (code && !*no_code && !read_code(pi, r->file, r->caller, size, code)) {
 		int found = 0;
 		for (size_t i = 0; i + 5 <= size; i++) {
 			int32_t rel;
 			memcpy(&rel, code + i + 1, 4);
 			uint64_t to = r->caller + i + 5 + (uint64_t)(int64_t)rel;
-			if (code[i] == 0xe8 && (r->slot ? plt_entry_of(pi, r->dso, to, r->callee) : to == r->callee)) {
+			if (code[i] == 0xe8 && (r->slot ? plt_entry_of(pi, r->file, to, r->callee) : to == r->callee)) {
 				ret = r->caller_addr + i + 5;
 				found++;
 			} else if (r->slot && code[i] == 0xff && i + 6 <= size && code[i + 1] == 0x15) {
@@ -238,6 +273,7 @@ static uint64_t find_call(struct perf_inject *pi, const struct ret_slot *r)
 	free(code);
 	pi->calls[h].key = key;
 	pi->calls[h].ret = ret;
+	pi->calls[h].no_code = *no_code;
 	return ret;
 }
 
@@ -543,19 +579,25 @@ int cmd_perf_inject(int argc, char **argv)
 	struct pc_match *match = xcalloc(pi.n_samples + 1, sizeof(*match));
 	perf_match_walk(&v, pi.samples, pi.n_samples, window, render_rets, match);
 
-	size_t rewritten = 0, unmatched = 0, inexact = 0;
+	size_t rewritten = 0, unmatched = 0, inexact = 0, not_read = 0, inexact_no_code = 0;
 	elf_version(EV_CURRENT);
 	for (size_t i = 0; i < pi.n_samples; i++) {
 		const struct pc_sample *s = &pi.samples[i];
 		const struct inj_sample *is = &pi.inj[i];
 		struct ret_slot *rs = (struct ret_slot *)match[i].text;
-		size_t k = 0, ok = 1;
+		size_t k = 0, ok = 1, lacked = 0;
 		if (!rs || match[i].conflict) {
 			unmatched++;
 			continue;
 		}
 		for (size_t j = 0; j < s->n_tramp; j++) {
-			uint64_t at = rs[j].exact || !rs[j].dso ? 0 : find_call(&pi, &rs[j]);
+			int no_code = 0;
+			uint64_t at = rs[j].exact || !rs[j].file ? 0 : find_call(&pi, &rs[j], &no_code);
+			if (no_code) {
+				code_file(&pi, rs[j].file)->missed++;
+				not_read++;
+				lacked = 1;
+			}
 			if (at) {
 				rs[j].addr = at;
 				rs[j].exact = 1;
@@ -567,6 +609,7 @@ int cmd_perf_inject(int argc, char **argv)
 		}
 		if (!ok) {
 			inexact++;
+			inexact_no_code += lacked;
 			continue;
 		}
 		k = 0;
@@ -591,14 +634,26 @@ int cmd_perf_inject(int argc, char **argv)
 		return 1;
 
 	fprintf(stderr, "fntrace: perf-inject: wrote '%s': %zu samples read, %zu frames rewritten, %zu of %zu "
-		"samples with a swapped frame not matched%s\n", out, n_read, rewritten, unmatched + inexact,
+		"samples with a swapped frame not matched%s", out, n_read, rewritten, unmatched + inexact,
 		pi.n_samples, unmatched * 2 > pi.n_samples && !mono ? " (record with 'perf record -k mono' around the "
 		"same run as the trace)" : unmatched * 2 > pi.n_samples ? " (was perf run around the same run as the "
 		"trace?)" : "");
-	if (inexact)
+	if (not_read)
+		fprintf(stderr, "; %zu return addresses not looked up: the traced build of a module was not found",
+			not_read);
+	fputc('\n', stderr);
+	for (size_t i = 0; i < pi.n_code; i++)
+		if (pi.code[i].missed)
+			fprintf(stderr, "fntrace: perf-inject: %zu return addresses were not looked up in the code of '%s': "
+				"%s%s; frame-pointer entries name the caller's entry instead, DWARF samples stay as they "
+				"were (give the traced build with --prefix-map or --debug-dir, or read the trace's archive)\n",
+				pi.code[i].missed, v.trace->files[pi.code[i].file - 1].path,
+				pi.code[i].why ? pi.code[i].why : "no file of it has the traced build-id (see the warning ",
+				pi.code[i].why ? "" : "below)");
+	if (inexact > inexact_no_code)
 		fprintf(stderr, "fntrace: perf-inject: %zu DWARF samples were left as they were: the real return "
 			"address of a call was not found in its caller's code (record with 'fntrace record --callsite')\n",
-			inexact);
+			inexact - inexact_no_code);
 	view_report_problems(&v);
 	for (size_t i = 0; i < pi.n_samples; i++) {
 		free(pi.samples[i].frames);
@@ -615,6 +670,7 @@ int cmd_perf_inject(int argc, char **argv)
 		if (pi.code[i].fd >= 0)
 			close(pi.code[i].fd);
 		free(pi.code[i].load);
+		free(pi.code[i].why);
 	}
 	free(pi.code);
 	perf_data_release(&pd);

@@ -83,6 +83,8 @@ struct pc_call {
 	 * whatever its name (an IFUNC's choice, an alias); size 0: not known */
 	const char *target_dso;
 	uint64_t target_start, target_size;
+	uint32_t file;              /* its module's index in the trace's files + 1; 0: not known
+	                               (perf-inject reads the code of that very build) */
 };
 
 /* The sample's frames with each swapped return address replaced by the

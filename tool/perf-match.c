@@ -32,6 +32,7 @@ struct pm_thread {                  /* th->view_aux */
 struct func_info {
 	int done;
 	const char *name, *dso;
+	uint32_t file;              /* trace file + 1, 0: none */
 	uint64_t start, size;
 	/* a library call's target (open_call), for its last process and slot */
 	const struct trace_process *lib_proc;
@@ -82,6 +83,7 @@ static struct func_info *func_info(struct perf_match *pm, uint32_t func)
 		fi->done = 1;
 		fi->name = view_name(v, func);
 		fi->dso = f->file == TRACE_NO_FILE ? NULL : v->trace->files[f->file].path;
+		fi->file = f->file == TRACE_NO_FILE ? 0 : f->file + 1;
 		fi->start = f->vaddr;
 		if (view_addr_sym(v, f->file, f->vaddr, &sf) == 0 && sf.start == f->vaddr)
 			fi->size = sf.size;
@@ -97,7 +99,7 @@ static struct pc_call open_call(struct perf_match *pm, const struct trace_thread
 {
 	struct view *v = pm->v;
 	struct func_info *fi = func_info(pm, f->func);
-	struct pc_call c = { .name = fi->name, .dso = fi->dso ? fi->dso : "[unknown]", .start = fi->start,
+	struct pc_call c = { .name = fi->name, .dso = fi->dso ? fi->dso : "[unknown]", .file = fi->file, .start = fi->start,
 			     .size = fi->size, .addr = f->addr };
 	struct sym_func sf;
 	uint64_t target;

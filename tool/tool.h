@@ -322,6 +322,9 @@ const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr);
 /* the symbol covering an arbitrary code address (its start and size): 0, or
  * -1 when none does (out then holds the module+0xoffset name) */
 int view_addr_sym(struct view *v, uint32_t file, uint64_t vaddr, struct sym_func *out);
+/* the file with the code of trace file `file` as traced (its build-id
+ * checked), or NULL and *why (view.c) */
+const char *view_file_code(struct view *v, uint32_t file, const char **why);
 /* a pointer value of process p at trace time ns as "&name" or "&name+0x10"
  * when it lies inside a symbol (function or data) of a module; 0, or -1
  * (nothing written) */

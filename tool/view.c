@@ -613,6 +613,24 @@ int view_pointer_name(struct view *v, const struct trace_process *p, uint64_t ns
 	return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
+/* The file holding the code of trace file `file` as it was traced: the
+ * one its names come from (the recorded path after --prefix-map, or its
+ * copy by build-id under a --debug-dir or an archive's DIR/debug), and only
+ * when its build-id is the recorded one.  NULL when there is none; *why
+ * then says why, as the warning of view_report_problems does (or NULL). */
+const char *view_file_code(struct view *v, uint32_t file, const char **why)
+{
+	const char *dbg;
+	*why = NULL;
+	if (file == TRACE_NO_FILE || file >= v->trace->n_files)
+		return NULL;
+	int sym = file_sym(v, file);
+	const char *path = symbols_module_files(v->syms, sym, &dbg);
+	if (!path)
+		*why = symbols_module_warning(v->syms, sym);
+	return path;
+}
+
 int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char **src, int *line)
 {
 	if (file == TRACE_NO_FILE)

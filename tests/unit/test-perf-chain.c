@@ -50,10 +50,10 @@ static void rewrite(const char *what, const char *const *lines, const struct pc_
 
 /* main -> outer -> middle -> leaf, outermost first, callers from the trace's entries */
 static const struct pc_call chain[] = {
-	{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 },
-	{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0 },
-	{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0 },
-	{ "leaf", "/w/prog", 0x1280, 0x20, "middle", "/w/prog", 0x12a0, 0, 0, 0, 0, NULL, 0, 0 },
+	{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+	{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0, 0 },
+	{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+	{ "leaf", "/w/prog", 0x1280, 0x20, "middle", "/w/prog", 0x12a0, 0, 0, 0, 0, NULL, 0, 0, 0 },
 };
 
 /* the key of a state: its calls, outermost first */
@@ -87,15 +87,15 @@ static struct pc_sample text_sample(const char *text)
 static void matching(void)
 {
 	const struct pc_call a[] = {
-		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0 },
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0, 0 },
 	};
 	const struct pc_call b[] = {
-		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "spin", "/w/prog", 0x11f0, 0x80, "middle", "/w/prog", 0x12a0, 0, 0, 0, 0, NULL, 0, 0 },
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "middle", "/w/prog", 0x12a0, 0x20, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "spin", "/w/prog", 0x11f0, 0x80, "middle", "/w/prog", 0x12a0, 0, 0, 0, 0, NULL, 0, 0, 0 },
 	};
 	const char *sample_text = "prog 4242 100.000500: 250000 cpu-clock:\n"
 				  "\t            1237 spin+0x47 (/w/prog)\n" T1 "\n" T1 "\n" T1 "\n";
@@ -133,7 +133,7 @@ static void matching(void)
 	 * call made from spin and returned): no doubt */
 	memset(&m, 0, sizeof(m));
 	const struct pc_call a_lib[] = { a[0], a[1], a[2],
-		{ "memcpy", "/w/prog", 0x4010, 0, "spin", "/w/prog", 0x11f0, 0, 0, 0, 0, NULL, 0, 0 } };
+		{ "memcpy", "/w/prog", 0x4010, 0, "spin", "/w/prog", 0x11f0, 0, 0, 0, 0, NULL, 0, 0, 0 } };
 	pc_match_state(&m, &s, a, 3, key_of(a, 3), t - 400000, t - 1000);
 	pc_match_state(&m, &s, a_lib, 4, key_of(a_lib, 4), t - 1000, t + 2000);
 	pc_match_state(&m, &s, a, 3, key_of(a, 3), t + 2000, t + 90000);
@@ -155,8 +155,8 @@ static void matching(void)
 static void library_calls(void)
 {
 	const struct pc_call lib[] = {
-		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "memcpy", "/w/prog", 0x4010, 0, "main", "/w/prog", 0x1080, 0, 0, 0, 0, "/lib/libc.so.6", 0x1a0e80, 0x5c0 },
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "memcpy", "/w/prog", 0x4010, 0, "main", "/w/prog", 0x1080, 0, 0, 0, 0, "/lib/libc.so.6", 0x1a0e80, 0x5c0, 0 },
 	};
 	struct pc_call named[2] = { lib[0], lib[1] };
 	size_t j;
@@ -259,8 +259,8 @@ int main(void)
 	 * the middle of the chain is perf's "[unknown]"; a recorded call site
 	 * gives the caller's own address and offset */
 	const struct pc_call two[] = {
-		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "cb", "/w/prog", 0x1400, 0x10, "msort", "/lib/libc.so.6", 0x3f2a0, 0x40, 0, 0, 0, NULL, 0, 0 },
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "cb", "/w/prog", 0x1400, 0x10, "msort", "/lib/libc.so.6", 0x3f2a0, 0x40, 0, 0, 0, NULL, 0, 0, 0 },
 	};
 	rewrite("trailing frames", (const char *[]){ "\t            1404 cb+0x4 (/w/prog)", T1,
 						      "\t           3f400 qsort+0x10 (/lib/libc.so.6)", T1,
@@ -278,10 +278,10 @@ int main(void)
 	 * skipped, and spin is put back; the library call is known by its GOT
 	 * slot (no function size) and matched by name without the version */
 	const struct pc_call lib[] = {
-		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0 },
-		{ "clock_gettime", "/w/prog", 0x4000, 0, "spin", "/w/prog", 0x11f0, 0, 0, 0, 0, NULL, 0, 0 },
+		{ "main", "/w/prog", 0x1080, 0x13, NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "outer", "/w/prog", 0x12c0, 0x20, "main", "/w/prog", 0x1080, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "spin", "/w/prog", 0x11f0, 0x80, "outer", "/w/prog", 0x12c0, 0, 0, 0, 0, NULL, 0, 0, 0 },
+		{ "clock_gettime", "/w/prog", 0x4000, 0, "spin", "/w/prog", 0x11f0, 0, 0, 0, 0, NULL, 0, 0, 0 },
 	};
 	rewrite("skipped frames", (const char *[]){ "\t             b46 __vdso_clock_gettime+0x56 ([vdso])",
 						     "\t           cf439 clock_gettime@@GLIBC_2.17+0x19 (/lib/libc.so.6)",

@@ -67,7 +67,8 @@ static const char perf_inject_usage[] =
 	"Frame-pointer callchains (-g) and DWARF stack copies (--call-graph dwarf)\n"
 	"are rewritten, with the call sites of 'fntrace record --callsite', or else\n"
 	"the direct calls found in the callers' code. Samples whose chain fits no\n"
-	"calls open at their time are kept as they were; stderr says how many.\n";
+	"calls open at their time are kept as they were; stderr says how many.\n"
+	"A perf.data with no sample of the trace's threads (another run) is an error.\n";
 
 /* where one frame of a sample is in the file: a callchain entry or a stack
  * word, both a u64 to rewrite */
@@ -564,17 +565,29 @@ int cmd_perf_inject(int argc, char **argv)
 	int mono = 1;
 	for (size_t i = 0; i < pd.n_attrs; i++)
 		mono &= pd.attrs[i].use_clockid && pd.attrs[i].clockid == 1;   /* CLOCK_MONOTONIC */
+	size_t n_ours = 0;
 	while ((r = perf_data_next(&pd, &ps)) == 1) {
 		n_read++;
 		struct inj_proc *ip = proc_of(&pi, ps.tid);
 		if (!ip)
 			continue;       /* a thread the trace does not have: no trampoline in it */
 		uint64_t ns = ps.time > v.trace->t0_mono ? ps.time - v.trace->t0_mono : 0;
+		/* one of the trace's threads, unless perf's clock says it ran before
+		 * its process was made (the same tid in an earlier run) */
+		n_ours += !mono || ps.time + 1000000000ull >= v.trace->t0_mono + ip->p->start_ns;
 		if (ps.chain)
 			add_chain(&pi, ip, &ps, ns);
 		if (ps.stack && ps.has_regs)
 			add_stack(&pi, ip, &ps, ns);
 	}
+
+	/* perf.data and the trace of different runs: the output would only be a
+	 * copy of the input, which says nothing of it */
+	if (!n_ours)
+		die("perf-inject: none of the %zu samples in '%s' is of a thread of the trace '%s'%s: nothing to "
+		    "rewrite, nothing written (record with 'perf record -k mono -g -- fntrace record ...', perf "
+		    "around the same run as the trace)", n_read, in, o.dir ? o.dir : "fntrace.data",
+		    mono ? " while it ran" : "");
 
 	struct pc_match *match = xcalloc(pi.n_samples + 1, sizeof(*match));
 	perf_match_walk(&v, pi.samples, pi.n_samples, window, render_rets, match);

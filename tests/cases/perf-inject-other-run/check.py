@@ -1,0 +1,62 @@
+import os, re, shutil, subprocess
+
+# perf recorded around one run, the trace of another (two runs of the same
+# program): no sample of perf.data is of a thread of the trace, so there is
+# nothing to rewrite.  perf-inject said "0 frames rewritten, 0 of 0 samples
+# with a swapped frame not matched", exit 0, and wrote an unchanged copy,
+# which looks like a success; perf-script, on the same input, says every
+# sample had no matching calls.  It is an error now: status 1, a line that
+# says why, nothing written.  The right trace still works.
+
+
+def perf_usable(ctx, perf):
+    if not perf:
+        raise Skip("perf is not installed (apt-get install linux-perf)")
+    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g",
+                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
+                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
+    if p.returncode:
+        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
+
+
+def check(ctx):
+    perf = shutil.which("perf")
+    perf_usable(ctx, perf)
+    work = ctx.work
+    prog = os.path.join(work, "prog")
+    data = os.path.join(work, "perf.data")
+    run_a, run_b = os.path.join(work, "a.data"), os.path.join(work, "b.data")
+    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g", "-o", data, "--",
+                        ctx.fntrace, "record", "-d", run_a, "--", prog], capture_output=True, text=True, cwd=work,
+                       timeout=120)
+    assert p.returncode == 0 and "done" in p.stdout, (p.stdout, p.stderr)
+    ctx.run("record", "-d", run_b, "--", prog, check=True)
+
+    out = os.path.join(work, "b.real")
+    p = subprocess.run([ctx.fntrace, "perf-inject", "-d", run_b, "-i", data, "-o", out], capture_output=True,
+                       text=True, cwd=work, timeout=120)
+    assert p.returncode == 1, ("another run's trace was taken for this one", p.returncode, p.stderr)
+    m = re.match(r"^fntrace: perf-inject: none of the (\d+) samples in '%s' is of a thread of the trace '%s' "
+                 r"while it ran: nothing to rewrite, nothing written \(record with 'perf record -k mono -g -- "
+                 r"fntrace record \.\.\.', perf around the same run as the trace\)\n$"
+                 % (re.escape(data), re.escape(run_b)), p.stderr)
+    assert m and int(m.group(1)) >= 100, p.stderr
+    assert not os.path.exists(out), "a copy was written"
+
+    # the same with perf-script: every sample unmatched, a hint
+    text = subprocess.run([perf, "script", "-i", data], capture_output=True, text=True, cwd=work,
+                          timeout=120).stdout
+    p = subprocess.run([ctx.fntrace, "perf-script", "-d", run_b], input=text, capture_output=True, text=True,
+                       cwd=work, timeout=120)
+    m = re.search(r"^fntrace: perf-script: (\d+) of \1 samples had no matching calls in the trace \(", p.stderr,
+                  re.M)
+    assert p.returncode == 0 and m, p.stderr
+
+    # the run's own trace
+    out = os.path.join(work, "a.real")
+    p = subprocess.run([ctx.fntrace, "perf-inject", "-d", run_a, "-i", data, "-o", out], capture_output=True,
+                       text=True, cwd=work, timeout=120)
+    m = re.search(r"^fntrace: perf-inject: wrote '.*': \d+ samples read, (\d+) frames rewritten, (\d+) of (\d+) "
+                  r"samples with a swapped frame not matched$", p.stderr, re.M)
+    assert p.returncode == 0 and m and int(m.group(1)) >= 100 and int(m.group(2)) <= 2, p.stderr
+    assert os.path.exists(out)

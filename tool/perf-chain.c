@@ -74,8 +74,11 @@ int pc_parse_header(const char *line, size_t len, uint32_t *tid, uint64_t *ns)
 		tlen[n] = (size_t)(line + i - tok[n]);
 		n++;
 	}
-	/* comm (which may hold spaces), then the tid, maybe "[cpu]", then the time */
-	for (size_t i = 1; i + 1 < n; i++) {
+	/* comm, then the tid, maybe "[cpu]", then the time, then the period and
+	 * the event.  The comm is a thread's name, which may hold spaces and
+	 * look like "77 1.5:" itself ("w 77 1.5: x"): the tid and time are the
+	 * last such pair (what follows them is no time), so look from the right */
+	for (size_t i = n - 2; n >= 3 && i >= 1; i--) {
 		size_t t = i + 1;
 		if (tlen[t] >= 3 && tok[t][0] == '[' && tok[t][tlen[t] - 1] == ']' && is_digits(tok[t] + 1, tlen[t] - 2))
 			t++;

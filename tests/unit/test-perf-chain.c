@@ -198,6 +198,10 @@ int main(void)
 	header("prog 26397 10235.101246:     250000 cpu-clock: ", 1, 26397, 10235101246000ull);
 	header("prog 26397/26398 [001] 10235.101246123: 250000 cpu-clock:", 1, 26398, 10235101246123ull);
 	header("V8 WorkerThread 25607 4794564.109216: cycles:", 1, 25607, 4794564109216000ull);
+	/* a thread name that looks like "tid time:" itself: the last pair is the real one */
+	header("w 77 1.5: x 4242 100.000001:     250000 cpu-clock: ", 1, 4242, 100000001000ull);
+	header("w 77 1.5: x 4241/4242 [001] 100.000001: 250000 cpu-clock:", 1, 4242, 100000001000ull);
+	header("77 1.5: 4242 100.000001: 250000 cpu-clock:", 1, 4242, 100000001000ull);
 	header("         prog  9345 10663.280306:     250000 cpu-clock: ", 0, 0, 0);   /* indented: a frame */
 	header("\t            1237 spin+0x47 (/w/prog)", 0, 0, 0);
 	header("prog 12 cpu-clock:", 0, 0, 0);

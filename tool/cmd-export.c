@@ -222,7 +222,7 @@ int cmd_export(int argc, char **argv)
 	view_open(&v, &vo);
 	warn_if_huge(v.trace, &vo, fmt, o.output);
 	struct out_file of;
-	out_file_open(&of, o.output);
+	out_file_open(&of, o.output, OUT_FILE_PRIVATE);
 	out = of.f;
 
 	char what[PATH_MAX + 32];

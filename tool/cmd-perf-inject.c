@@ -278,7 +278,7 @@ static uint64_t find_call(struct perf_inject *pi, const struct ret_slot *r, int 
 	return ret;
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
+static uint8_t *read_file(const char *path, size_t *len, mode_t *mode)
 {
 	struct stat st;
 	const char *why;
@@ -298,6 +298,7 @@ static uint8_t *read_file(const char *path, size_t *len)
 	}
 	close(fd);
 	*len = n;
+	*mode = st.st_mode & 0777;
 	return buf;
 }
 
@@ -535,7 +536,8 @@ int cmd_perf_inject(int argc, char **argv)
 	struct perf_sample ps;
 	size_t n_read = 0;
 	int r;
-	pi.buf = read_file(in, &pi.size);
+	mode_t in_mode;
+	pi.buf = read_file(in, &pi.size, &in_mode);
 	if (perf_data_open(&pd, pi.buf, pi.size))
 		die("perf-inject: %s: %s", in, pd.err);
 	int chains = 0;
@@ -639,7 +641,9 @@ int cmd_perf_inject(int argc, char **argv)
 	}
 
 	struct out_file of;
-	out_file_open(&of, out);
+	/* as private as the input, or as a trace (it holds perf's copies of
+	 * the user stack, and the calls of the trace), whichever is stricter */
+	out_file_open(&of, out, OUT_FILE_PRIVATE & in_mode);
 	int failed = fwrite(pi.buf, 1, pi.size, of.f) != pi.size;
 	if (failed)
 		error_msg("cannot write '%s': %s", out, strerror(errno));

@@ -6,7 +6,10 @@
  * it and renamed over it when complete, so a reader never sees half of it
  * and a failure leaves the old one as it was; the temporary file is removed
  * if we die or are interrupted.  An existing file keeps its mode (and, for
- * root, its owner).  A FIFO, a device or a symlink is opened and written
+ * root, its owner); a new one gets the mode the command gives, 0600 for
+ * what is made from a trace (a trace is private: its exports hold the same
+ * names, times and captured arguments, perf-inject's output perf's copies
+ * of the user stack), minus the umask.  A FIFO, a device or a symlink is opened and written
  * into, never renamed over (`-o /dev/stdout` must not replace the node);
  * "-" is standard output.  out_file_open_private (archive -o) makes the
  * file 0600, new or replaced, whatever the umask and the old file's mode.
@@ -36,7 +39,7 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static void open_file(struct out_file *o, const char *path, int private)
+static void open_file(struct out_file *o, const char *path, mode_t mode, int private)
 {
 	struct stat target;
 	int exists = strcmp(path, "-") && !lstat(path, &target);
@@ -76,7 +79,7 @@ static void open_file(struct out_file *o, const char *path, int private)
 	/* an existing file keeps its mode (and, for root, its owner) */
 	if (!private && exists && (target.st_uid != geteuid() || target.st_gid != getegid()))
 		(void)!fchown(fd, target.st_uid, target.st_gid);
-	if (fchmod(fd, private ? 0600 : exists ? target.st_mode & 07777 : 0666 & ~mask))
+	if (fchmod(fd, private ? 0600 : exists ? target.st_mode & 07777 : mode & 0777 & ~mask))
 		warning("cannot set the mode of '%s': %s", tmp_path, strerror(errno));
 	atexit(remove_tmp);
 	signal(SIGINT, on_signal);
@@ -91,14 +94,14 @@ static void open_file(struct out_file *o, const char *path, int private)
 	o->renamed = 1;
 }
 
-void out_file_open(struct out_file *o, const char *path)
+void out_file_open(struct out_file *o, const char *path, mode_t mode)
 {
-	open_file(o, path, 0);
+	open_file(o, path, mode, 0);
 }
 
 void out_file_open_private(struct out_file *o, const char *path)
 {
-	open_file(o, path, 1);
+	open_file(o, path, 0600, 1);
 }
 
 int out_file_close(struct out_file *o, int failed)

@@ -77,9 +77,12 @@ struct out_file {
 	int renamed;                /* written under a temporary name, renamed by out_file_close */
 };
 /* "-": standard output; an existing FIFO, device or symlink: written into;
- * else a temporary file beside path, renamed over it when closed.  Dies if
- * it cannot. */
-void out_file_open(struct out_file *o, const char *path);
+ * else a temporary file beside path, renamed over it when closed, with the
+ * mode of the regular file it replaces, or for a new one mode minus the
+ * umask (OUT_FILE_PRIVATE: what is made from a trace is as private as the
+ * trace).  Dies if it cannot. */
+#define OUT_FILE_PRIVATE 0600
+void out_file_open(struct out_file *o, const char *path, mode_t mode);
 /* the same, the file made 0600 (new or replaced) whatever the umask */
 void out_file_open_private(struct out_file *o, const char *path);
 /* Flush and close (rename into place).  failed: the writer failed (and

@@ -61,12 +61,16 @@ def check(ctx):
     # no temporary file is left behind anywhere
     assert not [n for n in os.listdir(w) if ".tmp." in n], os.listdir(w)
 
-    # a new file gets the usual 0666 minus the umask
-    p = subprocess.run(["sh", "-c", 'umask 027; exec "$@"', "sh", ctx.fntrace, "export", "--format", "folded",
-                        "-d", ctx.data, "-o", os.path.join(w, "new.folded")], capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr
-    assert stat.S_IMODE(os.lstat(os.path.join(w, "new.folded")).st_mode) == 0o640
-    assert open(os.path.join(w, "new.folded")).read() == folded
+    # a new file is as private as the trace it is made from (names, times,
+    # captured arguments): 0600 minus the umask, not 0666 minus the umask
+    # (0644 under umask 022, as it was)
+    for umask, want in (("022", 0o600), ("027", 0o600), ("077", 0o600), ("277", 0o400)):
+        new = os.path.join(w, "new-%s.folded" % umask)
+        p = subprocess.run(["sh", "-c", 'umask %s; exec "$@"' % umask, "sh", ctx.fntrace, "export", "--format",
+                            "folded", "-d", ctx.data, "-o", new], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        assert stat.S_IMODE(os.lstat(new).st_mode) == want, (umask, oct(os.lstat(new).st_mode))
+        assert open(new).read() == folded
 
     # a symlink into a directory that does not exist: one clear line
     os.symlink("no/such/dir/x", os.path.join(w, "dangling"))

@@ -1,0 +1,63 @@
+import os, shutil, stat, subprocess
+
+# perf-inject's output holds what perf.data holds (with --call-graph dwarf,
+# perf's raw copies of the user stack: whatever the program had there) and
+# the trace's calls.  perf record makes perf.data 0600 and fntrace's traces
+# are 0600; the output was made 0666 minus the umask, 0644 under umask 022,
+# for anyone to read.  A new output now gets the input's mode or 0600,
+# whichever is stricter, minus the umask; a file it replaces keeps its mode
+# (whoever made it so chose it), as export -o does.
+
+
+def perf_usable(ctx, perf):
+    if not perf:
+        raise Skip("perf is not installed (apt-get install linux-perf)")
+    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g",
+                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
+                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
+    if p.returncode:
+        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
+
+
+def mode(path):
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def check(ctx):
+    perf = shutil.which("perf")
+    perf_usable(ctx, perf)
+    work = ctx.work
+    d = os.path.join(work, "t.data")
+    data = os.path.join(work, "perf.data")
+    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "--call-graph", "dwarf", "-o", data,
+                        "--", ctx.fntrace, "record", "--callsite", "-d", d, "--", os.path.join(work, "prog")],
+                       capture_output=True, text=True, cwd=work, timeout=120)
+    assert p.returncode == 0 and "done" in p.stdout, (p.stdout, p.stderr)
+    assert mode(data) == 0o600, oct(mode(data))
+
+    def inject(inp, out, umask="022"):
+        p = subprocess.run(["sh", "-c", 'umask %s; exec "$@"' % umask, "sh", ctx.fntrace, "perf-inject", "-d", d,
+                            "-i", inp, "-o", out], capture_output=True, text=True, cwd=work, timeout=120)
+        assert p.returncode == 0 and "frames rewritten" in p.stderr, p.stderr
+        assert stat.S_ISREG(os.lstat(out).st_mode)
+        return mode(out)
+
+    # the default name too (perf.data.real)
+    p = subprocess.run(["sh", "-c", 'umask 022; exec "$@"', "sh", ctx.fntrace, "perf-inject", "-d", d],
+                       capture_output=True, text=True, cwd=work, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert mode(data + ".real") == 0o600, ("perf.data 0600 under umask 022", oct(mode(data + ".real")))
+    assert inject(data, os.path.join(work, "a.real"), "000") == 0o600
+    for in_mode, want in ((0o644, 0o600), (0o640, 0o600), (0o400, 0o400), (0o440, 0o400)):
+        inp = os.path.join(work, "in-%o.data" % in_mode)
+        shutil.copyfile(data, inp)
+        os.chmod(inp, in_mode)
+        got = inject(inp, os.path.join(work, "out-%o.real" % in_mode))
+        assert got == want, ("input %o" % in_mode, oct(got))
+    # a file replaced keeps its mode
+    kept = os.path.join(work, "kept.real")
+    open(kept, "w").write("old\n")
+    os.chmod(kept, 0o640)
+    assert inject(data, kept) == 0o640
+    assert os.path.getsize(kept) == os.path.getsize(data)
+    assert not [n for n in os.listdir(work) if ".tmp." in n], os.listdir(work)

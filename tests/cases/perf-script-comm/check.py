@@ -39,7 +39,11 @@ def check(ctx):
     assert p.returncode == 0, p.stderr
     m = UNMATCHED.search(p.stderr)
     unmatched = int(m.group(1)) if m else 0
-    assert unmatched <= 2, p.stderr
+    total = int(m.group(2)) if m else 0
+    # a few samples at a thread's first or last instructions have no call
+    # around them (the perf-script case allows as many); before the fix,
+    # the worker's half of them
+    assert unmatched <= max(10, total // 100), p.stderr
     leaf = wrong = 0
     for block in p.stdout.split("\n\n"):
         lines = [l for l in block.split("\n") if l.strip()]

@@ -624,9 +624,22 @@ static void forward_signal(int sig, siginfo_t *si, void *uc)
 	/* (the witness tells only while it shares the program's process
 	 * group: one that made a group of its own, a daemon, a job-control
 	 * shell, got nothing a group signal to record's group sent) */
-	if (child_pid > 0 && !(si->si_code == SI_USER && si->si_pid == child_pid) &&
-	    (witness_fd < 0 || getpgid(child_pid) != getpgid(witness_pid) || !witness_got(sig, t)))
+	/* One sender's two copies of a signal (timeout(1) signals its child,
+	 * then its whole group: record twice) are one: the second, from the
+	 * same pid within 100 ms, is not passed on again.  (Two copies that
+	 * arrive together are merged by the kernel; on a loaded machine the
+	 * second arrives while the first is handled.) */
+	static int last_sig;
+	static pid_t last_pid;
+	static uint64_t last_ns;
+	int again = si->si_code == SI_USER && sig == last_sig && si->si_pid == last_pid && t - last_ns < 100000000ull;
+	if (child_pid > 0 && !again && !(si->si_code == SI_USER && si->si_pid == child_pid) &&
+	    (witness_fd < 0 || getpgid(child_pid) != getpgid(witness_pid) || !witness_got(sig, t))) {
 		kill(child_pid, sig);
+		last_sig = sig;
+		last_pid = si->si_code == SI_USER ? si->si_pid : 0;
+		last_ns = t;
+	}
 	errno = e;
 }
 

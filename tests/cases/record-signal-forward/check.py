@@ -48,6 +48,15 @@ def check(ctx):
             time.sleep(0.5)
             os.kill(p.pid, sig)
             once(p, ("kill record", new_session, sig))
+    # one sender's two copies (timeout signals record, then its group; on a
+    # loaded machine the second lands while record handles the first): once
+    p = subprocess.Popen(rec("newgroup"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ctx.work,
+                         start_new_session=True)
+    time.sleep(0.5)
+    os.kill(p.pid, signal.SIGTERM)
+    time.sleep(0.02)
+    os.kill(p.pid, signal.SIGTERM)
+    once(p, "two copies from one sender")
     # record leaves no process of its own behind
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:

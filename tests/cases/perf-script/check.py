@@ -294,12 +294,13 @@ def inject(ctx, perf, name, how, record_args, data, d, tids, own):
         # call: unwinding, by the call before the return address; in a chain of
         # frame pointers by the return address itself (as for any program),
         # which here is the next line
+        inject_err = p.stderr
         p = subprocess.run([perf, "report", "--stdio", "--no-children", "-i", out, "--comm", name, "-S", "leaf",
                             "-g", "folded,0,caller,address,count"], capture_output=True, text=True,
                            cwd=ctx.work, timeout=120)
         lines = call_lines(ctx)
         chains = [c.split(";") for c in re.findall(r"^\d+ (.+)$", p.stdout, re.M)]
-        assert len(chains) >= 2, p.stdout
+        assert len(chains) >= 2, (name, how, record_args, p.stdout, p.stderr, inject_err)
         for chain in chains:
             if any(f.startswith(TRAMP) for f in chain):
                 continue

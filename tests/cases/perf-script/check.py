@@ -295,7 +295,10 @@ def inject(ctx, perf, name, how, record_args, data, d, tids, own):
         # frame pointers by the return address itself (as for any program),
         # which here is the next line
         inject_err = p.stderr
-        p = subprocess.run([perf, "report", "--stdio", "--no-children", "-i", out, "--comm", name, "-S", "leaf",
+        # (-S leaf alone: only the program has a leaf; perf report's --comm
+        # filter found no sample at all in one loaded run, where perf
+        # annotate of the same file read them)
+        p = subprocess.run([perf, "report", "--stdio", "--no-children", "-i", out, "-S", "leaf",
                             "-g", "folded,0,caller,address,count"], capture_output=True, text=True,
                            cwd=ctx.work, timeout=120)
         lines = call_lines(ctx)

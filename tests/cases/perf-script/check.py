@@ -147,7 +147,8 @@ def check(ctx):
         # times in a run): the ones left so are counted apart, and at most 2
         # others may stay
         own = len([s for s in samples(p.stdout) if s[0] in tids and own_code(s[1])])
-        assert total >= 100 and unmatched <= 2 + own, (name, how, own, p.stderr)
+        # (a few samples at a thread's first or last instructions: up to 0.1 %)
+        assert total >= 100 and unmatched <= 2 + own + total // 1000, (name, how, own, p.stderr)
         after = [s for s in samples(p.stdout) if s[0] in tids]
         assert len(samples(p.stdout)) == len(samples(raw)), "samples lost or added"
         # (a sample taken inside fntrace's own code, the return trampoline's

@@ -2,7 +2,8 @@
 """fntrace end-to-end tests.
 
 Each tests/cases/<name>/ holds a program (prog.c or prog.cc, maybe more
-sources), a case.json saying how to build and run it, golden files under
+sources; case.json "prog_from": "<other case>" builds that case's prog.c
+instead, for cases that check other things of one program), a case.json saying how to build and run it, golden files under
 expected/, and optionally check.py with a check(ctx) function for assertions
 that a golden file cannot express (exact file:line values, totals, errors).
 A check.py that needs a tool this machine cannot run (perf) raises
@@ -198,6 +199,8 @@ def compile_case(case, cfg, build, builddir):
         if p.returncode:
             raise AssertionError("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))
     main_src = "prog.cc" if cxx else "prog.c"
+    if cfg.get("prog_from"):
+        main_src = os.path.join(os.pardir, cfg["prog_from"], main_src)
     mflags = instrument_flags(flags, cfg.get("instrument", True))
     cmd = [compiler, *mflags, "-o", os.path.join(builddir, "prog"), os.path.join(srcdir, main_src)]
     cmd += ldflags(cfg)

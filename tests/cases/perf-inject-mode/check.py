@@ -1,4 +1,5 @@
 import os, shutil, stat, subprocess
+import perfcheck as P
 
 # perf-inject's output holds what perf.data holds (with --call-graph dwarf,
 # perf's raw copies of the user stack: whatever the program had there) and
@@ -9,23 +10,14 @@ import os, shutil, stat, subprocess
 # (whoever made it so chose it), as export -o does.
 
 
-def perf_usable(ctx, perf):
-    if not perf:
-        raise Skip("perf is not installed (apt-get install linux-perf)")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g",
-                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
-                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
-    if p.returncode:
-        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
-
-
 def mode(path):
     return stat.S_IMODE(os.lstat(path).st_mode)
 
 
 def check(ctx):
-    perf = shutil.which("perf")
-    perf_usable(ctx, perf)
+    perf, why = P.usable(ctx)
+    if why:
+        raise Skip(why)
     work = ctx.work
     d = os.path.join(work, "t.data")
     data = os.path.join(work, "perf.data")

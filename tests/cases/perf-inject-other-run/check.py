@@ -1,4 +1,5 @@
-import os, re, shutil, subprocess
+import os, re, subprocess
+import perfcheck as P
 
 # perf recorded around one run, the trace of another (two runs of the same
 # program): no sample of perf.data is of a thread of the trace, so there is
@@ -9,19 +10,10 @@ import os, re, shutil, subprocess
 # says why, nothing written.  The right trace still works.
 
 
-def perf_usable(ctx, perf):
-    if not perf:
-        raise Skip("perf is not installed (apt-get install linux-perf)")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g",
-                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
-                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
-    if p.returncode:
-        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
-
-
 def check(ctx):
-    perf = shutil.which("perf")
-    perf_usable(ctx, perf)
+    perf, why = P.usable(ctx)
+    if why:
+        raise Skip(why)
     work = ctx.work
     prog = os.path.join(work, "prog")
     data = os.path.join(work, "perf.data")

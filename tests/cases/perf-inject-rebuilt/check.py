@@ -1,4 +1,5 @@
 import os, re, shutil, subprocess
+import perfcheck as P
 
 # Without `record --callsite`, perf-inject finds a call's real return
 # address in its caller's code. That code must be the traced build's: the
@@ -16,16 +17,6 @@ import os, re, shutil, subprocess
 FRAME = re.compile(r"^\s+[0-9a-f]+ (\S+?)\+0x([0-9a-f]+) \((\S+)\)$")
 SUMMARY = re.compile(r"^fntrace: perf-inject: wrote '.*': (\d+) samples read, (\d+) frames rewritten, "
                      r"(\d+) of (\d+) samples with a swapped frame not matched(.*)$", re.M)
-
-
-def perf_usable(ctx, perf):
-    if not perf:
-        raise Skip("perf is not installed (apt-get install linux-perf)")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g",
-                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
-                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
-    if p.returncode:
-        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
 
 
 def inject(ctx, d, data, out, *args):
@@ -57,8 +48,9 @@ def build_id(path):
 
 
 def check(ctx):
-    perf = shutil.which("perf")
-    perf_usable(ctx, perf)
+    perf, why = P.usable(ctx)
+    if why:
+        raise Skip(why)
     work = ctx.work
     prog = os.path.join(work, "prog")
     d = os.path.join(work, "t.data")

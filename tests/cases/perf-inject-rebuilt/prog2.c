@@ -1,4 +1,4 @@
-/* prog.c rebuilt with one change in middle (perf-inject-rebuilt).
+/* perf-script/prog.c rebuilt with one change in middle (perf-inject-rebuilt).
  * Functions that burn CPU at known depths, in two threads at once:
  * main -> outer -> middle -> leaf and worker -> outer -> middle -> leaf.
  * Each level spins in its own body (leaf the longest), with no call in the

@@ -1,4 +1,5 @@
-import os, re, shutil, struct, subprocess
+import os, re, struct, subprocess
+import perfcheck as P
 
 # perf samples the traced program (perf record -k mono --call-graph dwarf
 # around fntrace record, library calls traced): its time goes into memset,
@@ -30,16 +31,6 @@ ENTRY = re.compile(r"^\s+[\d.]+%\s+(\S+)\s+\[(.)\]\s+(\S+)")
 TASK = re.compile(r"^\s*\d+\s+\d+\s+-?\d+\s+\|\s*(\S+)$")
 TASK_MAP = re.compile(r"^\s+([0-9a-f]+)-[0-9a-f]+ \S+ ([0-9a-f]+) \d+ (/\S+)$")
 FORK, COMM, FINISHED_ROUND, COMM_EXEC = 7, 3, 68, 1 << 13
-
-
-def perf_usable(ctx, perf):
-    if not perf:
-        raise Skip("perf is not installed (apt-get install linux-perf)")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "--call-graph", "dwarf",
-                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
-                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
-    if p.returncode:
-        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
 
 
 def chains(ctx, perf, data):
@@ -98,8 +89,9 @@ def exec_first(data, out):
 
 
 def check(ctx):
-    perf = shutil.which("perf")
-    perf_usable(ctx, perf)
+    perf, why = P.usable(ctx, ("--call-graph", "dwarf"))
+    if why:
+        raise Skip(why)
     d = os.path.join(ctx.work, "trace.data")
     data = os.path.join(ctx.work, "perf.data")
     p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "--call-graph", "dwarf", "-o", data,

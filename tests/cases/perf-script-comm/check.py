@@ -1,4 +1,5 @@
-import os, re, shutil, subprocess
+import os, re, subprocess
+import perfcheck as P
 
 # perf script's sample header is "comm tid time: period event:", and comm
 # is a thread's name, which may hold spaces and digits: the worker thread
@@ -11,19 +12,10 @@ FRAME = re.compile(r"^\s+[0-9a-f]+ (\S+?)\+0x[0-9a-f]+ \((\S+)\)$")
 UNMATCHED = re.compile(r"^fntrace: perf-script: (\d+) of (\d+) samples had no matching calls in the trace", re.M)
 
 
-def perf_usable(ctx, perf):
-    if not perf:
-        raise Skip("perf is not installed (apt-get install linux-perf)")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g",
-                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
-                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
-    if p.returncode:
-        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
-
-
 def check(ctx):
-    perf = shutil.which("perf")
-    perf_usable(ctx, perf)
+    perf, why = P.usable(ctx)
+    if why:
+        raise Skip(why)
     work = ctx.work
     d = os.path.join(work, "t.data")
     data = os.path.join(work, "perf.data")

@@ -1,4 +1,5 @@
 import os, re, shutil, struct, subprocess, sys
+import perfcheck as P
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import browser  # noqa: E402
@@ -93,20 +94,11 @@ def in_hooks(frames):
     return False
 
 
-def perf_usable(ctx, perf):
-    if not perf:
-        raise Skip("perf is not installed (apt-get install linux-perf)")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g",
-                        "-o", os.path.join(ctx.work, "probe.data"), "--", "true"],
-                       capture_output=True, text=True, cwd=ctx.work, timeout=120)
-    if p.returncode:
-        raise Skip("'perf record' fails here: %s" % (p.stderr.strip().splitlines() or ["status %d" % p.returncode])[-1])
-
-
 def check(ctx):
     inject_refuses(ctx)
-    perf = shutil.which("perf")
-    perf_usable(ctx, perf)
+    perf, why = P.usable(ctx)
+    if why:
+        raise Skip(why)
     rounds = [("prog", [], ["-g"], {}), ("prog", ["--callsite"], ["--call-graph", "dwarf"], {}),
               ("prog", [], ["--call-graph", "dwarf"], {}),
               ("prog-plain", ["-P", "*"], ["-g"], {"FNTRACE_LIBCALL": "1"})]

@@ -660,13 +660,16 @@ int cmd_perf_inject(int argc, char **argv)
 			not_read);
 	fputc('\n', stderr);
 	for (size_t i = 0; i < pi.n_code; i++)
-		if (pi.code[i].missed)
+		if (pi.code[i].missed) {
+			char pbuf[512], wbuf[1024];
 			fprintf(stderr, "fntrace: perf-inject: %zu return addresses were not looked up in the code of '%s': "
 				"%s%s; frame-pointer entries name the caller's entry instead, DWARF samples stay as they "
 				"were (give the traced build with --prefix-map or --debug-dir, or read the trace's archive)\n",
-				pi.code[i].missed, v.trace->files[pi.code[i].file - 1].path,
-				pi.code[i].why ? pi.code[i].why : "no file of it has the traced build-id (see the warning ",
+				pi.code[i].missed, text_safe(v.trace->files[pi.code[i].file - 1].path, pbuf, sizeof(pbuf)),
+				pi.code[i].why ? text_safe(pi.code[i].why, wbuf, sizeof(wbuf)) :
+				"no file of it has the traced build-id (see the warning ",
 				pi.code[i].why ? "" : "below)");
+		}
 	if (inexact > inexact_no_code)
 		fprintf(stderr, "fntrace: perf-inject: %zu DWARF samples were left as they were: the real return "
 			"address of a call was not found in its caller's code (record with 'fntrace record --callsite')\n",

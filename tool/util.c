@@ -16,14 +16,29 @@
 
 const char *cmd_name = "fntrace";
 
+/* A message names files, functions and threads that the trace (the traced
+ * program) chose: its control characters go out as C escapes, as in the
+ * text views, so that a module path cannot send an escape sequence to the
+ * terminal or split the message into lines (no message's format has any). */
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	char buf[1024], *m = buf;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(buf, sizeof(buf), fmt, aq);
+	va_end(aq);
+	if (n >= (int)sizeof(buf) && (m = malloc((size_t)n + 1)))
+		vsnprintf(m, (size_t)n + 1, fmt, ap);
+	else if (n >= (int)sizeof(buf))
+		m = buf;           /* out of memory: the message cut */
 	fflush(stdout);
 	fputs("fntrace: ", stderr);
 	if (prefix)
 		fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	text_fput(n < 0 ? fmt : m, stderr);
 	fputc('\n', stderr);
+	if (m != buf)
+		free(m);
 }
 
 void die(const char *fmt, ...)

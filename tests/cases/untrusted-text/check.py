@@ -109,6 +109,14 @@ def check_text_views(ctx):
         if cmd == ["stacks"]:
             frames = [l.split()[1] for l in out.splitlines() if l.startswith("  #0 ")]
             assert frames == ["p\\x1b[7mrog\\n!worker"] * 2, out
+    # the warnings name the module too: the program gone, replay, report and
+    # archive say where its names come from, the path escaped
+    os.unlink(odd)
+    for cmd in (["replay"], ["report"], ["archive", "-o", os.path.join(ctx.work, "odd.tar")]):
+        p = ctx.run(*cmd, "-d", d, check=True)
+        warns = [l for l in p.stderr.splitlines() if "warning" in l]
+        assert warns and not raw_controls(p.stderr), (cmd, raw_controls(p.stderr), p.stderr)
+        assert all("p\\x1b[7mrog" in l for l in warns), (cmd, p.stderr)
 
     # the tui's replay view: the same escaped text on a real terminal
     s = Screen([ctx.fntrace, "tui", "-d", "trace.data"], 120, 40, cwd=ctx.work)

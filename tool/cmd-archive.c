@@ -251,77 +251,6 @@ static void check_output(const char *out)
 		    out[len - 1] == '/' ? "" : "/");
 }
 
-/* a file of the tree at path (as tar_tree walks it) with st's inode: its path, malloc'd */
-static char *tree_find_inode(const char *path, const struct stat *st, int depth)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char *found = NULL;
-
-	if (!d)
-		return NULL;
-	while (!found && (de = readdir(d))) {
-		struct stat s;
-		char *p;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		p = xmalloc(strlen(path) + strlen(de->d_name) + 2);
-		sprintf(p, "%s/%s", path, de->d_name);
-		if (!lstat(p, &s) && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
-			found = xstrdup(p);
-		else if (!lstat(p, &s) && S_ISDIR(s.st_mode) && depth < 4)
-			found = tree_find_inode(p, st, depth + 1);
-		free(p);
-	}
-	closedir(d);
-	return found;
-}
-
-/* -o inside the trace directory would replace or pollute what it archives:
- * refused, whatever the path says (symlinks, .., bind mounts: the inodes of
- * the output's directory and its parents are compared with the trace
- * directory's), and an existing output that is a hard link to a file of the
- * trace too (-o - when standard output is one) */
-static void check_outside(const char *top, const char *out)
-{
-	struct stat tst, st;
-	char *real, *found = NULL;
-
-	if (stat(top, &tst))
-		return;
-	if (!strcmp(out, "-")) {
-		if (!fstat(STDOUT_FILENO, &st) && S_ISREG(st.st_mode) && (found = tree_find_inode(top, &st, 0)))
-			die("option '-o -': standard output is '%s', in the trace directory: write the archive "
-			    "outside it", found);
-		return;
-	}
-	real = realpath(out, NULL);             /* an existing file, or what a symlink names */
-	if (!real) {
-		char *copy = xstrdup(out), *slash = strrchr(copy, '/'), *dir;
-
-		if (slash)
-			*(slash == copy ? slash + 1 : slash) = 0;
-		dir = realpath(slash ? copy : ".", NULL);
-		free(copy);
-		if (!dir)
-			return;             /* no such directory: nothing is written */
-		real = xmalloc(strlen(dir) + 2);
-		sprintf(real, "%s/", dir);  /* the directory itself is checked first */
-		free(dir);
-	}
-	for (char *end = strrchr(real, '/'); end; end = strrchr(real, '/')) {
-		*end = 0;
-		if (!stat(*real ? real : "/", &st) && st.st_dev == tst.st_dev && st.st_ino == tst.st_ino)
-			die("option '-o' names '%s', inside the trace directory '%s': write the archive outside it",
-			    out, top);
-	}
-	free(real);
-	if (!stat(out, &st) && S_ISREG(st.st_mode) && st.st_nlink > 1 && (found = tree_find_inode(top, &st, 0)))
-		die("option '-o' names '%s', a hard link to '%s' in the trace directory: write the archive "
-		    "elsewhere", out, found);
-}
-
 /* s as one shell word (malloc'd): as it is when nothing needs quoting,
  * else in '...', or in $'...' with \xHH escapes when it holds a control
  * character (which must not reach the terminal raw) */
@@ -422,7 +351,13 @@ int cmd_archive(int argc, char **argv)
 	if (used_modules_collect(&u, top))
 		die("'%s' is not a trace directory ('fntrace record' writes one)", dir);
 	check_output(out);
-	check_outside(top, out);
+	{
+		const char **mods = xcalloc(u.n + 1, sizeof(*mods));
+		for (size_t i = 0; i < u.n; i++)
+			mods[i] = u.v[i].path;
+		out_file_check(out, "the archive", top, mods, u.n, 1);
+		free(mods);
+	}
 	t.out = out;
 	out_file_open_private(&of, out);
 	t.f = of.f;

@@ -220,6 +220,7 @@ int cmd_export(int argc, char **argv)
 	}
 
 	view_open(&v, &vo);
+	view_check_output(&v, o.output, "the export");
 	warn_if_huge(v.trace, &vo, fmt, o.output);
 	struct out_file of;
 	out_file_open(&of, o.output, OUT_FILE_PRIVATE);

@@ -559,6 +559,7 @@ int cmd_perf_inject(int argc, char **argv)
 	perf_data_mark_fork_exec(&pd, pi.buf);
 
 	view_open(&v, &o);
+	view_check_output(&v, out, "the output");
 	index_threads(&pi);
 	pi.traced_file = xcalloc(v.trace->n_files + 1, 1);
 	for (size_t i = 0; i < v.trace->n_funcs; i++)

@@ -13,7 +13,10 @@
  * into, never renamed over (`-o /dev/stdout` must not replace the node);
  * "-" is standard output.  out_file_open_private (archive -o) makes the
  * file 0600, new or replaced, whatever the umask and the old file's mode.
+ * out_file_check refuses an output that would replace what is read: the
+ * trace, or a module whose names it needs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -25,6 +28,117 @@
 #include "tool/tool.h"
 
 static char *tmp_path;          /* removed if we die or are interrupted */
+
+/* a file of the tree at path with st's inode: its path, malloc'd */
+static char *tree_find_inode(const char *path, const struct stat *st, int depth)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while (!found && (de = readdir(d))) {
+		struct stat s;
+		char *p;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		p = xmalloc(strlen(path) + strlen(de->d_name) + 2);
+		sprintf(p, "%s/%s", path, de->d_name);
+		if (!lstat(p, &s) && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+			found = xstrdup(p);
+		else if (!lstat(p, &s) && S_ISDIR(s.st_mode) && depth < 4)
+			found = tree_find_inode(p, st, depth + 1);
+		free(p);
+	}
+	closedir(d);
+	return found;
+}
+
+/* -o inside the trace directory would replace or pollute what is read:
+ * refused, whatever the path says (symlinks, .., bind mounts: the inodes of
+ * the output's directory and its parents are compared with the trace
+ * directory's), and an existing output that is a hard link to a file of the
+ * trace too (-o - when standard output is one) */
+static void check_outside(const char *top, const char *out, const char *what)
+{
+	struct stat tst, st;
+	char *real, *found = NULL;
+
+	if (stat(top, &tst))
+		return;
+	if (!S_ISDIR(tst.st_mode)) {            /* a trace file named alone */
+		if ((!strcmp(out, "-") ? !fstat(STDOUT_FILENO, &st) : !stat(out, &st)) &&
+		    st.st_dev == tst.st_dev && st.st_ino == tst.st_ino)
+			die("option '-o' names '%s', the trace file '%s': write %s elsewhere", out, top, what);
+		return;
+	}
+	if (!strcmp(out, "-")) {
+		if (!fstat(STDOUT_FILENO, &st) && S_ISREG(st.st_mode) && (found = tree_find_inode(top, &st, 0)))
+			die("option '-o -': standard output is '%s', in the trace directory: write %s outside it",
+			    found, what);
+		return;
+	}
+	real = realpath(out, NULL);             /* an existing file, or what a symlink names */
+	if (!real) {
+		char *copy = xstrdup(out), *slash = strrchr(copy, '/'), *dir;
+
+		if (slash)
+			*(slash == copy ? slash + 1 : slash) = 0;
+		dir = realpath(slash ? copy : ".", NULL);
+		free(copy);
+		if (!dir)
+			return;             /* no such directory: nothing is written */
+		real = xmalloc(strlen(dir) + 2);
+		sprintf(real, "%s/", dir);  /* the directory itself is checked first */
+		free(dir);
+	}
+	for (char *end = strrchr(real, '/'); end; end = strrchr(real, '/')) {
+		*end = 0;
+		if (!stat(*real ? real : "/", &st) && st.st_dev == tst.st_dev && st.st_ino == tst.st_ino)
+			die("option '-o' names '%s', inside the trace directory '%s': write %s outside it", out, top,
+			    what);
+	}
+	free(real);
+	if (!stat(out, &st) && S_ISREG(st.st_mode) && st.st_nlink > 1 && (found = tree_find_inode(top, &st, 0)))
+		die("option '-o' names '%s', a hard link to '%s' in the trace directory: write %s elsewhere", out,
+		    found, what);
+}
+
+void out_file_check(const char *out, const char *what, const char *trace, const char *const *modules,
+		    size_t n_modules, int outside)
+{
+	struct stat ost, mst, tst;
+	char *found;
+
+	if (outside) {
+		check_outside(trace, out, what);
+	} else if ((!strcmp(out, "-") ? !fstat(STDOUT_FILENO, &ost) : !stat(out, &ost)) && S_ISREG(ost.st_mode) &&
+		   !stat(trace, &tst)) {
+		/* a new file beside the trace's is fine; one of its files is not */
+		if (ost.st_dev == tst.st_dev && ost.st_ino == tst.st_ino)
+			die("option '-o' names '%s', the trace file '%s': write %s elsewhere", out, trace, what);
+		if (S_ISDIR(tst.st_mode) && (found = tree_find_inode(trace, &ost, 0))) {
+			if (!strcmp(out, "-"))
+				die("option '-o -': standard output is '%s', a file of the trace: write %s elsewhere",
+				    found, what);
+			die("option '-o' names '%s', a file of the trace ('%s'): write %s elsewhere", out, found, what);
+		}
+	}
+	/* a module of the trace (`-o ./prog`, the traced program): the file
+	 * the trace's names are read from, and the archive's copy is made of,
+	 * replaced; refused as a compiler refuses an output that is its input
+	 * (the same inode, whatever the path) */
+	if (!strcmp(out, "-") || stat(out, &ost))
+		return;
+	for (size_t i = 0; i < n_modules; i++)
+		if (modules[i] && !stat(modules[i], &mst) && mst.st_dev == ost.st_dev && mst.st_ino == ost.st_ino) {
+			char buf[512];
+			die("option '-o' names '%s', a module of the trace ('%s'): write %s elsewhere", out,
+			    text_safe(modules[i], buf, sizeof(buf)), what);
+		}
+}
 
 static void remove_tmp(void)
 {

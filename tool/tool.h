@@ -85,6 +85,12 @@ struct out_file {
 void out_file_open(struct out_file *o, const char *path, mode_t mode);
 /* the same, the file made 0600 (new or replaced) whatever the umask */
 void out_file_open_private(struct out_file *o, const char *path);
+/* Dies if out (-o) would replace a file of the trace (or with outside,
+ * be anywhere in its directory: archive) or one of its modules (the
+ * traced program): writing it would destroy what the command reads.
+ * what: "the export", for the message. */
+void out_file_check(const char *out, const char *what, const char *trace, const char *const *modules,
+		    size_t n_modules, int outside);
 /* Flush and close (rename into place).  failed: the writer failed (and
  * said so): nothing is renamed.  0, or -1 after one error line. */
 int out_file_close(struct out_file *o, int failed);
@@ -281,6 +287,8 @@ struct view {
 };
 
 void view_open(struct view *v, struct view_opts *o);
+/* out_file_check against v's trace and its modules (export, perf-inject -o) */
+void view_check_output(const struct view *v, const char *out, const char *what);
 /* live views: a view over a trace opened by the caller, with a symbolizer
  * that outlives it; view_detach closes the trace, keeps syms and opts */
 void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct symbols *syms);

@@ -275,6 +275,16 @@ void view_detach(struct view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+void view_check_output(const struct view *v, const char *out, const char *what)
+{
+	const struct trace *t = v->trace;
+	const char **mods = xcalloc(t->n_files + 1, sizeof(*mods));
+	for (size_t i = 0; i < t->n_files; i++)
+		mods[i] = t->files[i].path;
+	out_file_check(out, what, t->dir, mods, t->n_files, 0);
+	free(mods);
+}
+
 void view_close_borrowed(struct view *v)
 {
 	free_names(v);

@@ -28,6 +28,18 @@ def check(ctx):
         assert p.stderr.startswith("fntrace: option '-o' names '%s'" % o), (o, p.stderr)
         assert tree(ctx.data) == before, (o, sorted(tree(ctx.data)))
         assert ctx.run("replay", check=True).stdout == replay, o
+    # the traced program itself (or a link to it): the archive would replace
+    # the file it copies
+    with open(os.path.join(w, "prog"), "rb") as f:
+        prog = f.read()
+    os.symlink("prog", os.path.join(w, "plink"))
+    for o in ("prog", "./plink"):
+        p = ctx.run("archive", "-d", ctx.data, "-o", o)
+        assert p.returncode == 1 and p.stderr == ("fntrace: option '-o' names '%s', a module of the trace ('%s'): "
+                                                  "write the archive elsewhere\n" % (o, os.path.join(w, "prog"))), p
+        with open(os.path.join(w, "prog"), "rb") as f:
+            assert f.read() == prog, o
+        assert not os.path.exists(os.path.join(w, "prog.tmp")), o
     # standard output into the trace directory
     with open(os.path.join(ctx.data, "y.tar"), "wb") as f:
         p = subprocess.run([ctx.fntrace, "archive", "-d", ctx.data, "-o", "-"], stdout=f, stderr=subprocess.PIPE,

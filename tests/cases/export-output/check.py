@@ -79,3 +79,38 @@ def check(ctx):
     assert p.stderr == "fntrace: cannot write '%s': No such file or directory\n" % os.path.join(w, "dangling"), \
         p.stderr
     assert os.path.islink(os.path.join(w, "dangling"))
+
+    # what the export is made from is never replaced: a file of the trace
+    # (its .fnt file: the trace was lost; through a hard link or standard
+    # output too) or its program; a new file beside the trace's is fine
+    def tree(d):
+        out = {}
+        for root, _, files in os.walk(d):
+            for f in files:
+                with open(os.path.join(root, f), "rb") as fh:
+                    out[os.path.relpath(os.path.join(root, f), d)] = fh.read()
+        return out
+    before = tree(ctx.data)
+    with open(os.path.join(w, "prog"), "rb") as f:
+        prog = f.read()
+    fnt = [f for f in before if f.endswith(".fnt")][0]
+    os.link(os.path.join(ctx.data, "session"), os.path.join(w, "hard"))
+    for o, what in ((os.path.join(ctx.data, fnt), "a file of the trace ('%s')" % os.path.join(ctx.data, fnt)),
+                    (os.path.join(ctx.data, "session"), "a file of the trace ('%s')" % os.path.join(ctx.data, "session")),
+                    ("hard", "a file of the trace ('%s')" % os.path.join(ctx.data, "session")),
+                    ("prog", "a module of the trace ('%s')" % os.path.join(w, "prog"))):
+        p = export(ctx, o)
+        assert p.returncode == 1 and p.stderr == ("fntrace: option '-o' names '%s', %s: write the export elsewhere\n"
+                                                  % (o, what)), (o, p.stderr)
+        assert tree(ctx.data) == before, o
+    with open(os.path.join(w, "prog"), "rb") as f:
+        assert f.read() == prog
+    with open(os.path.join(ctx.data, fnt), "ab") as f:
+        p = subprocess.run([ctx.fntrace, "export", "-q", "--format", "folded", "-d", ctx.data, "-o", "-"], stdout=f,
+                           stderr=subprocess.PIPE, text=True, cwd=w, timeout=120)
+    assert p.returncode == 1 and p.stderr == ("fntrace: option '-o -': standard output is '%s', a file of the "
+                                              "trace: write the export elsewhere\n" % os.path.join(ctx.data, fnt)), p.stderr
+    assert tree(ctx.data) == before
+    p = export(ctx, os.path.join(ctx.data, "beside.folded"))
+    assert p.returncode == 0 and open(os.path.join(ctx.data, "beside.folded")).read() == folded, p.stderr
+    os.unlink(os.path.join(ctx.data, "beside.folded"))

@@ -53,3 +53,13 @@ def check(ctx):
     assert inject(data, kept) == 0o640
     assert os.path.getsize(kept) == os.path.getsize(data)
     assert not [n for n in os.listdir(work) if ".tmp." in n], os.listdir(work)
+    # the traced program is not replaced by -o (it is the code the return
+    # addresses are looked up in)
+    with open(os.path.join(work, "prog"), "rb") as f:
+        prog = f.read()
+    p = subprocess.run([ctx.fntrace, "perf-inject", "-d", d, "-i", data, "-o", "prog"], capture_output=True, text=True,
+                       cwd=work, timeout=120)
+    assert p.returncode == 1 and p.stderr == ("fntrace: option '-o' names 'prog', a module of the trace ('%s'): write "
+                                              "the output elsewhere\n" % os.path.join(work, "prog")), p.stderr
+    with open(os.path.join(work, "prog"), "rb") as f:
+        assert f.read() == prog

@@ -114,15 +114,22 @@ void pc_parse_frame(const char *line, size_t len, struct pc_frame *f)
 	size_t rlen = len - i;
 	f->sym = rest;
 	f->sym_len = rlen;
-	/* " (dso)" at the end */
+	/* " (dso)" at the end.  A module's path may hold " (" itself
+	 * ("/opt/App (x86)/prog"), a symbol hardly before its module: the
+	 * first " (/" or " ([" ([unknown], [vdso]) opens it, else the last " (" */
 	if (rlen >= 3 && rest[rlen - 1] == ')') {
-		for (size_t k = rlen - 1; k > 0; k--)
-			if (rest[k] == '(' && rest[k - 1] == ' ') {
-				f->dso = rest + k + 1;
-				f->dso_len = rlen - k - 2;
-				f->sym_len = k - 1;
-				break;
-			}
+		size_t at = 0;
+		for (size_t k = 1; k + 1 < rlen && !at; k++)
+			if (rest[k] == '(' && rest[k - 1] == ' ' && (rest[k + 1] == '/' || rest[k + 1] == '['))
+				at = k;
+		for (size_t k = rlen - 1; k > 0 && !at; k--)
+			if (rest[k] == '(' && rest[k - 1] == ' ')
+				at = k;
+		if (at) {
+			f->dso = rest + at + 1;
+			f->dso_len = rlen - at - 2;
+			f->sym_len = at - 1;
+		}
 	}
 	/* "+0xoff" at the end of the symbol */
 	for (size_t k = f->sym_len; k >= 3; k--)

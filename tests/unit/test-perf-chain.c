@@ -214,6 +214,18 @@ int main(void)
 	l = "\t    7fb94588f000 [unknown] (/tmp/perf-26397.map)";
 	pc_parse_frame(l, strlen(l), &f);
 	CHECK(f.parsed && !f.has_off && f.sym_len == 9 && !f.tramp, "[unknown] frame");
+	/* a module path with " (" in it */
+	l = "\t            1237 spin+0x47 (/opt/App (x86)/prog (2))";
+	pc_parse_frame(l, strlen(l), &f);
+	CHECK(f.parsed && f.sym_len == 4 && !memcmp(f.sym, "spin", 4) && f.off == 0x47 && f.dso_len == 23 &&
+	      !memcmp(f.dso, "/opt/App (x86)/prog (2)", 23), "frame line, ' (' in the path: '%.*s' '%.*s'",
+	      (int)f.sym_len, f.sym, (int)f.dso_len, f.dso);
+	l = "\t            1237 [unknown] ([unknown])";
+	pc_parse_frame(l, strlen(l), &f);
+	CHECK(f.parsed && f.sym_len == 9 && f.dso_len == 9 && !memcmp(f.dso, "[unknown]", 9), "[unknown] module");
+	l = "\t            1237 operator() (x) (/w/prog)";       /* no path: the last one */
+	pc_parse_frame(l, strlen(l), &f);
+	CHECK(f.parsed && f.dso_len == 7 && f.sym_len == 14, "' (' in the symbol");
 	pc_parse_frame(T1, strlen(T1), &f);
 	CHECK(f.tramp, "fnt_traced_return+0x1 is a swapped return address");
 	pc_parse_frame(T0, strlen(T0), &f);

@@ -528,13 +528,6 @@ static pid_t witness_pid = -1;
 static int witness_fd = -1;
 static uint64_t witness_seen[NSIG];     /* when the witness last got each signal */
 
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* before the program is started, from record's one thread (the witness
  * dies with it: PR_SET_PDEATHSIG) */
 static void witness_start(void)

@@ -743,13 +743,6 @@ static void on_sigint(int sig)
 	follow_stop = 1;
 }
 
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* the -t threshold a process was recorded with (FILTERS meta record) */
 /* the longest erasure the recording may still make: -t TIME, a time=DUR trigger */
 static uint64_t recorded_threshold(const struct trace *t)

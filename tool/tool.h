@@ -46,6 +46,8 @@ char *xstrdup(const char *s);
  * array in *out, the caller frees); returns how many were found */
 size_t needed_libs(const char *prog, char ***out);
 uint64_t parse_uint(const char *opt, const char *arg, uint64_t max);
+/* CLOCK_MONOTONIC now, in ns */
+uint64_t mono_now(void);
 uint64_t parse_size(const char *opt, const char *arg);
 void format_duration(char *buf, size_t len, uint64_t ns);   /* "  1.234 us" (10 chars) */
 char *put_duration(char *p, uint64_t ns);                  /* the same into p, returns its end */

@@ -388,3 +388,10 @@ void glob_regex_hint(const char *opt, const char *pat)
 		"'%s'?", opt, pat, g);
 	free(g);
 }
+
+uint64_t mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

@@ -39,7 +39,7 @@
 
 #include <stdint.h>
 
-#define FNT_DRAIN_MAGIC 0x4e49415244544e46ull   /* "FNTDRAIN" little-endian */
+#define FNT_DRAIN_MAGIC 0x3249415244544e46ull   /* "FNTDRAI2" little-endian (2: owner_ns) */
 #define FNT_DRAIN_HDR 4096u                      /* control page before the slots */
 #define FNT_DRAIN_MAX_SLOTS 224u
 #define FNT_DRAIN_SLOTS 64u                      /* default: 16 MiB of 256 KiB chunks */
@@ -72,6 +72,8 @@ struct fnt_drain_ctl {
 	uint64_t beat_ns;        /* CLOCK_MONOTONIC of record's last poll (every 8 ms at most) */
 	uint64_t unreserved;     /* 1: the program takes slots without reserving their chunks' blocks in
 	                            its file (its seccomp filter forbids fstat: runtime/sandbox.c) */
+	uint64_t owner_ns;       /* owner_pid's pid namespace (inode; 0 unknown or not stored yet): a
+	                            process of another namespace may have the same pid */
 	struct fnt_drain_slot slot[FNT_DRAIN_MAX_SLOTS];
 };
 

@@ -108,6 +108,10 @@ struct fnt_file_header {
 	 * though the directory was writable to them (Landlock, no descriptor
 	 * left, a full disk): each adds 1 here, in its parent's file */
 	uint64_t children_nofile;
+	/* the inode of the process's pid namespace (/proc/self/ns/pid), 0 if
+	 * unknown: a pid names one process only within its namespace, and two
+	 * processes of one trace may hold the same pid in two namespaces */
+	uint64_t pid_ns;
 };
 
 /* every event the process made but could not record, all kinds together */

@@ -16,7 +16,7 @@ static struct trace_thread *fork_parent_thread(struct trace *t, const struct tra
 	struct trace_thread *found = NULL;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
-		if (p == th->proc || p->hdr.pid != th->proc->hdr.ppid)
+		if (p == th->proc || p->hdr.pid != th->proc->hdr.ppid || !trace_same_pid_ns(p, th->proc))
 			continue;
 		for (size_t k = 0; k < p->n_threads; k++) {
 			struct trace_thread *pt = &p->threads[k];

@@ -734,6 +734,8 @@ static int cmp_pid_exec(const void *a, const void *b)
 	const struct trace_process *x = *(struct trace_process *const *)a, *y = *(struct trace_process *const *)b;
 	if (x->hdr.pid != y->hdr.pid)
 		return x->hdr.pid < y->hdr.pid ? -1 : 1;
+	if (x->hdr.pid_ns != y->hdr.pid_ns)
+		return x->hdr.pid_ns < y->hdr.pid_ns ? -1 : 1;
 	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
 }
 
@@ -817,11 +819,12 @@ static void trace_finish_open(struct trace *t)
 		}
 	if (t->t0_mono == UINT64_MAX)
 		t->t0_mono = 0;
-	/* by (pid, exec_seq), sorted rather than compared pairwise (a trace
-	 * may hold many processes): an image followed by the next one of its
-	 * pid ended in exec, unless it exited cleanly or was still running
-	 * when the next one started (the same pid in another pid namespace,
-	 * or a pid used again after a wrap) */
+	/* by (pid, pid namespace, exec_seq), sorted rather than compared
+	 * pairwise (a trace may hold many processes): an image followed by the
+	 * next one of its pid ended in exec, unless it exited cleanly or was
+	 * still running when the next one started (a pid used again after a
+	 * wrap; the same pid in another pid namespace, when the files do not
+	 * say which) */
 	if (t->n_procs > 1) {
 		struct trace_process **by_pid = xrealloc_(NULL, t->n_procs * sizeof(*by_pid));
 		for (size_t i = 0; i < t->n_procs; i++)
@@ -829,6 +832,7 @@ static void trace_finish_open(struct trace *t)
 		qsort(by_pid, t->n_procs, sizeof(*by_pid), cmp_pid_exec);
 		for (size_t i = 0; i + 1 < t->n_procs; i++)
 			if (by_pid[i + 1]->hdr.pid == by_pid[i]->hdr.pid &&
+			    trace_same_pid_ns(by_pid[i + 1], by_pid[i]) &&
 			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq &&
 			    !(by_pid[i]->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL)) &&
 			    by_pid[i + 1]->hdr.cal0_mono >= by_pid[i]->max_mono) {

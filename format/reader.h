@@ -288,6 +288,12 @@ void trace_rewind(struct trace *t);
 size_t trace_select_tids(struct trace *t, const uint32_t *tids, size_t n);
 
 uint64_t trace_total_events(const struct trace *t);
+/* whether two processes' pids are of one pid namespace, as far as their
+ * files tell (a file that does not name its namespace matches any) */
+static inline int trace_same_pid_ns(const struct trace_process *a, const struct trace_process *b)
+{
+	return !a->hdr.pid_ns || !b->hdr.pid_ns || a->hdr.pid_ns == b->hdr.pid_ns;
+}
 int trace_has_function_events(const struct trace *t);   /* after a walk */
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
 /* the name of a named scope (FNT_SCOPE_NAMED) at (file, vaddr), or NULL */

@@ -93,7 +93,11 @@ void fnt_drain_attach(uint32_t chunk_size, const char *trace_path, uint64_t ino,
 		return;
 	int32_t owner = __atomic_load_n(&c->owner_pid, __ATOMIC_ACQUIRE);
 	uint32_t csize = c->chunk_size;
-	if (owner == (int32_t)getpid())
+	/* the owner's next image (it exec'ed): its pid in its namespace; the
+	 * same pid in another namespace is another process (unshare --pid),
+	 * whose bump would make record take the owner's slots for final
+	 * while it still writes them */
+	if (owner == (int32_t)getpid() && __atomic_load_n(&c->owner_ns, __ATOMIC_ACQUIRE) == fnt_pid_ns)
 		__atomic_add_fetch(&c->image, 1, __ATOMIC_RELEASE);
 	munmap(c, FNT_DRAIN_HDR);
 	const char *base = strrchr(trace_path, '/');
@@ -139,6 +143,8 @@ static void claim(void)
 	int ok = c->chunk_size == slot_size && !fnt_denied(SYS_getpid) &&
 		 __atomic_compare_exchange_n(&c->owner_pid, &none, (int32_t)getpid(), 0, __ATOMIC_ACQ_REL,
 					     __ATOMIC_ACQUIRE);
+	if (ok)
+		__atomic_store_n(&c->owner_ns, fnt_pid_ns, __ATOMIC_RELEASE);
 	munmap(c, FNT_DRAIN_HDR);
 	if (!ok)
 		goto drop;

@@ -633,6 +633,8 @@ int fnt_secure_exec(void) FNT_HIDDEN;
  * program's path (/proc/self/exe, else AT_EXECFN resolved; "" if neither) */
 int fnt_initial_stack(char ***argv, char ***envp) FNT_HIDDEN;
 void fnt_self_exe(char *buf, size_t size) FNT_HIDDEN;
+/* the inode of this process's pid namespace, 0 unknown (set with its trace file) */
+extern uint64_t fnt_pid_ns FNT_HIDDEN;
 /* every knob is read with secure_getenv (NULL in a secure-execution process) */
 #define getenv(name) secure_getenv(name)
 

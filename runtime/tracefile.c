@@ -643,6 +643,8 @@ static void dir_id_load(void)
 	dir_known = 1;
 }
 
+uint64_t fnt_pid_ns;
+
 int fnt_trace_dir_elsewhere(void)
 {
 	struct stat st;
@@ -749,6 +751,13 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	h->reserved[FNT_RES_RING_CHUNKS] = fnt_ring_chunks;
 	h->pid = tf->pid;
 	h->ppid = (uint32_t)getppid();
+	{
+		/* which namespace the pid is in (a fork child's may not be its
+		 * parent's: the parent may have called unshare(CLONE_NEWPID)) */
+		struct stat ns;
+		fnt_pid_ns = stat("/proc/self/ns/pid", &ns) ? 0 : (uint64_t)ns.st_ino;
+		h->pid_ns = fnt_pid_ns;
+	}
 	h->exec_seq = n;
 	h->clock = fnt_use_tsc ? FNT_CLOCK_TSC : FNT_CLOCK_MONOTONIC;
 	if (cal) {

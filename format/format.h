@@ -63,6 +63,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_END_EXIT_CALL   0x2u   /* _exit(), _Exit() or syscall(SYS_exit_group): the end fields and
                                     * exit_status are set, bits 8-11 say which call */
 #define FNT_END_STATUS      0x4u   /* with FNT_END_EXIT: exit_status holds the status exit() was given */
+#define FNT_END_EXEC        0x8u   /* the image called exec (a wrapper saw it succeed or not return) */
 #define FNT_END_HOW_SHIFT   8
 #define FNT_END_HOW_EXIT    1u     /* _exit() */
 #define FNT_END_HOW_EXIT2   2u     /* _Exit() */

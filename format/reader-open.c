@@ -697,6 +697,8 @@ static void read_session(struct trace *t)
 		} else if (!strncmp(line, "record_options=", 15)) {
 			free(t->session_options);
 			t->session_options = xstrdup_(line + 15);
+		} else if (!strncmp(line, "pid=", 4)) {
+			t->session_pid = (uint32_t)strtoul(line + 4, NULL, 10);
 		} else if (!strncmp(line, "wait_status=", 12)) {
 			t->session_has_status = 1;
 			t->session_status = atoi(line + 12);
@@ -841,6 +843,12 @@ static void trace_finish_open(struct trace *t)
 			}
 		free(by_pid);
 	}
+	/* an image that called exec says so (its successor may have left no
+	 * file: one that records nothing removes it) */
+	for (size_t i = 0; i < t->n_procs; i++)
+		if ((t->procs[i].hdr.end_flags & FNT_END_EXEC) &&
+		    !(t->procs[i].hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL)))
+			t->procs[i].exec_replaced = 1;
 	for (size_t i = 0; i < t->n_procs; i++) {
 		struct trace_process *p = &t->procs[i];
 		p->off = (int64_t)(p->hdr.cal0_mono - t->t0_mono);

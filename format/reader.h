@@ -201,6 +201,7 @@ struct trace {
 	char *session_options;      /* record's own options ("-F main -A f@arg1"), or NULL */
 	int session_has_status;
 	int session_status;         /* raw wait status */
+	uint32_t session_pid;       /* the process record started (pid in record's namespace), 0 unknown */
 	uint64_t session_start_real;
 	uint64_t session_mono, session_boot;   /* CLOCK_MONOTONIC and CLOCK_BOOTTIME read together, or 0 */
 };

@@ -475,7 +475,7 @@ static int exec(int which, int search, const char *file, char *const argv[], cha
 		return -1;
 	}
 	note_start(0, AT_FDCWD, file, -1, search);
-	WITH_FIXED_ENV(envp, r = f(file, argv, FIXED_ENV));
+	WITH_FIXED_ENV(envp, fnt_exec_note(1); r = f(file, argv, FIXED_ENV); fnt_exec_note(0));
 	return r;
 }
 
@@ -511,7 +511,7 @@ FNT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 		return -1;
 	}
 	note_start(0, AT_FDCWD, "(fexecve)", fd, 0);
-	WITH_FIXED_ENV(envp, r = f(fd, argv, FIXED_ENV));
+	WITH_FIXED_ENV(envp, fnt_exec_note(1); r = f(fd, argv, FIXED_ENV); fnt_exec_note(0));
 	return r;
 }
 
@@ -529,7 +529,7 @@ FNT_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *c
 		note_start(0, AT_FDCWD, "(execveat)", dirfd, 0);
 	else if (p)
 		note_start(0, dirfd, p, -1, 0);
-	WITH_FIXED_ENV(envp, r = f(dirfd, path, argv, FIXED_ENV, flags));
+	WITH_FIXED_ENV(envp, fnt_exec_note(1); r = f(dirfd, path, argv, FIXED_ENV, flags); fnt_exec_note(0));
 	return r;
 }
 

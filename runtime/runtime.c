@@ -117,6 +117,24 @@ void fnt_exit_note(int status, unsigned how)
 	__atomic_store_n(&h->end_flags, FNT_END_EXIT_CALL | how << FNT_END_HOW_SHIFT, __ATOMIC_RELEASE);
 }
 
+/* exec is about to replace the image (on 1), or failed (on 0): the file
+ * says so (end_flags FNT_END_EXEC), whether or not the next image leaves
+ * a file (one that records nothing removes its own at exit), so that
+ * `info` says "replaced by exec" rather than "no clean exit".  Only the
+ * image that owns the file (not a vfork child, which writes its own or
+ * none); getpid is the only system call. */
+void fnt_exec_note(int on)
+{
+	struct fnt_trace_file *tf = cur_file();
+	struct fnt_file_header *h = tf->hdr;
+	if (state != 1 || !h || (uint32_t)fnt_sys3(SYS_getpid, 0, 0, 0) != tf->pid)
+		return;
+	if (on)
+		__atomic_fetch_or(&h->end_flags, FNT_END_EXEC, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&h->end_flags, ~FNT_END_EXEC, __ATOMIC_RELEASE);
+}
+
 #ifndef FNT_STATIC_ARCHIVE
 /* glibc's _exit is the exit_group system call (and exit if that returns):
  * the same, without looking the real one up (a vfork child may call it) */

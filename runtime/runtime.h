@@ -266,6 +266,8 @@ void fnt_drain_fork_file(const char *trace_path, uint64_t ino, uint64_t dev) FNT
 void fnt_drain_exit(void) FNT_HIDDEN;
 /* _exit() & co are about to end the process: mark its file (runtime.c) */
 void fnt_exit_note(int status, unsigned how) FNT_HIDDEN;
+/* exec is about to replace the image (1), or failed (0): mark its file (runtime.c) */
+void fnt_exec_note(int on) FNT_HIDDEN;
 
 /* trace-signals.c: record --trace=off and --signal SIG@ACTION */
 void fnt_trace_signals_init(void) FNT_HIDDEN;            /* at exit: copy out the slots if record is gone */

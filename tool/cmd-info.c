@@ -201,10 +201,14 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The pid that `fntrace record` started: the one pid whose images' parent
- * is no process of the trace; 0 if that is not one pid. */
+/* The pid that `fntrace record` started: as the session says, or in a
+ * trace older than that, the one pid whose images' parent is no process
+ * of the trace; 0 if that is not one pid.  (The heuristic takes a forked
+ * child of an untraced shell for the command.) */
 static uint32_t root_pid(const struct trace *t)
 {
+	if (t->session_pid)
+		return t->session_pid;
 	uint32_t root = 0, *pids = xmalloc((t->n_procs ? t->n_procs : 1) * sizeof(*pids));
 	for (size_t i = 0; i < t->n_procs; i++)
 		pids[i] = t->procs[i].hdr.pid;

@@ -235,7 +235,7 @@ static void put_words(FILE *f, int argc, char **argv)
 
 /* opts: record's own options (before the program), for info */
 static void write_session(struct trace_dir *td, const char *dir, int n_opts, char **opts, int argc, char **argv,
-			  uint64_t start, int has_status, int status)
+			  uint64_t start, int has_status, int status, int pid)
 {
 	int fd = trace_dir_create(td, ".session.tmp");
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -268,6 +268,8 @@ static void write_session(struct trace_dir *td, const char *dir, int n_opts, cha
 		}
 	}
 	fprintf(f, "clock_monotonic_ns=%" PRIu64 "\nclock_boottime_ns=%" PRIu64 "\n", mono, boot);
+	if (pid > 0)
+		fprintf(f, "pid=%d\n", pid);
 	if (has_status)
 		fprintf(f, "wait_status=%d\n", status);
 	if (fclose(f) || renameat(td->fd, ".session.tmp", td->fd, "session"))
@@ -915,7 +917,7 @@ int cmd_record(int argc, char **argv)
 		die("cannot resolve '%s': %s", dir, strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	write_session(&td, absdir, n_opts, argv + 1, argc - optind, argv + optind, start, 0, 0);
+	write_session(&td, absdir, n_opts, argv + 1, argc - optind, argv + optind, start, 0, 0, 0);
 	char argsfile[PATH_MAX + 16] = "";
 	if (auto_args) {
 		size_t n = 0;
@@ -1144,7 +1146,7 @@ int cmd_record(int argc, char **argv)
 			die("'%s' no longer names the trace directory record made (it was moved or replaced "
 			    "while the program ran); its trace is left where that directory is now", absdir);
 	}
-	write_session(&td, absdir, n_opts, argv + 1, argc - optind, argv + optind, start, 1, status);
+	write_session(&td, absdir, n_opts, argv + 1, argc - optind, argv + optind, start, 1, status, child_pid);
 	trace_dir_unlink_preload(lib, preload_dir);
 	/* the program is gone and its trace complete: Ctrl-C and kill stop
 	 * the walks that follow (symbol tables, the summary, --report), and

@@ -58,3 +58,41 @@ def check(ctx):
     open(os.path.join(d, "1-0.fnt"), "wb").write(img)
     info = ctx.run("info", "-d", d, check=True).stdout
     assert "after exec" not in info and "replaced by exec" not in info and "exited normally" in info, info
+
+    # two pid-1 images of two pid namespaces (header pid_ns), the second
+    # started after the first's last chunk: not an exec either (before,
+    # the second was "after exec" of the first)
+    img = bytearray(open(src, "rb").read())
+    struct.pack_into("<I", img, 128, 0)
+    struct.pack_into("<III", img, 24, 1, 0, 0)
+    struct.pack_into("<Q", img, 2800, 4026531836)
+    open(os.path.join(d, "1-0.fnt"), "wb").write(img)
+    struct.pack_into("<I", img, 32, 1)
+    struct.pack_into("<Q", img, 2800, 4026532999)
+    for off in (56, 64, 80, 88):                        # cal0, cal1 ticks and mono: 10 s later
+        struct.pack_into("<Q", img, off, struct.unpack_from("<Q", img, off)[0] + 10 * 10**9)
+    open(os.path.join(d, "1-1.fnt"), "wb").write(img)
+    info = ctx.run("info", "-d", d, check=True).stdout
+    assert info.count("\nprocess 1 (parent 0): ") == 2, info
+    assert "after exec" not in info and "replaced by exec" not in info, info
+    # the same namespace: an exec
+    struct.pack_into("<Q", img, 2800, 4026531836)
+    open(os.path.join(d, "1-1.fnt"), "wb").write(img)
+    info = ctx.run("info", "-d", d, check=True).stdout
+    assert "\nprocess 1 (parent 0) after exec: " in info and "ended: replaced by exec" in info, info
+
+    # a shell's child that execs a program recording nothing (whose file
+    # goes at its exit) was "no clean exit"; the exec'd shell that then
+    # kills itself was said to have "exited with 0 without running exit
+    # handlers": the session's status is the command's (the shell that
+    # record started, named by the session's pid), not its child's
+    d = os.path.join(ctx.work, "sh.data")
+    shutil.rmtree(d, ignore_errors=True)
+    ctx.run("record", "-q", "-d", d, "--", "sh", "-c", 'sh -c "kill -9 \\$\\$" & wait', data=False, check=True)
+    info = ctx.run("info", "-d", d, check=True).stdout
+    procs = sections(info)
+    assert len(procs) == 2, info
+    ended = [re.search(r"^  ended: (.*)$", text, re.M).group(1) for _, text in sorted(procs.items())]
+    assert ended == ["replaced by exec", "no clean exit: a signal, a crash or an exit system call made by hand "
+                     "(the trace cannot tell which)"], info
+    assert "status: exited with 0" in info, info

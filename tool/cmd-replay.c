@@ -26,7 +26,8 @@ static const char replay_usage[] =
 	"  -D, --depth N          show at most N levels\n"
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
 	TIME_RANGE_HELP
-	"      --time             print the wall-clock time of each line\n"
+	"      --time             print the wall-clock time of each line, first (the\n"
+	"                         'time' column of --fields, added to its list)\n"
 	"      --fields LIST      the columns before each call, in order: duration,\n"
 	"                         tid, time (wall clock), elapsed (since the start of\n"
 	"                         the recording), delta (since the line before),\n"
@@ -349,6 +350,35 @@ static void parse_fields(struct replay *r, const char *arg)
 		r->n_fields = -1;       /* "none": no columns at all */
 	else if (r->n_fields == 2 && r->fields[0] == F_DURATION && r->fields[1] == F_TID)
 		r->n_fields = 0;        /* the default columns, on the fast path */
+}
+
+/* --time is the wall-clock column in front of the others: the default
+ * columns become time,duration,tid (so the header names it), and a
+ * --fields list without time gets it first */
+static void time_field(struct replay *r)
+{
+	if (!r->time)
+		return;
+	if (r->n_fields == 0) {
+		r->fields[0] = F_TIME;
+		r->fields[1] = F_DURATION;
+		r->fields[2] = F_TID;
+		r->n_fields = 3;
+		return;
+	}
+	if (r->n_fields < 0) {
+		r->fields[0] = F_TIME;
+		r->n_fields = 1;
+		return;
+	}
+	for (int i = 0; i < r->n_fields; i++)
+		if (r->fields[i] == F_TIME)
+			return;
+	if (r->n_fields == MAX_FIELDS)
+		die_usage("option '--fields': at most %d fields, --time included", MAX_FIELDS);
+	memmove(r->fields + 1, r->fields, (size_t)r->n_fields);
+	r->fields[0] = F_TIME;
+	r->n_fields++;
 }
 
 /* a line: prefix, `pre`, the function's name, `post` (literals of at most
@@ -853,6 +883,7 @@ static int follow_pass(struct view_opts *o, struct symbols *syms, int time_, int
 	struct replay r = { .v = &v, .out = out, .time = time_, .srcline = srcline };
 	if (fields)
 		parse_fields(&r, fields);
+	time_field(&r);
 	r.buf = xmalloc(OUT_CAP);
 	put_header(&r);
 	calls_walk(&v, 1, &ops, &r, 0);
@@ -1121,6 +1152,7 @@ int cmd_replay(int argc, char **argv)
 					  "--follow (use it on the finished trace)");
 		return replay_follow(&o, r.time, r.srcline, fields_arg, 0, NULL, 0);
 	}
+	time_field(&r);
 	if (range && (o.since_ns || o.has_until))
 		die_usage("-r/--time-range cuts the calls at both ends; --since/--until keep whole calls: use one or the other");
 	view_open(&v, &o);

@@ -49,8 +49,9 @@ static const char replay_usage[] =
 	"                         start of the recording (10ms~25ms) or wall-clock\n"
 	"                         times as --fields time prints them; either may be\n"
 	"                         left out (10ms~)\n"
-	"  -f, --format json      one JSON object per call, in the order calls end\n"
-	"                         (doc/args.md): name, tid, times, depth, args, retval\n"
+	"  -f, --format FMT       text (default) or json: one JSON object per call, in\n"
+	"                         the order calls end (doc/args.md): name, tid, times,\n"
+	"                         depth, args, retval\n"
 	PAGER_HELP
 	"  -h, --help             this help\n";
 

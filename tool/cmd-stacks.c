@@ -32,6 +32,7 @@ static const char stacks_usage[] =
 struct stacks {
 	struct view *v;
 	uint64_t n;
+	uint64_t outside, first_ns, last_ns;   /* stacks the --since/--until window left out */
 };
 
 /* "#1  prog!main (main.c:40)": frame i of a STACK record (ev), or the
@@ -95,8 +96,13 @@ static int on_event(void *ctx, const struct trace_event *ev)
 
 	if (ev->kind != TRACE_STACK)
 		return 0;
-	if (ev->ns < v->opts->since_ns || (v->opts->has_until && ev->ns > v->opts->until_ns))
+	if (ev->ns < v->opts->since_ns || (v->opts->has_until && ev->ns > v->opts->until_ns)) {
+		if (!s->outside++ || ev->ns < s->first_ns)
+			s->first_ns = ev->ns;
+		if (ev->ns > s->last_ns)
+			s->last_ns = ev->ns;
 		return 0;
+	}
 	format_duration(when, sizeof(when), ev->ns);
 	printf("%sstack %" PRIu64 " at %s, thread %u", s->n ? "\n" : "", s->n + 1, when + strspn(when, " "),
 	       ev->thread->tid);
@@ -144,7 +150,19 @@ int cmd_stacks(int argc, char **argv)
 	pager_start(&o);
 	trace_walk(v.trace, 1, on_event, &s);
 	fflush(stdout);
-	if (!s.n)
+	if (!s.n && s.outside) {
+		char a[32], b[32];
+		format_duration(a, sizeof(a), s.first_ns);
+		format_duration(b, sizeof(b), s.last_ns);
+		const char *dir = o.dir ? o.dir : "fntrace.data";
+		if (s.outside == 1)
+			fprintf(stderr, "fntrace: the call stack in '%s' is outside the --since/--until window: it was "
+				"captured at %s after the start of the recording\n", dir, a + strspn(a, " "));
+		else
+			fprintf(stderr, "fntrace: none of the %" PRIu64 " call stacks in '%s' is in the --since/--until "
+				"window: they were captured from %s to %s after the start of the recording\n",
+				s.outside, dir, a + strspn(a, " "), b + strspn(b, " "));
+	} else if (!s.n)
 		fprintf(stderr, "fntrace: no call stacks in '%s' (the program captures them with "
 			"fnt_capture_stack(), see include/fntrace.h)\n", o.dir ? o.dir : "fntrace.data");
 	view_report_problems(&v);

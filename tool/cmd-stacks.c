@@ -21,7 +21,9 @@ static const char stacks_usage[] =
 	"first, each with its time and thread.\n\n"
 	"  -d, --data DIR         trace directory (default: fntrace.data)\n"
 	"      --tid TID[,TID]    only these threads\n"
-	TIME_RANGE_HELP
+	"      --since TIME       only the stacks captured at or after TIME (1.5ms,\n"
+	"                         200us, 2s, 500ns: time since the recording started)\n"
+	"      --until TIME       only the stacks captured at or before TIME\n"
 	"      --debug-dir DIR    also look for debug info under DIR (repeatable)\n"
 	"      --prefix-map OLD=NEW  read sources/modules recorded under OLD from NEW\n"
 	"      --no-demangle      show C++ names as in the symbol table\n"

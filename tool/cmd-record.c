@@ -1187,6 +1187,10 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: no function events were recorded: the record-time filters (%s) left "
 			"out every call that ran (their globs name functions as 'fntrace report' shows them; "
 			"record without them to see the names)\n", record_filtered(ft.text));
+	else if (!recorded && trace_off)
+		fprintf(stderr, "fntrace: no function events were recorded: recording started off (--trace=off) "
+			"and nothing turned it on (fnt_enable() in the program, --signal SIG@trace_on or -T "
+			"FUNC@trace_on)\n");
 	else if (!recorded && getrlimit(RLIMIT_FSIZE, &fsz) == 0 && fsz.rlim_cur != RLIM_INFINITY &&
 		 fsz.rlim_cur < FNT_HEADER_SIZE)
 		fprintf(stderr, "fntrace: no function events were recorded: the file size limit (ulimit -f: %llu "

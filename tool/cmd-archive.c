@@ -439,8 +439,9 @@ int cmd_archive(int argc, char **argv)
 			fprintf(stderr, "fntrace: wrote '%s'", text_safe(out, buf, sizeof(buf)));
 		else
 			fprintf(stderr, "fntrace: wrote the archive to standard output");
-		fprintf(stderr, " (%zu files, %zu modules, %s); read it elsewhere with: tar xf %s && "
-			"fntrace replay -d %s\n", t.files, n_mod, size, qout, qbase);
+		fprintf(stderr, " (%zu file%s, %zu module%s, %s); read it elsewhere with: tar xf %s && "
+			"fntrace replay -d %s\n", t.files, t.files == 1 ? "" : "s", n_mod, n_mod == 1 ? "" : "s",
+			size, qout, qbase);
 		free(qout);
 		free(qbase);
 	}

@@ -17,6 +17,8 @@ def check(ctx):
         out = os.path.join(w, name + ".tar")
         p = ctx.run("archive", "-d", data, "-o", out, check=True)
         assert len(p.stderr.splitlines()) == 1 and "\t" not in p.stderr, p.stderr
+        # one module (the program): "1 module", not "1 modules"
+        assert re.search(r" \(\d+ files, 1 module, ", p.stderr), p.stderr
         old = re.search(r"with '(tar xf .*)' and '(fntrace replay -d .*)'$", p.stderr.rstrip("\n"))
         hint = old.group(1) + " && " + old.group(2) if old else p.stderr.split("with: ", 1)[1].rstrip("\n")
         # the hint pasted into a shell, elsewhere

@@ -36,8 +36,7 @@ static const char graph_usage[] =
 	FILTER_HELP
 	TRIGGER_HELP
 	"  -t, --time-filter TIME only calls that took at least TIME (5us, 1ms)\n"
-	"      --since TIME       only calls overlapping the window from TIME (1.5ms,\n"
-	"      --until TIME       200us, 2s from the start of the recording) to TIME\n"
+	TIME_RANGE_HELP
 	"      --debug-dir DIR    also look for debug files under DIR\n"
 	"      --prefix-map OLD=NEW  read module files from NEW where OLD was recorded\n"
 	"      --no-demangle      keep C++ names mangled\n"

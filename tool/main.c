@@ -114,7 +114,8 @@ static void usage(FILE *f)
 		   "  fntrace record -- ./prog args     # writes ./fntrace.data\n"
 		   "  fntrace replay                    # calls per thread with durations\n"
 		   "  fntrace report                    # per-function profile\n\n"
-		   "'fntrace <command> --help' describes each command's options.\n");
+		   "'fntrace <command> --help' describes each command's options;\n"
+		   "'fntrace --version' prints the version and the trace format's.\n");
 }
 
 int main(int argc, char **argv)

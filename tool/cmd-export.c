@@ -175,6 +175,7 @@ int cmd_export(int argc, char **argv)
 	char defname[64];
 	FILE *out;
 	int opt, ret, quiet = 0;
+	unsigned given = 0;         /* --value, --inverted, --title, --no-collapse */
 
 	opterr = 0;
 	optind = 1;
@@ -195,6 +196,7 @@ int cmd_export(int argc, char **argv)
 			o.output = optarg;
 			break;
 		case 0x500:
+			given |= 1;
 			if (!strcmp(optarg, "calls"))
 				o.value_calls = 1;
 			else if (!strcmp(optarg, "time"))
@@ -202,9 +204,9 @@ int cmd_export(int argc, char **argv)
 			else
 				die_usage("option '--value' takes time or calls, not '%s'", optarg);
 			break;
-		case 0x501: o.inverted = 1; break;
-		case 0x502: o.title = optarg; break;
-		case 0x503: o.no_collapse = 1; break;
+		case 0x501: o.inverted = 1; given |= 2; break;
+		case 0x502: o.title = optarg; given |= 4; break;
+		case 0x503: o.no_collapse = 1; given |= 8; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(export_usage, stdout); return 0;
 		case ':': die_usage("option '%s' needs a value", argv[optind - 1]);
@@ -215,6 +217,23 @@ int cmd_export(int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!fmt)
 		die_usage("no format given: use --format perfetto, chrome, speedscope, folded, svg or html");
+	{
+		/* the flame graph options: said, not silently dropped, for a
+		 * format that has no flame graph */
+		static const struct {
+			unsigned bit;
+			const char *opt, *formats;
+		} only[] = {
+			{ 1, "--value", "folded, svg and html" }, { 2, "--inverted", "svg and html" },
+			{ 4, "--title", "svg and html" }, { 8, "--no-collapse", "folded, svg and html" },
+		};
+		int flame = !strcmp(fmt->name, "svg") || !strcmp(fmt->name, "html");
+		for (size_t i = 0; i < sizeof(only) / sizeof(only[0]); i++)
+			if ((given & only[i].bit) && !flame && !(strstr(only[i].formats, "folded") &&
+							      !strcmp(fmt->name, "folded")))
+				warning("option '%s' applies to %s only: ignored for %s", only[i].opt, only[i].formats,
+					fmt->name);
+	}
 	if (!o.output) {
 		snprintf(defname, sizeof(defname), "fntrace.%s", fmt->ext);
 		o.output = defname;

@@ -652,8 +652,13 @@ int cmd_perf_inject(int argc, char **argv)
 	if (out_file_close(&of, failed))
 		return 1;
 
-	fprintf(stderr, "fntrace: perf-inject: wrote '%s': %zu samples read, %zu frames rewritten, %zu of %zu "
-		"samples with a swapped frame not matched%s", out, n_read, rewritten, unmatched + inexact,
+	char obuf[512];
+	if (strcmp(out, "-"))
+		fprintf(stderr, "fntrace: perf-inject: wrote '%s'", text_safe(out, obuf, sizeof(obuf)));
+	else
+		fprintf(stderr, "fntrace: perf-inject: wrote the output to standard output");
+	fprintf(stderr, ": %zu samples read, %zu frames rewritten, %zu of %zu "
+		"samples with a swapped frame not matched%s", n_read, rewritten, unmatched + inexact,
 		pi.n_samples, unmatched * 2 > pi.n_samples && !mono ? " (record with 'perf record -k mono' around the "
 		"same run as the trace)" : unmatched * 2 > pi.n_samples ? " (was perf run around the same run as the "
 		"trace?)" : "");

@@ -114,3 +114,14 @@ def check(ctx):
     p = export(ctx, os.path.join(ctx.data, "beside.folded"))
     assert p.returncode == 0 and open(os.path.join(ctx.data, "beside.folded")).read() == folded, p.stderr
     os.unlink(os.path.join(ctx.data, "beside.folded"))
+
+    # the flame graph options with a format that has none: said, not dropped silently
+    p = subprocess.run([ctx.fntrace, "export", "--format", "chrome", "--inverted", "--value", "calls", "-d", ctx.data,
+                        "-o", os.path.join(w, "opts.json")], capture_output=True, text=True, cwd=w, timeout=120)
+    assert p.returncode == 0 and p.stderr.splitlines()[:2] == [
+        "fntrace: warning: option '--value' applies to folded, svg and html only: ignored for chrome",
+        "fntrace: warning: option '--inverted' applies to svg and html only: ignored for chrome"], p.stderr
+    p = subprocess.run([ctx.fntrace, "export", "-q", "--format", "folded", "--value", "calls", "--no-collapse",
+                        "--title", "t", "-d", ctx.data, "-o", "-"], capture_output=True, text=True, cwd=w, timeout=120)
+    assert p.returncode == 0 and p.stderr == ("fntrace: warning: option '--title' applies to svg and html only: "
+                                              "ignored for folded\n"), p.stderr

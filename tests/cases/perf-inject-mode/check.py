@@ -63,3 +63,10 @@ def check(ctx):
                                               "the output elsewhere\n" % os.path.join(work, "prog")), p.stderr
     with open(os.path.join(work, "prog"), "rb") as f:
         assert f.read() == prog
+    # -o -: standard output, said as such (it said "wrote '-'")
+    with open(os.path.join(work, "stdout.real"), "wb") as f:
+        p = subprocess.run([ctx.fntrace, "perf-inject", "-d", d, "-i", data, "-o", "-"], stdout=f,
+                           stderr=subprocess.PIPE, text=True, cwd=work, timeout=120)
+    assert p.returncode == 0 and p.stderr.startswith("fntrace: perf-inject: wrote the output to standard output: "), \
+        p.stderr
+    assert os.path.getsize(os.path.join(work, "stdout.real")) == os.path.getsize(data)

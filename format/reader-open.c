@@ -736,8 +736,6 @@ static int cmp_pid_exec(const void *a, const void *b)
 	const struct trace_process *x = *(struct trace_process *const *)a, *y = *(struct trace_process *const *)b;
 	if (x->hdr.pid != y->hdr.pid)
 		return x->hdr.pid < y->hdr.pid ? -1 : 1;
-	if (x->hdr.pid_ns != y->hdr.pid_ns)
-		return x->hdr.pid_ns < y->hdr.pid_ns ? -1 : 1;
 	return x->hdr.exec_seq < y->hdr.exec_seq ? -1 : x->hdr.exec_seq > y->hdr.exec_seq;
 }
 
@@ -821,26 +819,33 @@ static void trace_finish_open(struct trace *t)
 		}
 	if (t->t0_mono == UINT64_MAX)
 		t->t0_mono = 0;
-	/* by (pid, pid namespace, exec_seq), sorted rather than compared
-	 * pairwise (a trace may hold many processes): an image followed by the
-	 * next one of its pid ended in exec, unless it exited cleanly or was
-	 * still running when the next one started (a pid used again after a
-	 * wrap; the same pid in another pid namespace, when the files do not
-	 * say which) */
+	/* by (pid, exec_seq), sorted rather than compared pairwise (a trace
+	 * may hold many processes): an image followed by the next one of its
+	 * pid in its pid namespace ended in exec, unless it exited cleanly or
+	 * was still running when the next one started (a pid used again after
+	 * a wrap; the same pid in another pid namespace, when the files do not
+	 * say which).  The files of two namespaces' pid 1 interleave; one that
+	 * could not read its namespace (no /proc) goes with either. */
 	if (t->n_procs > 1) {
 		struct trace_process **by_pid = xrealloc_(NULL, t->n_procs * sizeof(*by_pid));
 		for (size_t i = 0; i < t->n_procs; i++)
 			by_pid[i] = &t->procs[i];
 		qsort(by_pid, t->n_procs, sizeof(*by_pid), cmp_pid_exec);
-		for (size_t i = 0; i + 1 < t->n_procs; i++)
-			if (by_pid[i + 1]->hdr.pid == by_pid[i]->hdr.pid &&
-			    trace_same_pid_ns(by_pid[i + 1], by_pid[i]) &&
-			    by_pid[i + 1]->hdr.exec_seq > by_pid[i]->hdr.exec_seq &&
-			    !(by_pid[i]->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL)) &&
-			    by_pid[i + 1]->hdr.cal0_mono >= by_pid[i]->max_mono) {
-				by_pid[i]->exec_replaced = 1;
-				by_pid[i + 1]->after_exec = 1;
+		for (size_t i = 0; i + 1 < t->n_procs; i++) {
+			struct trace_process *a = by_pid[i];
+			if (a->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL))
+				continue;
+			for (size_t j = i + 1; j < t->n_procs && j <= i + 64 && by_pid[j]->hdr.pid == a->hdr.pid; j++) {
+				struct trace_process *b = by_pid[j];
+				if (b->after_exec || !trace_same_pid_ns(a, b))
+					continue;
+				if (b->hdr.exec_seq > a->hdr.exec_seq && b->hdr.cal0_mono >= a->max_mono) {
+					a->exec_replaced = 1;
+					b->after_exec = 1;
+				}
+				break;
 			}
+		}
 		free(by_pid);
 	}
 	/* an image that called exec says so (its successor may have left no

@@ -410,13 +410,17 @@ char *cxxname_demangle(const char *mangled, enum cxxname_style style)
 
 	if (!mangled || mangled[0] != '_' || mangled[1] != 'Z')
 		return NULL;
-	tree = cplus_demangle_v3_components(mangled, OPTS, &mem);
-	if (!tree) {
-		free(mem);
-		return NULL;
-	}
 	int whole = style == CXXNAME_FULL || style == CXXNAME_SIG;
 	int opts = style == CXXNAME_SIG ? OPTS | DMGL_RET_DROP : OPTS;
+	/* The tree is libiberty's first parse only.  Its text demangler
+	 * parses again when that one fails on the 'sr' that clang writes for
+	 * a namespace-qualified name in a template argument expression
+	 * (lib::wide<T>::value in an enable_if return type:
+	 * "sr3lib4wideIT_EE5valueE"); such a name gets that text, without
+	 * the tree's rewrites. */
+	tree = cplus_demangle_v3_components(mangled, OPTS, &mem);
+	if (!tree)
+		goto fallback;
 	if (!whole && drop_signature(tree))
 		goto fallback;
 	if (style == CXXNAME_SHORT)

@@ -149,6 +149,14 @@ int main(void)
 	      "use<std::unordered_map<int, int> >");
 	exact("_Z3useISt13unordered_mapIiiSt4hashIlESt8equal_toIiESaISt4pairIKiiEEEEmRT_", CXXNAME_SHORT,
 	      "use<std::unordered_map<int, int, std::hash<long> > >");
+	/* clang's "sr3lib4wideIT_EE5valueE", which only libiberty's second
+	 * (text) parse reads: its text, not NULL */
+	exact("_ZN3lib5twiceIlEENSt9enable_ifIXsr3lib4wideIT_EE5valueES2_E4typeES2_", CXXNAME_SHORT,
+	      "lib::twice<long>");
+	exact("_ZN3lib5twiceIlEENSt9enable_ifIXsr3lib4wideIT_EE5valueES2_E4typeES2_", CXXNAME_SIG,
+	      "lib::twice<long>(long)");
+	exact("_ZN3lib5twiceIlEENSt9enable_ifIXsr3lib4wideIT_EE5valueES2_E4typeES2_", CXXNAME_FULL,
+	      "std::enable_if<lib::wide<long>::value, long>::type lib::twice<long>(long)");
 	CHECK(cxxname_demangle("main", CXXNAME_SHORT) == NULL, "a C name is not demangled");
 
 	elf_version(EV_CURRENT);

@@ -163,24 +163,106 @@ static int is_string_view(Dwarf_Die *type)
 	return n && !strcmp(n, "basic_string_view<char, std::char_traits<char> >");
 }
 
-/* A C++ class passed by hidden reference: DW_AT_calling_convention says so
- * (DWARF 5), or, where a compiler leaves it out, a destructor of its own
- * (std::string's): a class with one is not trivially copyable. */
-static int by_reference(Dwarf_Die *type)
+/* declared by the user, not by the compiler: neither artificial (an
+ * implicit member gcc describes because it was used) nor defaulted on its
+ * first declaration ("= default" in the class; one defaulted outside it is
+ * user-provided) */
+static int user_provided(Dwarf_Die *fn)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word d = 0;
+	if (dwarf_hasattr(fn, DW_AT_artificial))
+		return 0;
+	if (dwarf_formudata(dwarf_attr(fn, DW_AT_defaulted, &at), &d) == 0)
+		return d != DW_DEFAULTED_in_class;
+	return !dwarf_hasattr(fn, DW_AT_defaulted);
+}
+
+/* the class that a constructor's only parameter after this refers to
+ * (const X &, X &&): it is a copy or move constructor when that class is
+ * its own */
+static int copy_or_move(Dwarf_Die *fn, Dwarf_Die *cls)
+{
+	Dwarf_Die p, t;
+	int params = 0, tag, same = 0;
+	const char *cn = dwarf_diename(cls), *fnn = dwarf_diename(fn), *lt;
+	if (!cn || !fnn)
+		return 0;
+	lt = strchr(cn, '<');   /* function<int(int)>'s constructor is "function" */
+	if (strlen(fnn) != (lt ? (size_t)(lt - cn) : strlen(cn)) || strncmp(fnn, cn, strlen(fnn)))
+		return 0;
+	if (dwarf_child(fn, &p))
+		return 0;
+	do {
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter || dwarf_hasattr(&p, DW_AT_artificial))
+			continue;
+		if (++params > 1)
+			return 0;
+		tag = type_of(&p, &t);
+		if (tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
+			return 0;
+		if (type_of(&t, &t) <= 0)
+			return 0;
+		const char *tn = dwarf_diename(&t);
+		same = dwarf_dieoffset(&t) == dwarf_dieoffset(cls) || (tn && !strcmp(tn, cn));
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return params == 1 && same;
+}
+
+/* A C++ class passed by hidden reference (and returned in memory), by the
+ * Itanium C++ ABI's rule: one "non-trivial for the purposes of calls".
+ * DW_AT_calling_convention says so (DWARF 5); where a compiler leaves it
+ * out (gcc), the class has a copy or move constructor or a destructor of
+ * its own (std::string's), a virtual function or base, or a base class or
+ * data member that is such a class (a struct holding a std::string,
+ * std::function through its base _Function_base).  1: by reference, 0: not,
+ * -1: cannot tell (a base or member known only by its declaration). */
+static int by_reference(Dwarf_Die *type, int depth)
 {
 	Dwarf_Attribute at;
 	Dwarf_Word cc = 0;
-	Dwarf_Die child;
+	Dwarf_Die child, t;
+	int unsure = 0;
 	if (dwarf_formudata(dwarf_attr(type, DW_AT_calling_convention, &at), &cc) == 0)
 		return cc == DW_CC_pass_by_reference;
-	if (dwarf_child(type, &child) == 0)
-		do {
-			const char *n = dwarf_diename(&child);
-			if (dwarf_tag(&child) == DW_TAG_subprogram && n && n[0] == '~' &&
-			    !dwarf_hasattr(&child, DW_AT_artificial) && !dwarf_hasattr(&child, DW_AT_defaulted))
+	if (depth > 16 || dwarf_child(type, &child))
+		return depth > 16 ? -1 : 0;
+	do {
+		int tag = dwarf_tag(&child), r, ttag;
+		const char *n = dwarf_diename(&child);
+		Dwarf_Word virt = 0;
+		if (tag == DW_TAG_subprogram) {
+			if (dwarf_formudata(dwarf_attr(&child, DW_AT_virtuality, &at), &virt) == 0 && virt)
 				return 1;
-		} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
+			if (n && user_provided(&child) && (n[0] == '~' || copy_or_move(&child, type)))
+				return 1;
+			continue;
+		}
+		if (tag == DW_TAG_inheritance) {
+			if (dwarf_formudata(dwarf_attr(&child, DW_AT_virtuality, &at), &virt) == 0 && virt)
+				return 1;
+		} else if (tag == DW_TAG_member && !dwarf_hasattr(&child, DW_AT_external) &&
+			   !dwarf_hasattr(&child, DW_AT_declaration)) {
+			if (n && !strncmp(n, "_vptr", 5) && dwarf_hasattr(&child, DW_AT_artificial))
+				return 1;       /* gcc's vtable pointer */
+		} else {
+			continue;
+		}
+		ttag = type_of(&child, &t);
+		for (int k = 0; ttag == DW_TAG_array_type && k < 8; k++)
+			ttag = type_of(&t, &t);
+		if (ttag != DW_TAG_structure_type && ttag != DW_TAG_class_type && ttag != DW_TAG_union_type)
+			continue;
+		if (dwarf_hasattr(&t, DW_AT_declaration) && !dwarf_hasattr(&t, DW_AT_calling_convention)) {
+			unsure = 1;
+			continue;
+		}
+		if ((r = by_reference(&t, depth + 1)) == 1)
+			return 1;
+		if (r < 0)
+			unsure = 1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return unsure ? -1 : 0;
 }
 
 /* Classify a type; fmt gets the item's "/fmt" text, *regs the integer
@@ -305,11 +387,12 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 		}
 		/* a C++ class with a non-trivial copy constructor or destructor
 		 * (std::string) is passed by hidden reference: a pointer */
-		if (by_reference(type)) {
+		int byref = by_reference(type, 0);
+		if (byref > 0) {
 			snprintf(fmt, fmtlen, "/p");
 			return C_BYREF;
 		}
-		if (dwarf_hasattr(type, DW_AT_declaration))
+		if (byref < 0 || dwarf_hasattr(type, DW_AT_declaration))
 			return C_UNSURE;        /* its definition is not here: cannot place it */
 		if (size > 16) {
 			*regs = (int)((size + 7) / 8);  /* stack words */

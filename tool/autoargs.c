@@ -458,9 +458,16 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 		/* gcc gives no linkage name to a function of internal linkage:
 		 * its bare name ("add" for (anonymous namespace)::Acc::add)
 		 * would name another function; its symbol, when mangled, does not
-		 * (a clone's symbol, _ZL1fi.isra.0, is not f's: the check below) */
+		 * (a clone's symbol, _ZL1fi.isra.0, is not f's: the check below).
+		 * A function the compiler made (artificial), not a clone, is
+		 * named by its symbol too: gcc describes a coroutine's actor and
+		 * destroy parts (_Z7counterPZ7counteriE17_Z7counteri.Frame.actor)
+		 * as "counter" with a parameter frame_ptr, which would otherwise
+		 * name, and lend frame_ptr to, the coroutine counter(int) */
 		const char *sym = symbol_at(a, lo);
-		name = sym && sym[0] == '_' && sym[1] == 'Z' && !strchr(sym, '.') ? sym : dwarf_diename(fn);
+		int mangled = sym && sym[0] == '_' && sym[1] == 'Z';
+		name = mangled && (!strchr(sym, '.') || dwarf_hasattr_integrate(fn, DW_AT_artificial)) ? sym
+												: dwarf_diename(fn);
 	}
 	if (!name || strpbrk(name, "*?[;@"))
 		return;

@@ -317,7 +317,11 @@ static void rename_sub_std(comp *c)
 		}
 }
 
-static void std_names(comp *c, int depth, unsigned *budget)
+/* fn: c names a function (the whole name, or the function a local name is
+ * in): its own template arguments are deduced or written, never defaults,
+ * so std::min<int, std::less<int> > keeps its comparator (it is not the
+ * std::min<int> without one) */
+static void std_names(comp *c, int fn, int depth, unsigned *budget)
 {
 	comp **l, **r;
 
@@ -329,16 +333,38 @@ static void std_names(comp *c, int depth, unsigned *budget)
 	    is_name(c->u.s_binary.left->u.s_binary.right, "__cxx11"))
 		c->u.s_binary.left = c->u.s_binary.left->u.s_binary.left;      /* std::__cxx11:: -> std:: */
 	if (c->type == DEMANGLE_COMPONENT_LAMBDA) {
-		std_names(c->u.s_unary_num.sub, depth + 1, budget);
+		std_names(c->u.s_unary_num.sub, 0, depth + 1, budget);
 		return;
 	}
 	if (c->type == DEMANGLE_COMPONENT_SUB_STD)
 		rename_sub_std(c);
 	if (!children(c, &l, &r))
 		return;
-	std_names(*l, depth + 1, budget);
-	std_names(*r, depth + 1, budget);
-	if (c->type == DEMANGLE_COMPONENT_TEMPLATE && std_template(*l) && *r) {
+	switch (c->type) {
+	case DEMANGLE_COMPONENT_TYPED_NAME:     /* a function's name and its type */
+		std_names(*l, 1, depth + 1, budget);
+		std_names(*r, 0, depth + 1, budget);
+		break;
+	case DEMANGLE_COMPONENT_QUAL_NAME:      /* the scope is no function; the last part may be */
+	case DEMANGLE_COMPONENT_LOCAL_NAME:     /* the function it is in is a TYPED_NAME */
+		std_names(*l, 0, depth + 1, budget);
+		std_names(*r, fn, depth + 1, budget);
+		break;
+	case DEMANGLE_COMPONENT_CLONE:
+	case DEMANGLE_COMPONENT_CONST_THIS:
+	case DEMANGLE_COMPONENT_VOLATILE_THIS:
+	case DEMANGLE_COMPONENT_RESTRICT_THIS:
+	case DEMANGLE_COMPONENT_REFERENCE_THIS:
+	case DEMANGLE_COMPONENT_RVALUE_REFERENCE_THIS:
+		std_names(*l, fn, depth + 1, budget);
+		std_names(*r, 0, depth + 1, budget);
+		break;
+	default:
+		std_names(*l, 0, depth + 1, budget);
+		std_names(*r, 0, depth + 1, budget);
+		break;
+	}
+	if (c->type == DEMANGLE_COMPONENT_TEMPLATE && !fn && std_template(*l) && *r) {
 		/* drop trailing default arguments, never the first */
 		comp *keep = NULL;
 		const comp *first = (*r)->u.s_binary.left, *second = NULL;
@@ -424,7 +450,7 @@ char *cxxname_demangle(const char *mangled, enum cxxname_style style)
 	if (!whole && drop_signature(tree))
 		goto fallback;
 	if (style == CXXNAME_SHORT)
-		std_names(tree, 0, &budget);
+		std_names(tree, 1, 0, &budget);
 	else if (style == CXXNAME_SIMPLE)
 		simple_names(tree, 0, &budget);
 	out = cplus_demangle_print(opts, tree, (int)strlen(mangled) * 2, &size);

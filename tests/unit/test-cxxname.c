@@ -149,6 +149,10 @@ int main(void)
 	      "use<std::unordered_map<int, int> >");
 	exact("_Z3useISt13unordered_mapIiiSt4hashIlESt8equal_toIiESaISt4pairIKiiEEEEmRT_", CXXNAME_SHORT,
 	      "use<std::unordered_map<int, int, std::hash<long> > >");
+	/* a function template's own arguments are never defaults */
+	exact("_ZSt3minIiSt4lessIiEERKT_S4_S4_T0_", CXXNAME_SHORT, "std::min<int, std::less<int> >");
+	exact("_ZNSt6vectorIiSaIiEE17_M_realloc_insertIJRKiEEEvN9__gnu_cxx17__normal_iteratorIPiS1_EEDpOT_",
+	      CXXNAME_SHORT, "std::vector<int>::_M_realloc_insert<int const&>");
 	/* clang's "sr3lib4wideIT_EE5valueE", which only libiberty's second
 	 * (text) parse reads: its text, not NULL */
 	exact("_ZN3lib5twiceIlEENSt9enable_ifIXsr3lib4wideIT_EE5valueES2_E4typeES2_", CXXNAME_SHORT,

@@ -435,6 +435,42 @@ static enum cls classify(Dwarf_Die *type, int tag, char *fmt, size_t fmtlen, int
 	}
 }
 
+/* gcc puts the parameters of a function parameter pack (the a of
+ * template <class... A> f(A... a, int last)) inside a
+ * DW_TAG_GNU_formal_parameter_pack child of the function; clang lists them
+ * with the others.  Each of them takes its register like any parameter:
+ * child moves into the pack (outer keeps the pack's place), or past an
+ * empty one.  0: child is the next DIE to look at, -1: there is none. */
+static int enter_pack(Dwarf_Die *child, Dwarf_Die *outer, int *in_pack)
+{
+	Dwarf_Die first;
+	while (!*in_pack && dwarf_tag(child) == DW_TAG_GNU_formal_parameter_pack) {
+		if (dwarf_child(child, &first) == 0) {
+			*outer = *child;
+			*child = first;
+			*in_pack = 1;
+			return 0;
+		}
+		if (dwarf_siblingof(child, child))
+			return -1;
+	}
+	return 0;
+}
+
+/* the function's next child, going into and out of parameter packs */
+static int next_param(Dwarf_Die *child, Dwarf_Die *outer, int *in_pack)
+{
+	if (dwarf_siblingof(child, child) == 0)
+		return enter_pack(child, outer, in_pack);
+	if (!*in_pack)
+		return -1;
+	*in_pack = 0;
+	*child = *outer;
+	if (dwarf_siblingof(child, child))
+		return -1;
+	return enter_pack(child, outer, in_pack);
+}
+
 static void add_function(struct autoargs *a, Dwarf_Die *fn)
 {
 	Dwarf_Attribute at;
@@ -494,7 +530,9 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 	} else if (rc == C_INT || rc == C_FP || rc == C_STRUCT_REGS || rc == C_LDOUBLE || rc == C_STRVIEW) {
 		snprintf(ret, sizeof(ret), "retval%s", rc == C_STRUCT_REGS ? "/S" : fmt);
 	}
-	if (dwarf_child(fn, &child) == 0) {
+	Dwarf_Die outer;
+	int in_pack = 0;
+	if (dwarf_child(fn, &child) == 0 && enter_pack(&child, &outer, &in_pack) == 0) {
 		do {
 			int tag = dwarf_tag(&child);
 			if (tag == DW_TAG_unspecified_parameters)
@@ -552,7 +590,7 @@ static void add_function(struct autoargs *a, Dwarf_Die *fn)
 			memcpy(items + il, item, l + 1);
 			il += l;
 			n_items++;
-		} while (dwarf_siblingof(&child, &child) == 0);
+		} while (next_param(&child, &outer, &in_pack) == 0);
 	}
 	if (ret[0]) {
 		size_t l = strlen(ret);

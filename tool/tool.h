@@ -316,8 +316,10 @@ const char *view_structor(struct view *v, uint32_t func);
  * kind): for each funcs[i] whose displayed name another, different func of
  * the list shares, the signature when that tells them apart (without a
  * template function's return type), else "name [file.c]" ("name [kind,
- * file.c]" for a constructor or destructor); NULL for the others.  The
- * list may repeat a func.  Free with view_labels_free(labels, n). */
+ * file.c]" for a constructor or destructor), with the module after the
+ * file when that is the same ("name [hdr.h, libx.so]"), and its address
+ * when that is too ("name [hdr.h, libx.so+0x1139]"); NULL for the others.
+ * The list may repeat a func.  Free with view_labels_free(labels, n). */
 char **view_labels(struct view *v, const uint32_t *funcs, size_t n);
 void view_labels_free(char **labels, size_t n);
 /* 1 when the function's name already ends in its parameter list (a C++

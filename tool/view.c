@@ -514,6 +514,35 @@ static const char *label_where(struct view *v, uint32_t func)
 	return slash ? slash + 1 : where;
 }
 
+/* "name [kind, where]" at a level of detail: 0 the source file (or the
+ * module when there is no line), 1 also the module (an inline function of
+ * one header, in the program and in a library), 2 also the address (a
+ * static function of a header, twice in one module) */
+static char *label_at(struct view *v, const char *name, uint32_t func, int level)
+{
+	const struct trace_func *f = &v->trace->funcs[func];
+	const char *kind = view_structor(v, func), *where = label_where(v, func), *mod = "", *slash;
+	char extra[64] = "";
+	size_t m;
+	char *l;
+
+	if (level && f->file != TRACE_NO_FILE && f->file < v->trace->n_files) {
+		mod = v->trace->files[f->file].path;
+		if ((slash = strrchr(mod, '/')))
+			mod = slash + 1;
+	}
+	if (level >= 2)
+		snprintf(extra, sizeof(extra), "+0x%llx", (unsigned long long)f->vaddr);
+	if (level && !strcmp(mod, where) && !extra[0])
+		mod = "";       /* no source line: where is the module already */
+	m = strlen(name) + strlen(where) + strlen(mod) + strlen(extra) + (kind ? strlen(kind) + 2 : 0) + 8;
+	l = xmalloc(m);
+	/* "B::~B [deleting, b.cpp]": the file alone does not tell them apart */
+	snprintf(l, m, "%s [%s%s%s%s%s%s]", name, kind ? kind : "", kind ? ", " : "", where,
+		 mod[0] || extra[0] ? ", " : "", mod, extra);
+	return l;
+}
+
 char **view_labels(struct view *v, const uint32_t *funcs, size_t n)
 {
 	char **label = xcalloc(n ? n : 1, sizeof(*label));
@@ -536,26 +565,39 @@ char **view_labels(struct view *v, const uint32_t *funcs, size_t n)
 		}
 		if (!others)
 			continue;
-		for (size_t k = i; k < j; k++) {
-			uint32_t f = funcs[ix[k]];
-			const char *kind = view_structor(v, f), *where;
-			size_t m;
-			char *l;
-			if (!same_sig) {        /* without a template function's return type */
-				l = xstrdup(view_sig_name(v, f));
-			} else if (!same_full) {
-				l = xstrdup(view_full_name(v, f));
-			} else {
-				where = label_where(v, f);
-				m = strlen(name) + strlen(where) + (kind ? strlen(kind) + 2 : 0) + 4;
-				l = xmalloc(m);
-				if (kind)       /* "B::~B [deleting, b.cpp]": the file alone does not tell them apart */
-					snprintf(l, m, "%s [%s, %s]", name, kind, where);
-				else
-					snprintf(l, m, "%s [%s]", name, where);
+		if (!same_sig || !same_full) {
+			for (size_t k = i; k < j; k++) {
+				uint32_t f = funcs[ix[k]];
+				/* without a template function's return type */
+				label[ix[k]] = xstrdup(!same_sig ? view_sig_name(v, f) : view_full_name(v, f));
 			}
-			label[ix[k]] = l;
+			continue;
 		}
+		/* the file, then the module, then the address: the least that
+		 * tells each one from the others of its name */
+		char **cand = xcalloc(j - i, sizeof(*cand));
+		for (int level = 0; level <= 2; level++) {
+			for (size_t k = i; k < j; k++)
+				if (!label[ix[k]])
+					cand[k - i] = label_at(v, name, funcs[ix[k]], level);
+			for (size_t k = i; k < j; k++) {
+				int unique = 1;
+				if (label[ix[k]])
+					continue;
+				for (size_t o = i; o < j && unique; o++)
+					unique = funcs[ix[o]] == funcs[ix[k]] ||
+						 strcmp(label[ix[o]] ? label[ix[o]] : cand[o - i], cand[k - i]);
+				if (unique || level == 2) {
+					label[ix[k]] = cand[k - i];
+					cand[k - i] = NULL;
+				}
+			}
+			for (size_t k = i; k < j; k++) {
+				free(cand[k - i]);
+				cand[k - i] = NULL;
+			}
+		}
+		free(cand);
 	}
 	free(ix);
 	return label;

@@ -554,25 +554,41 @@ static void free_thread_data(struct view *v)
 		}
 }
 
-/* a view's profile as rows named by function and module file name */
-static struct prof_row *prof_rows(struct view *v, struct report *r, size_t *n)
+/* a view's profile as rows named by function and module file name: the
+ * name as report shows it (the signature, "[file]" where other rows share
+ * it), matched with the other trace's by view_match_key; *labels (for
+ * prof_rows_free) holds the names */
+static struct prof_row *prof_rows(struct view *v, struct report *r, size_t *n, char ***labels)
 {
 	struct prof_row *out = xcalloc(r->all.n + 1, sizeof(*out));
+	uint32_t *funcs = xmalloc((r->all.n + 1) * sizeof(*funcs));
 	uint32_t program = view_program_file(v);
 	size_t k = 0;
-	for (size_t i = 0; i < r->all.n; i++) {
+	for (size_t i = 0; i < r->all.n; i++)
+		if (r->all.s[i].calls)
+			funcs[k++] = (uint32_t)i;
+	*labels = view_labels(v, funcs, k);
+	for (size_t j = 0; j < k; j++) {
+		uint32_t i = funcs[j];
 		const struct fstat *f = &r->all.s[i];
-		if (!f->calls)
-			continue;
 		uint32_t file = v->trace->funcs[i].file;
 		const char *path = file == TRACE_NO_FILE ? "" : v->trace->files[file].path;
 		const char *slash = strrchr(path, '/');
-		out[k++] = (struct prof_row){ view_name(v, (uint32_t)i), slash ? slash + 1 : path,
-					      file != TRACE_NO_FILE && file == program, f->calls, f->total, f->self,
-					      avg(f) };
+		out[j] = (struct prof_row){ (*labels)[j] ? (*labels)[j] : view_name(v, i), slash ? slash + 1 : path,
+					    view_match_key(v, i), file != TRACE_NO_FILE && file == program, f->calls,
+					    f->total, f->self, avg(f) };
 	}
+	free(funcs);
 	*n = k;
 	return out;
+}
+
+static void prof_rows_free(struct prof_row *rows, size_t n, char **labels)
+{
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].key);
+	free(rows);
+	view_labels_free(labels, n);
 }
 
 /* report --diff BASE: this trace's profile against BASE's, same options */
@@ -592,11 +608,12 @@ static int report_diff_views(struct view *v, struct view_opts *o, const char *ba
 	profile(&bv, &br);
 	progress_end();
 	pager_start(o);
-	struct prof_row *now = prof_rows(v, &r, &n), *base = prof_rows(&bv, &br, &bn);
+	char **labels, **base_labels;
+	struct prof_row *now = prof_rows(v, &r, &n, &labels), *base = prof_rows(&bv, &br, &bn, &base_labels);
 	report_diff(now, n, base, bn, sort_key, format, o->dir, base_dir);
 	fflush(stdout);
-	free(now);
-	free(base);
+	prof_rows_free(now, n, labels);
+	prof_rows_free(base, bn, base_labels);
 	free_thread_data(v);
 	free_thread_data(&bv);
 	view_report_problems(v);

@@ -1,7 +1,8 @@
 /*
  * report-diff.c - `fntrace report --diff BASE`: two profiles side by side,
  * to find what got slower or was called more often between two runs, as
- * uftrace's report --diff does.  Functions are matched by name and module
+ * uftrace's report --diff does.  Functions are matched by signature (and
+ * source file: view_match_key) and module
  * (not by address), so a rebuilt binary matches its old self: a library by
  * its file name, the program by being the program (prog-O0 matches
  * prog-O2); a function present in one trace only shows zeros for the
@@ -53,11 +54,48 @@ int diff_module_cmp(const char *module_a, int program_a, const char *module_b, i
 	return strcmp(module_a, module_b);
 }
 
+/* the signature: the match key up to its first tab (view_match_key) */
+static int cmp_sig(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "\t"), lb = strcspn(b, "\t");
+	int c = memcmp(a, b, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* by signature (each overload matches its own), then the module: what
+ * matches across builds (prog-O0 against prog-O2, gcc's against clang's) */
+static int cmp_sigmod(const struct prof_row *a, const struct prof_row *b)
+{
+	int c = cmp_sig(a->key, b->key);
+	return c ? c : diff_module_cmp(a->module, a->in_program, b->module, b->in_program);
+}
+
+/* then by constructor kind and source file, which tell apart the functions
+ * of one signature in one module (static functions of one name in two
+ * files, a class's destructors of each kind) */
 static int cmp_prof(const void *x, const void *y)
 {
 	const struct prof_row *a = x, *b = y;
-	int c = strcmp(a->name, b->name);
-	return c ? c : diff_module_cmp(a->module, a->in_program, b->module, b->in_program);
+	int c = cmp_sigmod(a, b);
+	return c ? c : strcmp(a->key, b->key);
+}
+
+/* whether rows[first..n) already holds p (this trace's row when now) */
+static int matched(const struct drow *rows, size_t first, size_t n, const struct prof_row *p, int now)
+{
+	for (size_t j = first; j < n; j++)
+		if ((now ? rows[j].now : rows[j].base) == p)
+			return 1;
+	return 0;
+}
+
+static void add_row(struct drow *rows, size_t *n, const struct prof_row *now, const struct prof_row *base)
+{
+	struct drow *r = &rows[(*n)++];
+	r->now = now;
+	r->base = base;
+	r->name = now ? now->name : base->name;
+	r->module = now ? now->module : base->module;   /* matched: this trace's name of its program */
 }
 
 /* "new" (no calls in the base), "gone" (none in this trace), else the
@@ -131,22 +169,50 @@ void report_diff(struct prof_row *now, size_t n_now, struct prof_row *base, size
 
 	qsort(now, n_now, sizeof(*now), cmp_prof);
 	qsort(base, n_base, sizeof(*base), cmp_prof);
-	/* merge the two name-sorted lists */
+	/* merge the two sorted lists: a function matches the other trace's of
+	 * its signature and module; where several share them on either side,
+	 * the one of its kind and file */
 	while (i < n_now || k < n_base) {
-		int c = i == n_now ? 1 : k == n_base ? -1 : cmp_prof(&now[i], &base[k]);
-		struct drow *r = &rows[n++];
-		if (c <= 0) {
-			r->now = &now[i];
-			r->name = now[i].name;
-			r->module = now[i++].module;
+		int c = i == n_now ? 1 : k == n_base ? -1 : cmp_sigmod(&now[i], &base[k]);
+		if (c) {
+			if (c < 0)
+				add_row(rows, &n, &now[i++], NULL);
+			else
+				add_row(rows, &n, NULL, &base[k++]);
+			continue;
 		}
-		if (c >= 0) {
-			r->base = &base[k];
-			r->name = base[k].name;
-			if (c)
-				r->module = base[k].module;     /* else this trace's name of its program */
-			k++;
+		size_t ie = i + 1, ke = k + 1;
+		while (ie < n_now && !cmp_sigmod(&now[ie], &now[i]))
+			ie++;
+		while (ke < n_base && !cmp_sigmod(&base[ke], &base[k]))
+			ke++;
+		if (ie - i == 1 && ke - k == 1) {
+			add_row(rows, &n, &now[i++], &base[k++]);
+			continue;
 		}
+		/* those of one kind and file first; the others in order (a
+		 * destructor gcc names by its complete variant and clang by its
+		 * base one, which are one function) */
+		size_t gi = i, gk = k, first = n;
+		while (i < ie && k < ke) {
+			int d = strcmp(now[i].key, base[k].key);
+			if (!d)
+				add_row(rows, &n, &now[i], &base[k]);
+			i += d <= 0;
+			k += d >= 0;
+		}
+		size_t a = gi, b = gk;
+		for (;;) {
+			while (a < ie && matched(rows, first, n, &now[a], 1))
+				a++;
+			while (b < ke && matched(rows, first, n, &base[b], 0))
+				b++;
+			if (a == ie && b == ke)
+				break;
+			add_row(rows, &n, a < ie ? &now[a++] : NULL, b < ke ? &base[b++] : NULL);
+		}
+		i = ie;
+		k = ke;
 	}
 	diff_key = sort_key == 'n' || sort_key == 's' || sort_key == 'c' || sort_key == 'a' ? sort_key : 't';
 	qsort(rows, n, sizeof(*rows), cmp_drow);

@@ -110,6 +110,7 @@ char *put_duration_color(char *p, uint64_t ns);                   /* put_duratio
 /* ---- report-diff.c: report --diff ---- */
 struct prof_row {                     /* one function's profile, by name and module */
 	const char *name, *module;
+	char *key;                        /* view_match_key: matched by it and the module */
 	int in_program;                   /* module is the trace's program (view_program_file) */
 	uint64_t calls, total, self, avg;
 };
@@ -321,6 +322,10 @@ const char *view_structor(struct view *v, uint32_t func);
  * when that is too ("name [hdr.h, libx.so+0x1139]"); NULL for the others.
  * The list may repeat a func.  Free with view_labels_free(labels, n). */
 char **view_labels(struct view *v, const uint32_t *funcs, size_t n);
+/* What tells a function from the others of its name whatever else ran, to
+ * match it with itself in another trace (report and graph --diff): its
+ * signature, constructor kind and source file (malloc'd) */
+char *view_match_key(struct view *v, uint32_t func);
 void view_labels_free(char **labels, size_t n);
 /* 1 when the function's name already ends in its parameter list (a C++
  * function with --demangle full: "n::f(int)"): text views then write no

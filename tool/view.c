@@ -514,6 +514,20 @@ static const char *label_where(struct view *v, uint32_t func)
 	return slash ? slash + 1 : where;
 }
 
+char *view_match_key(struct view *v, uint32_t func)
+{
+	/* the source file only: the module is matched apart (diff_module_cmp:
+	 * a program matches the other trace's program whatever its name) */
+	const char *sig = view_sig_name(v, func), *kind = view_structor(v, func), *where = "", *src = NULL, *slash;
+	int line;
+	if (!view_srcline(v, func, &src, &line) && src)
+		where = (slash = strrchr(src, '/')) ? slash + 1 : src;
+	size_t m = strlen(sig) + (kind ? strlen(kind) : 0) + strlen(where) + 3;
+	char *k = xmalloc(m);
+	snprintf(k, m, "%s\t%s\t%s", sig, kind ? kind : "", where);
+	return k;
+}
+
 /* "name [kind, where]" at a level of detail: 0 the source file (or the
  * module when there is no line), 1 also the module (an inline function of
  * one header, in the program and in a library), 2 also the address (a

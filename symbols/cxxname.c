@@ -383,8 +383,9 @@ static void std_names(comp *c, int fn, int depth, unsigned *budget)
 	}
 }
 
-/* drop template argument lists, and the enclosing function's parameters
- * of a local name */
+/* drop template argument lists, ABI tags ("mkstr[abi:cxx11]" is mkstr, as
+ * it is in the source), and the enclosing function's parameters of a local
+ * name */
 static void simple_names(comp *c, int depth, unsigned *budget)
 {
 	comp **l, **r;
@@ -392,8 +393,8 @@ static void simple_names(comp *c, int depth, unsigned *budget)
 	if (!c || depth > MAX_DEPTH || !*budget)
 		return;
 	--*budget;
-	while ((c->type == DEMANGLE_COMPONENT_TEMPLATE || c->type == DEMANGLE_COMPONENT_TYPED_NAME) &&
-	       c->u.s_binary.left) {
+	while ((c->type == DEMANGLE_COMPONENT_TEMPLATE || c->type == DEMANGLE_COMPONENT_TYPED_NAME ||
+		c->type == DEMANGLE_COMPONENT_TAGGED_NAME) && c->u.s_binary.left) {
 		int typed = c->type == DEMANGLE_COMPONENT_TYPED_NAME;
 		*c = *c->u.s_binary.left;
 		if (typed)      /* an enclosing function's "const" goes with its parameters */

@@ -10,7 +10,8 @@ enum cxxname_style {
 	CXXNAME_SHORT,     /* without return type and parameters, standard library
 	                      types as their usual names: "geo::Box<int>::area",
 	                      "std::map<std::string, int>::operator[]" */
-	CXXNAME_SIMPLE,    /* also without template arguments: "std::map::operator[]" */
+	CXXNAME_SIMPLE,    /* also without template arguments and ABI tags:
+	                      "std::map::operator[]", "mkstr" (mkstr[abi:cxx11]) */
 	CXXNAME_NAME,      /* without return type and parameters, nothing else
 	                      changed (what CXXNAME_SHORT is before the library
 	                      types are renamed; for tests and matching) */

@@ -149,6 +149,10 @@ int main(void)
 	      "use<std::unordered_map<int, int> >");
 	exact("_Z3useISt13unordered_mapIiiSt4hashIlESt8equal_toIiESaISt4pairIKiiEEEEmRT_", CXXNAME_SHORT,
 	      "use<std::unordered_map<int, int, std::hash<long> > >");
+	/* the simple form has no ABI tag */
+	exact("_Z2mkB5cxx11i", CXXNAME_SIMPLE, "mk");
+	exact("_Z2mkB5cxx11i", CXXNAME_SHORT, "mk[abi:cxx11]");
+	exact("_ZNK3TwoB2t11mEv", CXXNAME_SIMPLE, "Two::m");
 	/* a function template's own arguments are never defaults */
 	exact("_ZSt3minIiSt4lessIiEERKT_S4_S4_T0_", CXXNAME_SHORT, "std::min<int, std::less<int> >");
 	exact("_ZNSt6vectorIiSaIiEE17_M_realloc_insertIJRKiEEEvN9__gnu_cxx17__normal_iteratorIPiS1_EEDpOT_",

@@ -231,15 +231,20 @@ static unsigned match_name(const char *name, struct fnt_trig *g)
 	/* (CXXNAME_SIG: 'std::*' must not name every template function
 	 * returning a std:: type, as the full form with its return type did) */
 	static const enum cxxname_style styles[] = { CXXNAME_SIG, CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
-	char *forms[1 + sizeof(styles) / sizeof(*styles)];
-	size_t n_forms = 1;
+	char *forms[2 * (1 + sizeof(styles) / sizeof(*styles))];
+	char *base = cxxname_unclone(name);     /* a clone's function: its forms too */
+	const char *names[2] = { name, base };
+	size_t n_forms = 0;
 	unsigned f = 0;
-	forms[0] = (char *)name;
-	for (size_t i = 0; i < sizeof(styles) / sizeof(*styles) && name[0] == '_' && name[1] == 'Z'; i++) {
-		char *d = cxxname_demangle(name, styles[i]);
-		if (!d)
-			break;
-		forms[n_forms++] = d;
+	for (int b = 0; b < 2 && names[b]; b++) {
+		const char *nm = names[b];
+		forms[n_forms++] = (char *)nm;
+		for (size_t i = 0; i < sizeof(styles) / sizeof(*styles) && nm[0] == '_' && nm[1] == 'Z'; i++) {
+			char *d = cxxname_demangle(nm, styles[i]);
+			if (!d)
+				break;
+			forms[n_forms++] = d;
+		}
 	}
 	for (size_t k = 0; k < n_forms; k++) {
 		if (glob_any(glob_F, n_F, forms[k]))
@@ -261,8 +266,10 @@ static unsigned match_name(const char *name, struct fnt_trig *g)
 				g->flags |= t->flags;
 			}
 	}
-	for (size_t k = 1; k < n_forms; k++)
-		free(forms[k]);
+	for (size_t k = 0; k < n_forms; k++)
+		if (forms[k] != name && forms[k] != base)
+			free(forms[k]);
+	free(base);
 	return f;
 }
 

@@ -118,11 +118,9 @@ int fnt_patch_globs(char ***globs)
 
 /* FUNC globs of -P: no glob selects everything; a C++ name matches in
  * every form the tool shows (as the record-time filters do) */
-int fnt_patch_glob_match(const char *name, char **globs, int n_globs)
+static int patch_glob_match1(const char *name, char **globs, int n_globs)
 {
 	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_SIG, CXXNAME_SIMPLE };
-	if (!n_globs)
-		return 1;
 	for (int i = 0; i < n_globs; i++)
 		if (!fnmatch(globs[i], name, 0))
 			return 1;
@@ -136,6 +134,19 @@ int fnt_patch_glob_match(const char *name, char **globs, int n_globs)
 			return 1;
 	}
 	return 0;
+}
+
+int fnt_patch_glob_match(const char *name, char **globs, int n_globs)
+{
+	if (!n_globs)
+		return 1;
+	if (patch_glob_match1(name, globs, n_globs))
+		return 1;
+	/* a clone of a selected function (f.constprop.0) is selected too */
+	char *base = cxxname_unclone(name);
+	int hit = base && patch_glob_match1(base, globs, n_globs);
+	free(base);
+	return hit;
 }
 
 /*

@@ -412,6 +412,23 @@ static void simple_names(comp *c, int depth, unsigned *budget)
 		simple_names(*r, depth + 1, budget);
 }
 
+char *cxxname_unclone(const char *name)
+{
+	const char *dot = name ? strchr(name, '.') : NULL;
+	char *out;
+
+	/* ".constprop.0", ".isra.0", ".part.0", ".lto_priv.0", ".llvm.123",
+	 * ".resume": not "libx.so+0x1139" (a function without a symbol) */
+	if (!dot || dot == name || !dot[1] || dot[strspn(dot, ".abcdefghijklmnopqrstuvwxyz0123456789_")])
+		return NULL;
+	out = malloc((size_t)(dot - name) + 1);
+	if (out) {
+		memcpy(out, name, (size_t)(dot - name));
+		out[dot - name] = 0;
+	}
+	return out;
+}
+
 const char *cxxname_structor(const char *mangled)
 {
 	static const char *const ctors[] = { NULL, "complete", "base", "allocating", "unified", "group" };

@@ -26,6 +26,12 @@ enum cxxname_style {
 /* The demangled form of an Itanium-mangled name ("_Z..."), malloc'd, or NULL
  * if it is not one (or memory ran out). */
 char *cxxname_demangle(const char *mangled, enum cxxname_style style);
+/* A compiler's copy of a function is named after it with a suffix from the
+ * first '.': gcc's clones (_ZN1wL7computeEii.constprop.0, f.isra.0,
+ * f.part.0), clang's (f.llvm.123, a coroutine's f.resume).  The name
+ * without it (malloc'd), which globs also match so that -F w::compute
+ * selects the clone gcc -O2 calls instead; NULL for a name without one. */
+char *cxxname_unclone(const char *name);
 /* Which of a class's constructors or destructors a mangled name is, which
  * every demangled form leaves out ("complete", "base", "allocating",
  * "deleting"...), or NULL for any other name. */

@@ -704,7 +704,7 @@ int view_addr_srcline(struct view *v, uint32_t file, uint64_t vaddr, const char 
 	return symbols_srcline(v->syms, file_sym(v, file), vaddr, src, line);
 }
 
-#define MAX_FORMS 7
+#define MAX_FORMS 16
 struct name_forms {
 	const char *v[MAX_FORMS];
 	char *owned[MAX_FORMS];
@@ -860,8 +860,8 @@ static void forms_add(struct name_forms *nf, const char *s, int owned)
 			free((char *)s);
 		return;
 	}
-	for (size_t i = 0; i < nf->n; i++)
-		if (!strcmp(nf->v[i], s)) {
+	for (size_t i = 0; i <= nf->n; i++)
+		if (i == MAX_FORMS || (i < nf->n && !strcmp(nf->v[i], s))) {
 			if (owned)
 				free((char *)s);
 			return;
@@ -873,7 +873,7 @@ static void forms_add(struct name_forms *nf, const char *s, int owned)
 
 static void forms_get(struct view *v, uint32_t func, struct name_forms *nf)
 {
-	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME };
+	static const enum cxxname_style styles[] = { CXXNAME_SHORT, CXXNAME_SIMPLE, CXXNAME_NAME, CXXNAME_SIG };
 	const struct trace_func *f = &v->trace->funcs[func];
 	struct sym_func sf;
 	nf->n = nf->n_owned = 0;
@@ -882,11 +882,22 @@ static void forms_get(struct view *v, uint32_t func, struct name_forms *nf)
 	if (f->file == TRACE_NO_FILE || trace_scope_name(v->trace, f->file, f->vaddr))
 		return;
 	symbols_func(v->syms, file_sym(v, f->file), f->vaddr, 0, &sf);
-	if (!sf.mangled)
+	if (!sf.mangled) {
+		/* a C function's clone (f.constprop.0): f's name too */
+		if (sf.name)
+			forms_add(nf, cxxname_unclone(sf.name), 1);
 		return;
-	for (size_t i = 0; i < sizeof(styles) / sizeof(*styles); i++)
+	}
+	for (size_t i = 0; i < sizeof(styles) / sizeof(*styles) - 1; i++)
 		forms_add(nf, cxxname_demangle(sf.mangled, styles[i]), 1);
 	forms_add(nf, sf.mangled, 0);
+	/* a clone (_ZN1wL7computeEii.constprop.0): its function's forms too */
+	char *base = cxxname_unclone(sf.mangled);
+	if (base) {
+		for (size_t i = 0; i < sizeof(styles) / sizeof(*styles); i++)
+			forms_add(nf, cxxname_demangle(base, styles[i]), 1);
+		forms_add(nf, base, 1);
+	}
 }
 
 static void forms_free(struct name_forms *nf)

@@ -74,6 +74,8 @@ struct tui {
 	/* report */
 	uint32_t *rows;
 	size_t n_rows;
+	char **label;            /* per func: a name that tells it from others of its name (view_labels), or NULL */
+	size_t n_label;
 	int sort_col, sort_rev;
 	size_t r_sel, r_top;
 	/* replay */
@@ -100,6 +102,15 @@ static void end_curses(void)
 static int page_height(void)
 {
 	return LINES > 3 ? LINES - 3 : 1;
+}
+
+/* a function as the report and graph show it: overloads by their
+ * signatures, static functions of one name by file (view_labels) */
+static const char *func_label(const struct tui *u, uint32_t func)
+{
+	if (func < u->n_label && u->label[func])
+		return u->label[func];
+	return calltree_name(u->v, func);
 }
 
 /* ---- graph ---- */
@@ -226,7 +237,7 @@ static int row_cmp(const void *a, const void *b)
 		c = x > y ? -1 : x < y;       /* largest first */
 	}
 	if (!c)
-		c = strcmp(view_name(u->v, fa), view_name(u->v, fb));
+		c = strcmp(func_label(u, fa), func_label(u, fb));
 	if (!c)
 		c = fa < fb ? -1 : fa > fb;
 	return u->sort_rev ? -c : c;
@@ -249,6 +260,12 @@ static void report_rows(struct tui *u)
 			u->rows = xrealloc(u->rows, (u->n_rows + 1) * sizeof(*u->rows));
 			u->rows[u->n_rows++] = (uint32_t)f;
 		}
+	char **l = view_labels(u->v, u->rows, u->n_rows);
+	u->n_label = u->m.n_fs;
+	u->label = xcalloc(u->n_label + 1, sizeof(*u->label));
+	for (size_t i = 0; i < u->n_rows; i++)
+		u->label[u->rows[i]] = l[i];
+	free(l);
 	report_sort(u);
 	u->r_sel = 0;
 }
@@ -361,7 +378,7 @@ static void draw_graph(struct tui *u, int h)
 		put_text(buf, a);
 		put_indent((int)n->depth, a);
 		put_text(n->first_child == CT_NONE ? "  " : u->open[u->vis[line]] ? "- " : "+ ", a);
-		put_text(calltree_name(u->v, n->func), a);
+		put_text(func_label(u, n->func), a);
 		if (n->rec_calls && n->func != CT_DEEP) {
 			snprintf(buf, sizeof(buf), " [recursive: %" PRIu64 "]", n->rec_calls);
 			put_text(buf, a);
@@ -395,7 +412,7 @@ static void draw_report(struct tui *u, int h)
 			}
 		}
 		put_text("  ", a);
-		put_text(view_name(u->v, u->rows[row]), a);
+		put_text(func_label(u, u->rows[row]), a);
 		fill_line(a);
 	}
 }
@@ -1020,6 +1037,7 @@ out:
 	free(u.open);
 	free(u.vis);
 	free(u.rows);
+	view_labels_free(u.label, u.n_label);
 	free(u.match);
 	tui_replay_release(&u.rp);
 	tui_model_release(&u.m);

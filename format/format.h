@@ -167,6 +167,8 @@ enum fnt_ext {
 	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
 	                          * addresses, innermost first (fnt_capture_stack) */
 	FNT_EXT_SWITCH = 11,     /* body: varint stack: the thread switched to that machine stack (0: its own) */
+	FNT_EXT_UNWIND_TO = 14,  /* body: varint addr: an exception's landing pad in the function that starts
+	                          * at addr: the frames inside its innermost open frame are gone */
 	FNT_EXT_FORK = 13,       /* body: u64 ticks, varint tid: this process was forked at ticks by the
 	                          * parent's thread tid, whose open frames it inherited (first record of
 	                          * the forking thread's first chunk in the child) */

@@ -62,6 +62,22 @@ static uint32_t func_id(struct trace *t, uint32_t file, uint64_t vaddr)
 	return (uint32_t)t->n_funcs++;
 }
 
+/* the id of a function that has one already (an entry was decoded), else
+ * UINT32_MAX */
+static uint32_t func_find(const struct trace *t, uint32_t file, uint64_t vaddr)
+{
+	if (!t->func_hash_size)
+		return UINT32_MAX;
+	size_t mask = t->func_hash_size - 1, i = func_key_hash(t->hash_seed, file, vaddr) & mask;
+	while (t->func_hash[i]) {
+		const struct trace_func *f = &t->funcs[t->func_hash[i] - 1];
+		if (f->file == file && f->vaddr == vaddr)
+			return t->func_hash[i] - 1;
+		i = (i + 1) & mask;
+	}
+	return UINT32_MAX;
+}
+
 static uint32_t resolve(struct trace_process *p, uint64_t addr, uint64_t ticks)
 {
 	const struct trace_module *m = module_at(p, addr, ticks);
@@ -476,6 +492,26 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				ev->count = cnt;
 				if (payload == FNT_EXT_LOST)
 					c->th->lost += cnt;
+				break;
+			}
+			case FNT_EXT_UNWIND_TO: {   /* an exception's landing pad */
+				uint64_t addr;
+				n = get_varint(p, c->end, &addr);
+				if (n <= 0) {
+					chunk_damage(c, start);
+					continue;
+				}
+				p += n;
+				c->ticks += d;
+				const struct trace_module *m = module_at(c->p, addr, c->ticks);
+				uint32_t f = func_find(c->p->trace, m ? m->file : TRACE_NO_FILE, m ? addr - m->bias : addr);
+				if (f == UINT32_MAX) {
+					c->pos = p;     /* a function that never ran traced: no frame of it to land in */
+					continue;
+				}
+				ev->kind = TRACE_UNWIND_TO;
+				ev->func = f;
+				ev->addr = addr;
 				break;
 			}
 			case FNT_EXT_SWITCH: {      /* a stack switch (coroutines) */

@@ -67,6 +67,12 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 				n = i - 1;
 			else if (!n)
 				gone++;         /* a frame the parent itself inherited */
+		} else if (ev.kind == TRACE_UNWIND_TO) {
+			size_t i = n;
+			while (i > 0 && st[i - 1].addr != ev.addr)
+				i--;
+			if (i)
+				n = i;
 		} else if (ev.kind == TRACE_UNWIND) {
 			for (uint64_t k = 0; k < ev.count; k++)
 				if (n)

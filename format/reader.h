@@ -216,6 +216,8 @@ enum trace_event_kind {
 	TRACE_MARK,           /* fnt_mark(): text, text_len */
 	TRACE_STACK,          /* fnt_capture_stack(): count frames in stack_* */
 	TRACE_SWITCH,         /* coroutines: the thread now runs on machine stack `count` (0: its own) */
+	TRACE_UNWIND_TO,      /* an exception landed in func (runtime address addr): the frames inside
+	                       * its innermost open frame are gone (none open: nothing is) */
 };
 
 /* The body of a MARK or STACK event, owned by the reader.  Such an event

@@ -878,6 +878,9 @@ FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
 	}
 	if (t->ss_top && t->ss_restored)
 		shadow_resync(t, _Unwind_GetCFA(c));
+	/* and for the reader, which function's frame it lands in (the calls
+	 * of clang's -finstrument-functions builds have no exit here) */
+	fnt_put_unwind_to(t, (uintptr_t)_Unwind_GetRegionStart(c));
 	if (f)
 		f(c, ip);
 }

@@ -204,6 +204,22 @@ void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
 		t->depth -= (int32_t)n;
 }
 
+/* An exception's landing pad in the function that starts at fn (from the
+ * unwinder, outside any hook): the reader closes the calls inside its
+ * innermost open frame as unwound (those clang's -finstrument-functions
+ * left without an exit; gcc's exit hooks have closed them already).
+ * t->depth stays: how many frames that is, only the reader knows. */
+void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn)
+{
+	if (t->busy || !fn)
+		return;
+	t->busy = FNT_BUSY_RUNTIME;
+	__asm__ volatile("" ::: "memory");
+	put_ext_value(t, FNT_EXT_UNWIND_TO, fn);
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}
+
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
 {
 	t->switches++;

@@ -623,6 +623,17 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		}
 		break;
+	case TRACE_UNWIND_TO: {
+		/* an exception landed in the innermost open call of ev->addr
+		 * (clang's -finstrument-functions calls no exit hook for the
+		 * frames it unwinds): the calls inside it are gone */
+		size_t i = s->fs.n;
+		while (i > 0 && fs_at(&s->fs, i - 1)->addr != ev->addr)
+			i--;
+		while (i && s->fs.n > i)
+			pop(w, th, s, ev->ns, CALL_UNWOUND);
+		break;
+	}
 	case TRACE_MARK:
 		if (w->ops->mark && in_range && s->reached) {
 			struct frame *top = fs_top(&s->fs);

@@ -375,6 +375,13 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 				else
 					d->owed--;
 			}
+		} else if (e->kind == TRACE_UNWIND_TO) {
+			/* the calls inside the innermost open call of e->func are gone */
+			size_t k = active[e->func] ? d->stack.n : 0;
+			while (k > 0 && oc_func(ps_at_fast(&d->stack, k - 1)) != e->func)
+				k--;
+			while (k && d->stack.n > k)
+				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_SWITCH) {
 			if (d->next_in < th->n_moves_in)
 				fast_switch_in(d, th, e->count, e->ns);

@@ -880,7 +880,9 @@ FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
 		shadow_resync(t, _Unwind_GetCFA(c));
 	/* and for the reader, which function's frame it lands in (the calls
 	 * of clang's -finstrument-functions builds have no exit here) */
-	fnt_put_unwind_to(t, (uintptr_t)_Unwind_GetRegionStart(c));
+	uintptr_t region = (uintptr_t)_Unwind_GetRegionStart(c);
+	fnt_put_unwind_to(t, region);
+	fnt_filter_landing(t, region);
 	if (f)
 		f(c, ip);
 }

@@ -622,6 +622,25 @@ static int hbit_take(struct fnt_thread *t, int32_t d)
 	return 1;
 }
 
+#define FNT_FLT_FNS 512     /* one page of uintptr_t */
+
+/* the function entered at depth d, for fnt_filter_landing */
+static inline void fn_note(struct fnt_thread *t, int32_t d, uintptr_t fn)
+{
+	if (__builtin_expect(!t->flt_fn, 0)) {
+		if (t->flt_fn_tried || t->file || fnt_no_clock)
+			return;         /* (a vfork child: its parent's memory) */
+		t->flt_fn_tried = 1;
+		void *m = mmap(NULL, FNT_FLT_FNS * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return;
+		t->flt_fn = m;
+		t->flt_fn_lo = d - 1;   /* the calls open before: not known */
+	}
+	t->flt_fn[(uint32_t)d % FNT_FLT_FNS] = fn;
+}
+
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 {
 	const struct fnt_fset *s = __atomic_load_n(&cur_set, __ATOMIC_ACQUIRE);
@@ -633,6 +652,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		name_check(t);
 	if (!is_exit) {
 		d = ++t->flt.fdepth;
+		fn_note(t, d, fn);
 		if (t->flt.n_root)
 			return 1;
 		if (max_stack && d > max_stack)
@@ -741,7 +761,7 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	if (n_m && outside_modules(__atomic_load_n(&cur_set, __ATOMIC_ACQUIRE), fn))
 		return;
 	if (!is_exit) {
-		t->flt.fdepth++;
+		fn_note(t, ++t->flt.fdepth, fn);
 		return;
 	}
 	d = t->flt.fdepth--;
@@ -763,6 +783,26 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
 	if (t->flt.f_root > fdepth)
 		t->flt.f_root = 0;
 	filter_left(t, fdepth, was);
+}
+
+/* An exception lands (a catch, or a cleanup's destructors) in the frame
+ * of the function that starts at fn: the calls inside its innermost open
+ * call are gone.  gcc's exit hooks (and the -pg return trampolines) have
+ * taken them out of the depth already; clang's -finstrument-functions
+ * calls no exit hook for them, and the depths stayed as if they were open:
+ * `record -D 2` dropped every later call of the thread, -N left its subtree
+ * open for good.  Not found among the last FNT_FLT_FNS entries known: the
+ * depths stay. */
+void fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
+{
+	if (!fnt_filtering || !t->flt_fn || !fn)
+		return;
+	int32_t top = t->flt.fdepth;
+	for (int32_t d = top; d > t->flt_fn_lo && d > 0 && top - d < FNT_FLT_FNS; d--)
+		if (t->flt_fn[(uint32_t)d % FNT_FLT_FNS] == fn) {
+			fnt_filter_longjmp(t, d);
+			return;
+		}
 }
 
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
@@ -788,6 +828,9 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 {
 	if (!fnt_filtering)
 		return;
+	/* the functions noted by depth were the other stack's (below the
+	 * depth this one goes on at, at least) */
+	t->flt_fn_lo = p->valid ? p->fdepth : t->flt.fdepth;
 	if (!p->valid) {
 		/* a new stack: the depth of the switch, and the -H calls open
 		 * below it still take their levels out, as in the reader */
@@ -851,6 +894,10 @@ void fnt_filter_thread_exit(struct fnt_thread *t)
 void fnt_filter_thread_gone(struct fnt_thread *t)
 {
 	fnt_filter_thread_exit(t);
+	if (t->flt_fn && !t->file) {
+		munmap(t->flt_fn, FNT_FLT_FNS * sizeof(uintptr_t));
+		t->flt_fn = NULL;
+	}
 	if (t->flt.hbits) {
 		munmap(t->flt.hbits, HBITS_MAX / 8);
 		t->flt.hbits = NULL;

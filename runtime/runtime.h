@@ -152,6 +152,14 @@ struct fnt_thread {
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
 	struct fnt_vfork *vfork;
+	/* record-time filters: the function entered at each fdepth (mod
+	 * FNT_FLT_FNS), so that an exception's landing pad finds the depth of
+	 * its frame (clang's -finstrument-functions calls no exit hook for the
+	 * frames it unwinds); NULL: none (not filtering, a vfork child, no
+	 * memory).  Those at fdepth <= flt_fn_lo are not known (a stack switch) */
+	uintptr_t *flt_fn;
+	int32_t flt_fn_lo;
+	uint32_t flt_fn_tried;
 };
 
 struct fnt_argspec;
@@ -361,6 +369,8 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDD
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
+/* an exception lands in the innermost open call of fn (fentry.c's _Unwind_SetIP) */
+void fnt_filter_landing(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
 /* coroutines (coro.c): the state of the stack the thread leaves goes into
  * *p; the state of the stack it runs on next comes from *p (a stack new to
  * the filters, p->valid 0: its calls start at the depth of the switch,

@@ -68,11 +68,11 @@ uint32_t fnt_tls_owner(void)
  * clone's child from the thread at the next event), the shadow stacks of
  * parked coroutine stacks (their frames return through them later, in a
  * forked child too), and a vfork child's file and save area, and the depth
- * it goes on at.  The other fields are cleared one by one, with no copy of
+ * it goes on at; the functions the filters noted by depth go with them.  The other fields are cleared one by one, with no copy of
  * the kept ones on the stack: this runs on a signal handler's small stack
  * too (doc/safety.md).  The machine stack in use, its own stack's key, and
  * the thread's place in coro.c's list of runners are kept as well. */
-_Static_assert(offsetof(struct fnt_thread, vfork) + sizeof(void *) == sizeof(struct fnt_thread),
+_Static_assert(offsetof(struct fnt_thread, flt_fn_tried) + sizeof(uint32_t) == sizeof(struct fnt_thread),
 	       "thread_register: a new field of struct fnt_thread: keep it or clear it here");
 
 static void thread_fresh(struct fnt_thread *t)

@@ -1,0 +1,23 @@
+"""Record-time filters keep what the same filter keeps at read time across
+the exceptions: the runtime's depths go down where an exception lands
+(clang's -finstrument-functions calls no exit hook for the frames it
+unwinds, and its depths stayed as if they were open: `record -D 2` dropped
+every call after the first exception, `record -N mid` everything after
+mid's, `record -F outer` kept main's later calls)."""
+import os
+
+
+def calls(text):
+    """the replay's lines without their duration and thread columns"""
+    return [l.split("| ", 1)[1] for l in text.splitlines()[1:]]
+
+
+def check(ctx):
+    full = os.path.join(ctx.work, "trace.data")
+    for opts in (["-D", "2"], ["-D", "3"], ["-N", "mid"], ["-F", "outer"], ["-H", "check"]):
+        d = os.path.join(ctx.work, "rec.data")
+        ctx.run("record", "-q", "-d", d, *opts, "--", os.path.join(ctx.work, "prog"), data=False, check=True)
+        rec = calls(ctx.run("replay", "-d", d, check=True).stdout)
+        read = calls(ctx.run("replay", "-d", full, *opts, check=True).stdout)
+        assert rec == read, (opts, rec, read)
+        assert len(rec) > 10, (opts, rec)

@@ -306,20 +306,23 @@ static void filter_add(struct filter_text *f, char key, const char *val, const c
 /* the record-time filters that select calls, as options ("-F 'nosuch'"),
  * or NULL: with them, recording nothing is no sign of a build without
  * hooks (one static buffer) */
-static const char *record_filtered(const char *text)
+static const char *record_filtered(const char *text, int trace_off)
 {
 	static char out[512];
 	size_t n = 0;
 	out[0] = 0;
+	if (trace_off)          /* recording starts off: fnt_enable() or a trace_on trigger turns it on */
+		n = (size_t)snprintf(out, sizeof(out), "--trace=off");
 	for (const char *p = text; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t l = nl ? (size_t)(nl - p) : strlen(p);
-		const char *opt = p[0] == 'F' ? "-F" : p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" :
+		const char *opt = p[0] == 'F' ? "-F" : p[0] == 'N' ? "-N" : p[0] == 'C' ? "-C" : p[0] == 't' ? "-t" :
+				  p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" :
 				  p[0] == 'g' && strstr(p, "trace_on") && (!nl || strstr(p, "trace_on") < nl) ? "-T" :
 				  NULL;
 		if (opt && l > 2 && n + l + 16 < sizeof(out))
-			n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s '%.*s'", n ? ", " : "", opt, (int)(l - 2),
-					      p + 2);
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s '%.*s%s'", n ? ", " : "", opt, (int)(l - 2),
+					      p + 2, p[0] == 't' ? "ns" : "");
 		p = nl ? nl + 1 : p + l;
 	}
 	return n ? out : NULL;
@@ -1183,14 +1186,14 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: no function events were recorded: '%s' is statically linked, and the "
 			"runtime could not be preloaded into it (link it with -lfntrace; see the warning above)\n",
 			argv[optind]);
-	else if (!recorded && record_filtered(ft.text))
-		fprintf(stderr, "fntrace: no function events were recorded: the record-time filters (%s) left "
-			"out every call that ran (their globs name functions as 'fntrace report' shows them; "
-			"record without them to see the names)\n", record_filtered(ft.text));
-	else if (!recorded && trace_off)
+	else if (!recorded && trace_off && !record_filtered(ft.text, 0))
 		fprintf(stderr, "fntrace: no function events were recorded: recording started off (--trace=off) "
 			"and nothing turned it on (fnt_enable() in the program, --signal SIG@trace_on or -T "
 			"FUNC@trace_on)\n");
+	else if (!recorded && record_filtered(ft.text, trace_off))
+		fprintf(stderr, "fntrace: no function events were recorded: the record-time filters (%s) left "
+			"out every call that ran (their globs name functions as 'fntrace report' shows them; "
+			"record without them to see the names)\n", record_filtered(ft.text, trace_off));
 	else if (!recorded && getrlimit(RLIMIT_FSIZE, &fsz) == 0 && fsz.rlim_cur != RLIM_INFINITY &&
 		 fsz.rlim_cur < FNT_HEADER_SIZE)
 		fprintf(stderr, "fntrace: no function events were recorded: the file size limit (ulimit -f: %llu "

@@ -820,14 +820,90 @@ void view_history_notes(struct view *v)
 	}
 }
 
+/* One word of the session's record options (written shell-quoted by
+ * record: 'a b', 'it'\''s'): its unquoted text into buf, the raw word's end
+ * returned (NULL: no more words). */
+static const char *session_word(const char *p, char *buf, size_t n, const char **start)
+{
+	size_t k = 0;
+	int q = 0;
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return NULL;
+	*start = p;
+	for (; *p && (q || *p != ' '); p++) {
+		if (*p == '\'' ) {
+			q = !q;
+			continue;
+		}
+		if (*p == '\\' && !q && p[1])
+			p++;
+		if (k + 1 < n)
+			buf[k++] = *p;
+	}
+	buf[k] = 0;
+	return p;
+}
+
+/* The record options that choose which calls are recorded (-F, -N, -C,
+ * -t, -P, --module, --no-thread, --trace=off, a trace_on trigger), as they were
+ * given, into out; 0 when there are none.  With them, a trace without
+ * events is no sign of a build without hooks. */
+static int session_selecting(const char *opts, char *out, size_t n)
+{
+	static const char *const with_value[] = { "-F", "--filter", "-N", "--notrace", "-C", "--caller-filter", "-t",
+						  "--time-filter", "-P", "--patch", "--module", "--no-thread",
+						  "-T", "--trigger", "--trace", NULL };
+	char w[256], val[256];
+	const char *p = opts, *start, *vstart;
+	size_t len = 0;
+	out[0] = 0;
+	while (p && (p = session_word(p, w, sizeof(w), &start))) {
+		const char *end = p, *name = NULL, *value = NULL;
+		for (int i = 0; with_value[i] && !name; i++) {
+			size_t l = strlen(with_value[i]);
+			if (strncmp(w, with_value[i], l))
+				continue;
+			if (!w[l]) {            /* the value is the next word */
+				const char *q = session_word(p, val, sizeof(val), &vstart);
+				if (!q)
+					break;
+				name = with_value[i], value = val, end = p = q;
+			} else if (w[l] == '=' && w[1] == '-') {
+				name = with_value[i], value = w + l + 1;
+			} else if (w[1] != '-') {
+				name = with_value[i], value = w + l;
+			}
+		}
+		if (!name)
+			continue;
+		if (!strcmp(name, "--trace") && strcmp(value, "off"))
+			continue;
+		if ((!strcmp(name, "-T") || !strcmp(name, "--trigger")) && !strstr(value, "trace_on"))
+			continue;
+		if (len + (size_t)(end - start) + 3 < n)
+			len += (size_t)snprintf(out + len, n - len, "%s%.*s", len ? ", " : "", (int)(end - start),
+						start);
+	}
+	return len > 0;
+}
+
 void view_no_events_hint(struct view *v)
 {
+	char sel[512];
 	uint64_t lost = 0;
 	for (size_t i = 0; i < v->trace->n_procs; i++)
 		lost += fnt_header_lost(&v->trace->procs[i].hdr);
 	if (lost) {             /* instrumented, but nothing could be written (ulimit -f, disk full) */
 		fprintf(stderr, "fntrace: no function events were recorded in '%s': all %" PRIu64 " were lost "
 			"('fntrace info' says why)\n", v->opts->dir, lost);
+		return;
+	}
+	if (v->trace->session_options && session_selecting(v->trace->session_options, sel, sizeof(sel))) {
+		fprintf(stderr, "fntrace: no function events were recorded in '%s': it was recorded with %s, "
+			"which chose the calls to record, and none of the calls that ran was chosen (record "
+			"without them to see the names)\n", v->opts->dir, sel);
 		return;
 	}
 	fprintf(stderr, "fntrace: no function events were recorded in '%s'\n"

@@ -75,6 +75,12 @@ static void jmp_unwind(const void *env)
 		if (t->busy == 1 && t->jmp[i].guard_free && !t->tls_shared && !t->file)
 			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */
 		int32_t n = t->depth - t->jmp[i].depth;
+		if (n > 0 && t->state == FNT_T_ACTIVE && t->chunk && !t->busy && state == 1) {
+			/* record -C: the frames left that led to no match go, as their returns would have */
+			t->busy = FNT_BUSY_RUNTIME;
+			n -= fnt_filter_unwind_erase(t, t->jmp[i].depth);
+			t->busy = 0;
+		}
 		fnt_filter_longjmp(t, t->jmp[i].fdepth);
 		if (n <= 0)
 			fnt_shadow_cut(t, t->jmp[i].ss_top);   /* only frames the filters left out were left */

@@ -772,21 +772,25 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	filter_left(t, d - 1, d);
 }
 
-/* -C and a longjmp that leaves frames which led to no -C match: they never
- * return, so their exits cannot erase them; they are erased here instead,
+/* -C (or -t) and a longjmp that leaves frames which led to no -C match (or
+ * lasted less than -t up to the jump): they never return, so their exits
+ * cannot erase them; they are erased here instead,
  * innermost first, as their exits would have (while each entry is still
  * the last thing written).  Before fnt_filter_longjmp, which lowers c_keep.
  * Returns how many written frames were erased (t->depth went down by it). */
 int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth)
 {
 	int n = 0;
-	if (!n_C || !fnt_filtering || !t->flt.tframes)
+	if ((!n_C && !min_ticks) || !fnt_filtering || !t->flt.tframes)
 		return 0;
 	while (t->depth > depth) {
 		struct fnt_tframe *f = &t->flt.tframes[(uint32_t)(t->depth - 1) % TFRAMES];
-		if (f->fdepth <= t->flt.c_keep || !tframe_erase(t, f->fn, f->fdepth, 1))
+		if (n_C && f->fdepth > t->flt.c_keep && tframe_erase(t, f->fn, f->fdepth, 1))
+			n++;
+		else if (min_ticks && tframe_erase(t, f->fn, f->fdepth, 0))
+			n++;          /* -t: shorter than the threshold up to the jump */
+		else
 			break;
-		n++;
 	}
 	return n;
 }

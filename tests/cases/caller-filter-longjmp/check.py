@@ -4,7 +4,8 @@ target` kept main -> run -> skipped_test -> bail (and longjmp, a library
 call) for each jump out of a test that never called target, which `replay
 -C target` of the full trace leaves out.  The jump now erases them as their
 returns would have.  A jump out of frames that did lead to target keeps
-them (bad_after_target)."""
+them (bad_after_target).  The same for record -t: a frame the jump leaves
+after less than the threshold is erased, as replay -t leaves it out."""
 import os
 import subprocess
 
@@ -31,3 +32,14 @@ def check(ctx):
         rep = ctx.run("replay", "-d", d, check=True).stdout
         assert rep.count("} /* bad_after_target (no return: unwound) */") == 3, rep
         assert "skipped_test" not in rep and "bail" not in rep, rep
+
+    # record -t: the frames a jump leaves after less than the threshold go
+    # too (they stayed, with their microseconds, where replay -t drops them)
+    d = os.path.join(ctx.work, "t.data")
+    p = subprocess.run([ctx.fntrace, "record", "-q", "-d", d, "-t", "1s", "--", prog], capture_output=True,
+                       text=True, cwd=ctx.work)
+    assert p.returncode == 0 and p.stdout == "18\n", p
+    r = ctx.run("report", "-d", d)
+    assert r.returncode == 1 and "no function events were recorded" in r.stderr, (r.stdout, r.stderr)
+    r = ctx.run("report", "-d", os.path.join(ctx.work, "f0.data"), "-t", "1s")
+    assert r.stdout.count("\n") == 2, (r.stdout, r.stderr)    # the header alone

@@ -372,6 +372,7 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 /* an exception lands in the innermost open call of fn (fentry.c's _Unwind_SetIP) */
 void fnt_filter_landing(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
 int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
+int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
 /* coroutines (coro.c): the state of the stack the thread leaves goes into
  * *p; the state of the stack it runs on next comes from *p (a stack new to
  * the filters, p->valid 0: its calls start at the depth of the switch,

@@ -79,6 +79,8 @@ static void jmp_unwind(const void *env)
 			/* record -C: the frames left that led to no match go, as their returns would have */
 			t->busy = FNT_BUSY_RUNTIME;
 			n -= fnt_filter_unwind_erase(t, t->jmp[i].depth);
+			if (n > 0)      /* and time= calls shorter than their threshold */
+				n -= fnt_trigger_unwind_erase(t, t->jmp[i].depth);
 			t->busy = 0;
 		}
 		fnt_filter_longjmp(t, t->jmp[i].fdepth);

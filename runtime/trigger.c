@@ -140,6 +140,42 @@ static int tsave_erase(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t
 	return 1;
 }
 
+/* A longjmp back to depth: the time= calls it leaves never return, so
+ * their exits cannot erase them.  The outermost of them that lasted less
+ * than its time= up to the jump is erased here with its whole subtree, as
+ * its return would have.  Returns how many written frames went (t->depth
+ * went down by it). */
+int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth)
+{
+	uint64_t now;
+	int32_t was = t->depth;
+	if (!(fnt_trig_flags & FNT_TRIG_TIME) || !t->flt.tsaves)
+		return 0;
+	while (t->flt.n_tsaves && t->flt.tsaves[t->flt.n_tsaves - 1].depth > t->depth - 1)
+		t->flt.n_tsaves--;      /* calls that left without their exit reaching us */
+	now = fnt_now();
+	for (uint32_t i = 0; i < t->flt.n_tsaves; i++) {
+		struct fnt_tsave *f = &t->flt.tsaves[i];
+		const struct fnt_trig *g;
+		if (f->depth < depth)
+			continue;       /* not left by the jump */
+		g = fnt_trigger_find(f->fn);
+		if (!g || !(g->flags & FNT_TRIG_TIME) || now - f->start >= g->time_ticks || f->seq != t->seq ||
+		    f->switches != t->switches || !t->chunk || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE ||
+		    f->pos > t->pos)
+			continue;
+		fnt_erase_tail(t, f->pos);
+		t->pos = f->pos;
+		t->last = f->last;
+		t->prev_new = f->prev_new;
+		memcpy(t->cache, f->cache, sizeof(t->cache));
+		t->depth = f->depth;
+		t->flt.n_tsaves = i;
+		return was - t->depth;
+	}
+	return 0;
+}
+
 int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t now, uintptr_t fn, int is_exit)
 {
 	if (is_exit)

@@ -5,7 +5,8 @@ call) for each jump out of a test that never called target, which `replay
 -C target` of the full trace leaves out.  The jump now erases them as their
 returns would have.  A jump out of frames that did lead to target keeps
 them (bad_after_target).  The same for record -t: a frame the jump leaves
-after less than the threshold is erased, as replay -t leaves it out."""
+after less than the threshold is erased, as replay -t leaves it out, and
+so is a time= trigger's call shorter than its time=."""
 import os
 import subprocess
 
@@ -43,3 +44,13 @@ def check(ctx):
     assert r.returncode == 1 and "no function events were recorded" in r.stderr, (r.stdout, r.stderr)
     r = ctx.run("report", "-d", os.path.join(ctx.work, "f0.data"), "-t", "1s")
     assert r.stdout.count("\n") == 2, (r.stdout, r.stderr)    # the header alone
+
+    # a time= trigger on a function the jump leaves: erased when shorter
+    # than its time= up to the jump, as replay -T keeps it out
+    d = os.path.join(ctx.work, "trig.data")
+    p = subprocess.run([ctx.fntrace, "record", "-q", "-d", d, "-T", "skipped_test@time=1s", "--", prog],
+                       capture_output=True, text=True, cwd=ctx.work)
+    assert p.returncode == 0 and p.stdout == "18\n", p
+    got = ctx.counts("-d", d)
+    assert "skipped_test" not in got and got.get("bail") == 3 and got.get("run") == 9, got
+    assert got == ctx.counts("-d", os.path.join(ctx.work, "f0.data"), "-T", "skipped_test@time=1s"), got

@@ -318,7 +318,8 @@ static const char *record_filtered(const char *text, int trace_off)
 		size_t l = nl ? (size_t)(nl - p) : strlen(p);
 		const char *opt = p[0] == 'F' ? "-F" : p[0] == 'N' ? "-N" : p[0] == 'C' ? "-C" : p[0] == 't' ? "-t" :
 				  p[0] == 'm' ? "--module" : p[0] == 'T' ? "--no-thread" :
-				  p[0] == 'g' && strstr(p, "trace_on") && (!nl || strstr(p, "trace_on") < nl) ? "-T" :
+				  p[0] == 'g' && ((strstr(p, "trace_on") && (!nl || strstr(p, "trace_on") < nl)) ||
+						  (strstr(p, "time=") && (!nl || strstr(p, "time=") < nl))) ? "-T" :
 				  NULL;
 		if (opt && l > 2 && n + l + 16 < sizeof(out))
 			n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%s '%.*s%s'", n ? ", " : "", opt, (int)(l - 2),

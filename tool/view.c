@@ -847,8 +847,8 @@ static const char *session_word(const char *p, char *buf, size_t n, const char *
 }
 
 /* The record options that choose which calls are recorded (-F, -N, -C,
- * -t, -P, --module, --no-thread, --trace=off, a trace_on trigger), as they were
- * given, into out; 0 when there are none.  With them, a trace without
+ * -t, -P, --module, --no-thread, --trace=off, a trace_on or time=
+ * trigger), as they were given, into out; 0 when there are none.  With them, a trace without
  * events is no sign of a build without hooks. */
 static int session_selecting(const char *opts, char *out, size_t n)
 {
@@ -880,7 +880,8 @@ static int session_selecting(const char *opts, char *out, size_t n)
 			continue;
 		if (!strcmp(name, "--trace") && strcmp(value, "off"))
 			continue;
-		if ((!strcmp(name, "-T") || !strcmp(name, "--trigger")) && !strstr(value, "trace_on"))
+		if ((!strcmp(name, "-T") || !strcmp(name, "--trigger")) && !strstr(value, "trace_on") &&
+		    !strstr(value, "time="))
 			continue;
 		if (len + (size_t)(end - start) + 3 < n)
 			len += (size_t)snprintf(out + len, n - len, "%s%.*s", len ? ", " : "", (int)(end - start),

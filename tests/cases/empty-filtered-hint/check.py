@@ -1,7 +1,7 @@
 """A trace left empty by record's own options (-N main, --trace=off, -t,
--C, -F) is no sign of a build without hooks.  record said so for -F only
-(for -N main, --trace=off, -t and -C it asked whether the program was built
-with -finstrument-functions), and replay, report, graph and info of such a
+-C, -F, a time= trigger) is no sign of a build without hooks.  record said
+so for -F only (for the others it asked whether the program was built with
+-finstrument-functions), and replay, report, graph and info of such a
 trace always gave that rebuild hint, though the session names the options."""
 import os
 import subprocess
@@ -18,6 +18,7 @@ def check(ctx):
         (["-C", "nosuch"], "-C 'nosuch'", "-C nosuch"),
         (["-F", "nosuch"], "-F 'nosuch'", "-F nosuch"),
         (["--filter=it's"], "-F 'it's'", "'--filter=it'\\''s'"),
+        (["-T", "main@time=1s"], "-T 'main@time=1000000000'", "-T main@time=1s"),
     ]
     for i, (opts, rec_says, view_says) in enumerate(cases):
         d = os.path.join(ctx.work, "e%d.data" % i)

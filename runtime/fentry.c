@@ -587,6 +587,8 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 	if (!t->busy) {
 		t->busy = 1;
 		t->depth -= (int32_t)gone;
+		if (n && unlikely(fnt_filtering))   /* -C, -t: those the filters would have erased go */
+			n -= (uint32_t)fnt_filter_unwind_erase(t, t->depth - (int32_t)n);
 		if (n)
 			fnt_put_unwind(t, n);
 		if (unlikely(fnt_filtering))

@@ -589,6 +589,8 @@ static void shadow_drop(struct fnt_thread *t, uint32_t j)
 		t->depth -= (int32_t)gone;
 		if (n && unlikely(fnt_filtering))   /* -C, -t: those the filters would have erased go */
 			n -= (uint32_t)fnt_filter_unwind_erase(t, t->depth - (int32_t)n);
+		if (n && unlikely(fnt_trig_flags & FNT_TRIG_TIME))   /* time= calls shorter than theirs */
+			n -= (uint32_t)fnt_trigger_unwind_erase(t, t->depth - (int32_t)n);
 		if (n)
 			fnt_put_unwind(t, n);
 		if (unlikely(fnt_filtering))

@@ -885,8 +885,8 @@ FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
 	/* and for the reader, which function's frame it lands in (the calls
 	 * of clang's -finstrument-functions builds have no exit here) */
 	uintptr_t region = (uintptr_t)_Unwind_GetRegionStart(c);
+	fnt_filter_landing(t, region);   /* (first: -C and -t may erase the calls left) */
 	fnt_put_unwind_to(t, region);
-	fnt_filter_landing(t, region);
 	if (f)
 		f(c, ip);
 }

@@ -510,6 +510,17 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 			return 0;
 		p += 1 + len + v;
 	}
+	/* an exception's UNWIND_TO records since (fentry.c's _Unwind_SetIP
+	 * writes one at each landing pad, before gcc's cleanup calls the exit
+	 * hook of the very frame it lands in): erased with it, they close
+	 * nothing more */
+	while (p < t->pos && (len = fnt_varint_get(p, &v)) &&
+	       (v & 0xff) == ((uint64_t)FNT_EXT_UNWIND_TO << 2 | FNT_K_EXT)) {
+		p += len;
+		if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
+			return 0;
+		p += len;
+	}
 	return p == t->pos;
 }
 
@@ -778,13 +789,15 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
  * innermost first, as their exits would have (while each entry is still
  * the last thing written).  Before fnt_filter_longjmp, which lowers c_keep.
  * Returns how many written frames were erased (t->depth went down by it). */
-int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth)
+static int erase_left(struct fnt_thread *t, int32_t depth, int32_t fdepth)
 {
 	int n = 0;
 	if ((!n_C && !min_ticks) || !fnt_filtering || !t->flt.tframes)
 		return 0;
 	while (t->depth > depth) {
 		struct fnt_tframe *f = &t->flt.tframes[(uint32_t)(t->depth - 1) % TFRAMES];
+		if (f->fdepth <= fdepth)
+			break;          /* (an exception's landing frame, and the calls around it) */
 		if (n_C && f->fdepth > t->flt.c_keep && tframe_erase(t, f->fn, f->fdepth, 1))
 			n++;
 		else if (min_ticks && tframe_erase(t, f->fn, f->fdepth, 0))
@@ -793,6 +806,11 @@ int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth)
 			break;
 	}
 	return n;
+}
+
+int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth)
+{
+	return erase_left(t, depth, INT32_MIN);
 }
 
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
@@ -823,6 +841,16 @@ void fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 	int32_t top = t->flt.fdepth;
 	for (int32_t d = top; d > t->flt_fn_lo && d > 0 && top - d < FNT_FLT_FNS; d--)
 		if (t->flt_fn[(uint32_t)d % FNT_FLT_FNS] == fn) {
+			/* -C, -t: the written calls left erased as their exits
+			 * would have (before the UNWIND_TO record: while each
+			 * entry is still the last thing written) */
+			if (d < top && !t->busy && t->state == FNT_T_ACTIVE && t->chunk) {
+				t->busy = FNT_BUSY_RUNTIME;
+				__asm__ volatile("" ::: "memory");
+				erase_left(t, 0, d);
+				__asm__ volatile("" ::: "memory");
+				t->busy = 0;
+			}
 			fnt_filter_longjmp(t, d);
 			return;
 		}

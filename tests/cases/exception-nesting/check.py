@@ -3,7 +3,10 @@ the exceptions: the runtime's depths go down where an exception lands
 (clang's -finstrument-functions calls no exit hook for the frames it
 unwinds, and its depths stayed as if they were open: `record -D 2` dropped
 every call after the first exception, `record -N mid` everything after
-mid's, `record -F outer` kept main's later calls)."""
+mid's, `record -F outer` kept main's later calls); and `record -C` erases
+the calls an exception leaves that led to no match, as at read time (they
+stayed, with clang; with gcc, a landing pad's record written between a
+frame's entry and its exit hook kept the frame from being erased)."""
 import os
 
 
@@ -14,10 +17,11 @@ def calls(text):
 
 def check(ctx):
     full = os.path.join(ctx.work, "trace.data")
-    for opts in (["-D", "2"], ["-D", "3"], ["-N", "mid"], ["-F", "outer"], ["-H", "check"]):
+    for opts in (["-D", "2"], ["-D", "3"], ["-N", "mid"], ["-F", "outer"], ["-H", "check"], ["-C", "leaf"],
+                 ["-C", "check"]):
         d = os.path.join(ctx.work, "rec.data")
         ctx.run("record", "-q", "-d", d, *opts, "--", os.path.join(ctx.work, "prog"), data=False, check=True)
         rec = calls(ctx.run("replay", "-d", d, check=True).stdout)
         read = calls(ctx.run("replay", "-d", full, *opts, check=True).stdout)
         assert rec == read, (opts, rec, read)
-        assert len(rec) > 10, (opts, rec)
+        assert len(rec) >= 7, (opts, rec)

@@ -31,8 +31,8 @@ static const struct export_format {
 	unsigned bytes_per_event;   /* output per trace event, measured (bench/run.py); 0: bounded */
 	int values;                 /* writes the calls' argument and return values */
 } formats[] = {
-	{ "perfetto", "pftrace", export_perfetto, "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)", 19, 1 },
-	{ "chrome",   "json",    export_chrome,   "Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)", 85, 1 },
+	{ "perfetto", "pftrace", export_perfetto, "Perfetto protobuf trace (ui.perfetto.dev, trace_processor)", 22, 1 },
+	{ "chrome",   "json",    export_chrome,   "Chrome trace-event JSON (chrome://tracing, Perfetto, speedscope)", 108, 1 },
 	{ "speedscope", "speedscope.json", export_speedscope, "speedscope's own JSON: one evented profile per thread", 37, 0 },
 	{ "folded",   "folded",  export_folded,   "folded stacks (flamegraph.pl, inferno, speedscope)", 0, 0 },
 	{ "svg",      "svg",     export_svg,      "interactive flame graph, one SVG file", 0, 0 },

@@ -51,7 +51,7 @@ def check(ctx):
     warned = subprocess.run([ctx.fntrace, "export", "-q", "-f", "chrome", "-o", out, "-d", ctx.data],
                             env=dict(os.environ, FNTRACE_EXPORT_WARN="1000000"), stderr=subprocess.PIPE, text=True,
                             check=True).stderr
-    m = re.match(r"fntrace: warning: '%s' will be about ([\d.]+) MB \(chrome takes ~85 bytes per event\)"
+    m = re.match(r"fntrace: warning: '%s' will be about ([\d.]+) MB \(chrome takes ~108 bytes per event\)"
                  % re.escape(out), warned)
     assert m, warned
     actual = os.path.getsize(out)

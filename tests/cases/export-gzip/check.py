@@ -30,7 +30,7 @@ def check(ctx):
     out = os.path.join(ctx.work, "big.pftrace")
     p = ctx.run("export", "-d", ctx.data, "-f", "perfetto", "-o", out, env=env, check=True)
     first = p.stderr.splitlines()[0]
-    m = re.fullmatch(r"fntrace: warning: '%s' will be about ([\d.]+) MB \(perfetto takes ~19 bytes per event\): "
+    m = re.fullmatch(r"fntrace: warning: '%s' will be about ([\d.]+) MB \(perfetto takes ~22 bytes per event\): "
                      r"--format perfetto is the smallest, '-o %s.gz' compresses it, and --since/--until export a "
                      r"part of the trace" % (re.escape(out), re.escape(out)), first)
     assert m, first

@@ -113,6 +113,25 @@ static void tsave_push(struct fnt_thread *t, uintptr_t fn, uint64_t now)
 	memcpy(f->cache, t->cache, sizeof(f->cache));
 }
 
+/* The call saved in f, shorter than its time= up to now: its subtree
+ * erased and the writer's state put back as it was before its entry (1).
+ * Kept (0): long enough; or its entry is in an earlier chunk; or the
+ * thread switched machine stacks since (coroutines): what follows the
+ * entry holds another stack's events, not only its subtree. */
+static int tsave_undo(struct fnt_thread *t, const struct fnt_tsave *f, const struct fnt_trig *g, uint64_t now)
+{
+	if (now - f->start >= g->time_ticks || f->seq != t->seq || f->switches != t->switches || !t->chunk ||
+	    f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos > t->pos)
+		return 0;
+	fnt_erase_tail(t, f->pos);
+	t->pos = f->pos;
+	t->last = f->last;
+	t->prev_new = f->prev_new;
+	memcpy(t->cache, f->cache, sizeof(t->cache));
+	t->depth = f->depth;
+	return 1;
+}
+
 /* 1 when FUNC, returning now, was shorter than its time= and its subtree is erased */
 static int tsave_erase(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t fn, uint64_t now)
 {
@@ -125,19 +144,7 @@ static int tsave_erase(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t
 	if (f->fn != fn || f->depth != t->depth - 1)
 		return 0;
 	t->flt.n_tsaves--;
-	/* kept: long enough; or its entry is in an earlier chunk; or the
-	 * thread switched machine stacks since (coroutines): what follows the
-	 * entry holds another stack's events, not only its subtree */
-	if (now - f->start >= g->time_ticks || f->seq != t->seq || f->switches != t->switches || !t->chunk ||
-	    f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos > t->pos)
-		return 0;
-	fnt_erase_tail(t, f->pos);
-	t->pos = f->pos;
-	t->last = f->last;
-	t->prev_new = f->prev_new;
-	memcpy(t->cache, f->cache, sizeof(t->cache));
-	t->depth = f->depth;
-	return 1;
+	return tsave_undo(t, f, g, now);
 }
 
 /* A longjmp back to depth: the time= calls it leaves never return, so
@@ -160,16 +167,8 @@ int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth)
 		if (f->depth < depth)
 			continue;       /* not left by the jump */
 		g = fnt_trigger_find(f->fn);
-		if (!g || !(g->flags & FNT_TRIG_TIME) || now - f->start >= g->time_ticks || f->seq != t->seq ||
-		    f->switches != t->switches || !t->chunk || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE ||
-		    f->pos > t->pos)
+		if (!g || !(g->flags & FNT_TRIG_TIME) || !tsave_undo(t, f, g, now))
 			continue;
-		fnt_erase_tail(t, f->pos);
-		t->pos = f->pos;
-		t->last = f->last;
-		t->prev_new = f->prev_new;
-		memcpy(t->cache, f->cache, sizeof(t->cache));
-		t->depth = f->depth;
 		t->flt.n_tsaves = i;
 		return was - t->depth;
 	}

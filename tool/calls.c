@@ -235,6 +235,15 @@ static void args_hand_back(struct trace_thread *th, const uint8_t *args, uint32_
 		trace_payload_done(th, args, len);
 }
 
+/* how many frames up to the innermost open call of addr (0: none open) */
+static size_t open_upto(struct tstack *s, uint64_t addr)
+{
+	size_t i = s->fs.n;
+	while (i > 0 && fs_at(&s->fs, i - 1)->addr != addr)
+		i--;
+	return i;
+}
+
 static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t ns, enum call_end how)
 {
 	struct frame *f = fs_top(&s->fs);
@@ -561,9 +570,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		break;
 	}
 	case TRACE_EXIT: {
-		size_t i = s->fs.n;
-		while (i > 0 && fs_at(&s->fs, i - 1)->addr != ev->addr)
-			i--;
+		size_t i = open_upto(s, ev->addr);
 		if (!i && s->owed) {
 			owed_exit(w, th, s, ev, in_range);
 			break;
@@ -627,9 +634,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		/* an exception landed in the innermost open call of ev->addr
 		 * (clang's -finstrument-functions calls no exit hook for the
 		 * frames it unwinds): the calls inside it are gone */
-		size_t i = s->fs.n;
-		while (i > 0 && fs_at(&s->fs, i - 1)->addr != ev->addr)
-			i--;
+		size_t i = open_upto(s, ev->addr);
 		while (i && s->fs.n > i)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		break;

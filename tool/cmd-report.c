@@ -306,6 +306,16 @@ static void fast_switch_in(struct thread_data *d, struct trace_thread *th, uint6
 		d->owed = (int)m->frames;
 }
 
+/* how many open calls up to the innermost one of func (0: none open:
+ * active says so without a scan) */
+static inline size_t fast_open_upto(struct thread_data *d, const uint32_t *active, uint32_t func)
+{
+	size_t k = active[func] ? d->stack.n : 0;
+	while (k > 0 && oc_func(ps_at_fast(&d->stack, k - 1)) != func)
+		k--;
+	return k;
+}
+
 /* as calls.c's find_parked: an exit that closes another stack's innermost call */
 static int fast_find_parked(struct thread_data *d, uint32_t func)
 {
@@ -352,10 +362,7 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 			tab[e->func].calls++;
 			active[e->func]++;
 		} else if (e->kind == TRACE_EXIT) {
-			/* no open call of it on this thread: nothing to scan */
-			size_t k = active[e->func] ? d->stack.n : 0;
-			while (k > 0 && oc_func(ps_at_fast(&d->stack, k - 1)) != e->func)
-				k--;
+			size_t k = fast_open_upto(d, active, e->func);
 			if (!k && d->owed) {     /* entered on another thread */
 				while (d->stack.n)
 					close_call(tab, active, d, e->ns);
@@ -377,9 +384,7 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 			}
 		} else if (e->kind == TRACE_UNWIND_TO) {
 			/* the calls inside the innermost open call of e->func are gone */
-			size_t k = active[e->func] ? d->stack.n : 0;
-			while (k > 0 && oc_func(ps_at_fast(&d->stack, k - 1)) != e->func)
-				k--;
+			size_t k = fast_open_upto(d, active, e->func);
 			while (k && d->stack.n > k)
 				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_SWITCH) {

@@ -21,9 +21,7 @@ def check(ctx):
     work = ctx.work
     d = os.path.join(work, "t.data")
     data = os.path.join(work, "perf.data")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "--call-graph", "dwarf", "-o", data,
-                        "--", ctx.fntrace, "record", "--callsite", "-d", d, "--", os.path.join(work, "prog")],
-                       capture_output=True, text=True, cwd=work, timeout=120)
+    p = P.record(ctx, perf, data, d, os.path.join(work, "prog"), how=("--call-graph", "dwarf"), args=("--callsite",))
     assert p.returncode == 0 and "done" in p.stdout, (p.stdout, p.stderr)
     assert mode(data) == 0o600, oct(mode(data))
 

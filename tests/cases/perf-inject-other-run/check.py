@@ -18,9 +18,7 @@ def check(ctx):
     prog = os.path.join(work, "prog")
     data = os.path.join(work, "perf.data")
     run_a, run_b = os.path.join(work, "a.data"), os.path.join(work, "b.data")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g", "-o", data, "--",
-                        ctx.fntrace, "record", "-d", run_a, "--", prog], capture_output=True, text=True, cwd=work,
-                       timeout=120)
+    p = P.record(ctx, perf, data, run_a, prog)
     assert p.returncode == 0 and "done" in p.stdout, (p.stdout, p.stderr)
     ctx.run("record", "-d", run_b, "--", prog, check=True)
 

@@ -55,9 +55,7 @@ def check(ctx):
     prog = os.path.join(work, "prog")
     d = os.path.join(work, "t.data")
     data = os.path.join(work, "perf.data")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g", "-o", data, "--",
-                        ctx.fntrace, "record", "-d", d, "--", prog], capture_output=True, text=True, cwd=work,
-                       timeout=120)
+    p = P.record(ctx, perf, data, d, prog)
     assert p.returncode == 0 and "done" in p.stdout, (p.stdout, p.stderr)
     ctx.run("archive", "-d", d, "-o", os.path.join(work, "t.tar"), check=True)
 

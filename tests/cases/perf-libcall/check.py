@@ -94,10 +94,8 @@ def check(ctx):
         raise Skip(why)
     d = os.path.join(ctx.work, "trace.data")
     data = os.path.join(ctx.work, "perf.data")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "--call-graph", "dwarf", "-o", data,
-                        "--", ctx.fntrace, "record", "-d", d, "--", os.path.join(ctx.work, "prog")],
-                       capture_output=True, text=True, cwd=ctx.work, timeout=120,
-                       env=dict(os.environ, FNTRACE_LIBCALL="1"))
+    p = P.record(ctx, perf, data, d, os.path.join(ctx.work, "prog"), how=("--call-graph", "dwarf"),
+                 env=dict(os.environ, FNTRACE_LIBCALL="1"))
     assert p.returncode == 0 and re.search(r"^done \d+$", p.stdout, re.M), (p.stdout, p.stderr)
 
     # the runtime maps no ELF file of its own (it reads the parts it parses):

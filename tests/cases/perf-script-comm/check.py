@@ -19,9 +19,7 @@ def check(ctx):
     work = ctx.work
     d = os.path.join(work, "t.data")
     data = os.path.join(work, "perf.data")
-    p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", "-g", "-o", data, "--",
-                        ctx.fntrace, "record", "-d", d, "--", os.path.join(work, "prog")], capture_output=True,
-                       text=True, cwd=work, timeout=120)
+    p = P.record(ctx, perf, data, d, os.path.join(work, "prog"))
     assert p.returncode == 0 and "done" in p.stdout, (p.stdout, p.stderr)
     text = subprocess.run([perf, "script", "-i", data], capture_output=True, text=True, cwd=work,
                           timeout=120).stdout

@@ -107,10 +107,7 @@ def check(ctx):
         d = os.path.join(ctx.work, "trace.data")
         data = os.path.join(ctx.work, "perf.data")
         shutil.rmtree(d, ignore_errors=True)
-        p = subprocess.run([perf, "record", "-q", "-k", "mono", "-e", "cpu-clock", *how, "-o", data, "--",
-                            ctx.fntrace, "record", "-d", d, *record_args, "--", prog],
-                           capture_output=True, text=True, cwd=ctx.work, timeout=120,
-                           env=dict(os.environ, **env))
+        p = P.record(ctx, perf, data, d, prog, how=how, args=record_args, env=dict(os.environ, **env))
         assert p.returncode == 0 and "done" in p.stdout, (name, how, p.stdout, p.stderr)
         raw = subprocess.run([perf, "script", "-i", data], capture_output=True, text=True, cwd=ctx.work,
                              timeout=120).stdout

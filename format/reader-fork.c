@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "format/ghosts.h"
 #include "format/reader-internal.h"
 
 /* ---- the frames a forked child inherited ---- */
@@ -35,6 +36,7 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 {
 	struct trace_frame_ref *st = NULL, *prefix_st = NULL;
 	size_t n = 0, gone = 0, prefix = 0;
+	struct ghosts gh = { 0 };       /* format/ghosts.h: as the call layer counts an UNWIND */
 	struct trace_thread *pt;
 
 	if (th->inherited_done || th->start_depth <= 0)
@@ -57,28 +59,36 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 	cursor_init(c, pt, changes, n_changes, wc, &one, 1);
 	while (cursor_next(c, &ev) && c->ticks < th->fork_ticks) {
 		if (ev.kind == TRACE_ENTRY) {
+			ghosts_settle(&gh, n);
 			st = grow_(st, n, sizeof(*st));
 			st[n++] = (struct trace_frame_ref){ ev.func, ev.addr };
 		} else if (ev.kind == TRACE_EXIT) {
 			size_t i = n;
 			while (i > 0 && st[i - 1].addr != ev.addr)
 				i--;
-			if (i)
+			if (i) {
+				ghosts_add(&gh, i, n - i);
 				n = i - 1;
-			else if (!n)
+			} else if (!n)
 				gone++;         /* a frame the parent itself inherited */
 		} else if (ev.kind == TRACE_UNWIND_TO) {
 			size_t i = n;
 			while (i > 0 && st[i - 1].addr != ev.addr)
 				i--;
-			if (i)
+			if (i) {
+				ghosts_add(&gh, i, n - i);
 				n = i;
+			}
 		} else if (ev.kind == TRACE_UNWIND) {
-			for (uint64_t k = 0; k < ev.count; k++)
-				if (n)
-					n--;
-				else
-					gone++;
+			uint64_t left = ev.count;
+			while (left && (left -= ghosts_take(&gh, n, left))) {
+				if (!n) {       /* (no loop per call: the count is the trace's) */
+					gone += left;
+					break;
+				}
+				left--;
+				n--;
+			}
 		}
 	}
 	chunk_done(c);
@@ -97,7 +107,14 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 	prefix = inherited(t, pt, level + 1);
 	prefix_st = pt->inherited;
 	prefix = prefix > gone ? prefix - gone : 0;
-	size_t total = prefix + n, skip = total > (size_t)th->start_depth ? total - (size_t)th->start_depth : 0;
+	/* the runtime's depth at the fork counts the parent's ghosts too */
+	uint64_t ghosts = (uint64_t)(pt->inherited_ghosts > 0 ? pt->inherited_ghosts : 0);
+	for (size_t i = 0; i < gh.n; i++)
+		ghosts += gh.g[i].n;
+	ghosts_free(&gh);
+	th->inherited_ghosts = ghosts < (uint64_t)th->start_depth ? (int32_t)ghosts : th->start_depth;
+	size_t depth = (size_t)(th->start_depth - th->inherited_ghosts);
+	size_t total = prefix + n, skip = total > depth ? total - depth : 0;
 	th->inherited = malloc((total - skip + 1) * sizeof(*th->inherited));
 	if (!th->inherited)
 		exit(1);

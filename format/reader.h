@@ -63,6 +63,8 @@ struct trace_thread {
 	struct trace_frame_ref *inherited;   /* trace_inherited's answer, once asked */
 	size_t n_inherited;
 	int inherited_done;
+	int32_t inherited_ghosts;   /* of start_depth, calls the parent's runtime still counted open at the
+	                               fork that a reader closes (format/ghosts.h); with trace_inherited */
 	/* fibers (FNT_META_STACK_MOVED): the machine stacks other threads
 	 * took over from this one, and the ones it took over, by time */
 	struct trace_stack_move **moves_out, **moves_in;

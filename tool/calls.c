@@ -35,6 +35,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "format/ghosts.h"
 #include "tool/framestack.h"
 #include "tool/tool.h"
 
@@ -51,7 +52,8 @@ struct tstack {
 	int shorts_known;
 	uint64_t stack;      /* coroutines: the machine stack these frames are on (0: the thread's own) */
 	int owed;            /* fibers: calls open on it that another thread entered, whose returns come here */
-	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack, owed) */
+	struct ghosts gh;    /* calls the runtime still counts open that were closed here (format/ghosts.h) */
+	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack, owed, gh) */
 	size_t n_parked;
 	size_t next_out, next_in;   /* fibers: the thread's moves (trace_stack_move) not applied yet */
 };
@@ -182,11 +184,13 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 	s->base = slot->base;
 	s->decided = slot->decided;
 	s->owed = slot->owed;
+	s->gh = slot->gh;
 	s->stack = id;
 	slot->fs = cur.fs;
 	slot->base = cur.base;
 	slot->decided = cur.decided;
 	slot->owed = cur.owed;
+	slot->gh = cur.gh;
 	slot->stack = cur.stack;
 	suspend_all(w, th, s, 1, ns);
 	if (w->ops->switched)
@@ -476,7 +480,8 @@ static void inherit_frames(struct calls_walk *w, struct trace_thread *th, struct
 	s->forked = 1;
 	if (!n)
 		return;
-	s->base = th->start_depth > (int)n ? th->start_depth - (int)n : 0;
+	int depth = th->start_depth - th->inherited_ghosts;
+	s->base = depth > (int)n ? depth - (int)n : 0;
 	for (size_t i = 0; i < n; i++) {
 		struct frame *parent = s->fs.n ? fs_top(&s->fs) : NULL;
 		struct frame *f = fs_push(&s->fs);
@@ -504,6 +509,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 	switch (ev->kind) {
 	case TRACE_ENTRY: {
 		struct frame *parent, *f;
+		if (__builtin_expect(s->gh.n != 0, 0))
+			ghosts_settle(&s->gh, s->fs.n);
 		f = fs_push(&s->fs);
 		parent = s->fs.n > 1 ? fs_at(&s->fs, s->fs.n - 2) : NULL;   /* resident: near the top */
 		f->func = ev->func;
@@ -586,6 +593,9 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			}
 			break;
 		}
+		/* the calls inside it close unwound: the runtime still counts
+		 * them (a landing pad that was not traced, a longjmp it missed) */
+		ghosts_add(&s->gh, i, s->fs.n - i);
 		while (s->fs.n > i)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		struct frame *done = fs_top(&s->fs);
@@ -619,8 +629,12 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 					      top ? top->depth + (top->shown ? 1 : 0) : s->base);
 		}
 		break;
-	case TRACE_UNWIND:
-		for (uint64_t k = 0; k < ev->count && (s->fs.n || s->owed); k++) {
+	case TRACE_UNWIND: {
+		/* ev->count calls as the runtime counts them: the ghosts inside
+		 * each frame go before the frame */
+		uint64_t left = ev->count;
+		while (left && (left -= ghosts_take(&s->gh, s->fs.n, left)) && (s->fs.n || s->owed)) {
+			left--;
 			if (!s->fs.n) {         /* a call owed to this stack, left (switch_in) */
 				s->owed--;
 				if (s->base > 0)
@@ -630,11 +644,14 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		}
 		break;
+	}
 	case TRACE_UNWIND_TO: {
 		/* an exception landed in the innermost open call of ev->addr
 		 * (clang's -finstrument-functions calls no exit hook for the
 		 * frames it unwinds): the calls inside it are gone */
 		size_t i = open_upto(s, ev->addr);
+		if (i)
+			ghosts_add(&s->gh, i, s->fs.n - i);
 		while (i && s->fs.n > i)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
 		break;
@@ -707,10 +724,13 @@ static int walk(struct view *v, int by_time, const struct calls_ops *ops, void *
 				close_all(&w, th, th->last_ns);
 			if (th->view_data) {
 				struct tstack *s = th->view_data;
-				for (size_t j = 0; j < s->n_parked; j++)
+				for (size_t j = 0; j < s->n_parked; j++) {
 					fs_free(&s->parked[j].fs);
+					ghosts_free(&s->parked[j].gh);
+				}
 				free(s->parked);
 				fs_free(&s->fs);
+				ghosts_free(&s->gh);
 				free(th->view_data);
 				th->view_data = NULL;
 			}

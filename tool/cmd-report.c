@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "format/ghosts.h"
 #include "tool/outbuf.h"
 #include "tool/framestack.h"
 #include "tool/tool.h"
@@ -102,11 +103,13 @@ struct thread_data {
 	struct pstack stack;     /* unfiltered path only: its open calls */
 	uint64_t g;              /* see struct open_call */
 	int stack_init;
+	struct ghosts gh;        /* calls the runtime still counts open that were closed here (format/ghosts.h) */
 	struct parked_calls {    /* coroutines: the calls open on the other machine stacks */
 		uint64_t id;
 		struct pstack stack;
 		uint64_t g;
 		int owed;
+		struct ghosts gh;
 	} *parked;
 	size_t n_parked;
 	uint64_t cur;            /* the machine stack of `stack` (0: the thread's own) */
@@ -262,10 +265,11 @@ static void fast_switch(struct thread_data *d, uint64_t id)
 		ps_init(&slot->stack, sizeof(struct open_call));
 	}
 	stack_active(d, (uint32_t)-1);
-	struct parked_calls cur = { d->cur, d->stack, d->g, d->owed };
+	struct parked_calls cur = { d->cur, d->stack, d->g, d->owed, d->gh };
 	d->stack = slot->stack;
 	d->g = slot->g;
 	d->owed = slot->owed;
+	d->gh = slot->gh;
 	d->cur = id;
 	*slot = cur;
 	stack_active(d, 1);
@@ -356,6 +360,8 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 		if (__builtin_expect(d->next_out < th->n_moves_out, 0) && th->moves_out[d->next_out]->ns <= e->ns)
 			fast_moves_out(tab, active, d, th, e->ns);
 		if (e->kind == TRACE_ENTRY) {
+			if (__builtin_expect(d->gh.n != 0, 0))
+				ghosts_settle(&d->gh, d->stack.n);
 			struct open_call *c = ps_push_fast(&d->stack);
 			c->start = (e->ns & OC_MASK) | (uint64_t)(e->func & 0xffff) << OC_BITS;
 			c->g = d->g | (uint64_t)(e->func >> 16) << OC_BITS;
@@ -373,10 +379,13 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 				k = d->stack.n;
 			if (!k)
 				continue;   /* entered before the trace began */
+			ghosts_add(&d->gh, k, d->stack.n - k);   /* the calls inside it, unwound */
 			while (d->stack.n >= k)
 				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_UNWIND) {
-			for (uint64_t k = 0; k < e->count && (d->stack.n || d->owed); k++) {
+			uint64_t left = e->count;   /* as calls.c: each frame's ghosts first */
+			while (left && (left -= ghosts_take(&d->gh, d->stack.n, left)) && (d->stack.n || d->owed)) {
+				left--;
 				if (d->stack.n)
 					close_call(tab, active, d, e->ns);
 				else
@@ -385,6 +394,8 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 		} else if (e->kind == TRACE_UNWIND_TO) {
 			/* the calls inside the innermost open call of e->func are gone */
 			size_t k = fast_open_upto(d, active, e->func);
+			if (k)
+				ghosts_add(&d->gh, k, d->stack.n - k);
 			while (k && d->stack.n > k)
 				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_SWITCH) {
@@ -558,9 +569,12 @@ static void free_thread_data(struct view *v)
 			free(d->active.n);
 			if (d->stack_init)
 				ps_free(&d->stack);
-			for (size_t j = 0; j < d->n_parked; j++)
+			for (size_t j = 0; j < d->n_parked; j++) {
 				ps_free(&d->parked[j].stack);
+				ghosts_free(&d->parked[j].gh);
+			}
 			free(d->parked);
+			ghosts_free(&d->gh);
 			free(d);
 			v->trace->procs[i].threads[k].view_aux = NULL;
 		}

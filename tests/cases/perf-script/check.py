@@ -1,5 +1,6 @@
 import os, re, shutil, struct, subprocess, sys
 import perfcheck as P
+from perfcheck import FRAME, HEADER, own_code, pc_own, samples, swapped
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import browser  # noqa: E402
@@ -31,56 +32,7 @@ import browser  # noqa: E402
 # check, when the test still counted it as one).
 
 CHAINS = {"leaf": ["leaf", "middle", "outer"], "middle": ["middle", "outer"], "outer": ["outer"]}
-HEADER = re.compile(r"^(\S+\s*?\S*?)\s+(\d+)(?:/(\d+))?\s")
-FRAME = re.compile(r"^\s*(\w+)\s*(.+) \((\S*)\)")
 UNMATCHED = re.compile(r"^fntrace: perf-script: (\d+) of (\d+) samples had no matching calls in the trace$", re.M)
-
-
-def samples(text):
-    """(tid, [(func, module), ...] innermost first) per sample"""
-    out, cur = [], None
-    for line in text.split("\n"):
-        if not line.strip():
-            if cur:
-                out.append(cur)
-            cur = None
-            continue
-        if line.startswith("#"):
-            continue
-        m = HEADER.match(line)
-        if m and not line[0].isspace():
-            cur = (int(m.group(3) or m.group(2)), [])
-            continue
-        m = FRAME.match(line)
-        assert m and cur is not None, ("a line stackcollapse-perf.pl would not read", line)
-        off = re.search(r"\+0x([0-9a-f]+)$", m.group(2))
-        cur[1].append((m.group(2)[:off.start()] if off else m.group(2), m.group(3), int(off.group(1), 16) if off else None))
-    if cur:
-        out.append(cur)
-    return out
-
-
-def swapped(frame):
-    """a swapped return address, as doc/perf-script.md defines it (a pc
-    elsewhere in the trampoline is fntrace's own code running: perf then
-    may name it "fnt_return_trampoline+0x1b (inlined)", by the line table's
-    function, with the offset from fnt_traced_return, and it stays)"""
-    f, _, off = frame
-    return (f == "fnt_traced_return" and off in (0, 1)) or (f == "fnt_return_trampoline" and off in (0, None))
-
-
-def pc_own(frames):
-    """a sample whose pc is fntrace's own code: a hook, the trampoline past
-    its return address, or a library-call stub the runtime made (anonymous
-    memory, which perf names after the /tmp/perf-PID.map it would read)"""
-    return bool(frames) and not swapped(frames[0]) and \
-        (frames[0][1].endswith("libfntrace.so") or re.search(r"/perf-\d+\.map$|//anon", frames[0][1]) is not None)
-
-
-def own_code(frames):
-    """pc_own, with a swapped frame above it (perf's unwinding by frame
-    pointers goes on past the trampoline; by DWARF it stops there)"""
-    return pc_own(frames) and any(swapped(fr) for fr in frames[1:])
 
 
 def in_hooks(frames):

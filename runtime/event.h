@@ -22,7 +22,7 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
 	if (t->flt.n_root && (fnt_filtering & FNT_FILTER_DEPTH_ONLY)) {
 		if (!is_exit)
-			t->flt.fdepth++;
+			fnt_fn_note(t, ++t->flt.fdepth, fn);   /* (for a landing pad inside the subtree) */
 		else if (t->flt.fdepth-- <= t->flt.n_root)
 			t->flt.n_root = 0;
 		return 1;
@@ -35,7 +35,9 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 		}
 		if (!is_exit && (fnt_filtering & FNT_FILTER_F_INLINE) == FNT_FILTER_F_INLINE &&
 		    !fnt_fset_lookup(__atomic_load_n(&fnt_cur_set, __ATOMIC_ACQUIRE), fn)) {
-			t->flt.fdepth++;
+			/* (noted too: an exception thrown in a -F subtree may
+			 * land in a frame outside it) */
+			fnt_fn_note(t, ++t->flt.fdepth, fn);
 			return 1;
 		}
 	}

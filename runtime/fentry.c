@@ -885,8 +885,10 @@ FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
 	/* and for the reader, which function's frame it lands in (the calls
 	 * of clang's -finstrument-functions builds have no exit here) */
 	uintptr_t region = (uintptr_t)_Unwind_GetRegionStart(c);
-	fnt_filter_landing(t, region);   /* (first: -C and -t may erase the calls left) */
-	fnt_put_unwind_to(t, region);
+	/* with filters on, the runtime knows the calls left (their UNWIND,
+	 * or nothing when none was written); else the reader finds them */
+	if (!fnt_filter_landing(t, region))
+		fnt_put_unwind_to(t, region);
 	if (f)
 		f(c, ip);
 }

@@ -633,23 +633,19 @@ static int hbit_take(struct fnt_thread *t, int32_t d)
 	return 1;
 }
 
-#define FNT_FLT_FNS 512     /* one page of uintptr_t */
-
-/* the function entered at depth d, for fnt_filter_landing */
-static inline void fn_note(struct fnt_thread *t, int32_t d, uintptr_t fn)
+/* the function entered at depth d (fnt_fn_note), the thread's first:
+ * its page mapped */
+void fnt_fn_note_first(struct fnt_thread *t, int32_t d, uintptr_t fn)
 {
-	if (__builtin_expect(!t->flt_fn, 0)) {
-		if (t->flt_fn_tried || t->file || fnt_no_clock)
-			return;         /* (a vfork child: its parent's memory) */
-		t->flt_fn_tried = 1;
-		void *m = mmap(NULL, FNT_FLT_FNS * sizeof(uintptr_t), PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED)
-			return;
-		t->flt_fn = m;
-		t->flt_fn_lo = d - 1;   /* the calls open before: not known */
-	}
-	t->flt_fn[(uint32_t)d % FNT_FLT_FNS] = fn;
+	if (t->flt_fn_tried || t->file || fnt_no_clock)
+		return;         /* (a vfork child: its parent's memory) */
+	t->flt_fn_tried = 1;
+	void *m = mmap(NULL, FNT_FLT_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return;
+	t->flt_fn = m;
+	t->flt_fn_lo = d - 1;   /* the calls open before: not known */
+	fnt_fn_note(t, d, fn);
 }
 
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
@@ -663,7 +659,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		name_check(t);
 	if (!is_exit) {
 		d = ++t->flt.fdepth;
-		fn_note(t, d, fn);
+		fnt_fn_note(t, d, fn);
 		if (t->flt.n_root)
 			return 1;
 		if (max_stack && d > max_stack)
@@ -772,7 +768,7 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	if (n_m && outside_modules(__atomic_load_n(&cur_set, __ATOMIC_ACQUIRE), fn))
 		return;
 	if (!is_exit) {
-		fn_note(t, ++t->flt.fdepth, fn);
+		fnt_fn_note(t, ++t->flt.fdepth, fn);
 		return;
 	}
 	d = t->flt.fdepth--;
@@ -832,28 +828,40 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
  * taken them out of the depth already; clang's -finstrument-functions
  * calls no exit hook for them, and the depths stayed as if they were open:
  * `record -D 2` dropped every later call of the thread, -N left its subtree
- * open for good.  Not found among the last FNT_FLT_FNS entries known: the
- * depths stay. */
-void fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
+ * open for good.  The written calls among them close here with an UNWIND
+ * record, as a longjmp's do (1: the caller writes no UNWIND_TO): the
+ * landing frame may not be written (`record -F f`, f thrown through and
+ * caught by its caller), and the written depth, which a later longjmp, a
+ * fork and a stack switch count from, goes back with them.  Not found
+ * among the last FNT_FLT_FNS entries known: the depths stay (0). */
+int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 {
 	if (!fnt_filtering || !t->flt_fn || !fn)
-		return;
+		return 0;
 	int32_t top = t->flt.fdepth;
 	for (int32_t d = top; d > t->flt_fn_lo && d > 0 && top - d < FNT_FLT_FNS; d--)
 		if (t->flt_fn[(uint32_t)d % FNT_FLT_FNS] == fn) {
-			/* -C, -t: the written calls left erased as their exits
-			 * would have (before the UNWIND_TO record: while each
-			 * entry is still the last thing written) */
-			if (d < top && !t->busy && t->state == FNT_T_ACTIVE && t->chunk) {
+			/* the written calls open when the frame above it was
+			 * entered: the ones still open inside it now */
+			int32_t depth = d < top ? FNT_FLT_WD(t)[(uint32_t)(d + 1) % FNT_FLT_FNS] : t->depth;
+			/* -C, -t, time=: the written calls left erased as their
+			 * exits would have (while each entry is still the last
+			 * thing written), then the rest closed as unwound */
+			if (depth < t->depth && depth >= 0 && !t->busy && t->state == FNT_T_ACTIVE && t->chunk) {
 				t->busy = FNT_BUSY_RUNTIME;
 				__asm__ volatile("" ::: "memory");
-				erase_left(t, 0, d);
+				erase_left(t, depth, d);
+				if (t->depth > depth)
+					fnt_trigger_unwind_erase(t, depth);
+				if (t->depth > depth)
+					fnt_put_unwind(t, (uint32_t)(t->depth - depth));
 				__asm__ volatile("" ::: "memory");
 				t->busy = 0;
 			}
 			fnt_filter_longjmp(t, d);
-			return;
+			return 1;
 		}
+	return 0;
 }
 
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
@@ -946,7 +954,7 @@ void fnt_filter_thread_gone(struct fnt_thread *t)
 {
 	fnt_filter_thread_exit(t);
 	if (t->flt_fn && !t->file) {
-		munmap(t->flt_fn, FNT_FLT_FNS * sizeof(uintptr_t));
+		munmap(t->flt_fn, FNT_FLT_BYTES);
 		t->flt_fn = NULL;
 	}
 	if (t->flt.hbits) {

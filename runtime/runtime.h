@@ -365,12 +365,30 @@ void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* fnt_disable() in force: only follow the call depth */
 void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
+#define FNT_FLT_FNS 512     /* t->flt_fn: one page of uintptr_t, then as many int32_t */
+#define FNT_FLT_BYTES (FNT_FLT_FNS * (sizeof(uintptr_t) + sizeof(int32_t)))
+/* the written depth before the entry at each fdepth (mod FNT_FLT_FNS) */
+#define FNT_FLT_WD(t) ((int32_t *)((t)->flt_fn + FNT_FLT_FNS))
+/* the thread's first note: its pages mapped (fnt_fn_note) */
+void fnt_fn_note_first(struct fnt_thread *t, int32_t d, uintptr_t fn) FNT_HIDDEN;
+/* fn entered at fdepth d, with the count of written calls open before it,
+ * for an exception's landing pad (every entry the filters see, also the
+ * ones event.h decides without filter.c) */
+static inline __attribute__((always_inline)) void fnt_fn_note(struct fnt_thread *t, int32_t d, uintptr_t fn)
+{
+	if (__builtin_expect(t->flt_fn != 0, 1)) {
+		t->flt_fn[(uint32_t)d % FNT_FLT_FNS] = fn;
+		FNT_FLT_WD(t)[(uint32_t)d % FNT_FLT_FNS] = t->depth;
+	} else {
+		fnt_fn_note_first(t, d, fn);
+	}
+}
 /* module map changed: (re)resolve the globs; called under the scan lock */
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };
 void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 /* an exception lands in the innermost open call of fn (fentry.c's _Unwind_SetIP) */
-void fnt_filter_landing(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
+int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
 int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
 int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
 /* coroutines (coro.c): the state of the stack the thread leaves goes into

@@ -1,5 +1,5 @@
 """Record-time filters keep what the same filter keeps at read time across
-the exceptions: the runtime's depths go down where an exception lands
+the exceptions (also where the exception lands outside a -F subtree): the runtime's depths go down where an exception lands
 (clang's -finstrument-functions calls no exit hook for the frames it
 unwinds, and its depths stayed as if they were open: `record -D 2` dropped
 every call after the first exception, `record -N mid` everything after
@@ -17,11 +17,19 @@ def calls(text):
 
 def check(ctx):
     full = os.path.join(ctx.work, "trace.data")
+    # (-F inner, mid, check, again: an exception thrown through the -F
+    # function and caught outside it, in a frame the filter left out: the
+    # runtime noted no function at the depths it decided without filter.c,
+    # so the landing went unseen and everything after was recorded, inside
+    # the -F function; then, with the depths right, the written frames of
+    # the -F function stayed open, since the reader never saw the frame it
+    # landed in)
     for opts in (["-D", "2"], ["-D", "3"], ["-N", "mid"], ["-F", "outer"], ["-H", "check"], ["-C", "leaf"],
-                 ["-C", "check"]):
+                 ["-C", "check"], ["-F", "inner"], ["-F", "mid"], ["-F", "check"], ["-F", "again"], ["-H", "mid"],
+                 ["-F", "outer", "-N", "mid"]):
         d = os.path.join(ctx.work, "rec.data")
         ctx.run("record", "-q", "-d", d, *opts, "--", os.path.join(ctx.work, "prog"), data=False, check=True)
         rec = calls(ctx.run("replay", "-d", d, check=True).stdout)
         read = calls(ctx.run("replay", "-d", full, *opts, check=True).stdout)
         assert rec == read, (opts, rec, read)
-        assert len(rec) >= 7, (opts, rec)
+        assert len(rec) >= 4, (opts, rec)

@@ -36,6 +36,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import traceback
@@ -290,6 +291,10 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
     args = ap.parse_args()
+    # the cases' programs get signals' default actions: a suite started
+    # under nohup (SIGHUP ignored, which exec keeps) made `live`'s program
+    # ignore the SIGHUP live-tmpdir sends it, as it should there
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     fntrace = os.path.join(ROOT, args.build, "fntrace")
     os.environ["FNTRACE_LIBCALL"] = "0"     # see the docstring
     LIBDIR[0] = os.path.dirname(os.path.abspath(fntrace))

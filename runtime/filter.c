@@ -844,10 +844,16 @@ int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 			/* the written calls open when the frame above it was
 			 * entered: the ones still open inside it now */
 			int32_t depth = d < top ? FNT_FLT_WD(t)[(uint32_t)(d + 1) % FNT_FLT_FNS] : t->depth;
+			if (depth > t->depth || depth < 0) {
+				/* a note older than the frames open (a recursion
+				 * 512 deeper overwrote it): the reader's UNWIND_TO */
+				fnt_filter_longjmp(t, d);
+				return 0;
+			}
 			/* -C, -t, time=: the written calls left erased as their
 			 * exits would have (while each entry is still the last
 			 * thing written), then the rest closed as unwound */
-			if (depth < t->depth && depth >= 0 && !t->busy && t->state == FNT_T_ACTIVE && t->chunk) {
+			if (depth < t->depth && !t->busy && t->state == FNT_T_ACTIVE && t->chunk) {
 				t->busy = FNT_BUSY_RUNTIME;
 				__asm__ volatile("" ::: "memory");
 				erase_left(t, depth, d);

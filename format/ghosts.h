@@ -92,6 +92,25 @@ static inline uint64_t ghosts_take(struct ghosts *gh, size_t level, uint64_t wan
 	return t->n;
 }
 
+/* An UNWIND of count calls as the runtime counts them, with n frames open:
+ * the ghosts inside each frame go before the frame.  Returns how many of
+ * the n frames it pops (innermost first); *below: the calls it leaves
+ * under the bottom frame (frames entered before this stream began) */
+static inline size_t ghosts_unwind(struct ghosts *gh, size_t n, uint64_t count, uint64_t *below)
+{
+	size_t popped = 0;
+	*below = 0;
+	while (count && (count -= ghosts_take(gh, n - popped, count))) {
+		if (popped == n) {
+			*below = count;
+			break;
+		}
+		count--;
+		popped++;
+	}
+	return popped;
+}
+
 static inline void ghosts_free(struct ghosts *gh)
 {
 	free(gh->g);

@@ -80,15 +80,9 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 				n = i;
 			}
 		} else if (ev.kind == TRACE_UNWIND) {
-			uint64_t left = ev.count;
-			while (left && (left -= ghosts_take(&gh, n, left))) {
-				if (!n) {       /* (no loop per call: the count is the trace's) */
-					gone += left;
-					break;
-				}
-				left--;
-				n--;
-			}
+			uint64_t below;
+			n -= ghosts_unwind(&gh, n, ev.count, &below);
+			gone += below;
 		}
 	}
 	chunk_done(c);

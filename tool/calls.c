@@ -632,16 +632,13 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 	case TRACE_UNWIND: {
 		/* ev->count calls as the runtime counts them: the ghosts inside
 		 * each frame go before the frame */
-		uint64_t left = ev->count;
-		while (left && (left -= ghosts_take(&s->gh, s->fs.n, left)) && (s->fs.n || s->owed)) {
-			left--;
-			if (!s->fs.n) {         /* a call owed to this stack, left (switch_in) */
-				s->owed--;
-				if (s->base > 0)
-					s->base--;
-				continue;
-			}
+		uint64_t below;
+		for (size_t k = ghosts_unwind(&s->gh, s->fs.n, ev->count, &below); k > 0; k--)
 			pop(w, th, s, ev->ns, CALL_UNWOUND);
+		for (; below && s->owed; below--) {     /* calls owed to this stack, left (switch_in) */
+			s->owed--;
+			if (s->base > 0)
+				s->base--;
 		}
 		break;
 	}

@@ -383,14 +383,11 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 			while (d->stack.n >= k)
 				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_UNWIND) {
-			uint64_t left = e->count;   /* as calls.c: each frame's ghosts first */
-			while (left && (left -= ghosts_take(&d->gh, d->stack.n, left)) && (d->stack.n || d->owed)) {
-				left--;
-				if (d->stack.n)
-					close_call(tab, active, d, e->ns);
-				else
-					d->owed--;
-			}
+			uint64_t below;   /* as calls.c */
+			for (size_t k = ghosts_unwind(&d->gh, d->stack.n, e->count, &below); k > 0; k--)
+				close_call(tab, active, d, e->ns);
+			for (; below && d->owed; below--)
+				d->owed--;
 		} else if (e->kind == TRACE_UNWIND_TO) {
 			/* the calls inside the innermost open call of e->func are gone */
 			size_t k = fast_open_upto(d, active, e->func);

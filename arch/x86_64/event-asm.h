@@ -22,8 +22,9 @@
 .endm
 
 /* A hit's head (d << 8 | slot << 2 | kind, under 2^21 since the pause d
- * is under FNT_GAP_TICKS = 2^13) in %rdx as its 2- or 3-byte prefix varint
- * at %r8, which moves on past it.  Uses %rcx.  Without a branch: the
+ * is under FNT_GAP_TICKS = 2^13), or a NEW event's (d << 8 | other << 3 |
+ * is_exit << 2 | FNT_K_NEW, as short), in %rdx as its 2- or 3-byte prefix
+ * varint at %r8, which moves on past it.  Uses %rcx.  Without a branch: the
  * length follows the pause (3 bytes from 64 ticks on), which in a real
  * program changes from one call to the next, and a branch on it was
  * mispredicted often enough to cost 3-10 % of whole runs (mix, sqlite:

@@ -136,7 +136,7 @@
 	mov %rcx, 16(%rsp)
 	shl $8, %rdx
 	lea (2 + 4 * \kind)(%rdx,%rax,8), %rdx   /* d << 8 | other << 3 | is_exit << 2 | FNT_K_NEW */
-	VARINT_PUT
+	HIT_PUT                           /* under 2^21 as a hit's */
 	pop %rdx                          /* the address's varint after the head */
 	.cfi_adjust_cfa_offset -8
 	VARINT_PUT

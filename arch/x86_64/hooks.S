@@ -86,9 +86,8 @@
 	mov %rdi, %fs:T_PREV_NEW(%r11)
 	shl $8, %rdx
 	lea (2 + 4 * \kind)(%rdx,%rsi,8), %rdx   /* d << 8 | other << 3 | is_exit << 2 | FNT_K_NEW */
-	mov %rax, %r10                    /* the address's varint follows the head's */
-	VARINT_PUT
-	mov %r10, %rdx
+	HIT_PUT                           /* under 2^21 as a hit's */
+	mov %rax, %rdx                    /* the address's varint follows */
 	VARINT_PUT
 	jmp 6b
 8:	movl $0, %fs:T_BUSY(%r11)

@@ -729,6 +729,7 @@ int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause)
 			t->stk_span = top - floor;
 			t->stk_raised = 1;
 		}
+		t->checked_at = fnt_now();
 		return 0;
 	}
 	if (fnt_vfork_adopt(t, unenter))

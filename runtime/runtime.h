@@ -160,6 +160,9 @@ struct fnt_thread {
 	uintptr_t *flt_fn;
 	int32_t flt_fn_lo;
 	uint32_t flt_fn_tried;
+	/* when fnt_foreign_event last found this thread itself, its gettid
+	 * done: a clone of the thread's starts after it (coro.c) */
+	uint64_t checked_at;
 };
 
 struct fnt_argspec;

@@ -75,11 +75,6 @@ struct fnt_drain_ctl {
 	uint64_t owner_ns;       /* owner_pid's pid namespace (inode; 0 unknown or not stored yet): a
 	                            process of another namespace may have the same pid */
 	struct fnt_drain_slot slot[FNT_DRAIN_MAX_SLOTS];
-	/* (after the slots, where a runtime or record of an earlier version
-	 * neither reads nor writes: it stays 0 and each side does as before) */
-	uint64_t reserved_end;   /* record gave the owner's file blocks up to this offset (mode 0
-	                            fallocate): the runtime takes a slot for a chunk below it without
-	                            reserving the chunk itself (tool/record-drain.c, reserve_ahead) */
 };
 
 _Static_assert(sizeof(struct fnt_drain_ctl) <= FNT_DRAIN_HDR, "the control page holds the slots' table");

@@ -119,16 +119,6 @@ int fnt_drain_wanted(void)
 	return __atomic_load_n(&slots, __ATOMIC_RELAXED) || __atomic_load_n(&ring_fd, __ATOMIC_RELAXED) >= 0;
 }
 
-/* record has reserved the blocks of the owner's file up to `end`
- * (format/drain.h, reserved_end): the chunk below it needs no fallocate of
- * this thread's, which waits on the file's lock while record's pwrite holds
- * it (doc/perf-floor.md, "The file's blocks") */
-int fnt_drain_reserved(uint64_t end)
-{
-	return __atomic_load_n(&slots, __ATOMIC_RELAXED) && ctl &&
-	       __atomic_load_n(&ctl->reserved_end, __ATOMIC_ACQUIRE) >= end;
-}
-
 int fnt_drain_active(void)
 {
 	return __atomic_load_n(&slots, __ATOMIC_RELAXED) != NULL;

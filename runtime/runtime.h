@@ -266,7 +266,6 @@ int fnt_snapshot_write(const char *name) FNT_HIDDEN;
 /* drain.c: event chunks in the ring that `fntrace record` drains */
 void fnt_drain_attach(uint32_t chunk_size, const char *trace_path, uint64_t ino, uint64_t dev) FNT_HIDDEN;
 uint8_t *fnt_drain_take(uint64_t off) FNT_HIDDEN;      /* a slot for the chunk at off, or NULL */
-int fnt_drain_reserved(uint64_t end) FNT_HIDDEN;       /* record reserved the file's blocks up to end */
 void fnt_drain_unreserved(void) FNT_HIDDEN;            /* ...whose blocks are not reserved: record's to do */
 void fnt_drain_release(uint8_t *m) FNT_HIDDEN;         /* that chunk is finished */
 int fnt_drain_owns(const uint8_t *m) FNT_HIDDEN;

@@ -349,9 +349,8 @@ static uint8_t *chunk_map(off_t after, off_t *off_out)
 
 /* An event chunk: a slot of the ring that `fntrace record` drains
  * (drain.c), else a chunk of the file.  Either way its file offset is taken
- * and its blocks are reserved, so the file is laid out as without the ring
- * and the drain's copy can never fail for lack of space: by record ahead
- * of the chunks taken (drain.c, fnt_drain_reserved), or here. */
+ * and its blocks reserved here, so the file is laid out as without the ring
+ * and the drain's copy can never fail for lack of space. */
 static uint8_t *event_chunk(off_t after, off_t *off_out)
 {
 	struct fnt_trace_file *tf = cur_file();
@@ -361,31 +360,20 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	 * cannot be checked, so nothing goes through it; record's copy writes
 	 * the slot with its own (and counts it lost if the disk is full) */
 	int blind = fnt_fstat_denied() || (fnt_denied(SYS_fallocate) && fnt_denied(SYS_pwrite64));
-	/* past RLIMIT_FSIZE (the program's limit, which it may have lowered,
-	 * not record's): no chunk taken, so that the file, which record cuts
-	 * after the last chunk taken (reserve_done), ends within the limit */
-	uint64_t next = __atomic_load_n(&tf->hdr->next_chunk, __ATOMIC_RELAXED);
-	if (next < (1ull << 40) && !fnt_fsize_allows((off_t)FNT_HEADER_SIZE + (off_t)(next + 1) * chunk_size))
+	if (!blind && trace_fd_check())
 		return NULL;
 	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
 	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
 	uint8_t *m;
-	/* record's blocks (past the limit all the same when another thread
-	 * took a chunk meanwhile) */
-	int reserved = fnt_drain_reserved((uint64_t)off + chunk_size);
-	if (reserved ? !fnt_fsize_allows(off + (off_t)chunk_size)
-		     : !blind && (trace_fd_check() || reserve_space(off, chunk_size)))
-		return NULL;    /* (the chunk stays zeros: never started) */
+	if (!blind && reserve_space(off, chunk_size))
+		return NULL;
 	m = fnt_drain_take((uint64_t)off);
 	if (blind) {
 		if (!m)
 			return NULL;
-		if (!reserved)
-			fnt_drain_unreserved();
+		fnt_drain_unreserved();
 	}
 	if (!m) {               /* record is gone or far behind: the file, as without it */
-		if (reserved && (trace_fd_check() || reserve_space(off, chunk_size)))
-			return NULL;
 		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
 		if (m == MAP_FAILED)
 			return NULL;

@@ -113,69 +113,6 @@ static int open_file(struct drain *d, const char *dir)
 	return 0;
 }
 
-/* the file's header, shared with the program (its counters, next_chunk) */
-static struct fnt_file_header *file_header(struct drain *d)
-{
-	if (!d->hdr) {
-		void *h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, d->file_fd, 0);
-		d->hdr = h == MAP_FAILED ? NULL : h;
-	}
-	return d->hdr;
-}
-
-/* The blocks of the chunks the program takes next, given here rather than
- * by its threads: a thread's fallocate waits for the file's lock while
- * this process's pwrite holds it, on the thread's own time (1.8 % of
- * sqlite's run under record, more with values: doc/perf-floor.md, "The
- * file's blocks").  Kept one ring ahead of the chunks handed out, topped
- * up when under half a ring, in one call; the file grows with them, and
- * chunks past the last one taken read as zeros (never started) until
- * reserve_done cuts them.  A thread that finds its chunk past reserved_end
- * reserves it itself, as without this. */
-static void reserve_ahead(struct drain *d)
-{
-	if (d->reserve_failed || !file_header(d))
-		return;
-	uint64_t next = __atomic_load_n(&d->hdr->next_chunk, __ATOMIC_ACQUIRE);
-	uint64_t cs = d->chunk_size, ahead = d->ctl->n_slots;
-	if (next >= (1ull << 40))
-		return;
-	uint64_t lo = FNT_HEADER_SIZE + next * cs, to = lo + ahead * cs;
-	if (d->reserved >= lo + ahead / 2 * cs)
-		return;
-	uint64_t from = d->reserved > lo ? d->reserved : lo;
-	if (fallocate(d->file_fd, 0, (off_t)from, (off_t)(to - from))) {
-		d->reserve_failed = 1;
-		return;
-	}
-	d->reserved = to;
-	d->reserved_chunks += (to - from) / cs;
-	__atomic_store_n(&d->ctl->reserved_end, to, __ATOMIC_RELEASE);
-}
-
-/* The program is gone: the chunks reserve_ahead gave that nobody took go,
- * so that the file ends with its last chunk, as without the ring.  Not if
- * something else made the file longer than the reservation did. */
-static void reserve_done(struct drain *d)
-{
-	struct stat st;
-	if (!d->reserved || !file_header(d))
-		return;
-	__atomic_store_n(&d->ctl->reserved_end, 0, __ATOMIC_SEQ_CST);
-	uint64_t next = __atomic_load_n(&d->hdr->next_chunk, __ATOMIC_SEQ_CST);
-	uint64_t end = FNT_HEADER_SIZE + next * d->chunk_size;
-	if (next >= (1ull << 40))
-		return;
-	if (end < d->written_end)
-		end = d->written_end;
-	if (end < d->reserved) {
-		d->reserved_chunks -= (d->reserved - end) / d->chunk_size;    /* (the chunks taken) */
-		if (!fstat(d->file_fd, &st) && (uint64_t)st.st_size > end && (uint64_t)st.st_size <= d->reserved)
-			(void)ftruncate(d->file_fd, (off_t)end);
-	}
-	d->taken_chunks = next;
-}
-
 /* A slot that could not be written (EFBIG, EIO): its events are counted
  * as lost for lack of space in the file's header, where the runtime
  * counts its own (atomic adds on the same page), those that a partial copy
@@ -184,7 +121,10 @@ static void reserve_done(struct drain *d)
 static void slot_lost(struct drain *d, const uint8_t *m, uint64_t off)
 {
 	uint64_t n = fnt_chunk_events(m, d->chunk_size), in_file = 0;
-	file_header(d);
+	if (!d->hdr) {
+		void *h = mmap(NULL, FNT_HEADER_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, d->file_fd, 0);
+		d->hdr = h == MAP_FAILED ? NULL : h;
+	}
 	memset(d->buf, 0, d->chunk_size);
 	if (pread(d->file_fd, d->buf, d->chunk_size, (off_t)off) > 16 && !memcmp(d->buf, m, 16))
 		in_file = fnt_chunk_events(d->buf, d->chunk_size);
@@ -297,8 +237,6 @@ int drain_poll(struct drain *d, const char *dir, int final)
 	__atomic_store_n(&c->beat_ns, mono_ns(), __ATOMIC_RELAXED);   /* alive (runtime/drain.c, recorder_gone) */
 	if (open_file(d, dir))
 		return 0;
-	if (!final)
-		reserve_ahead(d);
 	uint32_t image = __atomic_load_n(&c->image, __ATOMIC_ACQUIRE);
 	d->writing = 0;
 	for (uint32_t i = 0; i < c->n_slots; i++) {
@@ -325,8 +263,6 @@ int drain_poll(struct drain *d, const char *dir, int final)
 		d->copied[i] = d->high[i] = 0;
 		whole_chunk(d, sl->off, n);
 		ssize_t w = n ? pwrite(d->file_fd, m, n, (off_t)sl->off) : 0;
-		if (n && sl->off + d->chunk_size > d->written_end)
-			d->written_end = sl->off + d->chunk_size;
 		if (w != (ssize_t)n) {
 			if (!d->write_error)
 				error_msg("cannot write the trace file in '%s': %s (the events of a full buffer are "
@@ -460,7 +396,6 @@ int drain_wait(struct drain *d, const char *dir, pid_t child, int *status)
 		copy_saving(d, dir);
 	} else {
 		drain_poll(d, dir, 1);
-		reserve_done(d);        /* (the owner is gone, or there never was one) */
 	}
 	/* gone, in so many words: a process that holds the ring would
 	 * otherwise go by this pid, which may be another process's by then */
@@ -474,11 +409,10 @@ void drain_close(struct drain *d)
 	if (d->ctl && getenv("FNTRACE_DRAIN_DEBUG"))
 		/* the ring's pages ever touched: the memfd's blocks */
 		fprintf(stderr, "fntrace: drain: %llu chunks copied, writers waited %llu times, given up %llu, "
-			"%llu polls, %lld of %zu KiB of the ring touched, blocks of %llu of %llu chunks "
-			"reserved by record\n", (unsigned long long)d->chunks,
+			"%llu polls, %lld of %zu KiB of the ring touched\n", (unsigned long long)d->chunks,
 			(unsigned long long)d->ctl->waits, (unsigned long long)d->ctl->given_up,
 			(unsigned long long)d->polls, fstat(d->fd, &st) ? -1LL : (long long)st.st_blocks / 2,
-			d->len / 1024, (unsigned long long)d->reserved_chunks, (unsigned long long)d->taken_chunks);
+			d->len / 1024);
 	if (d->ctl)
 		munmap(d->ctl, d->len);
 	if (d->fd >= 0)

@@ -18,12 +18,7 @@ struct drain {
 	uint32_t chunk_size;
 	int fd;                      /* the memfd */
 	int file_fd;                 /* the owner's trace file, once known */
-	struct fnt_file_header *hdr; /* its header, mapped once needed */
-	uint64_t reserved;           /* the file's blocks reserve_ahead gave, up to this offset */
-	uint64_t written_end;        /* the end of the last chunk copied out */
-	uint64_t reserved_chunks;    /* chunks reserve_ahead gave blocks (FNTRACE_DRAIN_DEBUG) */
-	uint64_t taken_chunks;       /* the file's chunks handed out, at the end (FNTRACE_DRAIN_DEBUG) */
-	int reserve_failed;          /* fallocate failed (disk full, RLIMIT_FSIZE): the program's to do */
+	struct fnt_file_header *hdr; /* its header, mapped once a slot could not be written */
 	int write_error;
 	uint64_t chunks;             /* slots copied out */
 	uint64_t polls;              /* polls while the program ran */

@@ -65,14 +65,15 @@ fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 /* A function in neither slot of its set of the chunk's address cache
  * (`slot`: its home slot, fnt_slot), d (< 2^47) ticks after the previous
  * event: its NEW event written at p (at most 8 + 8 bytes; 3 + 8 from the
- * hooks, whose pauses are short), into the set's older slot (payload bit 1
- * when that is not the home slot), the cache, cache_fifo and prev_new
+ * hooks, whose pauses are short: short_pause), into the set's older slot
+ * (payload bit 1 when that is not the home slot), the cache, cache_fifo and prev_new
  * updated, and the length; or 0 when the reader would reject the address.
  * One 8-byte store when the event fits in 8 bytes, as it mostly does; else
  * the address's varint follows the head's.  The hooks and the rare path
  * (write_rare) both write NEW events with it. */
 static inline __attribute__((always_inline)) unsigned
-fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uint64_t d, const int is_exit)
+fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uint64_t d, const int is_exit,
+	      const int short_pause)
 {
 	uint64_t zz = fnt_zigzag((int64_t)(fn - t->prev_new)), v, x;
 	unsigned len, zlen, set = slot >> 1, other = ((t->cache_fifo >> set) ^ slot) & 1;
@@ -80,7 +81,9 @@ fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uin
 	if (!fn || fn >= (1ull << 57) || zz > FNT_VARINT_MAX)
 		return 0;
 	v = d << 8 | (uint64_t)(other << 1 | (is_exit ? 1u : 0u)) << 2 | FNT_K_NEW;
-	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	/* a short pause (d < 2^13, the hooks'): the head is under 2^21, 2 or
+	 * 3 bytes as a hit's (fnt_event_head) */
+	len = short_pause ? 2 + (v >= (1u << 14)) : fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
 	zlen = fnt_varint_len_table[64 - __builtin_clzll(zz | 1)];
 	x = fnt_varint_pack(v, len);
 	if (len + zlen <= 8) {
@@ -104,6 +107,8 @@ fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uin
  * in the cache, or not in it yet), an address the reader would reject.
  * Calls nothing: the fast trampolines' C side (fastpath.c) is built on it
  * with no vector register to save. */
+_Static_assert((FNT_GAP_TICKS << 8) <= (1u << 21), "fnt_event_head: a hit's head fits 3 bytes");
+
 static inline __attribute__((always_inline)) unsigned
 fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
 {
@@ -116,15 +121,18 @@ fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, con
 		if (t->cache[slot ^ 1] == fn) {
 			slot ^= 1;
 		} else {
-			if (fnt_trig_flags || !(len = fnt_event_new(t, p, fn, slot, d, is_exit)))
+			if (fnt_trig_flags || !(len = fnt_event_new(t, p, fn, slot, d, is_exit, 1)))
 				return 0;
 			t->last = now;
 			return len;
 		}
 	}
 	t->last = now;
+	/* d < 2^13, so v < 2^21: a varint of 2 or 3 bytes, chosen without a
+	 * branch (the pause changes from call to call, and a branch on it is
+	 * mispredicted) and without the general writer's bit count and table */
 	v = d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY);
-	len = fnt_varint_len_table[64 - __builtin_clzll(v | 1)];
+	len = 2 + (v >= (1u << 14));
 	x = fnt_varint_pack(v, len);
 	memcpy(p, &x, 8);
 	return len;

@@ -39,7 +39,7 @@ static int write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t 
 	if (slot >= 0) {
 		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
 	} else {
-		unsigned len = fnt_event_new(t, p, fn, fnt_slot(fn), d, is_exit);
+		unsigned len = fnt_event_new(t, p, fn, fnt_slot(fn), d, is_exit, 0);
 		if (!len) {             /* not a user-space address: the reader would reject it */
 			t->pos = p;
 			fnt_lost_events(t, FNT_LOST_ADDR, 1);

@@ -356,29 +356,33 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	struct fnt_trace_file *tf = cur_file();
 	if (!fnt_drain_wanted() || fnt_self.file)      /* the ring is a vfork child's parent's */
 		return chunk_map(after, off_out);
-	/* a seccomp filter that forbids fstat (sandbox.c): the descriptor
-	 * cannot be checked, so nothing goes through it; record's copy writes
-	 * the slot with its own (and counts it lost if the disk is full) */
-	int blind = fnt_fstat_denied() || (fnt_denied(SYS_fallocate) && fnt_denied(SYS_pwrite64));
-	if (!blind && trace_fd_check())
-		return NULL;
+	/* A slot of the ring touches neither the descriptor nor the file:
+	 * record's copy writes the chunk with its own, gives the file its
+	 * blocks then, and counts the slot's events lost if the disk is full
+	 * (tool/record-drain.c).  Reserving them here took an fstat and a
+	 * fallocate per chunk on the traced thread, and the fallocate waited
+	 * for the file's lock, which record's copies hold (doc/perf-floor.md).
+	 * The program's own file-size limit still bounds the file. */
 	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
 	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
 	uint8_t *m;
-	if (!blind && reserve_space(off, chunk_size))
+	if (!fnt_fsize_allows(off + (off_t)chunk_size))
 		return NULL;
-	m = fnt_drain_take((uint64_t)off);
-	if (blind) {
-		if (!m)
-			return NULL;
+	if ((m = fnt_drain_take((uint64_t)off))) {
 		fnt_drain_unreserved();
+		*off_out = off;
+		return m;
 	}
-	if (!m) {               /* record is gone or far behind: the file, as without it */
-		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
-		if (m == MAP_FAILED)
-			return NULL;
-		populate(m, chunk_size);
-	}
+	/* record is gone or far behind: the file, as without it (a chunk
+	 * number taken and not used reads as never started).  Under a seccomp
+	 * filter that forbids fstat (sandbox.c) the descriptor cannot be
+	 * checked, so nothing goes through it. */
+	if (fnt_fstat_denied() || trace_fd_check() || reserve_space(off, chunk_size))
+		return NULL;
+	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
+	if (m == MAP_FAILED)
+		return NULL;
+	populate(m, chunk_size);
 	*off_out = off;
 	return m;
 }

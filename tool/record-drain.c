@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,6 +133,8 @@ static void slot_lost(struct drain *d, const uint8_t *m, uint64_t off)
 		__atomic_fetch_add(&d->hdr->lost_nospace, n - in_file, __ATOMIC_RELAXED);
 }
 
+#define DRAIN_DISK_SPARE (1u << 20)
+
 /* n bytes at off, a short write retried for its reason: 0, or -1 with errno */
 static int write_at(int fd, const uint8_t *p, size_t n, uint64_t off)
 {
@@ -163,9 +166,23 @@ static int write_at(int fd, const uint8_t *p, size_t n, uint64_t off)
  * 0, or -1 with errno set. */
 static int chunk_blocks(struct drain *d, uint32_t i, uint64_t off)
 {
+	struct statvfs vfs;
 	if (!__atomic_load_n(&d->ctl->unreserved, __ATOMIC_RELAXED) || d->blocks[i] == off + 1)
 		return 0;
-	if (fallocate(d->file_fd, 0, (off_t)off, (off_t)d->chunk_size) == 0) {
+	/* room is left for record's own files (session, symbol tables) and
+	 * for the program: a chunk is not taken from the last DRAIN_DISK_SPARE
+	 * bytes that any user may take (the blocks kept for root are not
+	 * touched either) */
+	if (!fstatvfs(d->file_fd, &vfs) && vfs.f_frsize &&
+	    vfs.f_bavail < (d->chunk_size + DRAIN_DISK_SPARE + vfs.f_frsize - 1) / vfs.f_frsize) {
+		errno = ENOSPC;
+		return -1;
+	}
+	/* the blocks first, the file's size kept: a call that fails half way
+	 * (ext4) leaves the size where it was, not inside the chunk; then the
+	 * size, which takes no more blocks */
+	if (fallocate(d->file_fd, FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)d->chunk_size) == 0) {
+		(void)fallocate(d->file_fd, 0, (off_t)off, (off_t)d->chunk_size);
 		d->blocks[i] = off + 1;
 		return 0;
 	}

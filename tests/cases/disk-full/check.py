@@ -1,10 +1,12 @@
 """The trace directory lies on a file system too small for the trace (a
-2 MiB tmpfs in a mount namespace): the program runs to its end with its own
+4 MiB tmpfs in a mount namespace): the program runs to its end with its own
 output; `record` says the disk is full and exits with the program's status;
 every event made is recorded or counted as lost for lack of space, and the
 events in the file decode as whole calls.  The program's chunks in
 record's ring take no blocks of the file until record copies them
-(runtime/tracefile.c, event_chunk), so a full disk shows in record's copy."""
+(runtime/tracefile.c, event_chunk), so a full disk shows in record's copy,
+which leaves 1 MiB free (tool/record-drain.c, chunk_blocks): its session
+file is written, and `info` knows how the program ended."""
 import os
 import re
 import subprocess
@@ -23,16 +25,19 @@ def check(ctx):
     d = os.path.join(mnt, "trace.data")
     out = os.path.join(w, "disk-full.out")
     # the tmpfs lives as long as the namespace: the trace is read inside it
-    script = ("mount -t tmpfs -o size=2m none '%s' && "
-              "'%s' record -q -d '%s' -- '%s' %d; echo \"status $?\"; '%s' info -d '%s'; "
-              "'%s' report -d '%s' --format csv") % (
-        mnt, ctx.fntrace, d, os.path.join(w, "prog"), N, ctx.fntrace, d, ctx.fntrace, d)
+    script = ("mount -t tmpfs -o size=4m none '%s' && "
+              "'%s' record -q -d '%s' -- '%s' %d; echo \"status $?\"; stat -f -c 'free %%a %%S' '%s'; "
+              "'%s' info -d '%s'; '%s' report -d '%s' --format csv") % (
+        mnt, ctx.fntrace, d, os.path.join(w, "prog"), N, mnt, ctx.fntrace, d, ctx.fntrace, d)
     p = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=300)
     o = p.stdout
     open(out, "w").write(o + "\n--- stderr\n" + p.stderr)
     assert p.returncode == 0, (p.returncode, p.stderr)
     assert o.startswith("done %d (" % N), o[:200]
     assert "\nstatus 0\n" in o, o[:400]
+    # the room record leaves (its own files took some of the 1 MiB)
+    m = re.search(r"^free (\d+) (\d+)$", o, re.M)
+    assert m and int(m.group(1)) * int(m.group(2)) >= 768 << 10, o[:400]
     # record names the full disk, once
     assert p.stderr.count("cannot write the trace file in '%s': No space left on device" % d) == 1, p.stderr
     events = int(re.search(r"^events: (\d+)$", o, re.M).group(1))

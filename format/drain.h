@@ -71,8 +71,7 @@ struct fnt_drain_ctl {
 	uint64_t given_up;       /* 1: the runtime went back to mapping its file (no drain) */
 	uint64_t beat_ns;        /* CLOCK_MONOTONIC of record's last poll (every 8 ms at most) */
 	uint64_t unreserved;     /* 1: the program takes slots without reserving their chunks' blocks in
-	                            its file (runtime/tracefile.c, event_chunk; before 2026-11-30 only
-	                            when its seccomp filter forbade fstat): record's copy does */
+	                            its file (its seccomp filter forbids fstat: runtime/sandbox.c) */
 	uint64_t owner_ns;       /* owner_pid's pid namespace (inode; 0 unknown or not stored yet): a
 	                            process of another namespace may have the same pid */
 	struct fnt_drain_slot slot[FNT_DRAIN_MAX_SLOTS];

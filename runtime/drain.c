@@ -370,12 +370,11 @@ uint8_t *fnt_drain_take(uint64_t off)
 }
 
 /* The chunk of the slot just taken has no blocks reserved in the file
- * (tracefile.c, event_chunk): record makes the file reach its end when it
- * copies it (tool/record-drain.c, whole_chunk).  Stored once: the control
- * page's line is record's to read. */
+ * (tracefile.c, a seccomp filter that forbids fstat): record makes the file
+ * reach its end when it copies it (tool/record-drain.c, whole_chunk) */
 void fnt_drain_unreserved(void)
 {
-	if (ctl && !__atomic_load_n(&ctl->unreserved, __ATOMIC_RELAXED))
+	if (ctl)
 		__atomic_store_n(&ctl->unreserved, 1, __ATOMIC_RELAXED);
 }
 

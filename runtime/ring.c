@@ -155,8 +155,6 @@ static void plan_sort(struct chunk_plan *p, size_t n)
 static int snap_out = -1, snap_bad;
 static uint64_t slot_offs[FNT_DRAIN_MAX_SLOTS];   /* the chunks copied from slots */
 static unsigned n_slot_offs;
-static off_t snap_end;          /* the end of the last chunk copied from a slot */
-static uint32_t snap_chunk;     /* the file's chunk size */
 
 static void copy_slot(const uint8_t *m, uint64_t off, uint32_t len)
 {
@@ -164,11 +162,6 @@ static void copy_slot(const uint8_t *m, uint64_t off, uint32_t len)
 	memcpy(&was, m, sizeof(was));
 	if (snap_bad || was.magic != FNT_CHUNK_MAGIC)
 		return;                 /* zeroed since drain.c looked: the file has it whole */
-	/* a slot's chunk has no blocks in the file yet (tracefile.c,
-	 * event_chunk): it may lie past the file's end, and past a limit the
-	 * program set since it took it (a copy there would raise SIGXFSZ) */
-	if (!fnt_fsize_allows((off_t)off + (off_t)snap_chunk))
-		return;
 	snap_bad = pwrite(snap_out, &was, sizeof(was), (off_t)off) != (ssize_t)sizeof(was) ||
 		   copy_range_back(m, (off_t)off, snap_out, (off_t)off + (off_t)sizeof(was), len - sizeof(was));
 	memcpy(&now, m, sizeof(now));
@@ -183,8 +176,6 @@ static void copy_slot(const uint8_t *m, uint64_t off, uint32_t len)
 	}
 	if (n_slot_offs < sizeof(slot_offs) / sizeof(slot_offs[0]))
 		slot_offs[n_slot_offs++] = off;
-	if ((off_t)off + (off_t)snap_chunk > snap_end)
-		snap_end = (off_t)off + (off_t)snap_chunk;
 }
 
 int fnt_snapshot_write(const char *name)
@@ -253,8 +244,6 @@ int fnt_snapshot_write(const char *name)
 	snap_out = fd;
 	snap_bad = 0;
 	n_slot_offs = 0;
-	snap_end = 0;
-	snap_chunk = h->chunk_size;
 	fnt_drain_each(copy_slot);
 	if (snap_bad)
 		goto close;
@@ -298,17 +287,15 @@ int fnt_snapshot_write(const char *name)
 	}
 	{
 		struct fnt_file_header copy;
-		/* the file, and the chunks of the slots past its end */
-		off_t size = snap_end > st.st_size ? snap_end : st.st_size;
 		memcpy(&copy, h, sizeof(copy));
 		copy.flags |= FNT_FLAG_SNAPSHOT;
 		/* the chunks copied, not the ones handed out since */
-		if (copy.next_chunk > (uint64_t)(size - (off_t)FNT_HEADER_SIZE) / h->chunk_size)
-			copy.next_chunk = (uint64_t)(size - (off_t)FNT_HEADER_SIZE) / h->chunk_size;
+		if (copy.next_chunk > (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size)
+			copy.next_chunk = (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size;
 		copy.reserved[FNT_RES_SNAP_TICKS] = fnt_now();
 		if (pwrite(fd, &copy, sizeof(copy), 0) != (ssize_t)sizeof(copy))
 			goto close;
-		if (ftruncate(fd, size) && size >= (off_t)FNT_HEADER_SIZE)
+		if (ftruncate(fd, st.st_size) && st.st_size >= (off_t)FNT_HEADER_SIZE)
 			goto close;
 	}
 	ret = 0;

@@ -53,17 +53,10 @@ static int reserve_space(off_t off, off_t len)
 	if (!fnt_fsize_allows(off + len))   /* past RLIMIT_FSIZE the kernel sends SIGXFSZ */
 		return -1;
 	if (!fnt_denied(SYS_fallocate)) {      /* (else zeros written, sandbox.c) */
-		/* the blocks first, the file's size kept: a call that fails half
-		 * way (ext4) gives back what it took and leaves the size where it
-		 * was, not inside the chunk; then the size, which takes no more */
-		if (fallocate(tf->fd, FALLOC_FL_KEEP_SIZE, off, len) == 0 && fallocate(tf->fd, 0, off, len) == 0)
+		if (fallocate(tf->fd, 0, off, len) == 0)
 			return 0;
-		if (errno != EOPNOTSUPP && errno != ENOSYS) {
-			int e = errno;
-			fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, len);
-			errno = e;
+		if (errno != EOPNOTSUPP && errno != ENOSYS)
 			return -1;
-		}
 	}
 	if (fnt_denied(SYS_pwrite64))
 		return -1;
@@ -363,33 +356,29 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	struct fnt_trace_file *tf = cur_file();
 	if (!fnt_drain_wanted() || fnt_self.file)      /* the ring is a vfork child's parent's */
 		return chunk_map(after, off_out);
-	/* A slot of the ring touches neither the descriptor nor the file:
-	 * record's copy writes the chunk with its own, gives the file its
-	 * blocks then, and counts the slot's events lost if the disk is full
-	 * (tool/record-drain.c).  Reserving them here took an fstat and a
-	 * fallocate per chunk on the traced thread, and the fallocate waited
-	 * for the file's lock, which record's copies hold (doc/perf-floor.md).
-	 * The program's own file-size limit still bounds the file. */
+	/* a seccomp filter that forbids fstat (sandbox.c): the descriptor
+	 * cannot be checked, so nothing goes through it; record's copy writes
+	 * the slot with its own (and counts it lost if the disk is full) */
+	int blind = fnt_fstat_denied() || (fnt_denied(SYS_fallocate) && fnt_denied(SYS_pwrite64));
+	if (!blind && trace_fd_check())
+		return NULL;
 	uint64_t idx = __atomic_fetch_add(&tf->hdr->next_chunk, 1, __ATOMIC_RELAXED);
 	off_t off = (off_t)FNT_HEADER_SIZE + (off_t)idx * chunk_size;
 	uint8_t *m;
-	if (!fnt_fsize_allows(off + (off_t)chunk_size))
+	if (!blind && reserve_space(off, chunk_size))
 		return NULL;
-	if ((m = fnt_drain_take((uint64_t)off))) {
+	m = fnt_drain_take((uint64_t)off);
+	if (blind) {
+		if (!m)
+			return NULL;
 		fnt_drain_unreserved();
-		*off_out = off;
-		return m;
 	}
-	/* record is gone or far behind: the file, as without it (a chunk
-	 * number taken and not used reads as never started).  Under a seccomp
-	 * filter that forbids fstat (sandbox.c) the descriptor cannot be
-	 * checked, so nothing goes through it. */
-	if (fnt_fstat_denied() || trace_fd_check() || reserve_space(off, chunk_size))
-		return NULL;
-	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
-	if (m == MAP_FAILED)
-		return NULL;
-	populate(m, chunk_size);
+	if (!m) {               /* record is gone or far behind: the file, as without it */
+		m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
+		if (m == MAP_FAILED)
+			return NULL;
+		populate(m, chunk_size);
+	}
 	*off_out = off;
 	return m;
 }

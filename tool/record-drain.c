@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,73 +132,14 @@ static void slot_lost(struct drain *d, const uint8_t *m, uint64_t off)
 		__atomic_fetch_add(&d->hdr->lost_nospace, n - in_file, __ATOMIC_RELAXED);
 }
 
-#define DRAIN_DISK_SPARE (1u << 20)
-
-/* n bytes at off, a short write retried for its reason: 0, or -1 with errno */
-static int write_at(int fd, const uint8_t *p, size_t n, uint64_t off)
+/* The file holds the chunk at off whole, though the slot's copy ends
+ * before its end: the program reserves its chunks' blocks, but not one
+ * whose seccomp filter forbids it fstat (runtime/sandbox.c: it says so in
+ * the ring), and a file that ends inside its last chunk reads as cut short */
+static void whole_chunk(struct drain *d, uint64_t off, size_t n)
 {
-	while (n) {
-		ssize_t w = pwrite(fd, p, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (!w)
-				errno = EIO;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-		off += (uint64_t)w;
-	}
-	return 0;
-}
-
-/* Slot i's chunk, at off, gets its blocks in the file before any of its
- * bytes go there, the whole chunk at once: the program does not reserve
- * them for the chunks it writes in the ring (it says so in the ring;
- * runtime/tracefile.c, event_chunk), and a file that ends inside its last
- * chunk reads as cut short.  A disk without room for the whole chunk
- * shows here: nothing of it goes in the file, what the failed call may
- * have allocated goes back (the file is never shrunk: the program may map
- * chunks past it), and the caller counts the slot's events lost
- * (slot_lost), with room left on the disk for record's other files.
- * 0, or -1 with errno set. */
-static int chunk_blocks(struct drain *d, uint32_t i, uint64_t off)
-{
-	struct statvfs vfs;
-	if (!__atomic_load_n(&d->ctl->unreserved, __ATOMIC_RELAXED) || d->blocks[i] == off + 1)
-		return 0;
-	/* room is left for record's own files (session, symbol tables) and
-	 * for the program: a chunk is not taken from the last DRAIN_DISK_SPARE
-	 * bytes that any user may take (the blocks kept for root are not
-	 * touched either) */
-	if (!fstatvfs(d->file_fd, &vfs) && vfs.f_frsize &&
-	    vfs.f_bavail < (d->chunk_size + DRAIN_DISK_SPARE + vfs.f_frsize - 1) / vfs.f_frsize) {
-		errno = ENOSPC;
-		return -1;
-	}
-	/* the blocks first, the file's size kept: a call that fails half way
-	 * (ext4) leaves the size where it was, not inside the chunk; then the
-	 * size, which takes no more blocks */
-	if (fallocate(d->file_fd, FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)d->chunk_size) == 0) {
+	if (n < d->chunk_size && __atomic_load_n(&d->ctl->unreserved, __ATOMIC_RELAXED))
 		(void)fallocate(d->file_fd, 0, (off_t)off, (off_t)d->chunk_size);
-		d->blocks[i] = off + 1;
-		return 0;
-	}
-	if (errno == EOPNOTSUPP || errno == ENOSYS) {
-		/* no reserving here: the file reaches the chunk's end (a hole),
-		 * and a full disk shows in the copy itself */
-		struct stat st;
-		static const uint8_t zero;
-		if (fstat(d->file_fd, &st) || (uint64_t)st.st_size >= off + d->chunk_size ||
-		    pwrite(d->file_fd, &zero, 1, (off_t)(off + d->chunk_size - 1)) == 1)
-			d->blocks[i] = off + 1;
-		return 0;
-	}
-	int e = errno;
-	(void)fallocate(d->file_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)d->chunk_size);
-	errno = e;
-	return -1;
 }
 
 /* A partial copy put bytes of slot i in the file up to high[i]; the writer
@@ -250,13 +190,12 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 		 * bytes read ahead of it, so the copy is a prefix of the
 		 * events, never a gap followed by later ones */
 		size_t from = d->copied[i];
-		if (chunk_blocks(d, i, sl->off))
-			continue;       /* no room for the chunk: its final copy counts it lost */
 		for (size_t k = n; k > from; k -= 8) {
 			uint64_t v = __atomic_load_n((const uint64_t *)(m + k - 8), __ATOMIC_RELAXED);
 			memcpy(d->buf + k - 8, &v, 8);
 		}
 		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from)) {
+			whole_chunk(d, sl->off, n);
 			d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
 			if (n > d->high[i])
 				d->high[i] = (uint32_t)n;
@@ -281,8 +220,7 @@ static void copy_saving(struct drain *d, const char *dir)
 			continue;
 		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
 		size_t n = used_len(m, d->chunk_size);
-		if (chunk_blocks(d, i, sl->off))
-			continue;       /* the program's own copy counts what it cannot write */
+		whole_chunk(d, sl->off, n);
 		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n && !d->write_error) {
 			error_msg("cannot write the trace file in '%s': %s", dir, strerror(errno));
 			d->write_error = 1;
@@ -323,12 +261,12 @@ int drain_poll(struct drain *d, const char *dir, int final)
 		size_t n = used_len(m, d->chunk_size);
 		clear_tail(d, i, sl->off, n);
 		d->copied[i] = d->high[i] = 0;
-		int bad = n && (chunk_blocks(d, i, sl->off) || write_at(d->file_fd, m, n, sl->off));
-		d->blocks[i] = 0;
-		if (bad) {
+		whole_chunk(d, sl->off, n);
+		ssize_t w = n ? pwrite(d->file_fd, m, n, (off_t)sl->off) : 0;
+		if (w != (ssize_t)n) {
 			if (!d->write_error)
 				error_msg("cannot write the trace file in '%s': %s (the events of a full buffer are "
-					  "counted as lost)", dir, strerror(errno));
+					  "counted as lost)", dir, w < 0 ? strerror(errno) : "a short write");
 			d->write_error = 1;
 			slot_lost(d, m, sl->off);
 		}

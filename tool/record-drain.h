@@ -27,8 +27,6 @@ struct drain {
 	uint8_t *buf;                /* one chunk: a partial copy is read into it */
 	uint32_t copied[224];        /* per slot: bytes of it copied so far (FNT_DRAIN_MAX_SLOTS) */
 	uint32_t high[224];          /* per slot: the end of what partial copies put in the file */
-	uint64_t blocks[224];        /* per slot: 1 + the offset of its chunk once that has its blocks
-	                                in the file (chunk_blocks), else 0 */
 };
 
 /* a ring of n_slots chunks; 0, or -1 (then record goes on without one) */

@@ -65,6 +65,7 @@ static const struct {
 	{ SYS_prlimit64, 0x07, { 0, RLIMIT_FSIZE } },
 	{ SYS_prlimit64, 0x07, { 0, RLIMIT_NOFILE } },
 	{ SYS_fallocate, 0x02, { 0 } },
+	{ SYS_fallocate, 0x02, { 0, FALLOC_FL_KEEP_SIZE } },
 	{ SYS_fallocate, 0x02, { 0, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE } },
 	{ SYS_pwrite64, 0x00, { 0 } },
 	{ SYS_kill, 0x02, { 0 } },

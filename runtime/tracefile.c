@@ -53,10 +53,17 @@ static int reserve_space(off_t off, off_t len)
 	if (!fnt_fsize_allows(off + len))   /* past RLIMIT_FSIZE the kernel sends SIGXFSZ */
 		return -1;
 	if (!fnt_denied(SYS_fallocate)) {      /* (else zeros written, sandbox.c) */
-		if (fallocate(tf->fd, 0, off, len) == 0)
+		/* the blocks first, the file's size kept: a call that fails half
+		 * way (ext4) gives back what it took and leaves the size where it
+		 * was, not inside the chunk; then the size, which takes no more */
+		if (fallocate(tf->fd, FALLOC_FL_KEEP_SIZE, off, len) == 0 && fallocate(tf->fd, 0, off, len) == 0)
 			return 0;
-		if (errno != EOPNOTSUPP && errno != ENOSYS)
+		if (errno != EOPNOTSUPP && errno != ENOSYS) {
+			int e = errno;
+			fallocate(tf->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, len);
+			errno = e;
 			return -1;
+		}
 	}
 	if (fnt_denied(SYS_pwrite64))
 		return -1;

@@ -248,6 +248,14 @@ static int cursor_chunk(struct cursor *c)
 		c->p->trace->chunks_walked++;
 		if (!ch)
 			continue;
+		/* a chunk of the thread missing before this one (seq order,
+		 * reader-open.c; a ring keeps only its last run of chunks) */
+		if (c->have_seq && ch->seq > c->seq + 1) {
+			c->gap = ch->seq - c->seq - 1;
+			c->gap_depth = ch->depth;
+		}
+		c->seq = ch->seq;
+		c->have_seq = 1;
 		c->chunk_base = (const uint8_t *)ch;
 		c->pos = (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE;
 		c->end = (const uint8_t *)ch + avail;
@@ -382,6 +390,16 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				c->p->damaged_bytes += nonzero_rest(p, c->end);
 			if (!cursor_chunk(c))
 				return 0;
+			if (c->gap) {
+				memset(ev, 0, sizeof(*ev));
+				ev->kind = TRACE_GAP;
+				ev->count = c->gap;
+				ev->addr = (uint64_t)(int64_t)c->gap_depth;
+				ev->ns = c->th->last_ns;
+				ev->thread = c->th;
+				c->gap = 0;
+				return 1;
+			}
 			continue;
 		}
 		n = get_varint(p, c->end, &v);

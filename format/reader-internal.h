@@ -61,6 +61,12 @@ struct cursor {
 	 * later events may lie before module changes already applied (gen),
 	 * so it resolves every address afresh, as the format says */
 	int ticks_went_back;
+	/* the seq of the chunk read last (have_seq: one was), and a gap to
+	 * hand out before the next event: chunks missing, the depth after */
+	uint32_t seq;
+	int have_seq;
+	uint32_t gap;
+	int32_t gap_depth;
 	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
 	size_t i, n, cap;            /* cap: size of buf (at most TRACE_BATCH) */
 	uint64_t max_ns;             /* latest time in buf[0..n) */

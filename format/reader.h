@@ -220,6 +220,11 @@ enum trace_event_kind {
 	TRACE_SWITCH,         /* coroutines: the thread now runs on machine stack `count` (0: its own) */
 	TRACE_UNWIND_TO,      /* an exception landed in func (runtime address addr): the frames inside
 	                       * its innermost open frame are gone (none open: nothing is) */
+	TRACE_GAP,            /* count chunks of this thread are missing from the file here (a disk
+	                       * that filled, a chunk damaged or never copied): the calls open
+	                       * before end in the gap (ns: the last event before it), and the
+	                       * calls the runtime counted open at the next chunk's start,
+	                       * (int64_t)addr of them, were entered in it */
 };
 
 /* The body of a MARK or STACK event, owned by the reader.  Such an event

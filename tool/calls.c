@@ -42,6 +42,7 @@
 struct tstack {
 	struct fstack fs;    /* open frames (framestack.c: bounded memory at any depth) */
 	int base;            /* depth of the frames entered before this stream began */
+	int after_gap;       /* chunks were missing (TRACE_GAP): orphans since are the gap's */
 	int reached;         /* the thread's events have reached --since */
 	int forked;          /* the frames inherited at a fork were looked at */
 	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
@@ -137,6 +138,7 @@ const char *call_end_text(const struct trace_thread *th, enum call_end how)
 	case CALL_RETURN: return NULL;
 	case CALL_UNWOUND: return "unwound";
 	case CALL_MOVED: return "moved to another thread";
+	case CALL_GAP: return "trace data missing";
 	case CALL_TRUNCATED: break;
 	}
 	return th->proc->exec_replaced ? "exec" : "trace ended";
@@ -589,7 +591,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
-					w->ops->orphan(w->ctx, th, ev, s->base, ORPHAN_BEFORE);
+					w->ops->orphan(w->ctx, th, ev, s->base, s->after_gap ? ORPHAN_GAP : ORPHAN_BEFORE);
 			}
 			break;
 		}
@@ -614,6 +616,19 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		if (w->ops->lost && in_range)
 			w->ops->lost(w->ctx, th, ev->count, ev->ns);
 		break;
+	case TRACE_GAP: {
+		/* chunks missing: the calls open end in the gap, where they
+		 * cannot be followed (an exit after it, paired with an entry
+		 * before, made a call last through it); the exits of the calls
+		 * the runtime counted open after it are orphans from there */
+		int64_t depth = (int64_t)ev->addr;
+		while (s->fs.n)
+			pop(w, th, s, ev->ns, CALL_GAP);
+		s->gh.n = 0;            /* (the runtime counted on through the gap) */
+		s->after_gap = 1;
+		s->base = depth > 0 && depth < (1 << 20) ? (int)depth : 0;
+		break;
+	}
 	case TRACE_SWITCH:
 		if (s->next_in < th->n_moves_in)
 			switch_in(w, th, s, ev->count, ev->ns);

@@ -254,7 +254,7 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 	struct ct_thread *s = thread_of(th);
 	inherit_once(b, th, s);
 	size_t i = s->e.n;
-	while (why == ORPHAN_BEFORE && i > 0 && ((struct ct_entry *)ps_at(&s->e, i - 1))->borrowed == 2) {
+	while (why != ORPHAN_MOVED && i > 0 && ((struct ct_entry *)ps_at(&s->e, i - 1))->borrowed == 2) {
 		if (((struct ct_entry *)ps_at(&s->e, i - 1))->func == ev->func) {
 			while (s->e.n >= i)
 				ps_pop(&s->e);

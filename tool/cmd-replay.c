@@ -607,11 +607,11 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 
 /* how a call ended, padded so a line can take 32 bytes at once (the
  * longer one, 48) */
-static const char why_text[5][48] = {
+static const char why_text[6][48] = {
 	" */", " (no return: unwound) */", " (no return: exec) */", " (no return: trace ended) */",
-	" (no return: moved to another thread) */",
+	" (no return: moved to another thread) */", " (no return: trace data missing) */",
 };
-static const uint8_t why_len[5] = { 3, 24, 21, 28, 40 };
+static const uint8_t why_len[6] = { 3, 24, 21, 28, 40, 35 };
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
@@ -620,7 +620,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	uint64_t dur = end_ns - f->start_ns;
 	int why = how == CALL_UNWOUND ? 1 :
 		  how == CALL_TRUNCATED && th->proc->exec_replaced ? 2 :
-		  how == CALL_TRUNCATED ? 3 : how == CALL_MOVED ? 4 : 0;
+		  how == CALL_TRUNCATED ? 3 : how == CALL_MOVED ? 4 : how == CALL_GAP ? 5 : 0;
 
 	if (others_pending(r, th))
 		flush_others(r, th);
@@ -667,6 +667,7 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 	put_mem(r, " /* ", 4);
 	put_name(r, ev->func);
 	put_str(r, why == ORPHAN_MOVED ? " (entered on another thread) */" :
+		why == ORPHAN_GAP ? " (entered where trace data is missing) */" :
 		th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
 		" (entered before the history start) */" : " (entered before this process began) */");
 	newline(r);

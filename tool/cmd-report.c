@@ -395,6 +395,11 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 				ghosts_add(&d->gh, k, d->stack.n - k);
 			while (k && d->stack.n > k)
 				close_call(tab, active, d, e->ns);
+		} else if (e->kind == TRACE_GAP) {
+			/* chunks missing: the calls open end in the gap (calls.c) */
+			while (d->stack.n)
+				close_call(tab, active, d, e->ns);
+			d->gh.n = 0;
 		} else if (e->kind == TRACE_SWITCH) {
 			if (d->next_in < th->n_moves_in)
 				fast_switch_in(d, th, e->count, e->ns);

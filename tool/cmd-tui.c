@@ -422,6 +422,7 @@ static void draw_replay(struct tui *u, int h)
 	static const char *const ends[] = {
 		[CALL_RETURN] = "", [CALL_UNWOUND] = " (no return: unwound)",
 		[CALL_TRUNCATED] = " (no return: trace ended)", [CALL_MOVED] = " (no return: moved to another thread)",
+		[CALL_GAP] = " (no return: trace data missing)",
 	};
 	struct tui_thread *t = cur_thread(u);
 	move(1, 0);

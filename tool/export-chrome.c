@@ -285,6 +285,7 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 	size_t n = args_orphan_retval(th, ev, text, sizeof(text));
 	(void)depth;
 	e = stpcpy(args, why == ORPHAN_MOVED ? ",\"args\":{\"end\":\"exit of a call entered on another thread\"" :
+			 why == ORPHAN_GAP ? ",\"args\":{\"end\":\"exit of a call entered where trace data is missing\"" :
 			 ",\"args\":{\"end\":\"exit without entry\"");
 	if (n) {
 		e = stpcpy(e, ",\"retval\":\"");

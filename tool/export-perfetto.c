@@ -497,7 +497,8 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 		return;
 	}
 	slice_event(ctx, th, ev->func, ev->ns, TYPE_INSTANT, "end",
-		    why == ORPHAN_MOVED ? "exit of a call entered on another thread" : "exit without entry");
+		    why == ORPHAN_MOVED ? "exit of a call entered on another thread" :
+		    why == ORPHAN_GAP ? "exit of a call entered where trace data is missing" : "exit without entry");
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

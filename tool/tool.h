@@ -407,10 +407,12 @@ struct frame {
 /* how a call ended: CALL_MOVED, on this thread, because another thread
  * took its machine stack over (a fiber moved by its scheduler; its return
  * is the other thread's, an orphan there: ORPHAN_MOVED) */
-enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED, CALL_MOVED };
+/* CALL_GAP: the call was open where chunks of its thread are missing from
+ * the file (TRACE_GAP): it ended somewhere in them */
+enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED, CALL_MOVED, CALL_GAP };
 /* why an exit has no entry: entered before the trace or the process
  * began, or on another thread (a fiber's call, CALL_MOVED there) */
-enum call_orphan { ORPHAN_BEFORE, ORPHAN_MOVED };
+enum call_orphan { ORPHAN_BEFORE, ORPHAN_MOVED, ORPHAN_GAP };   /* ORPHAN_GAP: after chunks missing (TRACE_GAP) */
 
 struct calls_ops {
 	void (*begin)(void *ctx, struct trace_thread *th, const struct frame *f);

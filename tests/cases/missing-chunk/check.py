@@ -1,0 +1,51 @@
+"""A chunk of the thread missing in the middle of the file (its header
+zeroed: a disk that filled and then had room again, a chunk damaged or
+never copied).  The calls open before the gap end in it ("no return:
+trace data missing"), and the exits after it of calls entered in it are
+orphans "entered where trace data is missing", also in the exports.
+Before, the reader paired an entry before the gap with an exit after it:
+`main`, open across it, closed at its real exit as if nothing were
+missing, and the calls entered in the gap paired their exits with entries
+from before it."""
+import glob
+import os
+import re
+import struct
+
+CHUNK = 16384
+HEADER = 4096
+
+
+def check(ctx):
+    f = glob.glob(os.path.join(ctx.data, "*.fnt"))[0]
+    d = bytearray(open(f, "rb").read())
+    # the event chunks (type 1) of thread 0, by seq: the middle one goes
+    chunks = []
+    for i in range((len(d) - HEADER) // CHUNK):
+        off = HEADER + i * CHUNK
+        magic, typ, thread, tid, seq = struct.unpack_from("<IB3xIII", d, off)
+        if magic and typ == 1 and thread == 0:
+            chunks.append((seq, off))
+    chunks.sort()
+    assert len(chunks) >= 5, chunks
+    seq, off = chunks[len(chunks) // 2]
+    d[off:off + 4] = b"\0\0\0\0"
+    open(f, "wb").write(d)
+
+    info = ctx.run("info", check=True).stdout
+    assert re.search(r"^  damage: .*, 1 missing chunks$", info, re.M), info
+    out = ctx.run("replay", check=True).stdout
+    lines = out.splitlines()
+    gap = [i for i, l in enumerate(lines) if "(no return: trace data missing)" in l]
+    # main, open across the gap, ends there (with step and leaf, when the
+    # chunk ended inside them)
+    assert gap and any(re.search(r"\| \} /\* main \(no return: trace data missing\) \*/$", lines[i]) for i in gap), \
+        "\n".join(lines[:5] + [lines[i] for i in gap])
+    # after it, the exits of the calls entered in the gap: main's last of all
+    orphans = [l for l in lines if "(entered where trace data is missing)" in l]
+    assert orphans and re.search(r"\| \} /\* main \(entered where trace data is missing\) \*/$", orphans[-1]), orphans
+    assert "entered before this process began" not in out, [l for l in lines if "began" in l][:3]
+    # the exports say so too
+    chrome = ctx.run("export", "--format", "chrome", "-o", "-", check=True).stdout
+    assert "exit of a call entered where trace data is missing" in chrome
+    assert '"end":"trace data missing"' in chrome or "trace data missing" in chrome

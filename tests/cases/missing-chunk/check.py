@@ -1,4 +1,5 @@
-"""A chunk of the thread missing in the middle of the file (its header
+"""disk-full's program (main calls step N times, step calls leaf).
+A chunk of the thread missing in the middle of the file (its header
 zeroed: a disk that filled and then had room again, a chunk damaged or
 never copied).  The calls open before the gap end in it ("no return:
 trace data missing"), and the exits after it of calls entered in it are

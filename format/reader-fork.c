@@ -36,6 +36,7 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 {
 	struct trace_frame_ref *st = NULL, *prefix_st = NULL;
 	size_t n = 0, gone = 0, prefix = 0;
+	int gapped = 0;
 	struct ghosts gh = { 0 };       /* format/ghosts.h: as the call layer counts an UNWIND */
 	struct trace_thread *pt;
 
@@ -83,6 +84,13 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 			uint64_t below;
 			n -= ghosts_unwind(&gh, n, ev.count, &below);
 			gone += below;
+		} else if (ev.kind == TRACE_GAP) {
+			/* chunks missing: the frames open before are not known to
+			 * be open at the fork (the views end them at the gap), nor
+			 * the parent's own inherited ones below */
+			n = 0;
+			gh.n = 0;
+			gapped = 1;
 		}
 	}
 	chunk_done(c);
@@ -100,7 +108,7 @@ static size_t inherited(struct trace *t, struct trace_thread *th, int level)
 	/* below them, the parent's own inherited frames that are still open */
 	prefix = inherited(t, pt, level + 1);
 	prefix_st = pt->inherited;
-	prefix = prefix > gone ? prefix - gone : 0;
+	prefix = prefix > gone && !gapped ? prefix - gone : 0;
 	/* the runtime's depth at the fork counts the parent's ghosts too */
 	uint64_t ghosts = (uint64_t)(pt->inherited_ghosts > 0 ? pt->inherited_ghosts : 0);
 	for (size_t i = 0; i < gh.n; i++)

@@ -151,6 +151,8 @@ static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
 		s = xcalloc(1, sizeof(*s));
 		fs_init(&s->fs);
 		s->base = th->start_depth > 0 ? th->start_depth : 0;
+		/* its first chunks missing (a ring's history starts there) */
+		s->after_gap = th->first_seq > 0 && !(th->proc->hdr.flags & FNT_FLAG_RING);
 		s->off = w->start_off;
 		th->view_data = s;
 	}
@@ -622,8 +624,21 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		 * before, made a call last through it); the exits of the calls
 		 * the runtime counted open after it are orphans from there */
 		int64_t depth = (int64_t)ev->addr;
+		uint64_t cur = s->stack;
 		while (s->fs.n)
 			pop(w, th, s, ev->ns, CALL_GAP);
+		/* and those of the machine stacks parked (coroutines): which
+		 * of them ran in the gap, and how far, cannot be told */
+		for (size_t k = 0; k < s->n_parked; k++)
+			if (s->parked[k].fs.n || s->parked[k].owed) {
+				switch_stack(w, th, s, s->parked[k].stack, ev->ns);
+				while (s->fs.n)
+					pop(w, th, s, ev->ns, CALL_GAP);
+				s->owed = 0;
+				s->gh.n = 0;
+			}
+		switch_stack(w, th, s, cur, ev->ns);
+		s->owed = 0;
 		s->gh.n = 0;            /* (the runtime counted on through the gap) */
 		s->after_gap = 1;
 		s->base = depth > 0 && depth < (1 << 20) ? (int)depth : 0;

@@ -396,9 +396,21 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 			while (k && d->stack.n > k)
 				close_call(tab, active, d, e->ns);
 		} else if (e->kind == TRACE_GAP) {
-			/* chunks missing: the calls open end in the gap (calls.c) */
+			/* chunks missing: the calls open end in the gap, those
+			 * of the parked stacks too (calls.c) */
+			uint64_t cur = d->cur;
 			while (d->stack.n)
 				close_call(tab, active, d, e->ns);
+			for (size_t j = 0; j < d->n_parked; j++)
+				if (d->parked[j].stack.n || d->parked[j].owed) {
+					fast_switch(d, d->parked[j].id);
+					while (d->stack.n)
+						close_call(tab, active, d, e->ns);
+					d->owed = 0;
+					d->gh.n = 0;
+				}
+			fast_switch(d, cur);
+			d->owed = 0;
 			d->gh.n = 0;
 		} else if (e->kind == TRACE_SWITCH) {
 			if (d->next_in < th->n_moves_in)

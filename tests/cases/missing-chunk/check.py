@@ -17,10 +17,11 @@ CHUNK = 16384
 HEADER = 4096
 
 
-def check(ctx):
-    f = glob.glob(os.path.join(ctx.data, "*.fnt"))[0]
+def drop_chunk(data, which):
+    """zero the header of thread 0's event chunk `which` (an index into
+    its chunks in seq order, "middle" for the middle one)"""
+    f = glob.glob(os.path.join(data, "*.fnt"))[0]
     d = bytearray(open(f, "rb").read())
-    # the event chunks (type 1) of thread 0, by seq: the middle one goes
     chunks = []
     for i in range((len(d) - HEADER) // CHUNK):
         off = HEADER + i * CHUNK
@@ -29,9 +30,13 @@ def check(ctx):
             chunks.append((seq, off))
     chunks.sort()
     assert len(chunks) >= 5, chunks
-    seq, off = chunks[len(chunks) // 2]
+    seq, off = chunks[len(chunks) // 2 if which == "middle" else which]
     d[off:off + 4] = b"\0\0\0\0"
     open(f, "wb").write(d)
+
+
+def check(ctx):
+    drop_chunk(ctx.data, "middle")
 
     info = ctx.run("info", check=True).stdout
     assert re.search(r"^  damage: .*, 1 missing chunks$", info, re.M), info
@@ -50,3 +55,23 @@ def check(ctx):
     chrome = ctx.run("export", "--format", "chrome", "-o", "-", check=True).stdout
     assert "exit of a call entered where trace data is missing" in chrome
     assert '"end":"trace data missing"' in chrome or "trace data missing" in chrome
+
+    # the thread's first chunk missing: the exits of the calls entered in
+    # it are the gap's too, not "before this process began"
+    data = os.path.join(ctx.work, "first.data")
+    ctx.run("record", "-q", "--chunk-size", "16K", "-d", data, "--", os.path.join(ctx.work, "prog"), "20000",
+            data=False, check=True)
+    drop_chunk(data, 0)
+    out = ctx.run("replay", "-d", data, data=False, check=True).stdout
+    assert "(entered where trace data is missing)" in out and "before this process began" not in out, out[:1500]
+
+    # coroutines: the frames of the machine stack parked at the gap end
+    # there too (before, main's `next`, parked while the generator ran,
+    # was paired with an exit after the gap); both stacks' bottom frames
+    data = os.path.join(ctx.work, "co.data")
+    ctx.run("record", "-q", "--chunk-size", "16K", "-d", data, "--", os.path.join(ctx.work, "co"), data=False,
+            check=True)
+    drop_chunk(data, "middle")
+    out = ctx.run("replay", "-d", data, data=False, check=True).stdout
+    ends = re.findall(r"\} /\* (\w+) \(no return: trace data missing\) \*/", out)
+    assert "main" in ends and "generator" in ends, ends

@@ -8,6 +8,7 @@ when record is stopped for longer than the 2 s the program waits for it:
 the program then copies its ring's slots into the file itself."""
 import os
 import re
+import shutil
 import subprocess
 
 N = 2000000          # 4,000,002 calls, 8,000,004 events: about 16 MB of trace
@@ -57,8 +58,10 @@ def check(ctx):
     # the 2 s the program waits for it: the program copies its ring's slots
     # into the file itself (a review of a change, reverted, that took the
     # slots' blocks off the program found it dying of SIGBUS here)
-    launcher = ("'%s' record -q -d '%s' -- sh -c \"('%s' %d; echo prog status \\$?) & sleep 0.3\"; sleep 0.5; "
-                "while pgrep -x prog > /dev/null; do sleep 0.1; done") % (ctx.fntrace, d, os.path.join(w, "prog"), N)
+    pidfile = os.path.join(w, "launched.pid")
+    launcher = ("'%s' record -q -d '%s' -- sh -c \"('%s' %d; echo prog status \\$?) & echo \\$! > '%s'; "
+                "sleep 0.3\"; while kill -0 $(cat '%s') 2> /dev/null; do sleep 0.1; done") % (
+        ctx.fntrace, d, os.path.join(w, "prog"), N, pidfile, pidfile)
     stopped = ("'%s' record -q -d '%s' -- '%s' %d & R=$!; sleep 0.05; kill -STOP $R; sleep 3; kill -CONT $R; "
                "wait $R; echo \"prog status $?\"") % (ctx.fntrace, d, os.path.join(w, "prog"), N)
     for name, run in (("launcher", launcher), ("stopped", stopped)):
@@ -83,8 +86,9 @@ def check(ctx):
     img = os.path.join(w, "ext4.img")
     with open(img, "wb") as f:
         f.truncate(8 << 20)
-    if subprocess.run(["mkfs.ext4", "-q", img], capture_output=True).returncode != 0:
-        print("note: no mkfs.ext4 here: the ext4 step is not run")
+    mkfs = shutil.which("mkfs.ext4") or shutil.which("mkfs.ext4", path="/sbin:/usr/sbin")
+    if not mkfs or subprocess.run([mkfs, "-q", "-F", img], capture_output=True).returncode != 0:
+        print("note: no mkfs.ext4 here (e2fsprogs): the ext4 step is not run")
         return
     script = ("mount -o loop '%s' '%s' || exit 77; '%s' record -q -d '%s' -- '%s' %d; echo \"status $?\"; "
               "'%s' info -d '%s'") % (img, mnt, ctx.fntrace, d, os.path.join(w, "prog"), 2 * N, ctx.fntrace, d)

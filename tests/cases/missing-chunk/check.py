@@ -17,10 +17,11 @@ CHUNK = 16384
 HEADER = 4096
 
 
-def drop_chunk(data, which):
+def drop_chunk(data, which, f=None):
     """zero the header of thread 0's event chunk `which` (an index into
-    its chunks in seq order, "middle" for the middle one)"""
-    f = glob.glob(os.path.join(data, "*.fnt"))[0]
+    its chunks in seq order, "middle" for the middle one) in file f (the
+    trace's only one by default)"""
+    f = f or glob.glob(os.path.join(data, "*.fnt"))[0]
     d = bytearray(open(f, "rb").read())
     chunks = []
     for i in range((len(d) - HEADER) // CHUNK):
@@ -29,7 +30,7 @@ def drop_chunk(data, which):
         if magic and typ == 1 and thread == 0:
             chunks.append((seq, off))
     chunks.sort()
-    assert len(chunks) >= 5, chunks
+    assert len(chunks) >= (5 if which == "middle" else which + 2), chunks
     seq, off = chunks[len(chunks) // 2 if which == "middle" else which]
     d[off:off + 4] = b"\0\0\0\0"
     open(f, "wb").write(d)
@@ -75,3 +76,18 @@ def check(ctx):
     out = ctx.run("replay", "-d", data, data=False, check=True).stdout
     ends = re.findall(r"\} /\* (\w+) \(no return: trace data missing\) \*/", out)
     assert "main" in ends and "generator" in ends, ends
+
+    # a child forked after a gap inherits no frame from before it: before,
+    # the parent's frames open before the gap (main, phase1, burn, which
+    # the views end at the gap) were the child's, and graph put its
+    # childwork under main -> phase1 -> burn
+    data = os.path.join(ctx.work, "fork.data")
+    ctx.run("record", "-q", "--chunk-size", "16K", "-d", data, "--", os.path.join(ctx.work, "fork"), data=False,
+            check=True)
+    files = sorted(glob.glob(os.path.join(data, "*.fnt")), key=lambda p: int(os.path.basename(p).split("-")[0]))
+    assert len(files) == 2, files
+    drop_chunk(data, 1, files[0])
+    out = ctx.run("graph", "-d", data, data=False, check=True).stdout
+    # (the child's first frame: at the top, with nothing inherited above)
+    child = [l for l in out.splitlines() if re.search(r"\bchildwork$", l)]
+    assert len(child) == 1 and re.search(r"\d  childwork$", child[0]), out

@@ -66,9 +66,9 @@ fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
  * (`slot`: its home slot, fnt_slot), d (< 2^47) ticks after the previous
  * event: its NEW event written at p (at most 8 + 8 bytes; 3 + 8 from the
  * hooks, whose pauses are short: short_pause), into the set's older slot
- * (payload bit 1 when that is not the home slot), the cache, cache_fifo and prev_new
- * updated, and the length; or 0 when the reader would reject the address.
- * One 8-byte store when the event fits in 8 bytes, as it mostly does; else
+ * (payload bit 1 when that is not the home slot), the cache, cache_fifo
+ * and prev_new updated, and the length; or 0 when the reader would reject
+ * the address.  One 8-byte store when the event fits in 8 bytes, as it mostly does; else
  * the address's varint follows the head's.  The hooks and the rare path
  * (write_rare) both write NEW events with it. */
 static inline __attribute__((always_inline)) unsigned
@@ -100,6 +100,8 @@ fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uin
 	return len + zlen;
 }
 
+_Static_assert((FNT_GAP_TICKS << 8) <= (1u << 21), "fnt_event_head: a hit's head fits 3 bytes");
+
 /* With t->busy held, room at p and the cycle counter read: the event of
  * an entry or exit written at p (its NEW form when the function is not in
  * the chunk's cache), and its length; or nothing done (0) when it needs
@@ -107,8 +109,6 @@ fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uin
  * in the cache, or not in it yet), an address the reader would reject.
  * Calls nothing: the fast trampolines' C side (fastpath.c) is built on it
  * with no vector register to save. */
-_Static_assert((FNT_GAP_TICKS << 8) <= (1u << 21), "fnt_event_head: a hit's head fits 3 bytes");
-
 static inline __attribute__((always_inline)) unsigned
 fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
 {

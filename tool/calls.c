@@ -400,6 +400,24 @@ static void owed_exit(struct calls_walk *w, struct trace_thread *th, struct tsta
 		w->ops->orphan(w->ctx, th, ev, s->base, ORPHAN_MOVED);
 }
 
+/* every open frame of the thread ended at ns (how): those of its current
+ * machine stack, then those of the stacks parked (suspended coroutines),
+ * the thread back on its stack after */
+static void end_every_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t ns,
+			    enum call_end how)
+{
+	uint64_t cur = s->stack;
+	while (s->fs.n)
+		pop(w, th, s, ns, how);
+	for (size_t i = 0; i < s->n_parked; i++)
+		if (s->parked[i].fs.n) {
+			switch_stack(w, th, s, s->parked[i].stack, ns);
+			while (s->fs.n)
+				pop(w, th, s, ns, how);
+		}
+	switch_stack(w, th, s, cur, ns);
+}
+
 static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns)
 {
 	struct tstack *s = th->view_data;
@@ -410,14 +428,7 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 		promote(w, th, s, ns);
 	if (!s->reached && ns >= w->since)
 		reach(w, th, s);
-	while (s->fs.n)
-		pop(w, th, s, ns, CALL_TRUNCATED);
-	for (size_t i = 0; i < s->n_parked; i++)
-		if (s->parked[i].fs.n) {        /* suspended coroutines, never resumed */
-			switch_stack(w, th, s, s->parked[i].stack, ns);
-			while (s->fs.n)
-				pop(w, th, s, ns, CALL_TRUNCATED);
-		}
+	end_every_stack(w, th, s, ns, CALL_TRUNCATED);   /* suspended coroutines too, never resumed */
 }
 
 /* -C: a call is shown only if it is a -C function or leads to one.  Calls
@@ -624,20 +635,13 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		 * before, made a call last through it); the exits of the calls
 		 * the runtime counted open after it are orphans from there */
 		int64_t depth = (int64_t)ev->addr;
-		uint64_t cur = s->stack;
-		while (s->fs.n)
-			pop(w, th, s, ev->ns, CALL_GAP);
-		/* and those of the machine stacks parked (coroutines): which
+		/* those of the machine stacks parked (coroutines) too: which
 		 * of them ran in the gap, and how far, cannot be told */
-		for (size_t k = 0; k < s->n_parked; k++)
-			if (s->parked[k].fs.n || s->parked[k].owed) {
-				switch_stack(w, th, s, s->parked[k].stack, ev->ns);
-				while (s->fs.n)
-					pop(w, th, s, ev->ns, CALL_GAP);
-				s->owed = 0;
-				s->gh.n = 0;
-			}
-		switch_stack(w, th, s, cur, ev->ns);
+		end_every_stack(w, th, s, ev->ns, CALL_GAP);
+		for (size_t k = 0; k < s->n_parked; k++) {
+			s->parked[k].owed = 0;
+			s->parked[k].gh.n = 0;
+		}
 		s->owed = 0;
 		s->gh.n = 0;            /* (the runtime counted on through the gap) */
 		s->after_gap = 1;

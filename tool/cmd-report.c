@@ -331,6 +331,22 @@ static int fast_find_parked(struct thread_data *d, uint32_t func)
 	return 0;
 }
 
+/* every open call of the thread closed at ns: those of its current stack,
+ * then those of the stacks parked, the thread back on its stack after */
+static void fast_end_every(struct fstat *tab, uint32_t *active, struct thread_data *d, uint64_t ns)
+{
+	uint64_t cur = d->cur;
+	while (d->stack.n)
+		close_call(tab, active, d, ns);
+	for (size_t j = 0; j < d->n_parked; j++)
+		if (d->parked[j].stack.n) {
+			fast_switch(d, d->parked[j].id);
+			while (d->stack.n)
+				close_call(tab, active, d, ns);
+		}
+	fast_switch(d, cur);
+}
+
 static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 {
 	struct report *r = ctx;
@@ -398,18 +414,11 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 		} else if (e->kind == TRACE_GAP) {
 			/* chunks missing: the calls open end in the gap, those
 			 * of the parked stacks too (calls.c) */
-			uint64_t cur = d->cur;
-			while (d->stack.n)
-				close_call(tab, active, d, e->ns);
-			for (size_t j = 0; j < d->n_parked; j++)
-				if (d->parked[j].stack.n || d->parked[j].owed) {
-					fast_switch(d, d->parked[j].id);
-					while (d->stack.n)
-						close_call(tab, active, d, e->ns);
-					d->owed = 0;
-					d->gh.n = 0;
-				}
-			fast_switch(d, cur);
+			fast_end_every(tab, active, d, e->ns);
+			for (size_t j = 0; j < d->n_parked; j++) {
+				d->parked[j].owed = 0;
+				d->parked[j].gh.n = 0;
+			}
 			d->owed = 0;
 			d->gh.n = 0;
 		} else if (e->kind == TRACE_SWITCH) {
@@ -419,14 +428,7 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 				fast_switch(d, e->count);
 		} else if (e->kind == TRACE_THREAD_END || e->kind == TRACE_STREAM_END) {
 			fast_moves_out(tab, active, d, th, UINT64_MAX);
-			while (d->stack.n)
-				close_call(tab, active, d, e->ns);
-			for (size_t j = 0; j < d->n_parked; j++)
-				if (d->parked[j].stack.n) {   /* suspended coroutines */
-					fast_switch(d, d->parked[j].id);
-					while (d->stack.n)
-						close_call(tab, active, d, e->ns);
-				}
+			fast_end_every(tab, active, d, e->ns);   /* suspended coroutines too */
 		}
 	}
 	return 0;

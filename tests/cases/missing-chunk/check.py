@@ -54,8 +54,8 @@ def check(ctx):
     assert "entered before this process began" not in out, [l for l in lines if "began" in l][:3]
     # the exports say so too
     chrome = ctx.run("export", "--format", "chrome", "-o", "-", check=True).stdout
-    assert "exit of a call entered where trace data is missing" in chrome
-    assert '"end":"trace data missing"' in chrome or "trace data missing" in chrome
+    assert '"end":"exit of a call entered where trace data is missing"' in chrome
+    assert '"end":"trace data missing"' in chrome
 
     # the thread's first chunk missing: the exits of the calls entered in
     # it are the gap's too, not "before this process began"

@@ -344,7 +344,7 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
  * view_detach call args_forget() before they free the texts (a trace read
  * after another may hold other texts at the same addresses). */
 #define SPEC_CACHE 256
-struct parsed_spec {
+struct args_spec {
 	const char *key;                 /* the text; NULL when the slot is empty */
 	struct fnt_argspec spec;
 	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
@@ -353,6 +353,10 @@ struct parsed_spec {
 	 * most 55 bytes of text with its name), which args_format writes
 	 * without put_item's checks from `ops`, the side's items in order */
 	uint8_t n_side[2], ints[2];
+	/* the fast path's conditions, per side: a payload of at least
+	 * fast_len bytes (SIZE_MAX: the side is not all plain integers) and
+	 * room of more than fast_cap */
+	size_t fast_len[2], fast_cap[2];
 	struct int_op {
 		const char *name;        /* written before '=' (arguments only) */
 		uint8_t name_len;
@@ -360,9 +364,9 @@ struct parsed_spec {
 		uint8_t shift;           /* 64 - the item's bits: (v << shift) >> shift keeps them */
 	} ops[2][FNT_ARGS_MAX];
 };
-static struct parsed_spec *spec_cache;
+static struct args_spec *spec_cache;
 
-static int spec_parse(const char *spec_text, struct parsed_spec *ps)
+static int spec_parse(const char *spec_text, struct args_spec *ps)
 {
 	size_t n = strlen(spec_text);
 	memset(&ps->spec, 0, sizeof(ps->spec));
@@ -390,15 +394,19 @@ static int spec_parse(const char *spec_text, struct parsed_spec *ps)
 		if (it->fmt != FNT_FMT_INT && it->fmt != FNT_FMT_UINT && it->fmt != FNT_FMT_HEX)
 			ps->ints[side] = 0;
 	}
+	for (int side = 0; side < 2; side++) {
+		ps->fast_len[side] = ps->ints[side] ? 8u * ps->n_side[side] : SIZE_MAX;
+		ps->fast_cap[side] = 56u * ps->n_side[side];
+	}
 	return 0;
 }
 
 /* a spec not in the cache: parsed into its slot */
-static __attribute__((noinline)) const struct parsed_spec *spec_load(const char *spec_text)
+static __attribute__((noinline)) const struct args_spec *spec_load(const char *spec_text)
 {
 	if (!spec_cache)
 		spec_cache = xcalloc(SPEC_CACHE, sizeof(*spec_cache));
-	struct parsed_spec *ps = &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
+	struct args_spec *ps = &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
 	ps->key = NULL;
 	if (spec_parse(spec_text, ps))
 		return NULL;
@@ -406,9 +414,11 @@ static __attribute__((noinline)) const struct parsed_spec *spec_load(const char 
 	return ps;
 }
 
-static inline const struct parsed_spec *spec_get(const char *spec_text)
+const struct args_spec *args_spec(const char *spec_text)
 {
-	const struct parsed_spec *ps = spec_cache ? &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE] : NULL;
+	const struct args_spec *ps = spec_cache ? &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE] : NULL;
+	if (!spec_text)
+		return NULL;
 	return ps && ps->key == spec_text ? ps : spec_load(spec_text);
 }
 
@@ -420,7 +430,7 @@ void args_forget(void)
 
 /* args_format for a side whose items are all plain integers, with their
  * payload whole and room for every one: written straight out */
-static size_t ints_format(const struct parsed_spec *ps, const uint8_t *p, int is_ret, char *out)
+static size_t ints_format(const struct args_spec *ps, const uint8_t *p, int is_ret, char *out)
 {
 	char *q = out;
 	const struct int_op *op = ps->ops[is_ret], *end = op + ps->n_side[is_ret];
@@ -462,9 +472,10 @@ void args_read_clear(void)
 }
 
 /* args_format's items one by one, with put_item's checks */
-static __attribute__((noinline)) size_t items_format(const struct parsed_spec *ps, const char *spec_text,
-						   const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
+static __attribute__((noinline)) size_t items_format(const struct args_spec *ps, const uint8_t *payload,
+						   size_t len, int is_ret, char *out, size_t cap)
 {
+	const char *spec_text = ps->key;
 	struct sbuf b = { out, 0, cap };
 	const uint8_t *p = payload, *end = payload + len;
 	int first = 1, short_ = 0;
@@ -489,19 +500,29 @@ static __attribute__((noinline)) size_t items_format(const struct parsed_spec *p
 	return b.len;
 }
 
-size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
+size_t args_format_spec(const struct args_spec *ps, const uint8_t *payload, size_t len, int is_ret, char *out,
+			size_t cap)
 {
-	const struct parsed_spec *ps;
 	if (!is_ret)
 		last_read = payload;
+	if (len >= ps->fast_len[is_ret] && cap > ps->fast_cap[is_ret] && payload)
+		return ints_format(ps, payload, is_ret, out);
 	if (!cap)
 		return 0;
 	out[0] = 0;
-	if (!spec_text || !(ps = spec_get(spec_text)))
-		return 0;
-	if (ps->ints[is_ret] && payload && len >= 8u * ps->n_side[is_ret] && cap > 56u * ps->n_side[is_ret])
-		return ints_format(ps, payload, is_ret, out);
-	return items_format(ps, spec_text, payload, len, is_ret, out, cap);
+	return items_format(ps, payload, len, is_ret, out, cap);
+}
+
+size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
+{
+	const struct args_spec *ps = args_spec(spec_text);
+	if (ps)
+		return args_format_spec(ps, payload, len, is_ret, out, cap);
+	if (!is_ret)
+		last_read = payload;
+	if (cap)
+		out[0] = 0;
+	return 0;
 }
 
 size_t args_orphan_retval(const struct trace_thread *th, const struct trace_event *ev, char *out, size_t cap)

@@ -470,9 +470,9 @@ static inline char *name_at(struct replay *r, char *p, const struct name_ref *nr
 	return room(r, more);
 }
 
-static inline char *retval_at(char *p, const char *spec, const struct frame *f)
+static inline char *retval_at(char *p, const struct args_spec *spec, const struct frame *f)
 {
-	size_t n = args_format(spec, f->ret, f->ret_len, 1, p + 3, RET_ROOM);
+	size_t n = args_format_spec(spec, f->ret, f->ret_len, 1, p + 3, RET_ROOM);
 	if (!n)
 		return p;
 	memcpy(p, " = ", 3);
@@ -482,19 +482,20 @@ static inline char *retval_at(char *p, const char *spec, const struct frame *f)
 static int values_line(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
 		       const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
 {
-	const char *spec;
+	const char *text;
+	const struct args_spec *spec;
 	if (!th->proc->n_argspecs)
 		return 0;
 	struct spec_slot *ss = &r->specs[f->func % 64];
 	if (f->addr == ss->addr && th->proc == ss->proc) {
-		spec = ss->spec;
+		text = ss->spec;
 	} else {
-		spec = trace_argspec(th->proc, f->addr);
+		text = trace_argspec(th->proc, f->addr);
 		ss->proc = th->proc;
 		ss->addr = f->addr;
-		ss->spec = spec;
+		ss->spec = text;
 	}
-	if (!spec)
+	if (!text || !(spec = args_spec(text)))
 		return 0;
 	args_where(th->proc, f->start_ns);     /* pointers named by the module map of the call */
 	const struct name_ref *nr = name_of(r, f->func);
@@ -515,11 +516,11 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 	p = name_at(r, p, nr, more);
 	if (!nr->params) {
 		*p++ = '(';
-		p += args_format(spec, f->args, f->args_len, 0, p, ARGS_ROOM);
+		p += args_format_spec(spec, f->args, f->args_len, 0, p, ARGS_ROOM);
 		*p++ = ')';
 	} else {
 		/* the signature is there already: the values after it, if any */
-		size_t n = args_format(spec, f->args, f->args_len, 0, p + 7, ARGS_ROOM);
+		size_t n = args_format_spec(spec, f->args, f->args_len, 0, p + 7, ARGS_ROOM);
 		if (n) {
 			memcpy(p, " with (", 7);
 			p += 7 + n;

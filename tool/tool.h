@@ -471,6 +471,13 @@ void replay_fields_check(const char *fields);
  * comma-separated, into out (NUL-terminated).  Returns the length; 0 when
  * there is nothing to show. */
 size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
+/* The same in two steps, for a view that formats both sides of a call:
+ * the spec text parsed (NULL when there is none or it does not parse;
+ * valid until args_forget), then a side formatted by it */
+struct args_spec;
+const struct args_spec *args_spec(const char *spec_text);
+size_t args_format_spec(const struct args_spec *as, const uint8_t *payload, size_t len, int is_ret, char *out,
+			size_t cap);
 /* The return value an orphan exit (ev, on thread th) carries, formatted as
  * args_format does: an exit whose entry is not in the trace still has its
  * RETVAL record.  0 when there is none. */

@@ -53,6 +53,16 @@ static inline void pair_at(char *q, unsigned d)
 	memcpy(q, digit_pairs + 2 * d, 2);
 }
 
+/* the eight digits of lo < 10^8 at q */
+static inline void eight_at(char *q, uint32_t lo)
+{
+	uint32_t hi4 = lo / 10000, lo4 = lo % 10000;
+	pair_at(q, hi4 / 100);
+	pair_at(q + 2, hi4 % 100);
+	pair_at(q + 4, lo4 / 100);
+	pair_at(q + 6, lo4 % 100);
+}
+
 /* v in decimal (after a '-' when neg) at q, which has room for 21 bytes;
  * returns the end.  Values below 100 (most loop counters and sizes) are
  * written at once; longer ones right to left, eight digits at a time in
@@ -80,16 +90,19 @@ static inline __attribute__((always_inline)) char *dec_at(char *q, uint64_t v, i
 	unsigned t = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
 	char *e = q + t + (unsigned)(v >= pow10[t]);
 	q = e;
-	while (v >= 100000000) {
-		uint32_t lo = (uint32_t)(v % 100000000), hi4 = lo / 10000, lo4 = lo % 10000;
+	while (v > UINT32_MAX) {
+		uint32_t lo = (uint32_t)(v % 100000000);
 		v /= 100000000;
 		q -= 8;
-		pair_at(q, hi4 / 100);
-		pair_at(q + 2, hi4 % 100);
-		pair_at(q + 4, lo4 / 100);
-		pair_at(q + 6, lo4 % 100);
+		eight_at(q, lo);
 	}
+	/* below 2^32 (most values): 32-bit divisions, cheaper than 64-bit */
 	uint32_t w = (uint32_t)v;
+	if (w >= 100000000) {
+		q -= 8;
+		eight_at(q, w % 100000000);
+		w /= 100000000;
+	}
 	while (w >= 100) {
 		q -= 2;
 		pair_at(q, w % 100);

@@ -537,8 +537,12 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		f->callsite_vaddr = ev->callsite_vaddr;
 		/* the call site of its caller: a function inlined into the caller,
 		 * whose -finstrument-functions hook the compiler gives the caller's
-		 * call site, not its own; where it was called is not recorded */
-		if (parent && f->callsite && parent->callsite == f->callsite)
+		 * call site, not its own; where it was called is not recorded.
+		 * Compared with the site the caller's entry recorded (one inlined
+		 * into an inlined function has that too), and not for a direct
+		 * recursion, whose every level is called from the same place */
+		f->callsite_raw = f->callsite;
+		if (parent && f->callsite && parent->callsite_raw == f->callsite && parent->func != f->func)
 			f->callsite = 0;
 		/* payloads only where the file says records carry them (elsewhere
 		 * the field holds whatever the batch slot held before) */

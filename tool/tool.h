@@ -383,7 +383,8 @@ struct frame {
 	uint64_t addr;
 	uint64_t start_ns;
 	uint64_t child_ns;       /* time spent in callees */
-	uint64_t callsite;
+	uint64_t callsite;       /* where it was called from; 0: not known or not shown */
+	uint64_t callsite_raw;   /* as recorded, even where callsite is not shown */
 	uint32_t callsite_file;
 	uint64_t callsite_vaddr;
 	int depth;               /* display depth */

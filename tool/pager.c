@@ -21,17 +21,48 @@
 
 int use_color;
 static pid_t pager_pid;
+/* "fntrace: the pager '...' failed (exit status 12", written with the
+ * status's last digit and fail_tail from a signal handler too */
+static char fail_msg[300];
+static const char fail_tail[] = "); use --no-pager or set FNTRACE_PAGER\n";
+
+/* The shell could not run the pager (exit status 126 or 127): nothing was
+ * shown, so that is an error, not a quiet success */
+static void pager_check(int status)
+{
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 126 || WEXITSTATUS(status) == 127)) {
+		char digit = (char)('0' + WEXITSTATUS(status) % 10);
+		ssize_t r = write(STDERR_FILENO, fail_msg, strlen(fail_msg));
+		r += write(STDERR_FILENO, &digit, 1);
+		r += write(STDERR_FILENO, fail_tail, sizeof(fail_tail) - 1);
+		(void)r;
+		_exit(1);
+	}
+}
 
 static void pager_wait(void)
 {
+	int status = 0;
 	if (pager_pid <= 0)
 		return;
 	/* the pager reads until our end of the pipe closes */
 	fflush(stdout);
 	close(STDOUT_FILENO);
-	while (waitpid(pager_pid, NULL, 0) < 0 && errno == EINTR)
+	while (waitpid(pager_pid, &status, 0) < 0 && errno == EINTR)
 		;
 	pager_pid = 0;
+	pager_check(status);
+}
+
+/* The pager stopped reading: the user left it early, and we end quietly
+ * as git does; or it never ran, which pager_check tells */
+static void on_sigpipe(int sig)
+{
+	int status;
+	if (pager_pid > 0 && waitpid(pager_pid, &status, 0) == pager_pid)
+		pager_check(status);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 /* the pager has shown everything and quit (before a command that dies of
@@ -41,18 +72,59 @@ void pager_finish(void)
 	pager_wait();
 }
 
+/* whether the command a pager's text starts with can be run: a name
+ * found in $PATH or a path to an executable.  Texts the shell would read
+ * otherwise (quotes, variables, assignments, builtins) are given the
+ * benefit of the doubt: pager_wait tells when they failed. */
+static int pager_found(const char *pager, char *word, size_t cap)
+{
+	size_t n = strcspn(pager, " \t\n;|&<>()");
+	if (!n || n >= cap || strcspn(pager, "'\"$`\\=") < n)
+		return 1;
+	memcpy(word, pager, n);
+	word[n] = 0;
+	if (strchr(word, '/'))
+		return access(word, X_OK) == 0;
+	static const char *const builtins[] = { "exit", "exec", "eval", "true", "false", ":", ".", "command" };
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (!strcmp(word, builtins[i]))
+			return 1;
+	const char *path = getenv("PATH");
+	for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
+		size_t len = strcspn(d, ":");
+		char full[4096];
+		if (len && len + n + 2 <= sizeof(full)) {
+			memcpy(full, d, len);
+			full[len] = '/';
+			memcpy(full + len + 1, word, n + 1);
+			if (access(full, X_OK) == 0)
+				return 1;
+		}
+		d += len + (d[len] == ':');
+	}
+	return 0;
+}
+
 static void pager_run(void)
 {
-	const char *pager = getenv("FNTRACE_PAGER");
+	const char *pager = getenv("FNTRACE_PAGER"), *var = "FNTRACE_PAGER";
+	char word[256];
 	int fd[2];
 
 	if (!pager)
-		pager = getenv("PAGER");
+		pager = getenv("PAGER"), var = "PAGER";
 	if (!pager)
-		pager = "less";
+		pager = "less", var = NULL;
 	pager += strspn(pager, " \t");
 	if (!*pager || !strcmp(pager, "cat"))
 		return;
+	if (!pager_found(pager, word, sizeof(word))) {
+		/* less is not installed everywhere (slim containers) */
+		if (var)
+			warning("pager '%s' not found (%s); writing to the terminal", word, var);
+		return;
+	}
+	snprintf(fail_msg, sizeof(fail_msg), "fntrace: the pager '%.200s' failed (exit status 12", pager);
 	if (pipe(fd))
 		return;
 	fflush(stdout);
@@ -77,8 +149,7 @@ static void pager_run(void)
 	dup2(fd[1], STDOUT_FILENO);
 	close(fd[0]);
 	close(fd[1]);
-	/* leaving the pager early ends us quietly, as with git */
-	signal(SIGPIPE, SIG_DFL);
+	signal(SIGPIPE, on_sigpipe);
 	atexit(pager_wait);
 }
 

@@ -65,6 +65,20 @@ def check(ctx):
         if rc != 0 or shown.count("quick();") != 3 or "slow();" not in shown:
             problems.append("less: exit %d, terminal got %r" % (rc, shown[:400]))
 
+    # a pager that is not there: the output goes to the terminal, with a
+    # warning naming it (before, sh said "not found" and nothing was shown,
+    # with exit 0)
+    for var in ("FNTRACE_PAGER", "PAGER"):
+        rc, shown = on_tty([ctx.fntrace, "replay", "-d", ctx.data], dict(base, **{var: "no-such-pager-x -R"}),
+                           ctx.work)
+        want = "fntrace: warning: pager 'no-such-pager-x' not found (%s); writing to the terminal" % var
+        if rc != 0 or shown.count("quick();") != 3 or want not in shown:
+            problems.append("%s=no-such-pager-x: exit %d, terminal got %r" % (var, rc, shown[:400]))
+    # a pager that runs but fails without reading: an error, and exit 1
+    rc, shown = on_tty([ctx.fntrace, "report", "-d", ctx.data], dict(base, FNTRACE_PAGER="exit 126"), ctx.work)
+    if rc != 1 or "fntrace: the pager 'exit 126' failed (exit status 126); use --no-pager" not in shown:
+        problems.append("a failing pager: exit %d, terminal got %r" % (rc, shown[:400]))
+
     # not a terminal: no pager, no colour, whatever the environment says
     p = subprocess.run([ctx.fntrace, "replay", "-d", ctx.data], capture_output=True, text=True,
                        env=dict(base, FNTRACE_PAGER=fake))

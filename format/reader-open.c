@@ -683,10 +683,13 @@ static void read_session(struct trace *t)
 	snprintf(path, sizeof(path), "%s/session", t->dir);
 	text = fnt_read_small(path, FNT_OPEN_NOFOLLOW, MAX_SESSION_SIZE, &len, &why);
 	if (!text) {
-		if (errno != ENOENT)
+		if (errno != ENOENT) {
+			t->has_session = 1;
 			warn(t, "'%s': %s; ignored", path, why);
+		}
 		return;
 	}
+	t->has_session = 1;
 	for (line = text; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -951,7 +954,7 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 		int uftrace = e == ENOENT && !strcmp(slash ? slash + 1 : dir, "fntrace.data") && !slash &&
 			      !stat("uftrace.data", &u) && S_ISDIR(u.st_mode);
 		snprintf(err, errlen, "cannot open '%s': %s%s", dir, strerror(e),
-			 uftrace ? " (this directory has uftrace's 'uftrace.data': read it with -d uftrace.data, or "
+			 uftrace ? " (this directory has uftrace's 'uftrace.data', which 'uftrace replay' reads: "
 				   "run 'fntrace record' first)" :
 			 e == ENOENT ? " (run 'fntrace record' first, or name the trace with -d)" : "");
 		return -1;
@@ -981,6 +984,14 @@ int trace_open(struct trace **out, const char *dir, char *err, size_t errlen)
 		if (n_names)
 			qsort(names, n_names, sizeof(*names), cmp_str);
 		read_session(t);
+		if (!n_names && !t->has_session) {
+			/* (a recording that has not written its first file yet has
+			 * its session file already) */
+			snprintf(err, errlen, "'%s' is not a trace directory (it has no .fnt file and no session "
+				 "file; 'fntrace record -d DIR' writes one)", dir);
+			trace_close(t);
+			return -1;
+		}
 	} else {
 		names = xrealloc_(names, sizeof(*names));
 		names[n_names++] = xstrdup_(dir);

@@ -199,6 +199,7 @@ struct trace {
 	char **warnings;            /* one-line notes gathered while opening */
 	size_t n_warnings;
 	/* from the session file written by `fntrace record` (may be absent) */
+	int has_session;            /* the directory has one, readable or not */
 	char *session_command;
 	char *session_options;      /* record's own options ("-F main -A f@arg1"), or NULL */
 	int session_has_status;

@@ -195,7 +195,10 @@ void view_open(struct view *v, struct view_opts *o)
 		die_usage("option '--until' must not be before '--since'");
 	if (!o->dir)
 		o->dir = "fntrace.data";
-	if (trace_open(&v->trace, o->dir, err, sizeof(err)))
+	if (trace_open(&v->trace, o->dir, err, sizeof(err)) && is_uftrace_dir(o->dir))
+		die("'%s' is a uftrace trace, not an fntrace one (read it with 'uftrace replay -d %s'; "
+		    "'fntrace record' writes fntrace's)", o->dir, o->dir);
+	if (!v->trace)
 		die("%s", err);
 	if (!v->trace->n_procs && is_uftrace_dir(o->dir))
 		die("'%s' is a uftrace trace, not an fntrace one (read it with 'uftrace replay -d %s'; "

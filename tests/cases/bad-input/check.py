@@ -20,6 +20,16 @@ def check(ctx):
         p = ctx.run(cmd, "-d", w + "/missing.data")
         assert p.returncode == 1 and "missing.data" in p.stderr and "fntrace record" in p.stderr, p
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    # a directory that is not a trace (before: info printed an empty
+    # summary with exit 0, export wrote an empty file, replay blamed the build)
+    nt = w + "/not-a-trace"; os.makedirs(nt, exist_ok=True)
+    want = "fntrace: '%s' is not a trace directory (it has no .fnt file and no session file; " \
+           "'fntrace record -d DIR' writes one)\n" % nt
+    for args in (["replay"], ["report"], ["info"], ["graph"], ["stacks"],
+                 ["export", "--format", "chrome", "-o", w + "/nt.json"]):
+        p = ctx.run(*args, "-d", nt, data=False)
+        assert p.returncode == 1 and p.stderr == want, (args, p.returncode, p.stderr)
+    assert not os.path.exists(w + "/nt.json")
     p = ctx.run("frob", data=False)
     assert p.returncode == 2 and "frob" in p.stderr, p
     good = ctx.counts()

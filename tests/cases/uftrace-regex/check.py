@@ -43,8 +43,14 @@ def check(ctx):
     u = os.path.join(ctx.work, "u")
     os.makedirs(os.path.join(u, "uftrace.data"), exist_ok=True)
     p = ctx.run("replay", data=False, cwd=u)
-    assert p.returncode == 1 and "this directory has uftrace's 'uftrace.data': read it with -d uftrace.data" \
-        in p.stderr, (p.returncode, p.stderr)
+    assert p.returncode == 1 and "this directory has uftrace's 'uftrace.data', which 'uftrace replay' reads: " \
+        "run 'fntrace record' first" in p.stderr, (p.returncode, p.stderr)
+    # and what that hint names, read as it says: not an fntrace trace, said so
+    for f in ("info", "task.txt"):
+        open(os.path.join(u, "uftrace.data", f), "w").close()
+    p = ctx.run("replay", "-d", "uftrace.data", data=False, cwd=u)
+    assert p.returncode == 1 and p.stderr.startswith("fntrace: 'uftrace.data' is a uftrace trace, not an fntrace "
+                                                     "one (read it with 'uftrace replay -d uftrace.data'"), p.stderr
     # --srcline on a build without -g: a warning, not silence
     nog = os.path.join(ctx.work, "prog-nog")
     subprocess.run([ctx.compiler, "-finstrument-functions", "-O0", "-g0", "-o", nog,

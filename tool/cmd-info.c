@@ -233,6 +233,20 @@ static uint32_t root_pid(const struct trace *t)
  * status; any other image without the mark was killed, crashed, or left by
  * a way the runtime does not see (the system call by hand), and the trace
  * cannot tell which. */
+
+/* why a trace runs on CLOCK_MONOTONIC: record's --clock chose it, or the
+ * runtime found the tsc unusable (or FNTRACE_CLOCK, for a program run
+ * without record, chose it) */
+static const char *clock_why(const struct trace *t)
+{
+	const char *o = t->session_options;
+	if (o && (strstr(o, "--clock monotonic") || strstr(o, "--clock=monotonic")))
+		return "chosen with --clock monotonic";
+	if (t->session_command)
+		return "the tsc was not usable";
+	return "the tsc was not usable, or FNTRACE_CLOCK chose it";
+}
+
 static void print_ended(const struct trace *t, const struct trace_process *p, uint32_t root)
 {
 	static const char *const how[] = { "", "_exit", "_Exit", "exit_group" };
@@ -329,7 +343,7 @@ int cmd_info(int argc, char **argv)
 		if (p->hdr.clock == FNT_CLOCK_TSC)
 			printf("clock: tsc, %.3f GHz, calibrated against CLOCK_MONOTONIC\n", 1.0 / p->scale);
 		else
-			printf("clock: CLOCK_MONOTONIC (the tsc was not usable)\n");
+			printf("clock: CLOCK_MONOTONIC (%s)\n", clock_why(t));
 	}
 	printf("processes: %zu\n", t->n_procs);
 	printf("events: %" PRIu64 "\n", events);

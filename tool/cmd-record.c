@@ -333,9 +333,7 @@ static const char *record_filtered(const char *text, int trace_off)
 static void filter_depth(struct filter_text *f, char key, const char *opt, const char *arg)
 {
 	char buf[32];
-	snprintf(buf, sizeof(buf), "%" PRIu64, parse_uint(opt, arg, 1u << 30));
-	if (!strcmp(buf, "0"))
-		die_usage("option '%s' takes a depth of at least 1, not '%s'", opt, arg);
+	snprintf(buf, sizeof(buf), "%d", parse_depth(opt, arg));
 	filter_add(f, key, buf, opt);
 }
 

@@ -46,6 +46,7 @@ char *xstrdup(const char *s);
  * array in *out, the caller frees); returns how many were found */
 size_t needed_libs(const char *prog, char ***out);
 uint64_t parse_uint(const char *opt, const char *arg, uint64_t max);
+int parse_depth(const char *opt, const char *arg);
 /* CLOCK_MONOTONIC now, in ns */
 uint64_t mono_now(void);
 uint64_t parse_size(const char *opt, const char *arg);

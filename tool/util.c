@@ -130,6 +130,22 @@ uint64_t parse_uint(const char *opt, const char *arg, uint64_t max)
 	return v;
 }
 
+/* -D/--depth, in record and the views alike: a depth from 1 (0 would read
+ * as "nothing", which no one asks for, or as "no limit", which is the
+ * default already) */
+int parse_depth(const char *opt, const char *arg)
+{
+	char *end;
+	unsigned long long d;
+	errno = 0;
+	d = arg && *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (arg && *arg >= '0' && *arg <= '9' && !errno && !*end && !d)
+		die_usage("option '%s' takes a depth of at least 1, not '%s'", opt, arg);
+	if (!arg || *arg < '0' || *arg > '9' || errno || *end || d > (1u << 30))
+		die_usage("option '%s': '%s' is not a depth from 1 to %u", opt, arg ? arg : "", 1u << 30);
+	return (int)d;
+}
+
 /* "256K", "1M", "65536" */
 uint64_t parse_size(const char *opt, const char *arg)
 {

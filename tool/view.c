@@ -124,7 +124,7 @@ int view_opt(struct view_opts *o, int opt, const char *arg)
 		}
 		return 1;
 	}
-	case 'D': o->max_depth = (int)parse_uint("-D/--depth", arg, 1u << 30); return 1;
+	case 'D': o->max_depth = parse_depth("-D/--depth", arg); return 1;
 	case 't': o->min_ns = parse_time_unit("-t/--time-filter", arg, "a duration"); return 1;
 	case 0x111: o->since_ns = parse_time("--since", arg); return 1;
 	case 0x112: o->until_ns = parse_time("--until", arg); o->has_until = 1; return 1;

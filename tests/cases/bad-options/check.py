@@ -38,6 +38,13 @@ def check(ctx):
                       (["record", "-d", d + ".x", "--chunk-size", "1", "--", prog], "--chunk-size"),
                       (["record", "-d", d + ".x", "--clock", "sundial", "--", prog], "--clock")):
         expect(args, 2, opt)
+    # -D 0, the same everywhere (before, record refused it and the views
+    # took it for no limit, while their message said "from 0")
+    for cmd in (["record", "-d", d + ".x"], ["replay", "-d", d], ["report", "-d", d], ["graph", "-d", d],
+                ["export", "-d", d, "--format", "folded", "-o", "-"]):
+        expect(cmd + ["-D", "0"] + (["--", prog] if cmd[0] == "record" else []), 2,
+               "option '-D/--depth' takes a depth of at least 1, not '0'")
+    expect(["replay", "-d", d, "-D", "x"], 2, "option '-D/--depth': 'x' is not a depth from 1 to 1073741824")
     # unknown options and commands
     for cmd in ("record", "replay", "report", "info"):
         expect([cmd, "--no-such-option"], 2, "--no-such-option")

@@ -192,6 +192,20 @@ enum fnt_meta {
 	                               -P did to a module built without instrumentation */
 	FNT_META_STACK_MOVED = 14,  /* struct fnt_meta_stack_moved: a thread took over a machine
 	                               stack that another thread of the process had left */
+	FNT_META_RECORDING = 15,    /* struct fnt_meta_recording: recording was switched off or on */
+};
+
+/* FNT_META_RECORDING: at `ticks`, recording was switched off (on = 0) or
+ * on again (on = 1) for the whole process: fnt_disable()/fnt_enable(), a
+ * trace_off, trace_on or finish trigger, a --signal action, or a start
+ * with recording off (FNTRACE_TRACE_OFF; a forked child whose parent had
+ * it off writes one at its start).  While it is off no event is written:
+ * calls open then may return unseen, and exits seen after it is on again
+ * may be of calls entered unseen. */
+struct fnt_meta_recording {
+	uint64_t ticks;
+	uint32_t on;
+	uint32_t pad;
 };
 
 /* FNT_META_STACK_MOVED: thread `to` runs on machine stack `stack` (named as
@@ -286,6 +300,7 @@ _Static_assert(sizeof(struct fnt_chunk_header) == FNT_CHUNK_HDR_SIZE, "chunk hea
 _Static_assert(sizeof(struct fnt_meta_module) == 72, "doc/format.md says 72");
 _Static_assert(sizeof(struct fnt_meta_thread) == 32, "doc/format.md says 32");
 _Static_assert(sizeof(struct fnt_meta_stack_moved) == 40, "doc/format.md says 40");
+_Static_assert(sizeof(struct fnt_meta_recording) == 16, "doc/format.md says 16");
 
 /* ---- encoding helpers, used identically by writer and reader ---- */
 

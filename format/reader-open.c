@@ -374,6 +374,16 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				memcpy(p->libcalls + p->n_libcalls, r, k * sizeof(*p->libcalls));
 				p->n_libcalls += k;
 			}
+		} else if (type == FNT_META_RECORDING) {
+			struct fnt_meta_recording mr;
+			if (rlen < sizeof(mr) || p->n_rec_switches >= 10000000) {
+				warn(t, "'%s': a corrupt recording-switch record was skipped", p->file);
+			} else {
+				memcpy(&mr, r, sizeof(mr));
+				p->rec_switches = grow_(p->rec_switches, p->n_rec_switches, sizeof(*p->rec_switches));
+				p->rec_switches[p->n_rec_switches++] = (struct trace_rec_switch){
+					.ticks = mr.ticks, .on = !!mr.on };
+			}
 		} else if (type == FNT_META_STACK_MOVED) {
 			struct fnt_meta_stack_moved mm;
 			if (rlen < sizeof(mm) || p->n_moves >= 10000000) {
@@ -445,6 +455,34 @@ static int cmp_move(const void *a, const void *b)
 {
 	const struct trace_stack_move *x = a, *y = b;
 	return x->ns < y->ns ? -1 : x->ns > y->ns ? 1 : x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
+}
+
+static int cmp_switch(const void *a, const void *b)
+{
+	const struct trace_rec_switch *x = a, *y = b;
+	return x->ns < y->ns ? -1 : x->ns > y->ns ? 1 : x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
+}
+
+/* once the clock is known: the recording switches by time */
+static void switches_index(struct trace_process *p)
+{
+	for (size_t i = 0; i < p->n_rec_switches; i++)
+		p->rec_switches[i].ns = ticks_ns(p, p->rec_switches[i].ticks);
+	if (p->n_rec_switches > 1)
+		qsort(p->rec_switches, p->n_rec_switches, sizeof(*p->rec_switches), cmp_switch);
+}
+
+int trace_recording_was_off(const struct trace_process *p, uint64_t ns)
+{
+	for (size_t i = 0; i < p->n_rec_switches && p->rec_switches[i].ns <= ns; i++)
+		if (!p->rec_switches[i].on)
+			return 1;
+	return 0;
+}
+
+int trace_recording_off_at_end(const struct trace_process *p)
+{
+	return p->n_rec_switches && !p->rec_switches[p->n_rec_switches - 1].on;
 }
 
 /* once the clock is known: the moves by time, and each thread's own */
@@ -887,6 +925,7 @@ static void trace_finish_open(struct trace *t)
 		p->scope_ticks = NULL;
 		p->n_scope_ticks = 0;
 		moves_index(p);
+		switches_index(p);
 	}
 	if (t->n_procs > 1) {
 		start_times(t);
@@ -1138,6 +1177,7 @@ void trace_close(struct trace *t)
 		free(p->argspec_hash);
 		free(p->libcalls);
 		free(p->moves);
+		free(p->rec_switches);
 		for (int k = 0; k < p->argc; k++)
 			free(p->argv[k]);
 		free(p->argv);

@@ -134,6 +134,11 @@ struct trace_process {
 	size_t n_libcalls;
 	struct trace_stack_move *moves;   /* STACK_MOVED meta records, by time */
 	size_t n_moves;
+	struct trace_rec_switch {         /* RECORDING meta records, by time */
+		uint64_t ticks, ns;
+		uint32_t on;
+	} *rec_switches;
+	size_t n_rec_switches;
 };
 
 /* FNT_META_STACK_MOVED: thread `to` took over machine stack `stack` (its
@@ -306,6 +311,11 @@ static inline int trace_same_pid_ns(const struct trace_process *a, const struct 
 	return !a->hdr.pid_ns || !b->hdr.pid_ns || a->hdr.pid_ns == b->hdr.pid_ns;
 }
 int trace_has_function_events(const struct trace *t);   /* after a walk */
+/* Whether recording was switched off in process p (RECORDING meta records)
+ * at some time at or before ns: an exit then may be of a call entered
+ * unseen; and whether it was off at the end, its open calls' returns unseen */
+int trace_recording_was_off(const struct trace_process *p, uint64_t ns);
+int trace_recording_off_at_end(const struct trace_process *p);
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
 /* the name of a named scope (FNT_SCOPE_NAMED) at (file, vaddr), or NULL */
 const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr);

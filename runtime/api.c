@@ -177,9 +177,20 @@ FNT_EXPORT void *fnt__scope_named(struct fnt_scope_site *site)
 FNT_EXPORT void fnt__set_enabled(int on)
 {
 	struct fnt_file_header *h = fnt_trace_header();
+	uint32_t was;
 	if (on)
-		__atomic_fetch_and(&fnt_fast_off, ~FNT_FAST_PAUSED, __ATOMIC_RELAXED);
+		was = __atomic_fetch_and(&fnt_fast_off, ~FNT_FAST_PAUSED, __ATOMIC_RELAXED);
 	else
-		__atomic_fetch_or(&fnt_fast_off, FNT_FAST_PAUSED, __ATOMIC_RELAXED);
+		was = __atomic_fetch_or(&fnt_fast_off, FNT_FAST_PAUSED, __ATOMIC_RELAXED);
 	__atomic_store_n(&fnt__active, on && h, __ATOMIC_RELAXED);
+	/* a switch, for the readers: why calls have no return or no entry */
+	if (h && !(was & FNT_FAST_PAUSED) != !!on)
+		fnt_recording_note(on);
+}
+
+/* a RECORDING meta record: recording is now on (1) or off (0) */
+void fnt_recording_note(int on)
+{
+	struct fnt_meta_recording r = { fnt_now(), (uint32_t)!!on, 0 };
+	fnt_meta_append(FNT_META_RECORDING, &r, sizeof(r), NULL, 0);
 }

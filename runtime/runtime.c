@@ -259,6 +259,8 @@ void runtime_init(void)
 	state = 1;
 	fnt__active = !fnt_paused();
 	fnt_filter_write_meta();
+	if (fnt_paused())       /* an fnt_disable() before (a constructor's) */
+		fnt_recording_note(0);
 	fnt_modules_scan();
 #ifndef FNT_STATIC_ARCHIVE
 	{

@@ -139,6 +139,7 @@ const char *call_end_text(const struct trace_thread *th, enum call_end how)
 	case CALL_UNWOUND: return "unwound";
 	case CALL_MOVED: return "moved to another thread";
 	case CALL_GAP: return "trace data missing";
+	case CALL_OFF: return "recording was off";
 	case CALL_TRUNCATED: break;
 	}
 	return th->proc->exec_replaced ? "exec" : "trace ended";
@@ -428,7 +429,9 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 		promote(w, th, s, ns);
 	if (!s->reached && ns >= w->since)
 		reach(w, th, s);
-	end_every_stack(w, th, s, ns, CALL_TRUNCATED);   /* suspended coroutines too, never resumed */
+	/* suspended coroutines too, never resumed */
+	end_every_stack(w, th, s, ns, !th->proc->exec_replaced && trace_recording_off_at_end(th->proc) ? CALL_OFF :
+				      CALL_TRUNCATED);
 }
 
 /* -C: a call is shown only if it is a -C function or leads to one.  Calls
@@ -608,7 +611,9 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
-					w->ops->orphan(w->ctx, th, ev, s->base, s->after_gap ? ORPHAN_GAP : ORPHAN_BEFORE);
+					w->ops->orphan(w->ctx, th, ev, s->base, s->after_gap ? ORPHAN_GAP :
+						       trace_recording_was_off(th->proc, ev->ns) ? ORPHAN_OFF :
+						       ORPHAN_BEFORE);
 			}
 			break;
 		}

@@ -608,11 +608,12 @@ static void on_begin(void *ctx, struct trace_thread *th, const struct frame *f)
 
 /* how a call ended, padded so a line can take 32 bytes at once (the
  * longer one, 48) */
-static const char why_text[6][48] = {
+static const char why_text[7][48] = {
 	" */", " (no return: unwound) */", " (no return: exec) */", " (no return: trace ended) */",
 	" (no return: moved to another thread) */", " (no return: trace data missing) */",
+	" (no return: recording was off) */",
 };
-static const uint8_t why_len[6] = { 3, 24, 21, 28, 40, 35 };
+static const uint8_t why_len[7] = { 3, 24, 21, 28, 40, 35, 34 };
 
 static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, uint64_t end_ns, enum call_end how)
 {
@@ -621,7 +622,7 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	uint64_t dur = end_ns - f->start_ns;
 	int why = how == CALL_UNWOUND ? 1 :
 		  how == CALL_TRUNCATED && th->proc->exec_replaced ? 2 :
-		  how == CALL_TRUNCATED ? 3 : how == CALL_MOVED ? 4 : how == CALL_GAP ? 5 : 0;
+		  how == CALL_TRUNCATED ? 3 : how == CALL_MOVED ? 4 : how == CALL_GAP ? 5 : how == CALL_OFF ? 6 : 0;
 
 	if (others_pending(r, th))
 		flush_others(r, th);
@@ -669,6 +670,7 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 	put_name(r, ev->func);
 	put_str(r, why == ORPHAN_MOVED ? " (entered on another thread) */" :
 		why == ORPHAN_GAP ? " (entered where trace data is missing) */" :
+		why == ORPHAN_OFF ? " (entered while recording was off) */" :
 		th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING) ?
 		" (entered before the history start) */" : " (entered before this process began) */");
 	newline(r);

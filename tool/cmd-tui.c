@@ -422,7 +422,7 @@ static void draw_replay(struct tui *u, int h)
 	static const char *const ends[] = {
 		[CALL_RETURN] = "", [CALL_UNWOUND] = " (no return: unwound)",
 		[CALL_TRUNCATED] = " (no return: trace ended)", [CALL_MOVED] = " (no return: moved to another thread)",
-		[CALL_GAP] = " (no return: trace data missing)",
+		[CALL_GAP] = " (no return: trace data missing)", [CALL_OFF] = " (no return: recording was off)",
 	};
 	struct tui_thread *t = cur_thread(u);
 	move(1, 0);
@@ -488,7 +488,8 @@ static void draw_replay(struct tui *u, int h)
 			put_text(";", a);
 			if (l->how != CALL_RETURN) {
 				put_text(" /*", a);
-				put_text(ends[l->how], a);
+				put_text(l->how == CALL_TRUNCATED && t->th->proc->exec_replaced ? " (no return: exec)" :
+					 ends[l->how], a);
 				put_text(" */", a);
 			}
 		} else {
@@ -496,7 +497,8 @@ static void draw_replay(struct tui *u, int h)
 			put_text(ret, a);
 			put_text(" /* ", a);
 			put_text(name, a);
-			put_text(ends[l->how], a);
+			put_text(l->how == CALL_TRUNCATED && t->th->proc->exec_replaced ? " (no return: exec)" :
+					 ends[l->how], a);
 			put_text(" */", a);
 		}
 		fill_line(a);

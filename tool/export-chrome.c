@@ -286,6 +286,7 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 	(void)depth;
 	e = stpcpy(args, why == ORPHAN_MOVED ? ",\"args\":{\"end\":\"exit of a call entered on another thread\"" :
 			 why == ORPHAN_GAP ? ",\"args\":{\"end\":\"exit of a call entered where trace data is missing\"" :
+			 why == ORPHAN_OFF ? ",\"args\":{\"end\":\"exit of a call entered while recording was off\"" :
 			 ",\"args\":{\"end\":\"exit without entry\"");
 	if (n) {
 		e = stpcpy(e, ",\"retval\":\"");

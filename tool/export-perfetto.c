@@ -498,7 +498,8 @@ static void on_orphan(void *ctx, struct trace_thread *th, const struct trace_eve
 	}
 	slice_event(ctx, th, ev->func, ev->ns, TYPE_INSTANT, "end",
 		    why == ORPHAN_MOVED ? "exit of a call entered on another thread" :
-		    why == ORPHAN_GAP ? "exit of a call entered where trace data is missing" : "exit without entry");
+		    why == ORPHAN_GAP ? "exit of a call entered where trace data is missing" :
+		    why == ORPHAN_OFF ? "exit of a call entered while recording was off" : "exit without entry");
 }
 
 static void on_lost(void *ctx, struct trace_thread *th, uint64_t count, uint64_t ns)

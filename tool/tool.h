@@ -411,10 +411,14 @@ struct frame {
  * is the other thread's, an orphan there: ORPHAN_MOVED) */
 /* CALL_GAP: the call was open where chunks of its thread are missing from
  * the file (TRACE_GAP): it ended somewhere in them */
-enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED, CALL_MOVED, CALL_GAP };
+/* CALL_OFF: open at the end of its thread's stream, recording being off
+ * then (RECORDING meta records): it may have returned unseen */
+enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED, CALL_MOVED, CALL_GAP, CALL_OFF };
 /* why an exit has no entry: entered before the trace or the process
  * began, or on another thread (a fiber's call, CALL_MOVED there) */
-enum call_orphan { ORPHAN_BEFORE, ORPHAN_MOVED, ORPHAN_GAP };   /* ORPHAN_GAP: after chunks missing (TRACE_GAP) */
+/* ORPHAN_GAP: after chunks missing (TRACE_GAP); ORPHAN_OFF: after recording
+ * was off (a call entered then) */
+enum call_orphan { ORPHAN_BEFORE, ORPHAN_MOVED, ORPHAN_GAP, ORPHAN_OFF };
 
 struct calls_ops {
 	void (*begin)(void *ctx, struct trace_thread *th, const struct frame *f);

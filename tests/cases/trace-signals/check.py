@@ -13,6 +13,16 @@ def check(ctx):
             check=True)
     got = ctx.counts("-d", d)
     assert got["a"] == 3 and got["b"] == 3 and "c" not in got and "phase_three" not in got, got
+    # main's return came after the finish: the trace says recording was off
+    # (before, "trace ended", which tells of a crash or a kill)
+    text = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, check=True).stdout
+    assert text.rstrip().endswith("| } /* main (no return: recording was off) */"), text
+    chrome = ctx.run("export", "-d", d, "--format", "chrome", "-o", "-", check=True).stdout
+    assert chrome.count('"end":"recording was off"') == 1, chrome
+    # recorded from its start with recording off: neither main's entry nor
+    # its exit, and no call is said to be cut off
+    text = ctx.run("replay", "--no-pager", "--fields", "none", check=True).stdout
+    assert "main" not in text and "(no return" not in text and "(entered" not in text, text
     d = os.path.join(ctx.work, "snap.data")
     ctx.run("record", "-q", "-d", d, "--signal", "USR1@snapshot", "--signal", "USR2@trace_on", "--", prog,
             data=False, check=True)

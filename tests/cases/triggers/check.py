@@ -73,10 +73,19 @@ def check(ctx):
     after_start = ["start();"] + TM + ["stop();"] + sub("quick", TM) + sub("slow", TM) + sub("quick", TM)
     # (-pg -mfentry and patchable entries: main's return is seen only when its entry was)
     swapped = "fentry" in str(ctx.case) or "patchable" in str(ctx.case)
-    orphan = [] if swapped else ["} /* main (entered before this process began) */"]
+    # (the trace says recording was off: main was entered then, not before
+    # the process began, as replay said before its RECORDING meta records)
+    orphan = [] if swapped else ["} /* main (entered while recording was off) */"]
     both(["-T", "start@trace_on"], after_start, after_start + orphan, record_opts=["--trace=off"])
+    if not swapped:
+        d = record("--trace=off", "-T", "start@trace_on")
+        chrome = ctx.run("export", "-d", d, "--format", "chrome", "-o", "-", check=True).stdout
+        assert chrome.count('"end":"exit of a call entered while recording was off"') == 1, chrome
     before_top = ["main() {"] + ["  " + l for l in MID + ["start();"]]
-    both(["-T", "top@trace_off"], before_top + ["} /* main */"], before_top + ["} /* main (no return: trace ended) */"])
+    # (main's return came while recording was off: not "trace ended", which
+    # tells of a crash, a kill or an exit() from inside a call)
+    both(["-T", "top@trace_off"], before_top + ["} /* main */"],
+         before_top + ["} /* main (no return: recording was off) */"])
 
     # depth=N: N levels from FUNC, FUNC included
     both(["-T", "mid@depth=1"],
@@ -94,11 +103,11 @@ def check(ctx):
 
     # finish: nothing after FUNC returns
     fin = ["main() {"] + ["  " + l for l in MID + ["start();"] + TM]
-    both(["-T", "top@finish"], fin + ["} /* main */"], fin + ["} /* main (no return: trace ended) */"])
+    both(["-T", "top@finish"], fin + ["} /* main */"], fin + ["} /* main (no return: recording was off) */"])
 
     # after a finish, trace_on turns nothing on again (at read time the
     # trace_on makes the threads start off: nothing is shown at all)
-    both(["-T", "top@finish", "-T", "quick@trace_on"], [], fin + ["} /* main (no return: trace ended) */"])
+    both(["-T", "top@finish", "-T", "quick@trace_on"], [], fin + ["} /* main (no return: recording was off) */"])
 
     # time=DUR: FUNC's calls shorter than DUR left out with their subtrees
     # (at record time, a quick() call kept must have lasted 1 ms: then the

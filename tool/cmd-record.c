@@ -412,6 +412,31 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 	strcpy(*env + old, val);
 }
 
+/* -A/-R given and no function got a spec (no ARGSPEC record in any file
+ * of the trace): every glob named nothing that was loaded; say so, as the
+ * views do for -F globs that match nothing.  (Globs that matched while
+ * others did not are not told apart: that needs every function's name.) */
+static void argspecs_matched(const char *dir, const char *specs)
+{
+	struct trace *t;
+	char err[4400];
+	size_t n = 0;
+	if (trace_open(&t, dir, err, sizeof(err)))
+		return;
+	for (size_t i = 0; i < t->n_procs; i++)
+		n += t->procs[i].n_argspecs;
+	trace_close(t);
+	if (!n) {
+		char *list = xmalloc(3 * strlen(specs) + 1), *q = list;
+		for (const char *p = specs; *p; p++)     /* "a@arg1;b@retval" -> "a@arg1', 'b@retval" */
+			q = *p == ';' ? stpcpy(q, "', '") : (*q = *p, q + 1);
+		*q = 0;
+		warning("-A/-R: no function of the program or its libraries matched '%s', so no values were "
+			"recorded (the globs name functions as 'fntrace report' shows them)", list);
+		free(list);
+	}
+}
+
 /* Libraries that -P never patches (runtime/prologue.c says the same) */
 static int system_library(const char *path)
 {
@@ -1089,8 +1114,7 @@ int cmd_record(int argc, char **argv)
 		(void)!write(pipefd[1], &err, sizeof(err));
 		_exit(127);
 	}
-	free(args_env);         /* the child has them in its environment */
-	free(signals_env);
+	free(signals_env);      /* the child has them in its environment */
 	patching = patch_env != NULL;
 	free(patch_env);
 	close(pipefd[1]);
@@ -1174,6 +1198,9 @@ int cmd_record(int argc, char **argv)
 	int recorded = count_fnt(absdir) > 0;
 	if (recorded && !quiet)
 		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
+	if (recorded && args_env)
+		argspecs_matched(absdir, args_env);
+	free(args_env);
 	if (!recorded && stripped)
 		fprintf(stderr, "fntrace: no function events were recorded: '%s' has no symbol table for -P "
 			"to find functions in (see above)\n", argv[optind]);

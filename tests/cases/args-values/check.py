@@ -19,6 +19,17 @@ def check(ctx):
     assert p.returncode == 2 and "item 1 of 'arg1/q'" in p.stderr, p.stderr
     p = ctx.run("record", "-R", "add@arg1", "--", exe, data=False)
     assert p.returncode == 2 and "retval" in p.stderr, p.stderr
+    # globs that name no function: a warning (before: nothing at all, and
+    # no values); one that names a function: none
+    prog = os.path.join(ctx.builddir, "prog")
+    p = ctx.run("record", "-q", "-d", os.path.join(ctx.work, "none.data"), "-A", "nosuch@arg1", "-R", "nix*@retval",
+                "--", prog, data=False, check=True)
+    assert p.stderr == "fntrace: warning: -A/-R: no function of the program or its libraries matched " \
+        "'nosuch@arg1', 'nix*@retval', so no values were recorded (the globs name functions as 'fntrace report' " \
+        "shows them)\n", p.stderr
+    p = ctx.run("record", "-q", "-d", os.path.join(ctx.work, "one.data"), "-A", "nosuch@arg1", "-R", "add@retval",
+                "--", prog, data=False, check=True)
+    assert "warning" not in p.stderr, p.stderr
 
     # the exports carry the values: chrome "args", perfetto debug annotations
     import sys

@@ -42,9 +42,9 @@ void human_count(char *buf, size_t len, uint64_t n)
 {
 	if (n < 10000)
 		snprintf(buf, len, "%" PRIu64, n);
-	else if (n < 10000000)
+	else if (n < 999950)           /* (what rounds to 1000.0 K reads 1.0 M) */
 		snprintf(buf, len, "%.1f K", (double)n / 1e3);
-	else if (n < 10000000000ull)
+	else if (n < 999950000ull)
 		snprintf(buf, len, "%.1f M", (double)n / 1e6);
 	else
 		snprintf(buf, len, "%.1f G", (double)n / 1e9);

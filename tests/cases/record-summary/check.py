@@ -28,6 +28,12 @@ def check(ctx):
     assert last == want, (last, want)
     assert ctx.record.stdout == "9000\n", ctx.record.stdout
 
+    # a million events and more read in M (before: "2000.0 K events")
+    d = os.path.join(ctx.work, "big.data")
+    p = subprocess.run([ctx.fntrace, "record", "-d", d, "--", os.path.join(ctx.work, "prog"), "1000000"],
+                       capture_output=True, text=True, cwd=ctx.work)
+    assert p.returncode == 0 and re.search(r"^fntrace: wrote '.*': 2\.0 M events, ", p.stderr, re.M), p.stderr
+
     # --quiet: nothing on stderr
     d = os.path.join(ctx.work, "quiet.data")
     p = subprocess.run([ctx.fntrace, "record", "-q", "-d", d, "--", os.path.join(ctx.work, "prog")],

@@ -379,19 +379,9 @@ int cmd_info(int argc, char **argv)
 		printf("%s\n", p->hdr.cmdline_truncated ? " ..." : "");
 		print_ended(t, p, root);
 		if (fnt_header_lost(&p->hdr) - p->hdr.reserved[FNT_RES_LOST_NOCLOCK] || p->hdr.lost_meta) {
-			printf("  lost: %" PRIu64 " in signal handlers, %" PRIu64 " for lack of space, ",
-			       p->hdr.lost_reentrant, p->hdr.lost_nospace);
-			if (p->hdr.reserved[FNT_RES_LOST_SHADOW])
-				printf("%" PRIu64 " deeper than the shadow stack, ", p->hdr.reserved[FNT_RES_LOST_SHADOW]);
-			if (p->hdr.reserved[FNT_RES_LOST_UNSAFE])
-				printf("%" PRIu64 " in children without TLS of their own (vfork, clone), ", p->hdr.reserved[FNT_RES_LOST_UNSAFE]);
-			if (p->hdr.reserved[FNT_RES_LOST_STACKS])
-				printf("%" PRIu64 " on stacks past the %u parked at once (coroutines), ",
-				       p->hdr.reserved[FNT_RES_LOST_STACKS], FNT_CORO_STACKS);
-			if (p->hdr.reserved[FNT_RES_LOST_ADDR])
-				printf("%" PRIu64 " with an address the trace cannot hold (0 or not user space), ",
-				       p->hdr.reserved[FNT_RES_LOST_ADDR]);
-			printf("%" PRIu64 " module records\n", p->hdr.lost_meta);
+			char kinds[600];
+			lost_kinds_text(&p->hdr, 1, kinds, sizeof(kinds));
+			printf("  lost: %s, %" PRIu64 " module records\n", kinds, p->hdr.lost_meta);
 		}
 		if (p->hdr.reserved[FNT_RES_LOST_NOCLOCK])
 			printf("  lost: %" PRIu64 " in threads that entered seccomp strict mode (no clock, no "

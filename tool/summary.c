@@ -37,6 +37,34 @@ void trace_totals_walked(struct trace *t, struct trace_totals *out)
 	patch_totals(t, &out->patch);
 }
 
+/* Why a process's events were lost, kind by kind, from its header:
+ * "3 inside signal handlers, 398 deeper than the shadow stack"; `all`
+ * names the first two kinds even when they are 0 (info's line) */
+void lost_kinds_text(const struct fnt_file_header *h, int all, char *out, size_t cap)
+{
+	static const struct { int res; const char *what; } kinds[] = {
+		{ -1, "in signal handlers" },
+		{ -2, "for lack of space" },
+		{ FNT_RES_LOST_SHADOW, "deeper than the shadow stack" },
+		{ FNT_RES_LOST_UNSAFE, "in children without TLS of their own (vfork, clone)" },
+		{ FNT_RES_LOST_STACKS, "on stacks past the 4096 parked at once (coroutines)" },
+		{ FNT_RES_LOST_ADDR, "with an address the trace cannot hold (0 or not user space)" },
+		{ FNT_RES_LOST_NOCLOCK, "in threads that entered seccomp strict mode" },
+	};
+	size_t len = 0;
+	_Static_assert(FNT_CORO_STACKS == 4096, "the text above says 4096");
+	out[0] = 0;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && len < cap; i++) {
+		uint64_t n = kinds[i].res == -1 ? h->lost_reentrant : kinds[i].res == -2 ? h->lost_nospace :
+			     h->reserved[kinds[i].res];
+		if (!n && !(all && kinds[i].res < 0))
+			continue;
+		if (all && kinds[i].res == FNT_RES_LOST_NOCLOCK)
+			continue;       /* (info says it on a line of its own) */
+		len += (size_t)snprintf(out + len, cap - len, "%s%" PRIu64 " %s", len ? ", " : "", n, kinds[i].what);
+	}
+}
+
 /* 987, 12.3 K, 4.56 M, 7.89 G: as a person reads a count at a glance */
 void human_count(char *buf, size_t len, uint64_t n)
 {

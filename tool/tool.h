@@ -153,6 +153,7 @@ struct trace_totals {
 };
 void trace_totals(struct trace *t, struct trace_totals *out);   /* walks the trace once */
 void trace_totals_walked(struct trace *t, struct trace_totals *out);   /* the same after a walk */
+void lost_kinds_text(const struct fnt_file_header *h, int all, char *out, size_t cap);
 void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
 void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */
 /* record's last line on stderr: "fntrace: wrote 'DIR': N events, SIZE (B/event), N lost";

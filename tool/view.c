@@ -788,11 +788,12 @@ void view_report_problems(struct view *v)
 		if (fnt_mapguard_cut(p->map))
 			warning("'%s': the file shrank while it was read: %" PRIu64 " bytes past the cut read as "
 				"empty; the events before the cut are shown", p->file, fnt_mapguard_cut(p->map));
-		if (lost)
-			warning("process %u: %" PRIu64 " events could not be recorded (%" PRIu64
-				" inside signal handlers, %" PRIu64 " for lack of space%s)",
-				p->hdr.pid, lost, p->hdr.lost_reentrant, p->hdr.lost_nospace,
-				lost > p->hdr.lost_reentrant + p->hdr.lost_nospace ? ", the rest of other kinds" : "");
+		if (lost) {
+			char kinds[600];
+			lost_kinds_text(&p->hdr, 0, kinds, sizeof(kinds));
+			warning("process %u: %" PRIu64 " events could not be recorded (%s; 'fntrace info' says "
+				"more)", p->hdr.pid, lost, kinds);
+		}
 	}
 	for (size_t i = 0; i < t->n_files; i++) {
 		if (t->files[i].sym < 0)

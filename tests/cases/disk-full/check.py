@@ -61,7 +61,9 @@ def check(ctx):
     calls = {r.split(",")[0]: r.split(",") for r in o.split("\n") if r.startswith(("leaf,", "step,", "main,"))}
     assert int(calls["main"][1]) == 1, calls
     assert int(calls["step"][1]) > 50000 and 0 <= int(calls["step"][1]) - int(calls["leaf"][1]) <= 1, calls
-    assert int(calls["step"][6]) < 50000000, calls["step"]      # max_ns: no call spans a gap
+    # (no call spans a gap: whole() found no chunk missing.  A bound on
+    # step's longest call said the same less surely: a step preempted for
+    # 75 ms on a loaded machine failed it)
 
     # record leaves early (a launcher), and record stopped for longer than
     # the 2 s the program waits for it: the program copies its ring's slots

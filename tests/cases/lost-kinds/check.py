@@ -61,3 +61,8 @@ def check(ctx):
     assert lost_line(info)[:3] == [0, 0, 404], info
     assert re.search(r"^lost: 404$", info, re.M), info
     assert re.search(r"^ +\d+ +prog +\d+ +exited, 404 lost$", info, re.M), info
+    # the views' warning names the kind, as info does (before: "0 inside
+    # signal handlers, 0 for lack of space, the rest of other kinds")
+    p = ctx.run("replay", "-d", d, check=True)
+    assert re.search(r"^fntrace: warning: process \d+: 404 events could not be recorded \(404 deeper than the "
+                     r"shadow stack; 'fntrace info' says more\)$", p.stderr, re.M), p.stderr

@@ -208,7 +208,7 @@ static void on_suspend(void *ctx, struct trace_thread *th, const struct frame *f
  * the outermost calls only, so total/calls would fall below min) */
 static uint64_t avg(const struct fstat *s)
 {
-	return s->timed ? s->sum / s->timed : 0;
+	return mean_ns(s->sum, s->timed);
 }
 
 /* ---- the unfiltered report: the call layer's matching folded into the

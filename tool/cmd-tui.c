@@ -218,7 +218,7 @@ static uint64_t col_value(const struct tui_fstat *s, int col)
 	case COL_TOTAL: return s->total;
 	case COL_SELF: return s->self;
 	case COL_CALLS: return s->calls;
-	case COL_AVG: return s->timed ? s->sum / s->timed : 0;
+	case COL_AVG: return mean_ns(s->sum, s->timed);
 	case COL_MIN: return s->min;
 	case COL_MAX: return s->max;
 	}

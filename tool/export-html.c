@@ -497,7 +497,7 @@ int export_html(struct view *v, const struct export_opts *o, FILE *out)
 		if (!s->calls)
 			continue;
 		fprintf(out, "%s[%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]",
-			first ? "" : ",\n", i, s->calls, s->total, s->self, s->timed ? s->sum / s->timed : 0, s->min,
+			first ? "" : ",\n", i, s->calls, s->total, s->self, mean_ns(s->sum, s->timed), s->min,
 			s->max);
 		first = 0;
 	}

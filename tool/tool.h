@@ -153,6 +153,12 @@ struct trace_totals {
 };
 void trace_totals(struct trace *t, struct trace_totals *out);   /* walks the trace once */
 void trace_totals_walked(struct trace *t, struct trace_totals *out);   /* the same after a walk */
+/* a mean of n durations summing to sum, rounded to the nearest ns (as the
+ * views print it: 103.73 ns reads 0.104 us), 0 for none */
+static inline uint64_t mean_ns(uint64_t sum, uint64_t n)
+{
+	return n ? sum / n + (sum % n >= n - n / 2) : 0;
+}
 void lost_kinds_text(const struct fnt_file_header *h, int all, char *out, size_t cap);
 void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
 void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */

@@ -48,6 +48,11 @@ static void want(const char *what, uint64_t total, uint64_t base_total, uint64_t
 
 int main(void)
 {
+	/* means, rounded to the nearest ns (report's, the TUI's and html's
+	 * avg): 10373 ns over 100 calls reads 0.104 us, not 0.103 */
+	CHECK(mean_ns(10373, 100) == 104 && mean_ns(10349, 100) == 103 && mean_ns(15, 10) == 2 &&
+	      mean_ns(12, 5) == 2 && mean_ns(13, 5) == 3 && mean_ns(0, 0) == 0 && mean_ns(7, 1) == 7 &&
+	      mean_ns(UINT64_MAX, 2) == UINT64_MAX / 2 + 1, "mean_ns");
 	/* a path of this trace only, whose calls the trace has at 0 ns (a
 	 * clock that went back between entry and exit is clamped) */
 	want("new path at 0 ns", 0, 0, 3, 0, "new");

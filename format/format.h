@@ -169,6 +169,9 @@ enum fnt_ext {
 	FNT_EXT_SWITCH = 11,     /* body: varint stack: the thread switched to that machine stack (0: its own) */
 	FNT_EXT_UNWIND_TO = 14,  /* body: varint addr: an exception's landing pad in the function that starts
 	                          * at addr: the frames inside its innermost open frame are gone */
+	FNT_EXT_LANDING = 12,    /* body: varint zigzag(ip - addr), right after an UNWIND_TO (delta 0):
+	                          * the landing pad's own address, whose inline chain tells which calls
+	                          * inlined into that function were not left */
 	FNT_EXT_FORK = 13,       /* body: u64 ticks, varint tid: this process was forked at ticks by the
 	                          * parent's thread tid, whose open frames it inherited (first record of
 	                          * the forking thread's first chunk in the child) */

@@ -361,7 +361,7 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 {
 	for (;;) {
 		const uint8_t *p = c->pos, *start = p;
-		uint64_t v, d;
+		uint64_t v, d, landing = 0;
 		int n;
 
 		/* fast path: an ENTRY/EXIT that hits a resolved cache slot */
@@ -486,6 +486,7 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				c->pos = p;
 				continue;
 			}
+			case FNT_EXT_LANDING:      /* stray: read with its UNWIND_TO */
 			case FNT_EXT_CALLSITE: {   /* stray: callsites are read with their entry */
 				uint64_t zz;
 				n = get_varint(p, c->end, &zz);
@@ -530,6 +531,13 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				ev->kind = TRACE_UNWIND_TO;
 				ev->func = f;
 				ev->addr = addr;
+				/* the landing pad's own address, right after */
+				uint64_t h = 0, zz = 0;
+				if (get_varint(p, c->end, &h) == 1 && h == ((uint64_t)FNT_EXT_LANDING << 2 | FNT_K_EXT) &&
+				    (n = get_varint(p + 1, c->end, &zz)) > 0) {
+					p += 1 + n;
+					landing = addr + (uint64_t)fnt_unzigzag(zz);
+				}
 				break;
 			}
 			case FNT_EXT_SWITCH: {      /* a stack switch (coroutines) */
@@ -638,6 +646,10 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 		ev->ns = to_ns(c->p, c->ticks);
 		ev->thread = c->th;
 		ev->callsite = 0;
+		if (landing) {
+			ev->callsite = landing;
+			callsite_resolve(c, ev);
+		}
 		if (ev->kind == TRACE_ENTRY && (c->p->hdr.flags & FNT_FLAG_CALLSITE)) {
 			/* the CALLSITE record that follows its entry */
 			uint64_t h = 0, zz = 0;

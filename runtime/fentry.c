@@ -888,7 +888,7 @@ FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
 	/* with filters on, the runtime knows the calls left (their UNWIND,
 	 * or nothing when none was written); else the reader finds them */
 	if (!fnt_filter_landing(t, region))
-		fnt_put_unwind_to(t, region);
+		fnt_put_unwind_to(t, region, (uintptr_t)ip);
 	if (f)
 		f(c, ip);
 }

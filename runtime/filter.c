@@ -512,14 +512,20 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 	}
 	/* an exception's UNWIND_TO records since (fentry.c's _Unwind_SetIP
 	 * writes one at each landing pad, before gcc's cleanup calls the exit
-	 * hook of the very frame it lands in): erased with it, they close
-	 * nothing more */
+	 * hook of the very frame it lands in), each with its LANDING record:
+	 * erased with it, they close nothing more */
 	while (p < t->pos && (len = fnt_varint_get(p, &v)) &&
 	       (v & 0xff) == ((uint64_t)FNT_EXT_UNWIND_TO << 2 | FNT_K_EXT)) {
 		p += len;
 		if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
 			return 0;
 		p += len;
+		if (p < t->pos && (len = fnt_varint_get(p, &v)) && v == ((uint64_t)FNT_EXT_LANDING << 2 | FNT_K_EXT)) {
+			p += len;
+			if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
+				return 0;
+			p += len;
+		}
 	}
 	return p == t->pos;
 }

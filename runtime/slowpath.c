@@ -216,13 +216,20 @@ void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
  * innermost open frame as unwound (those clang's -finstrument-functions
  * left without an exit; gcc's exit hooks have closed them already).
  * t->depth stays: how many frames that is, only the reader knows. */
-void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn)
+void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn, uintptr_t ip)
 {
 	if (t->busy || !fn)
 		return;
 	t->busy = FNT_BUSY_RUNTIME;
 	__asm__ volatile("" ::: "memory");
-	put_ext_value(t, FNT_EXT_UNWIND_TO, fn);
+	/* and the landing pad itself, in the same chunk (room for an event
+	 * is left past limit): the reader asks its inline chain which calls
+	 * inlined into fn hold the catch (clang inlines a function with a
+	 * try/catch into its caller; the pad is in the caller's code) */
+	if (!put_ext_value(t, FNT_EXT_UNWIND_TO, fn)) {
+		t->pos = put_varint(t->pos, ext_head(0, FNT_EXT_LANDING));
+		t->pos = put_varint(t->pos, fnt_zigzag((int64_t)(ip - fn)));
+	}
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }

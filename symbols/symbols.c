@@ -1147,6 +1147,42 @@ int symbols_func(struct symbols *s, int module, uint64_t vaddr, int with_line, s
 	return e->ret;
 }
 
+/* the inlined subroutines on the way down to pc, under die (a subprogram,
+ * or a lexical block or inlined subroutine inside it), outermost first */
+static size_t inline_path(Dwarf_Die *die, Dwarf_Addr pc, const char **names, size_t n, size_t max, int depth)
+{
+	Dwarf_Die child;
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return n;
+	do {
+		int tag = dwarf_tag(&child);
+		if ((tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block) || dwarf_haspc(&child, pc) <= 0)
+			continue;
+		if (tag == DW_TAG_inlined_subroutine && n < max) {
+			Dwarf_Attribute a;
+			const char *name = NULL;
+			if (dwarf_attr_integrate(&child, DW_AT_linkage_name, &a) ||
+			    dwarf_attr_integrate(&child, DW_AT_MIPS_linkage_name, &a) ||
+			    dwarf_attr_integrate(&child, DW_AT_name, &a))
+				name = dwarf_formstring(&a);
+			names[n++] = name ? name : "";
+		}
+		return inline_path(&child, pc, names, n, max, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+size_t symbols_inline_names(struct symbols *s, int module, uint64_t vaddr, const char **names, size_t max)
+{
+	struct module *m = s ? module_get(s, module) : NULL;
+	Dwarf_Die cu, sub;
+	Dwarf_Addr bias;
+	if (!m || !m->usable || !m->mod || cu_for(m, vaddr, &cu, &bias) ||
+	    find_subprogram(&cu, vaddr - bias, &sub, 0))
+		return 0;
+	return inline_path(&sub, vaddr - bias, names, 0, max, 0);
+}
+
 int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **file, int *line)
 {
 	struct module *m;

@@ -91,6 +91,12 @@ int symbols_func(struct symbols *syms, int module, uint64_t vaddr, int with_line
 int symbols_srcline(struct symbols *syms, int module, uint64_t vaddr,
 		    const char **file, int *line);
 
+/* The functions inlined at vaddr, outermost first: the symbol name of each
+ * (DW_AT_linkage_name, else DW_AT_name, of the inlined subroutines whose
+ * code covers it, inside the function that holds it), at most max of
+ * them.  Owned by the module's DWARF.  0 without DWARF or inlining. */
+size_t symbols_inline_names(struct symbols *syms, int module, uint64_t vaddr, const char **names, size_t max);
+
 /* The file the module is read from (NULL when it cannot be used) and, in
  * *debug_file, its separate debug file if one was found (else NULL). */
 const char *symbols_module_files(struct symbols *syms, int module, const char **debug_file);

@@ -132,6 +132,21 @@ int calls_inherited_shown(struct trace_thread *th, size_t i)
 	return fs_at(&s->fs, i)->shown;
 }
 
+size_t calls_landing_kept(struct view *v, const struct trace_event *ev, const uint32_t *funcs, size_t n)
+{
+	const char *names[16];
+	size_t k = 0, chain;
+	if (!ev->callsite || !n || !(chain = view_inline_names(v, ev->callsite_file, ev->callsite_vaddr, names, 16)))
+		return 0;
+	for (; k < n && k < chain; k++) {
+		const struct trace_func *tf = &v->trace->funcs[funcs[k]];
+		struct sym_func sf;
+		if (view_addr_sym(v, tf->file, tf->vaddr, &sf) || strcmp(sf.mangled ? sf.mangled : sf.name, names[k]))
+			break;
+	}
+	return k;
+}
+
 const char *call_end_text(const struct trace_thread *th, enum call_end how)
 {
 	switch (how) {
@@ -690,6 +705,13 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		 * (clang's -finstrument-functions calls no exit hook for the
 		 * frames it unwinds): the calls inside it are gone */
 		size_t i = open_upto(s, ev->addr);
+		if (i && ev->callsite && s->fs.n > i) {     /* calls inlined there, that hold the catch */
+			uint32_t above[16];
+			size_t n = 0;
+			for (; n < 16 && i + n < s->fs.n; n++)
+				above[n] = fs_at(&s->fs, i + n)->func;
+			i += calls_landing_kept(w->v, ev, above, n);
+		}
 		if (i)
 			ghosts_add(&s->gh, i, s->fs.n - i);
 		while (i && s->fs.n > i)

@@ -407,6 +407,13 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 		} else if (e->kind == TRACE_UNWIND_TO) {
 			/* the calls inside the innermost open call of e->func are gone */
 			size_t k = fast_open_upto(d, active, e->func);
+			if (k && e->callsite && d->stack.n > k) {     /* inlined calls that hold the catch (calls.c) */
+				uint32_t above[16];
+				size_t n = 0;
+				for (; n < 16 && k + n < d->stack.n; n++)
+					above[n] = oc_func(ps_at_fast(&d->stack, k + n));
+				k += calls_landing_kept(r->v, e, above, n);
+			}
 			if (k)
 				ghosts_add(&d->gh, k, d->stack.n - k);
 			while (k && d->stack.n > k)

@@ -463,6 +463,14 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 int calls_inherited_shown(struct trace_thread *th, size_t i);
 /* how a call that did not return ended, in words ("unwound", "exec",
  * "trace ended", "moved to another thread"); NULL for CALL_RETURN */
+/* the functions inlined at a code address (symbols_inline_names) */
+size_t view_inline_names(struct view *v, uint32_t file, uint64_t vaddr, const char **names, size_t max);
+/* An exception landed (TRACE_UNWIND_TO) in the innermost open call of
+ * ev->func; funcs[0..n) are the calls open above it, outermost first.
+ * How many of them hold the landing pad (ev->callsite), inlined into that
+ * function (clang inlines a function with a try/catch into its caller,
+ * hooks and all): those are not left, only the calls above them */
+size_t calls_landing_kept(struct view *v, const struct trace_event *ev, const uint32_t *funcs, size_t n);
 const char *call_end_text(const struct trace_thread *th, enum call_end how);
 void calls_release(struct view *v);    /* what the walks kept for the view (time= triggers) */
 #define TRACE_NO_FUNC UINT32_MAX

@@ -661,6 +661,13 @@ const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr)
 	return sf.short_name ? sf.short_name : sf.name;
 }
 
+size_t view_inline_names(struct view *v, uint32_t file, uint64_t vaddr, const char **names, size_t max)
+{
+	if (file == TRACE_NO_FILE)
+		return 0;
+	return symbols_inline_names(v->syms, file_sym(v, file), vaddr, names, max);
+}
+
 int view_addr_sym(struct view *v, uint32_t file, uint64_t vaddr, struct sym_func *out)
 {
 	if (file == TRACE_NO_FILE)

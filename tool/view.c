@@ -912,6 +912,14 @@ void view_no_events_hint(struct view *v)
 			"('fntrace info' says why)\n", v->opts->dir, lost);
 		return;
 	}
+	int damaged = v->trace->n_warnings > 0;     /* a file cut, damaged or skipped at open */
+	for (size_t i = 0; i < v->trace->n_procs; i++)
+		damaged |= v->trace->procs[i].damaged_bytes || v->trace->procs[i].missing_chunks;
+	if (damaged) {          /* not the build's fault: say what the warnings said */
+		fprintf(stderr, "fntrace: no function events could be read from '%s': its files are cut or "
+			"damaged (see the warnings above)\n", v->opts->dir);
+		return;
+	}
 	if (v->trace->session_options && session_selecting(v->trace->session_options, sel, sizeof(sel))) {
 		fprintf(stderr, "fntrace: no function events were recorded in '%s': it was recorded with %s, "
 			"which chose the calls to record, and none of the calls that ran was chosen (record "

@@ -357,10 +357,8 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
  * view_detach call args_forget() before they free the texts (a trace read
  * after another may hold other texts at the same addresses). */
 #define SPEC_CACHE 256
-struct args_spec {
+struct args_spec {                   /* what each line reads first, the rest after */
 	const char *key;                 /* the text; NULL when the slot is empty */
-	struct fnt_argspec spec;
-	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
 	/* [0] arguments, [1] return value: how many items, and whether each
 	 * is a plain integer (int, unsigned or hex: 8 bytes of payload, at
 	 * most 55 bytes of text with its name), which args_format writes
@@ -376,6 +374,8 @@ struct args_spec {
 		uint8_t fmt;             /* FNT_FMT_INT, _UINT or _HEX */
 		uint8_t shift;           /* 64 - the item's bits: (v << shift) >> shift keeps them */
 	} ops[2][FNT_ARGS_MAX];
+	struct fnt_argspec spec;
+	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
 };
 static struct args_spec *spec_cache;
 

@@ -470,14 +470,15 @@ static void switches_index(struct trace_process *p)
 		p->rec_switches[i].ns = ticks_ns(p, p->rec_switches[i].ticks);
 	if (p->n_rec_switches > 1)
 		qsort(p->rec_switches, p->n_rec_switches, sizeof(*p->rec_switches), cmp_switch);
+	p->first_off_ns = UINT64_MAX;
+	for (size_t i = 0; i < p->n_rec_switches && p->first_off_ns == UINT64_MAX; i++)
+		if (!p->rec_switches[i].on)
+			p->first_off_ns = p->rec_switches[i].ns;
 }
 
 int trace_recording_was_off(const struct trace_process *p, uint64_t ns)
 {
-	for (size_t i = 0; i < p->n_rec_switches && p->rec_switches[i].ns <= ns; i++)
-		if (!p->rec_switches[i].on)
-			return 1;
-	return 0;
+	return p->n_rec_switches && ns >= p->first_off_ns;
 }
 
 int trace_recording_off_at_end(const struct trace_process *p)

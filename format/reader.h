@@ -139,6 +139,7 @@ struct trace_process {
 		uint32_t on;
 	} *rec_switches;
 	size_t n_rec_switches;
+	uint64_t first_off_ns;            /* the first switch off's time (UINT64_MAX: none) */
 };
 
 /* FNT_META_STACK_MOVED: thread `to` took over machine stack `stack` (its

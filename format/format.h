@@ -113,6 +113,15 @@ struct fnt_file_header {
 	 * unknown: a pid names one process only within its namespace, and two
 	 * processes of one trace may hold the same pid in two namespaces */
 	uint64_t pid_ns;
+	/* recording switched off and on for the whole process (fnt_disable()
+	 * and fnt_enable(), a trace_off, trace_on or finish trigger, a
+	 * --signal action, a start with it off, a forked child of a parent
+	 * that had it off): when it was first switched off (ticks; 0: never),
+	 * and the last switch, ticks << 1 | 1 when it was to on (0: never).
+	 * No event is written while it is off: calls open then may return
+	 * unseen, and exits seen after may be of calls entered unseen. */
+	uint64_t first_off_ticks;
+	uint64_t last_switch;
 };
 
 /* every event the process made but could not record, all kinds together */
@@ -195,20 +204,6 @@ enum fnt_meta {
 	                               -P did to a module built without instrumentation */
 	FNT_META_STACK_MOVED = 14,  /* struct fnt_meta_stack_moved: a thread took over a machine
 	                               stack that another thread of the process had left */
-	FNT_META_RECORDING = 15,    /* struct fnt_meta_recording: recording was switched off or on */
-};
-
-/* FNT_META_RECORDING: at `ticks`, recording was switched off (on = 0) or
- * on again (on = 1) for the whole process: fnt_disable()/fnt_enable(), a
- * trace_off, trace_on or finish trigger, a --signal action, or a start
- * with recording off (FNTRACE_TRACE_OFF; a forked child whose parent had
- * it off writes one at its start).  While it is off no event is written:
- * calls open then may return unseen, and exits seen after it is on again
- * may be of calls entered unseen. */
-struct fnt_meta_recording {
-	uint64_t ticks;
-	uint32_t on;
-	uint32_t pad;
 };
 
 /* FNT_META_STACK_MOVED: thread `to` runs on machine stack `stack` (named as
@@ -299,11 +294,13 @@ struct fnt_meta_argspec {
 };
 
 _Static_assert(sizeof(struct fnt_file_header) <= FNT_HEADER_SIZE, "file header fits its block");
+_Static_assert(__builtin_offsetof(struct fnt_file_header, first_off_ticks) == 2808 &&
+	       __builtin_offsetof(struct fnt_file_header, last_switch) == 2816, "doc/format.md's offsets");
 _Static_assert(sizeof(struct fnt_chunk_header) == FNT_CHUNK_HDR_SIZE, "chunk header is 64 bytes");
 _Static_assert(sizeof(struct fnt_meta_module) == 72, "doc/format.md says 72");
 _Static_assert(sizeof(struct fnt_meta_thread) == 32, "doc/format.md says 32");
 _Static_assert(sizeof(struct fnt_meta_stack_moved) == 40, "doc/format.md says 40");
-_Static_assert(sizeof(struct fnt_meta_recording) == 16, "doc/format.md says 16");
+
 
 /* ---- encoding helpers, used identically by writer and reader ---- */
 

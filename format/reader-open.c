@@ -374,16 +374,6 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				memcpy(p->libcalls + p->n_libcalls, r, k * sizeof(*p->libcalls));
 				p->n_libcalls += k;
 			}
-		} else if (type == FNT_META_RECORDING) {
-			struct fnt_meta_recording mr;
-			if (rlen < sizeof(mr) || p->n_rec_switches >= 10000000) {
-				warn(t, "'%s': a corrupt recording-switch record was skipped", p->file);
-			} else {
-				memcpy(&mr, r, sizeof(mr));
-				p->rec_switches = grow_(p->rec_switches, p->n_rec_switches, sizeof(*p->rec_switches));
-				p->rec_switches[p->n_rec_switches++] = (struct trace_rec_switch){
-					.ticks = mr.ticks, .on = !!mr.on };
-			}
 		} else if (type == FNT_META_STACK_MOVED) {
 			struct fnt_meta_stack_moved mm;
 			if (rlen < sizeof(mm) || p->n_moves >= 10000000) {
@@ -457,33 +447,23 @@ static int cmp_move(const void *a, const void *b)
 	return x->ns < y->ns ? -1 : x->ns > y->ns ? 1 : x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
 }
 
-static int cmp_switch(const void *a, const void *b)
-{
-	const struct trace_rec_switch *x = a, *y = b;
-	return x->ns < y->ns ? -1 : x->ns > y->ns ? 1 : x->ticks < y->ticks ? -1 : x->ticks > y->ticks;
-}
-
-/* once the clock is known: the recording switches by time */
+/* once the clock is known: the header's recording switches (format.h) */
 static void switches_index(struct trace_process *p)
 {
-	for (size_t i = 0; i < p->n_rec_switches; i++)
-		p->rec_switches[i].ns = ticks_ns(p, p->rec_switches[i].ticks);
-	if (p->n_rec_switches > 1)
-		qsort(p->rec_switches, p->n_rec_switches, sizeof(*p->rec_switches), cmp_switch);
-	p->first_off_ns = UINT64_MAX;
-	for (size_t i = 0; i < p->n_rec_switches && p->first_off_ns == UINT64_MAX; i++)
-		if (!p->rec_switches[i].on)
-			p->first_off_ns = p->rec_switches[i].ns;
+	uint64_t last = p->hdr.last_switch;
+	p->first_off_ns = p->hdr.first_off_ticks ? ticks_ns(p, p->hdr.first_off_ticks) : UINT64_MAX;
+	p->last_off_ns = last && !(last & 1) ? ticks_ns(p, last >> 1) : UINT64_MAX;
 }
 
 int trace_recording_was_off(const struct trace_process *p, uint64_t ns)
 {
-	return p->n_rec_switches && ns >= p->first_off_ns;
+	return ns >= p->first_off_ns;
 }
 
-int trace_recording_off_at_end(const struct trace_process *p)
+int trace_recording_off_at_end(const struct trace_process *p, uint64_t *since_ns)
 {
-	return p->n_rec_switches && !p->rec_switches[p->n_rec_switches - 1].on;
+	*since_ns = p->last_off_ns;
+	return p->last_off_ns != UINT64_MAX;
 }
 
 /* once the clock is known: the moves by time, and each thread's own */
@@ -1178,7 +1158,6 @@ void trace_close(struct trace *t)
 		free(p->argspec_hash);
 		free(p->libcalls);
 		free(p->moves);
-		free(p->rec_switches);
 		for (int k = 0; k < p->argc; k++)
 			free(p->argv[k]);
 		free(p->argv);

@@ -134,12 +134,10 @@ struct trace_process {
 	size_t n_libcalls;
 	struct trace_stack_move *moves;   /* STACK_MOVED meta records, by time */
 	size_t n_moves;
-	struct trace_rec_switch {         /* RECORDING meta records, by time */
-		uint64_t ticks, ns;
-		uint32_t on;
-	} *rec_switches;
-	size_t n_rec_switches;
-	uint64_t first_off_ns;            /* the first switch off's time (UINT64_MAX: none) */
+	/* recording switched off (the header's first_off_ticks and
+	 * last_switch): when first, and when last if it stayed off (UINT64_MAX:
+	 * never; it did not) */
+	uint64_t first_off_ns, last_off_ns;
 };
 
 /* FNT_META_STACK_MOVED: thread `to` took over machine stack `stack` (its
@@ -312,11 +310,12 @@ static inline int trace_same_pid_ns(const struct trace_process *a, const struct 
 	return !a->hdr.pid_ns || !b->hdr.pid_ns || a->hdr.pid_ns == b->hdr.pid_ns;
 }
 int trace_has_function_events(const struct trace *t);   /* after a walk */
-/* Whether recording was switched off in process p (RECORDING meta records)
- * at some time at or before ns: an exit then may be of a call entered
- * unseen; and whether it was off at the end, its open calls' returns unseen */
+/* Whether recording was switched off in process p (its file header) at
+ * some time at or before ns: an exit then may be of a call entered unseen;
+ * and whether it was off at the end, since *since_ns: the returns of the
+ * calls open then were not seen */
 int trace_recording_was_off(const struct trace_process *p, uint64_t ns);
-int trace_recording_off_at_end(const struct trace_process *p);
+int trace_recording_off_at_end(const struct trace_process *p, uint64_t *since_ns);
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
 /* the name of a named scope (FNT_SCOPE_NAMED) at (file, vaddr), or NULL */
 const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr);

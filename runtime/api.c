@@ -185,12 +185,22 @@ FNT_EXPORT void fnt__set_enabled(int on)
 	__atomic_store_n(&fnt__active, on && h, __ATOMIC_RELAXED);
 	/* a switch, for the readers: why calls have no return or no entry */
 	if (h && !(was & FNT_FAST_PAUSED) != !!on)
-		fnt_recording_note(on);
+		fnt_recording_note();
 }
 
-/* a RECORDING meta record: recording is now on (1) or off (0) */
-void fnt_recording_note(int on)
+/* A switch, in the file header: the last one with the state recording is
+ * in now (threads that race to switch leave the state they left behind),
+ * and the first one off.  No lock, no record: a program that switches
+ * millions of times costs nothing more, and a flight recorder's file stays
+ * its size. */
+void fnt_recording_note(void)
 {
-	struct fnt_meta_recording r = { fnt_now(), (uint32_t)!!on, 0 };
-	fnt_meta_append(FNT_META_RECORDING, &r, sizeof(r), NULL, 0);
+	struct fnt_file_header *h = fnt_trace_header();
+	uint64_t now = fnt_now(), zero = 0;
+	if (!h || !now)
+		return;
+	int off = fnt_paused() != 0;
+	__atomic_store_n(&h->last_switch, now << 1 | (uint64_t)!off, __ATOMIC_RELAXED);
+	if (off)
+		__atomic_compare_exchange_n(&h->first_off_ticks, &zero, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }

@@ -111,7 +111,7 @@ static void fork_child_common(int raw)
 	fnt_drain_fork_file(tf->path, (uint64_t)tf->ino, (uint64_t)tf->dev);
 	fnt_modules_fork_child();
 	if (fnt_paused())       /* the parent's file said so; this one starts saying it */
-		fnt_recording_note(0);
+		fnt_recording_note();
 	/* the child goes on at the same depth; the reader learns it from the
 	 * first chunk header, and which frames those are from the parent's
 	 * thread at fork_ticks (FNT_EXT_FORK, below) */

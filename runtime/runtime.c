@@ -260,7 +260,7 @@ void runtime_init(void)
 	fnt__active = !fnt_paused();
 	fnt_filter_write_meta();
 	if (fnt_paused())       /* an fnt_disable() before (a constructor's) */
-		fnt_recording_note(0);
+		fnt_recording_note();
 	fnt_modules_scan();
 #ifndef FNT_STATIC_ARCHIVE
 	{

@@ -306,7 +306,7 @@ uint64_t fnt_event_time(struct fnt_thread *t) FNT_HIDDEN;
 
 /* meta stream (process-wide, under a lock); returns 0 or -1 (dropped, counted) */
 int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, size_t blen) FNT_HIDDEN;
-void fnt_recording_note(int on) FNT_HIDDEN;
+void fnt_recording_note(void) FNT_HIDDEN;
 
 /* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
 void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;

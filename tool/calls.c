@@ -434,7 +434,32 @@ static void end_every_stack(struct calls_walk *w, struct trace_thread *th, struc
 	switch_stack(w, th, s, cur, ns);
 }
 
-static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns)
+/* How the calls open at a thread's end (at ns; ended: its THREAD_END)
+ * ended: unseen when recording was off then, and the thread had not ended
+ * before it went off; else the trace ended (or exec replaced the image) */
+static enum call_end end_how(const struct trace_thread *th, uint64_t ns, int ended)
+{
+	uint64_t off;
+	if (th->proc->exec_replaced || !trace_recording_off_at_end(th->proc, &off) || (ended && ns < off))
+		return CALL_TRUNCATED;
+	return CALL_OFF;
+}
+
+/* Why an exit has no open call (at the base of the thread's stack): the
+ * call was entered while recording was off, when it was off before; but
+ * a forked child's calls below its first ones were its parent's, and a
+ * flight recorder's were before its history */
+static enum call_orphan orphan_why(const struct trace_thread *th, const struct tstack *s, uint64_t ns)
+{
+	if (s->after_gap)
+		return ORPHAN_GAP;
+	if (th->fork_tid || (th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING)) ||
+	    !trace_recording_was_off(th->proc, ns))
+		return ORPHAN_BEFORE;
+	return ORPHAN_OFF;
+}
+
+static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns, int ended)
 {
 	struct tstack *s = th->view_data;
 	if (!s)
@@ -444,9 +469,7 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 		promote(w, th, s, ns);
 	if (!s->reached && ns >= w->since)
 		reach(w, th, s);
-	/* suspended coroutines too, never resumed */
-	end_every_stack(w, th, s, ns, !th->proc->exec_replaced && trace_recording_off_at_end(th->proc) ? CALL_OFF :
-				      CALL_TRUNCATED);
+	end_every_stack(w, th, s, ns, end_how(th, ns, ended));   /* suspended coroutines too, never resumed */
 }
 
 /* -C: a call is shown only if it is a -C function or leads to one.  Calls
@@ -626,9 +649,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
-					w->ops->orphan(w->ctx, th, ev, s->base, s->after_gap ? ORPHAN_GAP :
-						       trace_recording_was_off(th->proc, ev->ns) ? ORPHAN_OFF :
-						       ORPHAN_BEFORE);
+					w->ops->orphan(w->ctx, th, ev, s->base, orphan_why(th, s, ev->ns));
 			}
 			break;
 		}
@@ -728,10 +749,10 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 	case TRACE_STREAM_END:   /* at the thread's last event so far */
 		if (w->v->opts->live)
 			break;   /* live: more may come */
-		close_all(w, th, ev->ns);
+		close_all(w, th, ev->ns, 0);
 		break;
 	case TRACE_THREAD_END:
-		close_all(w, th, ev->ns);
+		close_all(w, th, ev->ns, 1);
 		break;
 	default:
 		break;
@@ -783,7 +804,7 @@ static int walk(struct view *v, int by_time, const struct calls_ops *ops, void *
 		for (size_t k = 0; k < t->procs[i].n_threads; k++) {
 			struct trace_thread *th = &t->procs[i].threads[k];
 			if (!v->opts->live)
-				close_all(&w, th, th->last_ns);
+				close_all(&w, th, th->last_ns, th->ended);
 			if (th->view_data) {
 				struct tstack *s = th->view_data;
 				for (size_t j = 0; j < s->n_parked; j++) {

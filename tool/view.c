@@ -917,7 +917,7 @@ void view_no_events_hint(struct view *v)
 		damaged |= v->trace->procs[i].damaged_bytes || v->trace->procs[i].missing_chunks;
 	if (damaged) {          /* not the build's fault: say what the warnings said */
 		fprintf(stderr, "fntrace: no function events could be read from '%s': its files are cut or "
-			"damaged (see the warnings above)\n", v->opts->dir);
+			"damaged (as said above)\n", v->opts->dir);
 		return;
 	}
 	if (v->trace->session_options && session_selecting(v->trace->session_options, sel, sizeof(sel))) {

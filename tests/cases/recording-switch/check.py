@@ -1,0 +1,49 @@
+import os
+import re
+
+
+def replay(ctx, d):
+    return ctx.run("replay", "--no-pager", "--fields", "tid", "-d", d, check=True).stdout
+
+
+def check(ctx):
+    prog = os.path.join(ctx.work, "prog")
+    # thread: the worker ended (pthread_exit) before recording went off for
+    # good: its calls did not end "while recording was off"; main's did
+    assert ctx.record.stdout == "thread\n", ctx.record.stdout
+    text = replay(ctx, ctx.data)
+    tids = re.findall(r"^\[ *(\d+)\] \|", text, re.M)
+    main_tid = tids[0]
+    worker = [l for l in text.splitlines() if l.startswith("[") and not l.startswith("[%6s]" % main_tid)]
+    assert any("inner" in l for l in worker), text
+    assert not any("recording was off" in l for l in worker), text
+    assert text.rstrip().endswith("| } /* main (no return: recording was off) */"), text
+
+    # fork: recording off around fork(), the child switches it on: the calls
+    # it inherited (main, outer, spawn) were entered before it began
+    d = os.path.join(ctx.work, "fork.data")
+    p = ctx.run("record", "-q", "-d", d, "--", prog, "fork", data=False, check=True)
+    assert sorted(p.stdout.split()) == ["child", "parent"], p.stdout
+    text = replay(ctx, d)
+    assert "while recording was off" not in text, text
+    for f in ("spawn", "outer", "main"):
+        assert re.search(r"\| +\} /\* %s \(entered before this process began\) \*/$" % f, text, re.M), text
+
+    # toggle: a million switches off and on under a flight recorder of
+    # 64 KiB chunks: the file stays small, and reads without a warning
+    d = os.path.join(ctx.work, "toggle.data")
+    p = ctx.run("record", "-q", "--ring", "64K", "-d", d, "--", prog, "toggle", data=False, check=True)
+    assert p.stdout == "toggled\n", p.stdout
+    size = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d) if f.endswith(".fnt"))
+    assert size < 2 << 20, size
+    p = ctx.run("replay", "-d", d, check=True)
+    assert p.stderr == "" and "main()" in p.stdout, (p.stdout[:500], p.stderr[:500])
+
+    # ring: switched off and on at the start, then 4 M events into 64 KiB
+    # chunks: main and long_running were entered before the history kept
+    d = os.path.join(ctx.work, "ring.data")
+    ctx.run("record", "-q", "--ring", "64K", "-d", d, "--", prog, "ring", data=False, check=True)
+    text = replay(ctx, d)
+    assert "while recording was off" not in text, text[-2000:]
+    for f in ("long_running", "main"):
+        assert re.search(r"\| +\} /\* %s \(entered before the history start\) \*/$" % f, text, re.M), text[-2000:]

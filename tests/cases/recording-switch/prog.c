@@ -1,0 +1,75 @@
+/* Recording switched off and on by the program (fnt_disable/fnt_enable),
+ * and what the views say of the calls whose exits or entries it hid:
+ *   fork:   recording off around fork(); the child switches it on: the
+ *           calls it inherited were entered before it began, not while
+ *           recording was off;
+ *   thread: a thread that ended before recording went off for good;
+ *   toggle: a million switches (a flight recorder's file stays its size);
+ *   ring:   switched off and on early, then a long run under --ring: the
+ *           calls before the history kept are "before the history start". */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "fntrace.h"
+
+__attribute__((noinline)) int leaf(int x) { __asm__ volatile(""); return x + 1; }
+__attribute__((noinline)) int child_work(void) { return leaf(1) + leaf(2); }
+
+__attribute__((noinline)) int spawn(void)
+{
+	fnt_disable();
+	pid_t pid = fork();
+	if (pid == 0) {
+		fnt_enable();
+		child_work();
+		return 1;
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	fnt_enable();
+	return 0;
+}
+__attribute__((noinline)) int outer(void) { return spawn(); }
+
+__attribute__((noinline)) void inner(void) { leaf(3); pthread_exit(NULL); }
+__attribute__((noinline)) void *worker(void *arg) { (void)arg; inner(); return NULL; }
+__attribute__((noinline)) void later(void) { usleep(2000); }
+
+__attribute__((noinline)) void noisy(void) { __asm__ volatile(""); }
+
+__attribute__((noinline)) long long long_running(int n)
+{
+	long long s = 0;
+	for (int i = 0; i < n; i++)
+		s += leaf(i);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	if (!strcmp(mode, "fork")) {
+		printf("%s\n", outer() ? "child" : "parent");
+	} else if (!strcmp(mode, "thread")) {
+		pthread_t t;
+		pthread_create(&t, NULL, worker, NULL);
+		pthread_join(t, NULL);
+		later();
+		fnt_disable();
+		printf("thread\n");
+	} else if (!strcmp(mode, "toggle")) {
+		for (int i = 0; i < 1000000; i++) {
+			fnt_disable();
+			noisy();
+			fnt_enable();
+		}
+		printf("toggled\n");
+	} else if (!strcmp(mode, "ring")) {
+		fnt_disable();
+		fnt_enable();
+		printf("%lld\n", long_running(2000000));
+	}
+	return 0;
+}

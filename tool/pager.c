@@ -59,6 +59,10 @@ static void pager_wait(void)
 static void on_sigpipe(int sig)
 {
 	int status;
+	/* (our end of its pipe closed first: a SIGPIPE from another
+	 * descriptor, stderr into a closed pipe, must not wait for a pager
+	 * that is still reading) */
+	close(STDOUT_FILENO);
 	if (pager_pid > 0 && waitpid(pager_pid, &status, 0) == pager_pid)
 		pager_check(status);
 	signal(sig, SIG_DFL);
@@ -93,10 +97,12 @@ static int pager_found(const char *pager, char *word, size_t cap)
 	for (const char *d = path ? path : "/usr/bin:/bin"; *d;) {
 		size_t len = strcspn(d, ":");
 		char full[4096];
-		if (len && len + n + 2 <= sizeof(full)) {
-			memcpy(full, d, len);
-			full[len] = '/';
-			memcpy(full + len + 1, word, n + 1);
+		const char *dir = len ? d : ".";       /* an empty entry: the current directory, as sh reads it */
+		size_t dlen = len ? len : 1;
+		if (dlen + n + 2 <= sizeof(full)) {
+			memcpy(full, dir, dlen);
+			full[dlen] = '/';
+			memcpy(full + dlen + 1, word, n + 1);
 			if (access(full, X_OK) == 0)
 				return 1;
 		}

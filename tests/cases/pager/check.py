@@ -79,6 +79,15 @@ def check(ctx):
     if rc != 1 or "fntrace: the pager 'exit 126' failed (exit status 126); use --no-pager" not in shown:
         problems.append("a failing pager: exit %d, terminal got %r" % (rc, shown[:400]))
 
+    # a SIGPIPE from stderr (into a pipe nobody reads) while a pager still
+    # reads stdout: fntrace ends of it, as before the pager was watched
+    # (the handler that reaps the pager waited for it, which waited for us)
+    script = ("exec 3>&1; set -o pipefail; '%s' replay -d '%s' -F no_such_function 2>&1 1>&3 | true; "
+              "echo \"status $?\"") % (ctx.fntrace, ctx.data)
+    rc, shown = on_tty(["/bin/bash", "-c", script], dict(base, FNTRACE_PAGER="cat > /dev/null"), ctx.work, limit=20)
+    if "status 141" not in shown:
+        problems.append("SIGPIPE from stderr with a pager: %r" % shown[-300:])
+
     # not a terminal: no pager, no colour, whatever the environment says
     p = subprocess.run([ctx.fntrace, "replay", "-d", ctx.data], capture_output=True, text=True,
                        env=dict(base, FNTRACE_PAGER=fake))

@@ -132,6 +132,17 @@ int calls_inherited_shown(struct trace_thread *th, size_t i)
 	return fs_at(&s->fs, i)->shown;
 }
 
+/* whether the call site of entry ev lies in the code of function func (a
+ * recursive call, not a copy of the function inlined into itself, whose
+ * hook gets the call site of the copy it was inlined into) */
+static int site_in_func(struct view *v, const struct trace_event *ev, uint32_t func)
+{
+	const struct trace_func *tf = &v->trace->funcs[func];
+	struct sym_func sf;
+	return ev->callsite_file == tf->file && ev->callsite_vaddr &&
+	       !view_addr_sym(v, ev->callsite_file, ev->callsite_vaddr - 1, &sf) && sf.start == tf->vaddr;
+}
+
 size_t calls_landing_kept(struct view *v, const struct trace_event *ev, const uint32_t *funcs, size_t n)
 {
 	const char *names[16];
@@ -583,7 +594,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		 * into an inlined function has that too), and not for a direct
 		 * recursion, whose every level is called from the same place */
 		f->callsite_raw = f->callsite;
-		if (parent && f->callsite && parent->callsite_raw == f->callsite && parent->func != f->func)
+		if (parent && f->callsite && parent->callsite_raw == f->callsite &&
+		    (parent->func != f->func || !site_in_func(w->v, ev, parent->func)))
 			f->callsite = 0;
 		/* payloads only where the file says records carry them (elsewhere
 		 * the field holds whatever the batch slot held before) */

@@ -111,8 +111,8 @@ $(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(SAN) $(DW_CFLAGS) -o $@ $< $(LIB_OBJ) $(UNIT_EXTRA) $(DW_LIBS) -lstdc++ -lm
 
 # test-diff prints report's and graph's --diff columns
-$(O)/tests/test-diff: UNIT_EXTRA = $(O)/tool/report-diff.o $(O)/tool/pager.o
-$(O)/tests/test-diff: $(O)/tool/report-diff.o $(O)/tool/pager.o
+$(O)/tests/test-diff: UNIT_EXTRA = $(O)/tool/report-diff.o $(O)/tool/pager.o $(O)/tool/summary.o
+$(O)/tests/test-diff: $(O)/tool/report-diff.o $(O)/tool/pager.o $(O)/tool/summary.o
 
 deps:
 	@sh scripts/install-deps.sh

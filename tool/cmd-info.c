@@ -235,15 +235,13 @@ static uint32_t root_pid(const struct trace *t)
  * cannot tell which. */
 
 /* why a trace runs on CLOCK_MONOTONIC: record's --clock chose it, or the
- * runtime found the tsc unusable (or FNTRACE_CLOCK, for a program run
- * without record, chose it) */
+ * runtime found the tsc unusable, or FNTRACE_CLOCK in the environment
+ * chose it (which record passes on, and which the trace does not say) */
 static const char *clock_why(const struct trace *t)
 {
 	const char *o = t->session_options;
 	if (o && (strstr(o, "--clock monotonic") || strstr(o, "--clock=monotonic")))
 		return "chosen with --clock monotonic";
-	if (t->session_command)
-		return "the tsc was not usable";
 	return "the tsc was not usable, or FNTRACE_CLOCK chose it";
 }
 

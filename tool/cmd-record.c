@@ -431,8 +431,9 @@ static void argspecs_matched(const char *dir, const char *specs)
 		for (const char *p = specs; *p; p++)     /* "a@arg1;b@retval" -> "a@arg1', 'b@retval" */
 			q = *p == ';' ? stpcpy(q, "', '") : (*q = *p, q + 1);
 		*q = 0;
-		warning("-A/-R: no function of the program or its libraries matched '%s', so no values were "
-			"recorded (the globs name functions as 'fntrace report' shows them)", list);
+		warning("-A/-R: no values were recorded: '%s' matched no function that can show them (one built "
+			"with -pg -mfentry or patchable entries, or a library call), as 'fntrace report' names "
+			"functions", list);
 		free(list);
 	}
 }

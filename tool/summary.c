@@ -83,9 +83,9 @@ void human_bytes(char *buf, size_t len, uint64_t n)
 {
 	if (n < 1000)
 		snprintf(buf, len, "%" PRIu64 " B", n);
-	else if (n < 1000000)
+	else if (n < 999950)            /* (what rounds to 1000.0 KB reads 1.0 MB) */
 		snprintf(buf, len, "%.1f KB", (double)n / 1e3);
-	else if (n < 1000000000)
+	else if (n < 999950000)
 		snprintf(buf, len, "%.1f MB", (double)n / 1e6);
 	else
 		snprintf(buf, len, "%.2f GB", (double)n / 1e9);

@@ -53,6 +53,22 @@ int main(void)
 	CHECK(mean_ns(10373, 100) == 104 && mean_ns(10349, 100) == 103 && mean_ns(15, 10) == 2 &&
 	      mean_ns(12, 5) == 2 && mean_ns(13, 5) == 3 && mean_ns(0, 0) == 0 && mean_ns(7, 1) == 7 &&
 	      mean_ns(UINT64_MAX, 2) == UINT64_MAX / 2 + 1, "mean_ns");
+	/* counts and sizes at a glance, without "1000.0 K" at a unit's end */
+	{
+		static const struct { uint64_t n; const char *count, *bytes; } h[] = {
+			{ 999, "999", "999 B" }, { 9999, "9999", "10.0 KB" }, { 10000, "10.0 K", "10.0 KB" },
+			{ 999949, "999.9 K", "999.9 KB" }, { 999950, "1.0 M", "1.0 MB" },
+			{ 4025900, "4.0 M", "4.0 MB" }, { 999949999, "999.9 M", "999.9 MB" },
+			{ 999950000, "1.0 G", "1.00 GB" },
+		};
+		for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+			char c[32], b[32];
+			human_count(c, sizeof(c), h[i].n);
+			human_bytes(b, sizeof(b), h[i].n);
+			CHECK(!strcmp(c, h[i].count) && !strcmp(b, h[i].bytes), "%llu: '%s' '%s'",
+			      (unsigned long long)h[i].n, c, b);
+		}
+	}
 	/* a path of this trace only, whose calls the trace has at 0 ns (a
 	 * clock that went back between entry and exit is clamped) */
 	want("new path at 0 ns", 0, 0, 3, 0, "new");

@@ -12,9 +12,9 @@ def human(n):
     """fntrace's sizes: decimal units, one decimal"""
     if n < 1000:
         return "%d B" % n
-    if n < 1000000:
+    if n < 999950:              # (1000.0 KB reads 1.0 MB)
         return "%.1f KB" % (n / 1e3)
-    if n < 1000000000:
+    if n < 999950000:
         return "%.1f MB" % (n / 1e6)
     return "%.2f GB" % (n / 1e9)
 

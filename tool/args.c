@@ -358,7 +358,7 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
  * after another may hold other texts at the same addresses). */
 #define SPEC_CACHE 256
 struct args_spec {                   /* what each line reads first, the rest after */
-	const char *key;                 /* the text; NULL when the slot is empty */
+	const char *key;                 /* the text; NULL when the slot is empty (first: args_spec_holds) */
 	/* [0] arguments, [1] return value: how many items, and whether each
 	 * is a plain integer (int, unsigned or hex: 8 bytes of payload, at
 	 * most 55 bytes of text with its name), which args_format writes
@@ -378,6 +378,7 @@ struct args_spec {                   /* what each line reads first, the rest aft
 	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
 };
 static struct args_spec *spec_cache;
+_Static_assert(__builtin_offsetof(struct args_spec, key) == 0, "args_spec_holds reads the key first");
 
 static int spec_parse(const char *spec_text, struct args_spec *ps)
 {

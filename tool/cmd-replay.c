@@ -88,6 +88,7 @@ struct replay {
 		const struct trace_process *proc;
 		uint64_t addr;
 		const char *spec;
+		const struct args_spec *parsed;   /* its parse, while args_spec_holds it */
 	} specs[64];
 };
 
@@ -494,9 +495,13 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 		ss->proc = th->proc;
 		ss->addr = f->addr;
 		ss->spec = text;
+		ss->parsed = NULL;
 	}
-	if (!text || !(spec = args_spec(text)))
+	if (!text)
 		return 0;
+	if (!args_spec_holds(ss->parsed, text) && !(ss->parsed = args_spec(text)))
+		return 0;
+	spec = ss->parsed;
 	args_where(th->proc, f->start_ns);     /* pointers named by the module map of the call */
 	const struct name_ref *nr = name_of(r, f->func);
 	size_t more = ARGS_ROOM + RET_ROOM + 64 + why_len;

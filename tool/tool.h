@@ -497,6 +497,13 @@ size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, in
  * valid until args_forget), then a side formatted by it */
 struct args_spec;
 const struct args_spec *args_spec(const char *spec_text);
+/* whether a parsed spec kept from an earlier args_spec() still holds
+ * spec_text's parse (the cache is direct-mapped: another text may have
+ * taken its slot).  Its first member is the text it was parsed from. */
+static inline int args_spec_holds(const struct args_spec *as, const char *spec_text)
+{
+	return as && *(const char *const *)(const void *)as == spec_text;
+}
 size_t args_format_spec(const struct args_spec *as, const uint8_t *payload, size_t len, int is_ret, char *out,
 			size_t cap);
 /* The return value an orphan exit (ev, on thread th) carries, formatted as

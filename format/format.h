@@ -398,6 +398,8 @@ static inline uint64_t fnt_chunk_events(const uint8_t *chunk, size_t size)
 		case FNT_EXT_LOST:
 		case FNT_EXT_UNWIND:
 		case FNT_EXT_SWITCH:
+		case FNT_EXT_UNWIND_TO:
+		case FNT_EXT_LANDING:
 			if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
 				return n;
 			p += len;

@@ -199,8 +199,17 @@ void fnt_recording_note(void)
 	uint64_t now = fnt_now(), zero = 0;
 	if (!h || !now)
 		return;
-	int off = fnt_paused() != 0;
-	__atomic_store_n(&h->last_switch, now << 1 | (uint64_t)!off, __ATOMIC_RELAXED);
+	int off;
+	/* again while the flag changed under the store: another thread's
+	 * switch, or a --signal handler's on this one, stored its state and
+	 * this one's stale state over it */
+	for (int i = 0; i < 8; i++) {
+		off = fnt_paused() != 0;
+		__atomic_store_n(&h->last_switch, now << 1 | (uint64_t)!off, __ATOMIC_SEQ_CST);
+		if ((fnt_paused() != 0) == off)
+			break;
+		now = fnt_now();
+	}
 	if (off)
 		__atomic_compare_exchange_n(&h->first_off_ticks, &zero, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }

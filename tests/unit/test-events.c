@@ -1149,6 +1149,31 @@ static void locks_case(void)
 	      (intptr_t)got == 2 ? "it took it while held" : "never");
 }
 
+/* fnt_chunk_events (the events of a chunk that could not be written,
+ * counted as lost): every kind of record is stepped over, an exception's
+ * UNWIND_TO and LANDING too (it stopped at them, counting too few) */
+static void chunk_events_case(void)
+{
+	uint8_t chunk[4096] = { 0 };
+	uint8_t *p = chunk + FNT_CHUNK_HDR_SIZE;
+	const uint64_t recs[][2] = {
+		{ 5u << 8 | 3u << 2 | FNT_K_ENTRY, UINT64_MAX },
+		{ 7u << 8 | (uint64_t)FNT_EXT_UNWIND_TO << 2 | FNT_K_EXT, 0x401000 },
+		{ (uint64_t)FNT_EXT_LANDING << 2 | FNT_K_EXT, 0x84 },
+		{ 2u << 8 | 3u << 2 | FNT_K_EXIT, UINT64_MAX },
+		{ 1u << 8 | 4u << 2 | FNT_K_ENTRY, UINT64_MAX },
+	};
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+		for (int k = 0; k < 2 && recs[i][k] != UINT64_MAX; k++) {
+			unsigned len = fnt_varint_len(recs[i][k]);
+			uint64_t x = fnt_varint_pack(recs[i][k], len);
+			memcpy(p, &x, len);
+			p += len;
+		}
+	CHECK(fnt_chunk_events(chunk, sizeof(chunk)) == 3, "fnt_chunk_events past UNWIND_TO and LANDING: %llu",
+	      (unsigned long long)fnt_chunk_events(chunk, sizeof(chunk)));
+}
+
 int main(void)
 {
 	const char *child = getenv("FNT_TEST_CHILD");
@@ -1163,6 +1188,7 @@ int main(void)
 	}
 	unsetenv(FNTRACE_ENV_DISABLE);   /* read by the runtime already; children start clean */
 	locks_case();
+	chunk_events_case();
 	stream_case(0);
 	stream_case(1);
 	ring_case();

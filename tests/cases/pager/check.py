@@ -82,9 +82,17 @@ def check(ctx):
     # a SIGPIPE from stderr (into a pipe nobody reads) while a pager still
     # reads stdout: fntrace ends of it, as before the pager was watched
     # (the handler that reaps the pager waited for it, which waited for us)
-    script = ("exec 3>&1; set -o pipefail; '%s' replay -d '%s' -F no_such_function 2>&1 1>&3 | true; "
-              "echo \"status $?\"") % (ctx.fntrace, ctx.data)
-    rc, shown = on_tty(["/bin/bash", "-c", script], dict(base, FNTRACE_PAGER="cat > /dev/null"), ctx.work, limit=20)
+    # (a pipe whose read end is closed before fntrace starts: its warning
+    # raises SIGPIPE every time)
+    rd, wr = os.pipe()
+    os.close(rd)
+    os.set_inheritable(wr, True)
+    script = "'%s' replay -d '%s' -F no_such_function 2>&%d; echo \"status $?\"" % (ctx.fntrace, ctx.data, wr)
+    try:
+        rc, shown = on_tty(["/bin/bash", "-c", script], dict(base, FNTRACE_PAGER="cat > /dev/null"), ctx.work,
+                           limit=20)
+    finally:
+        os.close(wr)
     if "status 141" not in shown:
         problems.append("SIGPIPE from stderr with a pager: %r" % shown[-300:])
 

@@ -452,7 +452,13 @@ static void switches_index(struct trace_process *p)
 {
 	uint64_t last = p->hdr.last_switch;
 	p->first_off_ns = p->hdr.first_off_ticks ? ticks_ns(p, p->hdr.first_off_ticks) : UINT64_MAX;
-	p->last_off_ns = last && !(last & 1) ? ticks_ns(p, last >> 1) : UINT64_MAX;
+	p->last_switch_ns = last ? ticks_ns(p, last >> 1) : UINT64_MAX;
+	p->last_off_ns = last && !(last & 1) ? p->last_switch_ns : UINT64_MAX;
+}
+
+int trace_recording_switched_since(const struct trace_process *p, uint64_t ns)
+{
+	return p->last_switch_ns != UINT64_MAX && p->last_switch_ns >= ns;
 }
 
 int trace_recording_was_off(const struct trace_process *p, uint64_t ns)

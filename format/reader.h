@@ -138,6 +138,7 @@ struct trace_process {
 	 * last_switch): when first, and when last if it stayed off (UINT64_MAX:
 	 * never; it did not) */
 	uint64_t first_off_ns, last_off_ns;
+	uint64_t last_switch_ns;          /* the last switch, either way (UINT64_MAX: none) */
 };
 
 /* FNT_META_STACK_MOVED: thread `to` took over machine stack `stack` (its
@@ -316,6 +317,8 @@ int trace_has_function_events(const struct trace *t);   /* after a walk */
  * calls open then were not seen */
 int trace_recording_was_off(const struct trace_process *p, uint64_t ns);
 int trace_recording_off_at_end(const struct trace_process *p, uint64_t *since_ns);
+/* whether recording was switched (off or on) at or after ns */
+int trace_recording_switched_since(const struct trace_process *p, uint64_t ns);
 uint64_t trace_ns_to_real(const struct trace *t, uint64_t ns);
 /* the name of a named scope (FNT_SCOPE_NAMED) at (file, vaddr), or NULL */
 const char *trace_scope_name(const struct trace *t, uint32_t file, uint64_t vaddr);

@@ -1172,6 +1172,60 @@ static size_t inline_path(Dwarf_Die *die, Dwarf_Addr pc, const char **names, siz
 	return n;
 }
 
+/* The first instructions at or after pc, within sub, that the line table
+ * gives a line (up to max, the first of each row): a landing pad starts
+ * with instructions of line 0 (moving the exception's registers), which
+ * lie outside the ranges of the inlined function whose catch or cleanup
+ * it is.  0 found: pc alone. */
+static size_t first_lined(Dwarf_Die *cu, Dwarf_Die *sub, Dwarf_Addr pc, Dwarf_Addr *out, size_t max)
+{
+	Dwarf_Lines *lines;
+	size_t n, lo = 0, hi, found = 0;
+	out[0] = pc;
+	if (dwarf_getsrclines(cu, &lines, &n) || !n)
+		return 0;
+	hi = n;
+	while (lo < hi) {               /* the first row past pc */
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr a = 0;
+		dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+		if (a <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the row that covers pc, then the rows after it, a few */
+	for (size_t i = lo ? lo - 1 : 0, k = 0; i < n && k < 32; i++, k++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a = 0;
+		int line = 0;
+		bool end = false;
+		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &line) || dwarf_lineendsequence(l, &end) || end)
+			break;
+		if (a > pc && dwarf_haspc(sub, a) <= 0)
+			break;
+		if (line > 0 && (!found || a > out[found - 1])) {
+			out[found++] = a > pc ? a : pc;
+			if (found == max)
+				break;
+		}
+	}
+	return found;
+}
+
+int symbols_built_by_gcc(struct symbols *s, int module, uint64_t vaddr)
+{
+	struct module *m = s ? module_get(s, module) : NULL;
+	Dwarf_Die cu;
+	Dwarf_Addr bias;
+	Dwarf_Attribute a;
+	const char *producer;
+	if (!m || !m->usable || !m->mod || cu_for(m, vaddr, &cu, &bias) ||
+	    !dwarf_attr(&cu, DW_AT_producer, &a) || !(producer = dwarf_formstring(&a)))
+		return 0;
+	return !strncmp(producer, "GNU ", 4);
+}
+
 size_t symbols_inline_names(struct symbols *s, int module, uint64_t vaddr, const char **names, size_t max)
 {
 	struct module *m = s ? module_get(s, module) : NULL;
@@ -1180,7 +1234,21 @@ size_t symbols_inline_names(struct symbols *s, int module, uint64_t vaddr, const
 	if (!m || !m->usable || !m->mod || cu_for(m, vaddr, &cu, &bias) ||
 	    find_subprogram(&cu, vaddr - bias, &sub, 0))
 		return 0;
-	return inline_path(&sub, vaddr - bias, names, 0, max, 0);
+	/* the pad's first two rows with a line: its cleanups run first (a
+	 * destructor of an inlined function's object), then the dispatch to
+	 * the catch, in the function that catches; the shorter chain of the
+	 * two is the catching one (a cleanup-only pad has only its own) */
+	Dwarf_Addr at[2];
+	size_t k = first_lined(&cu, &sub, vaddr - bias, at, 2), best = SIZE_MAX;
+	const char *tmp[16];
+	for (size_t i = 0; i < (k ? k : 1); i++) {
+		size_t c = inline_path(&sub, at[i], tmp, 0, max < 16 ? max : 16, 0);
+		if (c < best) {
+			best = c;
+			memcpy(names, tmp, c * sizeof(*names));
+		}
+	}
+	return best;
 }
 
 int symbols_srcline(struct symbols *s, int module, uint64_t vaddr, const char **file, int *line)

@@ -94,8 +94,16 @@ int symbols_srcline(struct symbols *syms, int module, uint64_t vaddr,
 /* The functions inlined at vaddr, outermost first: the symbol name of each
  * (DW_AT_linkage_name, else DW_AT_name, of the inlined subroutines whose
  * code covers it, inside the function that holds it), at most max of
- * them.  Owned by the module's DWARF.  0 without DWARF or inlining. */
+ * them.  Owned by the module's DWARF.  0 without DWARF or inlining.
+ * Asked of a landing pad: instructions of line 0 at vaddr (a pad's first
+ * ones) are stepped over to the first with a line. */
 size_t symbols_inline_names(struct symbols *syms, int module, uint64_t vaddr, const char **names, size_t max);
+
+/* 1 if the code at vaddr was compiled by gcc (its compile unit's
+ * DW_AT_producer says "GNU "), 0 if by another compiler or unknown (no
+ * DWARF).  gcc's -finstrument-functions calls the exit hook of every
+ * frame an exception unwinds, inlined ones included; clang's does not. */
+int symbols_built_by_gcc(struct symbols *syms, int module, uint64_t vaddr);
 
 /* The file the module is read from (NULL when it cannot be used) and, in
  * *debug_file, its separate debug file if one was found (else NULL). */

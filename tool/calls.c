@@ -43,6 +43,7 @@ struct tstack {
 	struct fstack fs;    /* open frames (framestack.c: bounded memory at any depth) */
 	int base;            /* depth of the frames entered before this stream began */
 	int after_gap;       /* chunks were missing (TRACE_GAP): orphans since are the gap's */
+	size_t inh_returned; /* a forked child: its inherited calls that returned (orphan_why) */
 	int reached;         /* the thread's events have reached --since */
 	int forked;          /* the frames inherited at a fork were looked at */
 	size_t decided;      /* -t: frames below this index have lasted min_ns (or were never waiting) */
@@ -143,17 +144,52 @@ static int site_in_func(struct view *v, const struct trace_event *ev, uint32_t f
 	       !view_addr_sym(v, ev->callsite_file, ev->callsite_vaddr - 1, &sf) && sf.start == tf->vaddr;
 }
 
+/* the inline chain of a landing pad, asked once per pad (a program that
+ * throws often lands in the same few) */
+#define LANDING_CACHE 256
+struct landing_chain {
+	uint32_t file;
+	uint64_t vaddr;          /* 0: empty */
+	size_t n;
+	const char *names[8];
+};
+
+static size_t landing_chain(struct view *v, uint32_t file, uint64_t vaddr, const char *const **names)
+{
+	if (!v->landing)
+		v->landing = xcalloc(LANDING_CACHE, sizeof(struct landing_chain));
+	struct landing_chain *c = &((struct landing_chain *)v->landing)[(vaddr ^ (uint64_t)file << 7) % LANDING_CACHE];
+	if (c->vaddr != vaddr || c->file != file) {
+		c->file = file;
+		c->vaddr = vaddr;
+		c->n = view_inline_names(v, file, vaddr, c->names, 8);
+	}
+	*names = c->names;
+	return c->n;
+}
+
 size_t calls_landing_kept(struct view *v, const struct trace_event *ev, const uint32_t *funcs, size_t n)
 {
-	const char *names[16];
+	const char *const *names;
 	size_t k = 0, chain;
-	if (!ev->callsite || !n || !(chain = view_inline_names(v, ev->callsite_file, ev->callsite_vaddr, names, 16)))
+	/* gcc calls the exit hook of every frame an exception unwinds, inlined
+	 * ones too: a gcc-built call still open above the landing frame is
+	 * inlined into it, and its exit (or catch) is still to come */
+	while (k < n && view_built_by_gcc(v, funcs[k]))
+		k++;
+	if (k || !n)
+		return k;
+	if (!ev->callsite || !ev->callsite_vaddr ||
+	    !(chain = landing_chain(v, ev->callsite_file, ev->callsite_vaddr, &names)))
 		return 0;
-	for (; k < n && k < chain; k++) {
+	/* the chain's functions, outermost first, against the calls open above
+	 * the landing frame; one with no call there (not instrumented, or
+	 * left out at record time) is passed over */
+	for (size_t j = 0; j < chain && k < n; j++) {
 		const struct trace_func *tf = &v->trace->funcs[funcs[k]];
 		struct sym_func sf;
-		if (view_addr_sym(v, tf->file, tf->vaddr, &sf) || strcmp(sf.mangled ? sf.mangled : sf.name, names[k]))
-			break;
+		if (!view_addr_sym(v, tf->file, tf->vaddr, &sf) && !strcmp(sf.mangled ? sf.mangled : sf.name, names[j]))
+			k++;
 	}
 	return k;
 }
@@ -458,14 +494,29 @@ static enum call_end end_how(const struct trace_thread *th, uint64_t ns, int end
 
 /* Why an exit has no open call (at the base of the thread's stack): the
  * call was entered while recording was off, when it was off before; but
- * a forked child's calls below its first ones were its parent's, and a
- * flight recorder's were before its history */
-static enum call_orphan orphan_why(const struct trace_thread *th, const struct tstack *s, uint64_t ns)
+ * a forked child's calls inherited from its parent (the next of them
+ * innermost first, as the reader found them at the fork) were entered
+ * before it began, and a flight recorder's before its history, unless
+ * recording was switched since that began */
+static enum call_orphan orphan_why(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
+				   const struct trace_event *ev)
 {
+	const struct trace_process *p = th->proc;
 	if (s->after_gap)
 		return ORPHAN_GAP;
-	if (th->fork_tid || (th->first_seq && (th->proc->hdr.flags & FNT_FLAG_RING)) ||
-	    !trace_recording_was_off(th->proc, ns))
+	if (th->fork_tid) {
+		const struct trace_frame_ref *in;
+		size_t n = trace_inherited(w->v->trace, th, &in);
+		if (!n)
+			return ORPHAN_BEFORE;        /* (the parent's side is not known) */
+		if (s->inh_returned < n && in[n - 1 - s->inh_returned].addr == ev->addr) {
+			s->inh_returned++;
+			return ORPHAN_BEFORE;
+		}
+	}
+	if (!trace_recording_was_off(p, ev->ns))
+		return ORPHAN_BEFORE;
+	if (th->first_seq && (p->hdr.flags & FNT_FLAG_RING) && !trace_recording_switched_since(p, th->history_ns))
 		return ORPHAN_BEFORE;
 	return ORPHAN_OFF;
 }
@@ -661,7 +712,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
-					w->ops->orphan(w->ctx, th, ev, s->base, orphan_why(th, s, ev->ns));
+					w->ops->orphan(w->ctx, th, ev, s->base, orphan_why(w, th, s, ev));
 			}
 			break;
 		}

@@ -291,6 +291,7 @@ struct view {
 	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
 	struct trigger *trig_of; /* -T: the merged actions of each function (flags 0: none) */
 	struct trigger_pass *short_calls;   /* time= triggers: the calls found too short (calls.c) */
+	void *landing;           /* calls.c: the inline chains of exceptions' landing pads, by address */
 	size_t n_names;
 	/* set by a view's callback: calls_walk ends before the next batch (the
 	 * frames still open are then ended as truncated); the view clears it */
@@ -463,6 +464,8 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 int calls_inherited_shown(struct trace_thread *th, size_t i);
 /* how a call that did not return ended, in words ("unwound", "exec",
  * "trace ended", "moved to another thread"); NULL for CALL_RETURN */
+/* whether function func was compiled by gcc (symbols_built_by_gcc) */
+int view_built_by_gcc(struct view *v, uint32_t func);
 /* the functions inlined at a code address (symbols_inline_names) */
 size_t view_inline_names(struct view *v, uint32_t file, uint64_t vaddr, const char **names, size_t max);
 /* An exception landed (TRACE_UNWIND_TO) in the innermost open call of

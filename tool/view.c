@@ -245,6 +245,8 @@ void view_attach(struct view *v, struct view_opts *o, struct trace *t, struct sy
 /* the names and filter matches cached per function */
 static void free_names(struct view *v)
 {
+	free(v->landing);       /* (its names are the symbols' DWARF's) */
+	v->landing = NULL;
 	for (size_t i = 0; i < v->n_names; i++) {
 		free(v->names[i]);
 		free(v->full_names[i]);
@@ -659,6 +661,14 @@ const char *view_addr_func(struct view *v, uint32_t file, uint64_t vaddr)
 	if (symbols_func(v->syms, file_sym(v, file), vaddr, 0, &sf))
 		return NULL;            /* no symbol: the caller says module+0xoffset */
 	return sf.short_name ? sf.short_name : sf.name;
+}
+
+int view_built_by_gcc(struct view *v, uint32_t func)
+{
+	const struct trace_func *tf = &v->trace->funcs[func];
+	if (tf->file == TRACE_NO_FILE)
+		return 0;
+	return symbols_built_by_gcc(v->syms, file_sym(v, tf->file), tf->vaddr);
 }
 
 size_t view_inline_names(struct view *v, uint32_t file, uint64_t vaddr, const char **names, size_t max)

@@ -1,11 +1,15 @@
-// C++ exceptions caught in a function the compiler inlined: clang -O2
-// inlines catcher() into main, hooks and all, so the landing pad of its
-// catch is in main's code.  The calls inlined there that hold the pad
-// (its inline chain, from the DWARF) stay open: before, catcher closed as
-// unwound at the throw and its catch ran one level too high, under main.
-// passthru(), inlined into outer(), has only a cleanup (its Guard): it
-// stays open for the destructor, then closes as unwound where outer's
-// catch lands.
+// C++ exceptions caught in functions the compiler inlined (always_inline,
+// so that every build inlines them): clang puts the landing pad of the
+// catch in the caller's code, hooks and all; the calls the pad's inline
+// chain names stay open (before, catcher closed as unwound at the throw
+// and its catch ran one level too high, under main).  gcc calls the exit
+// hooks of inlined functions while unwinding: those stay open too.
+//   catcher: its catch calls handled(), which may throw (clang then starts
+//            the pad with code outside the inlined ranges);
+//   quiet:   not instrumented, inlined, around an inlined catching loud;
+//   mid, inner: a catch two inlined levels down;
+//   passthru: inlined into outer with only a cleanup (its Guard): it closes
+//            as unwound where outer's catch lands.
 #include <cstdio>
 
 struct Guard {
@@ -20,9 +24,14 @@ __attribute__((noinline)) int thrower(int n)
 	return n;
 }
 
-__attribute__((noinline)) int handled(int e) { return e * 10; }
+__attribute__((noinline)) int handled(int e)
+{
+	if (e > 1000)
+		throw e;        // never: but the compiler must allow for it
+	return e * 10;
+}
 
-static int catcher(int n)
+static inline __attribute__((always_inline)) int catcher(int n)
 {
 	try {
 		return thrower(n);
@@ -31,7 +40,36 @@ static int catcher(int n)
 	}
 }
 
-static int passthru(int n, int *count)
+static inline __attribute__((always_inline)) int loud(int n)
+{
+	try {
+		return thrower(n);
+	} catch (int e) {
+		return handled(e) + 1;
+	}
+}
+
+__attribute__((no_instrument_function)) static inline __attribute__((always_inline)) int quiet(int n)
+{
+	return loud(n) + 1;
+}
+
+__attribute__((noinline)) int top(int n) { return quiet(n); }
+
+static inline __attribute__((always_inline)) int inner(int n)
+{
+	try {
+		return thrower(n);
+	} catch (int e) {
+		return handled(e) + 2;
+	}
+}
+
+static inline __attribute__((always_inline)) int mid(int n) { return inner(n) + 1; }
+
+__attribute__((noinline)) int nest(int n) { return mid(n); }
+
+static inline __attribute__((always_inline)) int passthru(int n, int *count)
 {
 	Guard g{count};
 	return thrower(n) + 1;
@@ -52,6 +90,8 @@ __attribute__((noinline)) int after(int n) { return n + 1; }
 int main()
 {
 	int r = catcher(5);
+	r += top(4);
+	r += nest(6);
 	r += outer(7);
 	r += after(r);
 	std::printf("%d\n", r);

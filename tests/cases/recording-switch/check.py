@@ -47,3 +47,25 @@ def check(ctx):
     assert "while recording was off" not in text, text[-2000:]
     for f in ("long_running", "main"):
         assert re.search(r"\| +\} /\* %s \(entered before the history start\) \*/$" % f, text, re.M), text[-2000:]
+
+    # ringoff: switched off and on at the end of a long run under a flight
+    # recorder: turn_on was entered while recording was off, not before
+    # the history (which a switch before it would have said)
+    d = os.path.join(ctx.work, "ringoff.data")
+    ctx.run("record", "-q", "--ring", "64K", "-d", d, "--", prog, "ringoff", data=False, check=True)
+    text = replay(ctx, d)
+    assert re.search(r"\| +\} /\* turn_on \(entered while recording was off\) \*/$", text, re.M), text[-2000:]
+    assert re.search(r"\| +\} /\* long_running \(entered before the history start\) \*/$", text, re.M), \
+        text[-2000:]
+    # (main, entered before the history too, returns after the switch: the
+    # trace cannot tell it from turn_on, and says recording was off; the
+    # README says so)
+
+    # forkoff: in the child, bye() (run by exit) was entered while recording
+    # was off (before, "before this process began", as main was)
+    d = os.path.join(ctx.work, "forkoff.data")
+    p = ctx.run("record", "-q", "-d", d, "--", prog, "forkoff", data=False, check=True)
+    assert p.stdout == "forked\n", p.stdout
+    text = replay(ctx, d)
+    assert re.search(r"\| +\} /\* bye \(entered while recording was off\) \*/$", text, re.M), text
+    assert "main (entered while" not in text, text     # (main returned while recording was off: unseen)

@@ -6,9 +6,14 @@
  *   thread: a thread that ended before recording went off for good;
  *   toggle: a million switches (a flight recorder's file stays its size);
  *   ring:   switched off and on early, then a long run under --ring: the
- *           calls before the history kept are "before the history start". */
+ *           calls before the history kept are "before the history start";
+ *   ringoff: a long run, then switched off, and on inside turn_on(): its
+ *           return is of a call entered while recording was off;
+ *   forkoff: the child switches off and returns from main; bye(), run by
+ *           exit, switches on: bye was entered while off, main before. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +44,9 @@ __attribute__((noinline)) void later(void) { usleep(2000); }
 
 __attribute__((noinline)) void noisy(void) { __asm__ volatile(""); }
 
+__attribute__((noinline)) void turn_on(void) { fnt_enable(); leaf(7); }
+__attribute__((noinline)) void bye(void) { fnt_enable(); leaf(1); }
+
 __attribute__((noinline)) long long long_running(int n)
 {
 	long long s = 0;
@@ -66,6 +74,21 @@ int main(int argc, char **argv)
 			fnt_enable();
 		}
 		printf("toggled\n");
+	} else if (!strcmp(mode, "ringoff")) {
+		printf("%lld\n", long_running(2000000));
+		fnt_disable();
+		turn_on();
+		leaf(8);
+	} else if (!strcmp(mode, "forkoff")) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			atexit(bye);
+			leaf(2);
+			fnt_disable();
+			return 0;
+		}
+		waitpid(pid, NULL, 0);
+		printf("forked\n");
 	} else if (!strcmp(mode, "ring")) {
 		fnt_disable();
 		fnt_enable();

@@ -179,6 +179,12 @@ def events(addrs, callsite=False, extras=True, seed=1, payloads=False):
             ext(6, 7)
             out.extend(varint(1))                      # UNWIND 1
             stack.pop()
+        if extras and i == 90 and len(stack) > 2:
+            ext(14, 5)
+            out.extend(varint(stack[1]))               # UNWIND_TO the second open call's function
+            ext(12)
+            out.extend(varint(zigzag(0x35)))           # LANDING 0x35 past its start
+            del stack[2:]
     while stack:
         ev(stack.pop(), True, 3)
     if extras:

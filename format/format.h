@@ -301,7 +301,6 @@ _Static_assert(sizeof(struct fnt_meta_module) == 72, "doc/format.md says 72");
 _Static_assert(sizeof(struct fnt_meta_thread) == 32, "doc/format.md says 32");
 _Static_assert(sizeof(struct fnt_meta_stack_moved) == 40, "doc/format.md says 40");
 
-
 /* ---- encoding helpers, used identically by writer and reader ---- */
 
 /* The address cache: 64 slots, 32 sets of two (slots 2s and 2s + 1).

@@ -348,6 +348,19 @@ static inline void site_of(struct cursor *c, uint64_t site, uint64_t ticks, uint
 	*bias = s->bias;
 }
 
+/* An EXT record of type ext (delta 0: a 1-byte head) at p, with a varint
+ * zigzag(addr - base) body, as CALLSITE follows its entry and LANDING its
+ * UNWIND_TO: the bytes it takes and *addr, or 0 when there is none */
+static int record_after(const uint8_t *p, const uint8_t *end, unsigned ext, uint64_t base, uint64_t *addr)
+{
+	uint64_t h = 0, zz = 0;
+	int n;
+	if (get_varint(p, end, &h) != 1 || h != ((uint64_t)ext << 2 | FNT_K_EXT) || (n = get_varint(p + 1, end, &zz)) <= 0)
+		return 0;
+	*addr = base + (uint64_t)fnt_unzigzag(zz);
+	return 1 + n;
+}
+
 static void callsite_resolve(struct cursor *c, struct trace_event *ev)
 {
 	uint64_t bias;
@@ -531,13 +544,7 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				ev->kind = TRACE_UNWIND_TO;
 				ev->func = f;
 				ev->addr = addr;
-				/* the landing pad's own address, right after */
-				uint64_t h = 0, zz = 0;
-				if (get_varint(p, c->end, &h) == 1 && h == ((uint64_t)FNT_EXT_LANDING << 2 | FNT_K_EXT) &&
-				    (n = get_varint(p + 1, c->end, &zz)) > 0) {
-					p += 1 + n;
-					landing = addr + (uint64_t)fnt_unzigzag(zz);
-				}
+				p += record_after(p, c->end, FNT_EXT_LANDING, addr, &landing);   /* the pad itself */
 				break;
 			}
 			case FNT_EXT_SWITCH: {      /* a stack switch (coroutines) */
@@ -650,18 +657,10 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 			ev->callsite = landing;
 			callsite_resolve(c, ev);
 		}
-		if (ev->kind == TRACE_ENTRY && (c->p->hdr.flags & FNT_FLAG_CALLSITE)) {
-			/* the CALLSITE record that follows its entry */
-			uint64_t h = 0, zz = 0;
-			n = get_varint(p, c->end, &h);
-			if (n == 1 && h == ((uint64_t)FNT_EXT_CALLSITE << 2 | FNT_K_EXT)) {
-				int n2 = get_varint(p + 1, c->end, &zz);
-				if (n2 > 0) {
-					c->pos = p + 1 + n2;
-					ev->callsite = ev->addr + (uint64_t)fnt_unzigzag(zz);
-					callsite_resolve(c, ev);
-				}
-			}
+		if (ev->kind == TRACE_ENTRY && (c->p->hdr.flags & FNT_FLAG_CALLSITE) &&
+		    (n = record_after(p, c->end, FNT_EXT_CALLSITE, ev->addr, &ev->callsite))) {
+			c->pos = p + n;         /* the CALLSITE record that follows its entry */
+			callsite_resolve(c, ev);
 		}
 		if (ev->kind == TRACE_ENTRY || ev->kind == TRACE_EXIT) {
 			ev->payload = NULL;     /* (shares its place with count) */

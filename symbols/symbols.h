@@ -95,8 +95,9 @@ int symbols_srcline(struct symbols *syms, int module, uint64_t vaddr,
  * (DW_AT_linkage_name, else DW_AT_name, of the inlined subroutines whose
  * code covers it, inside the function that holds it), at most max of
  * them.  Owned by the module's DWARF.  0 without DWARF or inlining.
- * Asked of a landing pad: instructions of line 0 at vaddr (a pad's first
- * ones) are stepped over to the first with a line. */
+ * Asked of a landing pad: at its first two instructions with a line (a
+ * pad's first ones have line 0), the shorter of the two chains (a pad's
+ * cleanups come before the dispatch to the catching function's catch). */
 size_t symbols_inline_names(struct symbols *syms, int module, uint64_t vaddr, const char **names, size_t max);
 
 /* 1 if the code at vaddr was compiled by gcc (its compile unit's

@@ -157,8 +157,8 @@ struct landing_chain {
 static size_t landing_chain(struct view *v, uint32_t file, uint64_t vaddr, const char *const **names)
 {
 	if (!v->landing)
-		v->landing = xcalloc(LANDING_CACHE, sizeof(struct landing_chain));
-	struct landing_chain *c = &((struct landing_chain *)v->landing)[(vaddr ^ (uint64_t)file << 7) % LANDING_CACHE];
+		v->landing = xcalloc(LANDING_CACHE, sizeof(*v->landing));
+	struct landing_chain *c = &v->landing[(vaddr ^ (uint64_t)file << 7) % LANDING_CACHE];
 	if (c->vaddr != vaddr || c->file != file) {
 		c->file = file;
 		c->vaddr = vaddr;

@@ -201,6 +201,17 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* why a trace runs on CLOCK_MONOTONIC: record's --clock chose it, or the
+ * runtime found the tsc unusable, or FNTRACE_CLOCK in the environment
+ * chose it (which record passes on, and which the trace does not say) */
+static const char *clock_why(const struct trace *t)
+{
+	const char *o = t->session_options;
+	if (o && (strstr(o, "--clock monotonic") || strstr(o, "--clock=monotonic")))
+		return "chosen with --clock monotonic";
+	return "the tsc was not usable, or FNTRACE_CLOCK chose it";
+}
+
 /* The pid that `fntrace record` started: as the session says, or in a
  * trace older than that, the one pid whose images' parent is no process
  * of the trace; 0 if that is not one pid.  (The heuristic takes a forked
@@ -233,18 +244,6 @@ static uint32_t root_pid(const struct trace *t)
  * status; any other image without the mark was killed, crashed, or left by
  * a way the runtime does not see (the system call by hand), and the trace
  * cannot tell which. */
-
-/* why a trace runs on CLOCK_MONOTONIC: record's --clock chose it, or the
- * runtime found the tsc unusable, or FNTRACE_CLOCK in the environment
- * chose it (which record passes on, and which the trace does not say) */
-static const char *clock_why(const struct trace *t)
-{
-	const char *o = t->session_options;
-	if (o && (strstr(o, "--clock monotonic") || strstr(o, "--clock=monotonic")))
-		return "chosen with --clock monotonic";
-	return "the tsc was not usable, or FNTRACE_CLOCK chose it";
-}
-
 static void print_ended(const struct trace *t, const struct trace_process *p, uint32_t root)
 {
 	static const char *const how[] = { "", "_exit", "_Exit", "exit_group" };

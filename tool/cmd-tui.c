@@ -417,13 +417,18 @@ static void draw_report(struct tui *u, int h)
 	}
 }
 
+/* " (no return: unwound)", the words the other views use (call_end_text) */
+static void put_end(const struct trace_thread *th, enum call_end how, attr_t a)
+{
+	if (how == CALL_RETURN)
+		return;
+	put_text(" (no return: ", a);
+	put_text(call_end_text(th, how), a);
+	put_text(")", a);
+}
+
 static void draw_replay(struct tui *u, int h)
 {
-	static const char *const ends[] = {
-		[CALL_RETURN] = "", [CALL_UNWOUND] = " (no return: unwound)",
-		[CALL_TRUNCATED] = " (no return: trace ended)", [CALL_MOVED] = " (no return: moved to another thread)",
-		[CALL_GAP] = " (no return: trace data missing)", [CALL_OFF] = " (no return: recording was off)",
-	};
 	struct tui_thread *t = cur_thread(u);
 	move(1, 0);
 	put_text("    DURATION     ELAPSED  FUNCTION", A_BOLD);
@@ -488,8 +493,7 @@ static void draw_replay(struct tui *u, int h)
 			put_text(";", a);
 			if (l->how != CALL_RETURN) {
 				put_text(" /*", a);
-				put_text(l->how == CALL_TRUNCATED && t->th->proc->exec_replaced ? " (no return: exec)" :
-					 ends[l->how], a);
+				put_end(t->th, l->how, a);
 				put_text(" */", a);
 			}
 		} else {
@@ -497,8 +501,7 @@ static void draw_replay(struct tui *u, int h)
 			put_text(ret, a);
 			put_text(" /* ", a);
 			put_text(name, a);
-			put_text(l->how == CALL_TRUNCATED && t->th->proc->exec_replaced ? " (no return: exec)" :
-					 ends[l->how], a);
+			put_end(t->th, l->how, a);
 			put_text(" */", a);
 		}
 		fill_line(a);

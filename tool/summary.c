@@ -38,7 +38,7 @@ void trace_totals_walked(struct trace *t, struct trace_totals *out)
 }
 
 /* Why a process's events were lost, kind by kind, from its header:
- * "3 inside signal handlers, 398 deeper than the shadow stack"; `all`
+ * "3 in signal handlers, 398 deeper than the shadow stack"; `all`
  * names the first two kinds even when they are 0 (info's line) */
 void lost_kinds_text(const struct fnt_file_header *h, int all, char *out, size_t cap)
 {

@@ -291,7 +291,7 @@ struct view {
 	uint8_t *filter_match;   /* 0 unknown, 1 no, 2 -F match, 4 -N match (bits) */
 	struct trigger *trig_of; /* -T: the merged actions of each function (flags 0: none) */
 	struct trigger_pass *short_calls;   /* time= triggers: the calls found too short (calls.c) */
-	void *landing;           /* calls.c: the inline chains of exceptions' landing pads, by address */
+	struct landing_chain *landing;   /* calls.c: the inline chains of exceptions' landing pads, by address */
 	size_t n_names;
 	/* set by a view's callback: calls_walk ends before the next batch (the
 	 * frames still open are then ended as truncated); the view clears it */
@@ -420,7 +420,7 @@ struct frame {
 /* CALL_GAP: the call was open where chunks of its thread are missing from
  * the file (TRACE_GAP): it ended somewhere in them */
 /* CALL_OFF: open at the end of its thread's stream, recording being off
- * then (RECORDING meta records): it may have returned unseen */
+ * then (the file header's last switch): it may have returned unseen */
 enum call_end { CALL_RETURN, CALL_UNWOUND, CALL_TRUNCATED, CALL_MOVED, CALL_GAP, CALL_OFF };
 /* why an exit has no entry: entered before the trace or the process
  * began, or on another thread (a fiber's call, CALL_MOVED there) */
@@ -462,8 +462,6 @@ int calls_walk(struct view *v, int by_time, const struct calls_ops *ops, void *c
 /* During a walk: whether the i-th frame (outermost first) a forked child's
  * thread inherited (trace_inherited) is shown by the filters and still open */
 int calls_inherited_shown(struct trace_thread *th, size_t i);
-/* how a call that did not return ended, in words ("unwound", "exec",
- * "trace ended", "moved to another thread"); NULL for CALL_RETURN */
 /* whether function func was compiled by gcc (symbols_built_by_gcc) */
 int view_built_by_gcc(struct view *v, uint32_t func);
 /* the functions inlined at a code address (symbols_inline_names) */
@@ -474,6 +472,8 @@ size_t view_inline_names(struct view *v, uint32_t file, uint64_t vaddr, const ch
  * function (clang inlines a function with a try/catch into its caller,
  * hooks and all): those are not left, only the calls above them */
 size_t calls_landing_kept(struct view *v, const struct trace_event *ev, const uint32_t *funcs, size_t n);
+/* how a call that did not return ended, in words ("unwound", "exec",
+ * "trace ended", "moved to another thread"...); NULL for CALL_RETURN */
 const char *call_end_text(const struct trace_thread *th, enum call_end how);
 void calls_release(struct view *v);    /* what the walks kept for the view (time= triggers) */
 #define TRACE_NO_FUNC UINT32_MAX

@@ -135,14 +135,15 @@ uint64_t parse_uint(const char *opt, const char *arg, uint64_t max)
  * default already) */
 int parse_depth(const char *opt, const char *arg)
 {
-	char *end;
+	char *end = NULL;
+	int digits = arg && *arg >= '0' && *arg <= '9';
 	unsigned long long d;
 	errno = 0;
-	d = arg && *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
-	if (arg && *arg >= '0' && *arg <= '9' && !errno && !*end && !d)
-		die_usage("option '%s' takes a depth of at least 1, not '%s'", opt, arg);
-	if (!arg || *arg < '0' || *arg > '9' || errno || *end || d > (1u << 30))
+	d = digits ? strtoull(arg, &end, 10) : 0;
+	if (!digits || errno || *end || d > (1u << 30))
 		die_usage("option '%s': '%s' is not a depth from 1 to %u", opt, arg ? arg : "", 1u << 30);
+	if (!d)
+		die_usage("option '%s' takes a depth of at least 1, not '%s'", opt, arg);
 	return (int)d;
 }
 

@@ -708,6 +708,9 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			tframe_push(t, fn);
 		return 0;
 	}
+	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && t->flt_fn &&
+	    t->flt_fn[(uint32_t)t->flt.fdepth % FNT_FLT_FNS] != fn && fnt_filter_stray_exit(t, fn, 1))
+		return 1;
 	d = t->flt.fdepth;
 	t->flt.fdepth = d - 1;
 	if (t->flt.n_root) {
@@ -777,6 +780,8 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		fnt_fn_note(t, ++t->flt.fdepth, fn);
 		return;
 	}
+	if (t->flt_fn && t->flt_fn[(uint32_t)t->flt.fdepth % FNT_FLT_FNS] != fn && fnt_filter_stray_exit(t, fn, 0))
+		return;
 	d = t->flt.fdepth--;
 	if (t->flt.n_root >= d)
 		t->flt.n_root = 0;
@@ -828,18 +833,63 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
 	filter_left(t, fdepth, was);
 }
 
+/* The calls deeper than fdepth d are gone without their exits (an
+ * exception left them): the written ones among them close with an UNWIND
+ * record, as a longjmp's do, -C and -t erasing first those that their exits
+ * would have (while each entry is still the last thing written), and the
+ * written depth, which a later longjmp, a fork and a stack switch count
+ * from, goes back with them.  With the guard held (unless `take`); 0 when
+ * the notes do not reach back to d's (a recursion 512 deeper overwrote
+ * them): the filters' depths move, nothing is written. */
+static int close_above(struct fnt_thread *t, int32_t d, int take)
+{
+	int32_t top = t->flt.fdepth;
+	/* the written calls open when the frame above it was entered: the
+	 * ones still open inside it now */
+	int32_t depth = d < top ? FNT_FLT_WD(t)[(uint32_t)(d + 1) % FNT_FLT_FNS] : t->depth;
+	if (depth > t->depth || depth < 0) {
+		fnt_filter_longjmp(t, d);
+		return 0;
+	}
+	if (depth < t->depth && (!take || !t->busy) && t->state == FNT_T_ACTIVE && t->chunk) {
+		if (take)
+			t->busy = FNT_BUSY_RUNTIME;
+		__asm__ volatile("" ::: "memory");
+		erase_left(t, depth, d);
+		if (t->depth > depth)
+			fnt_trigger_unwind_erase(t, depth);
+		if (t->depth > depth)
+			fnt_put_unwind(t, (uint32_t)(t->depth - depth));
+		__asm__ volatile("" ::: "memory");
+		if (take)
+			t->busy = 0;
+	}
+	fnt_filter_longjmp(t, d);
+	return 1;
+}
+
+/* the note at fdepth d is d's own, and known */
+static int noted(const struct fnt_thread *t, int32_t d)
+{
+	return d > t->flt_fn_lo && t->flt.fdepth - d < FNT_FLT_FNS && FNT_FLT_D(t)[(uint32_t)d % FNT_FLT_FNS] == d;
+}
+
 /* An exception lands (a catch, or a cleanup's destructors) in the frame
  * of the function that starts at fn: the calls inside its innermost open
- * call are gone.  gcc's exit hooks (and the -pg return trampolines) have
- * taken them out of the depth already; clang's -finstrument-functions
- * calls no exit hook for them, and the depths stayed as if they were open:
- * `record -D 2` dropped every later call of the thread, -N left its subtree
- * open for good.  The written calls among them close here with an UNWIND
- * record, as a longjmp's do (1: the caller writes no UNWIND_TO): the
- * landing frame may not be written (`record -F f`, f thrown through and
- * caught by its caller), and the written depth, which a later longjmp, a
- * fork and a stack switch count from, goes back with them.  Not found
- * among the last FNT_FLT_FNS entries known: the depths stay (0). */
+ * call are gone, but for the ones inlined into it, which called their
+ * entry hooks from its frame, with the %rsp it called its own with (a
+ * real call's hook is called from a frame below: a lower %rsp).
+ * gcc's exit hooks (and the -pg return trampolines) have taken the gone
+ * ones out of the depth already; clang's -finstrument-functions calls no
+ * exit hook for them, and the depths stayed as if they were open: `record
+ * -D 2` dropped every later call of the thread, -N left its subtree open
+ * for good.  They close here (close_above; 1: the caller writes no
+ * UNWIND_TO): the landing frame may not be written (`record -F f`, f
+ * thrown through and caught by its caller).  The inlined ones stay open:
+ * their catch runs in them, and they return (clang: an inlined function
+ * whose only landing pad is a cleanup shared with its caller's catch
+ * stays open until its caller's exit closes it, fnt_filter_stray_exit).
+ * Not found among the last FNT_FLT_FNS entries known: the depths stay (0). */
 int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 {
 	if (!fnt_filtering || !t->flt_fn || !fn)
@@ -847,33 +897,44 @@ int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 	int32_t top = t->flt.fdepth;
 	for (int32_t d = top; d > t->flt_fn_lo && d > 0 && top - d < FNT_FLT_FNS; d--)
 		if (t->flt_fn[(uint32_t)d % FNT_FLT_FNS] == fn) {
-			/* the written calls open when the frame above it was
-			 * entered: the ones still open inside it now */
-			int32_t depth = d < top ? FNT_FLT_WD(t)[(uint32_t)(d + 1) % FNT_FLT_FNS] : t->depth;
-			if (depth > t->depth || depth < 0) {
-				/* a note older than the frames open (a recursion
-				 * 512 deeper overwrote it): the reader's UNWIND_TO */
-				fnt_filter_longjmp(t, d);
-				return 0;
-			}
-			/* -C, -t, time=: the written calls left erased as their
-			 * exits would have (while each entry is still the last
-			 * thing written), then the rest closed as unwound */
-			if (depth < t->depth && !t->busy && t->state == FNT_T_ACTIVE && t->chunk) {
-				t->busy = FNT_BUSY_RUNTIME;
-				__asm__ volatile("" ::: "memory");
-				erase_left(t, depth, d);
-				if (t->depth > depth)
-					fnt_trigger_unwind_erase(t, depth);
-				if (t->depth > depth)
-					fnt_put_unwind(t, (uint32_t)(t->depth - depth));
-				__asm__ volatile("" ::: "memory");
-				t->busy = 0;
-			}
-			fnt_filter_longjmp(t, d);
+			uintptr_t sp = FNT_FLT_SP(t)[(uint32_t)d % FNT_FLT_FNS];
+			while (sp && d < top && noted(t, d + 1) && FNT_FLT_SP(t)[(uint32_t)(d + 1) % FNT_FLT_FNS] >= sp)
+				d++;
+			if (!close_above(t, d, 1))
+				return 0;   /* the reader's UNWIND_TO */
 			return 1;
 		}
 	return 0;
+}
+
+/* An exit (guard held) of a function that is not the innermost open
+ * call's (t->flt_fn says which that is): calls were left without their
+ * exits.  An exception that clang's -finstrument-functions unwound through
+ * calls no exit hook for the frames it leaves, and an inlined function
+ * kept open at a landing pad (fnt_filter_landing) may have been left by
+ * it after all.  fn open further out: the calls inside it close as
+ * unwound, and the exit goes on (0).  fn open nowhere, every open call
+ * known: the exit is not one of ours to follow (1: skipped); the depths
+ * would otherwise end one of its callers' frames.  Anything not known
+ * (notes overwritten, a stack switch): as before, 0.  `write` 0 while
+ * fnt_disable() is in force: the depths move, nothing is written. */
+int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write)
+{
+	int32_t top = t->flt.fdepth, d;
+	if (!t->flt_fn || top <= 0 || !noted(t, top))
+		return 0;
+	for (d = top - 1; d > 0; d--) {
+		if (!noted(t, d))
+			return 0;
+		if (t->flt_fn[(uint32_t)d % FNT_FLT_FNS] == fn) {
+			if (write)
+				close_above(t, d, 0);
+			else
+				fnt_filter_longjmp(t, d);
+			return 0;
+		}
+	}
+	return t->flt_fn_lo < 1;
 }
 
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)

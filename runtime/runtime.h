@@ -160,6 +160,11 @@ struct fnt_thread {
 	uintptr_t *flt_fn;
 	int32_t flt_fn_lo;
 	uint32_t flt_fn_tried;
+	/* the %rsp at the call of the -finstrument-functions entry hook being
+	 * run, for its note (0: not known; the trampolines' calls are real
+	 * frames).  A function inlined into its caller calls its hook from the
+	 * caller's frame */
+	uintptr_t hook_cfa;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
 	uint64_t checked_at;
@@ -369,10 +374,15 @@ void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* fnt_disable() in force: only follow the call depth */
 void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
-#define FNT_FLT_FNS 512     /* t->flt_fn: one page of uintptr_t, then as many int32_t */
-#define FNT_FLT_BYTES (FNT_FLT_FNS * (sizeof(uintptr_t) + sizeof(int32_t)))
+#define FNT_FLT_FNS 512     /* t->flt_fn: two pages of uintptr_t, then two of int32_t */
+#define FNT_FLT_BYTES (FNT_FLT_FNS * 2 * (sizeof(uintptr_t) + sizeof(int32_t)))
+/* the %rsp its hook was called with (t->hook_cfa) at each fdepth */
+#define FNT_FLT_SP(t) ((t)->flt_fn + FNT_FLT_FNS)
 /* the written depth before the entry at each fdepth (mod FNT_FLT_FNS) */
-#define FNT_FLT_WD(t) ((int32_t *)((t)->flt_fn + FNT_FLT_FNS))
+#define FNT_FLT_WD(t) ((int32_t *)((t)->flt_fn + 2 * FNT_FLT_FNS))
+/* the fdepth each note is of: the note at d % FNT_FLT_FNS is d's only while
+ * no call 512 deeper has been entered since */
+#define FNT_FLT_D(t) (FNT_FLT_WD(t) + FNT_FLT_FNS)
 /* the thread's first note: its pages mapped (fnt_fn_note) */
 void fnt_fn_note_first(struct fnt_thread *t, int32_t d, uintptr_t fn) FNT_HIDDEN;
 /* fn entered at fdepth d, with the count of written calls open before it,
@@ -381,8 +391,12 @@ void fnt_fn_note_first(struct fnt_thread *t, int32_t d, uintptr_t fn) FNT_HIDDEN
 static inline __attribute__((always_inline)) void fnt_fn_note(struct fnt_thread *t, int32_t d, uintptr_t fn)
 {
 	if (__builtin_expect(t->flt_fn != 0, 1)) {
-		t->flt_fn[(uint32_t)d % FNT_FLT_FNS] = fn;
-		FNT_FLT_WD(t)[(uint32_t)d % FNT_FLT_FNS] = t->depth;
+		uint32_t i = (uint32_t)d % FNT_FLT_FNS;
+		t->flt_fn[i] = fn;
+		FNT_FLT_SP(t)[i] = t->hook_cfa;
+		t->hook_cfa = 0;
+		FNT_FLT_WD(t)[i] = t->depth;
+		FNT_FLT_D(t)[i] = d;
 	} else {
 		fnt_fn_note_first(t, d, fn);
 	}
@@ -393,6 +407,8 @@ void fnt_filter_modules(const struct fnt_module_ref *m, int n) FNT_HIDDEN;
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 /* an exception lands in the innermost open call of fn (fentry.c's _Unwind_SetIP) */
 int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
+/* an exit of a function that is not the innermost open call's: 1 to skip it */
+int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write) FNT_HIDDEN;
 int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
 int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
 /* coroutines (coro.c): the state of the stack the thread leaves goes into

@@ -178,10 +178,15 @@ FNT_EXPORT void fnt__set_enabled(int on)
 {
 	struct fnt_file_header *h = fnt_trace_header();
 	uint32_t was;
-	if (on)
+	if (on) {
 		was = __atomic_fetch_and(&fnt_fast_off, ~FNT_FAST_PAUSED, __ATOMIC_RELAXED);
-	else
-		was = __atomic_fetch_or(&fnt_fast_off, FNT_FAST_PAUSED, __ATOMIC_RELAXED);
+	} else {
+		/* a new switch off, before any thread finds recording off:
+		 * each counts the calls open then anew (event.h, fnt_off_step) */
+		if (!fnt_paused())
+			__atomic_fetch_add(&fnt_off_epoch, 1, __ATOMIC_SEQ_CST);
+		was = __atomic_fetch_or(&fnt_fast_off, FNT_FAST_PAUSED, __ATOMIC_SEQ_CST);
+	}
 	__atomic_store_n(&fnt__active, on && h, __ATOMIC_RELAXED);
 	/* a switch, for the readers: why calls have no return or no entry */
 	if (h && !(was & FNT_FAST_PAUSED) != !!on)

@@ -49,20 +49,54 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 	return fnt_filter_event(t, fn, is_exit);
 }
 
+/* While recording is off (fnt_disable(), a trace_off trigger or signal):
+ * 1 for the return of a call that was open when it went off, once the
+ * calls entered since have returned, while written calls are open.  Its
+ * entry was written, and its return is written too: a call that returns while recording is off
+ * ends where it returned, and the calls its caller makes after recording
+ * is on again do not nest inside it (the reader pairs an exit with the
+ * innermost open call of its function, or calls it one entered while
+ * recording was off).  Each switch off starts the count anew
+ * (fnt_off_epoch); a finish trigger stops it for good. */
+static inline __attribute__((always_inline)) int fnt_off_step(struct fnt_thread *t, const int is_exit)
+{
+	uint32_t e = __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED);
+	if (t->off_epoch != e) {
+		t->off_epoch = e;
+		t->off_rel = 0;
+	}
+	if (!is_exit) {
+		t->off_rel++;
+		return 0;
+	}
+	if (t->off_rel > 0) {
+		t->off_rel--;
+		return 0;
+	}
+	/* (t->depth: the written calls open; none, when the ones open then
+	 * were entered while recording was off before) */
+	return t->depth > 0 && !__atomic_load_n(&fnt_trig_finished, __ATOMIC_RELAXED);
+}
+
 /* With t->busy held, when fnt_disable() is in force or filters are on: 1
  * when this entry or exit is not written.  While disabled nothing is
- * written, not even the depth; the filters still follow the call depth
- * (out of line), so that the -F/-N subtrees they have open close when
- * those calls return and fnt_enable() finds them in step.  A trace_on
- * trigger (-T FUNC@trace_on) is looked for at each entry while disabled. */
+ * written but the returns of the calls open when it began (fnt_off_step);
+ * the filters still follow the call depth (out of line), so that the
+ * -F/-N subtrees they have open close when those calls return and
+ * fnt_enable() finds them in step.  A trace_on trigger (-T FUNC@trace_on)
+ * is looked for at each entry while disabled. */
 static inline __attribute__((always_inline)) int
 fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
 	if (unlikely(fnt_paused()) &&
 	    (is_exit || !(fnt_trig_flags & FNT_TRIG_ON) || !fnt_trigger_paused(fn))) {
-		if (fnt_filtering)
-			fnt_filter_paused(t, fn, is_exit);
-		return 1;
+		if (!fnt_off_step(t, is_exit)) {
+			if (fnt_filtering)
+				fnt_filter_paused(t, fn, is_exit);
+			return 1;
+		}
+		if (!fnt_filtering)
+			return 0;
 	}
 	return fnt_filter_skip(t, fn, is_exit);
 }

@@ -434,7 +434,9 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 		barrier();
 		if (unlikely(fnt_paused()) && fnt_gate_skip(t, fn, 0)) {
 			/* fnt_disable(): not recorded, and the call left alone,
-			 * as fnt_event does with a call that has no values */
+			 * as fnt_event does with a call that has no values (its
+			 * return is not seen: fnt_off_step does not count it) */
+			t->off_rel--;
 			barrier();
 			t->busy = 0;
 			return;
@@ -445,9 +447,13 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 		if (rc)
 			return;
 	} else {
+		uint32_t off_epoch = t->off_epoch;
+		int32_t off_rel = t->off_rel;
 		depth = t->depth;
 		fnt_event(fn, site, 0);
 		if (t->depth == depth) {     /* not recorded: leave the call alone */
+			if (t->off_rel != off_rel || t->off_epoch != off_epoch)
+				t->off_rel--;    /* (recording off: its return is not seen, fnt_off_step) */
 			if (how == FNT_ENTER_KEPT)
 				return;          /* (no exit to count) */
 			if (t->busy)             /* inside a signal handler: its exit will be missing too */

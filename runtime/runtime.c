@@ -24,6 +24,7 @@
 uint32_t fnt_flags FNT_HIDDEN;
 int fnt_use_tsc FNT_HIDDEN;
 uint32_t fnt_fast_off FNT_HIDDEN = FNT_FAST_NO_TSC;
+uint32_t fnt_off_epoch FNT_HIDDEN;
 uint32_t fnt_ring_chunks FNT_HIDDEN;
 uint32_t fnt_file_gen FNT_HIDDEN;
 FNT_EXPORT volatile int fnt__active;

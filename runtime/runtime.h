@@ -165,6 +165,11 @@ struct fnt_thread {
 	 * frames).  A function inlined into its caller calls its hook from the
 	 * caller's frame */
 	uintptr_t hook_cfa;
+	/* recording off (event.h, fnt_off_step): the switch off this thread
+	 * last counted in (fnt_off_epoch), and the calls it entered since,
+	 * less those that returned */
+	uint32_t off_epoch;
+	int32_t off_rel;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
 	uint64_t checked_at;
@@ -203,6 +208,8 @@ extern uint32_t fnt_fast_off FNT_HIDDEN;
 #define FNT_FAST_NO_TSC   4u
 #define FNT_FAST_PAUSED   8u      /* fnt_disable(): the hooks record nothing */
 #define FNT_FAST_ARGS     16u     /* fnt_argspec_count is not 0 */
+/* how many times recording was switched off (fnt__set_enabled) */
+extern uint32_t fnt_off_epoch FNT_HIDDEN;
 /* fnt_disable() in force: non-zero */
 static inline uint32_t fnt_paused(void)
 {
@@ -464,6 +471,7 @@ int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t 
 void fnt_trigger_after(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* recording is off: 1 when fn's trace_on trigger turned it on */
 int fnt_trigger_paused(uintptr_t fn) FNT_HIDDEN;
+extern int fnt_trig_finished FNT_HIDDEN;    /* a finish trigger fired: recording is off for good */
 uint64_t fnt_ns_to_ticks(uint64_t ns) FNT_HIDDEN;
 void fnt_trigger_thread_exit(struct fnt_thread *t) FNT_HIDDEN;
 void fnt_trigger_thread_start(struct fnt_thread *t) FNT_HIDDEN;

@@ -46,7 +46,7 @@ struct fnt_tsave {                  /* time=: the writer's state before FUNC's e
 };
 #define TSAVES 8                    /* nested time= calls saved per thread */
 
-static int finished;                /* a finish trigger fired: trace_on no longer turns recording on */
+int fnt_trig_finished FNT_HIDDEN;    /* a finish trigger fired: trace_on no longer turns recording on */
 static unsigned snap_count;
 
 const struct fnt_trig *fnt_trigger_find(uintptr_t fn)
@@ -65,7 +65,7 @@ const struct fnt_trig *fnt_trigger_find(uintptr_t fn)
 int fnt_trigger_paused(uintptr_t fn)
 {
 	const struct fnt_trig *g = fnt_trigger_find(fn);
-	if (!g || !(g->flags & FNT_TRIG_ON) || __atomic_load_n(&finished, __ATOMIC_RELAXED))
+	if (!g || !(g->flags & FNT_TRIG_ON) || __atomic_load_n(&fnt_trig_finished, __ATOMIC_RELAXED))
 		return 0;
 	fnt__set_enabled(1);
 	return 1;
@@ -181,6 +181,10 @@ int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t 
 		return (g->flags & FNT_TRIG_TIME) && tsave_erase(t, g, fn, now);
 	if (g->flags & FNT_TRIG_OFF) {
 		fnt__set_enabled(0);
+		/* (its entry is one entered while recording was off: its
+		 * return is not written) */
+		t->off_epoch = __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED);
+		t->off_rel = 1;
 		return 1;
 	}
 	if (g->flags & FNT_TRIG_TIME)
@@ -199,7 +203,7 @@ void fnt_trigger_after(struct fnt_thread *t, const struct fnt_trig *g, uintptr_t
 		if (g->flags & FNT_TRIG_SNAPSHOT)
 			fnt_snapshot_numbered("trigger-", &snap_count);
 	} else if (g->flags & FNT_TRIG_FINISH) {
-		__atomic_store_n(&finished, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&fnt_trig_finished, 1, __ATOMIC_RELAXED);
 		fnt__set_enabled(0);
 	}
 }

@@ -2,8 +2,9 @@
  * of a function that has an -A/-R spec (f, g, h's callees) and a library
  * call that has one (abs, labs) record nothing, as every other call does;
  * once it is back on they record their values.  inside() turns recording
- * off from within a call recorded with its argument (its exit is then not
- * recorded: it stays open to the end, as the API says), and back() turns
+ * off from within a call recorded with its argument (its return, which
+ * comes while recording is off, is recorded: it was open when recording
+ * went off; f(30) inside it is not), and back() turns
  * it on from within a call entered while it was off (nothing of that call
  * is recorded). */
 /* built with -fno-builtin: abs and labs are calls into libc */

@@ -69,3 +69,28 @@ def check(ctx):
     text = replay(ctx, d)
     assert re.search(r"\| +\} /\* bye \(entered while recording was off\) \*/$", text, re.M), text
     assert "main (entered while" not in text, text     # (main returned while recording was off: unseen)
+
+    # retoff: quit() returned while recording was off, inside resume(),
+    # which switched it on again: quit's return is written, and the leaf()
+    # after it is resume's (before, inside quit, which said "unwound")
+    d = os.path.join(ctx.work, "retoff.data")
+    p = ctx.run("record", "-q", "-d", d, "--", prog, "retoff", data=False, check=True)
+    assert p.stdout == "retoff\n", p.stdout
+    got = [l.split("| ", 1)[1] for l in replay(ctx, d).splitlines()[1:]]
+    i = got.index("  resume() {")
+    assert got[i:i + 6] == ["  resume() {", "    quit() {", "      leaf();", "    } /* quit */", "    leaf();",
+                            "  } /* resume */"], got
+    # and the same with record-time filters, which decide that return as
+    # any other
+    for opts in (["-D", "50"], ["-F", "resume"]):
+        ctx.run("record", "-q", "-d", d, *opts, "--", prog, "retoff", data=False, check=True)
+        got = [l.split("| ", 1)[1].strip() for l in replay(ctx, d).splitlines()[1:]]
+        i = got.index("resume() {")
+        assert got[i:i + 6] == ["resume() {", "quit() {", "leaf();", "} /* quit */", "leaf();", "} /* resume */"], \
+            (opts, got)
+    # the same under a trace_off trigger on quit: quit's entry is not
+    # written, nor its return
+    p = ctx.run("record", "-q", "-d", d, "-T", "quit@trace_off", "--", prog, "retoff", data=False, check=True)
+    got = [l.split("| ", 1)[1] for l in replay(ctx, d).splitlines()[1:]]
+    i = got.index("  resume() {")
+    assert got[i:i + 3] == ["  resume() {", "    leaf();", "  } /* resume */"], got

@@ -3,14 +3,18 @@
  *   fork:   recording off around fork(); the child switches it on: the
  *           calls it inherited were entered before it began, not while
  *           recording was off;
- *   thread: a thread that ended before recording went off for good;
+ *   thread: a thread that ended before recording went off for good, and
+ *           main, which never returns (exit) once it is off;
  *   toggle: a million switches (a flight recorder's file stays its size);
  *   ring:   switched off and on early, then a long run under --ring: the
  *           calls before the history kept are "before the history start";
  *   ringoff: a long run, then switched off, and on inside turn_on(): its
  *           return is of a call entered while recording was off;
  *   forkoff: the child switches off and returns from main; bye(), run by
- *           exit, switches on: bye was entered while off, main before. */
+ *           exit, switches on: bye was entered while off, main before;
+ *   retoff: quit() returns while recording is off, inside resume(), which
+ *           switches it on again and calls leaf(): quit's return is
+ *           written, and leaf is not inside it. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +51,9 @@ __attribute__((noinline)) void noisy(void) { __asm__ volatile(""); }
 __attribute__((noinline)) void turn_on(void) { fnt_enable(); leaf(7); }
 __attribute__((noinline)) void bye(void) { fnt_enable(); leaf(1); }
 
+__attribute__((noinline)) void quit(void) { leaf(4); fnt_disable(); }
+__attribute__((noinline)) void resume(void) { quit(); leaf(5); fnt_enable(); leaf(6); }
+
 __attribute__((noinline)) long long long_running(int n)
 {
 	long long s = 0;
@@ -67,6 +74,7 @@ int main(int argc, char **argv)
 		later();
 		fnt_disable();
 		printf("thread\n");
+		exit(0);        /* main's return never comes */
 	} else if (!strcmp(mode, "toggle")) {
 		for (int i = 0; i < 1000000; i++) {
 			fnt_disable();
@@ -89,6 +97,9 @@ int main(int argc, char **argv)
 		}
 		waitpid(pid, NULL, 0);
 		printf("forked\n");
+	} else if (!strcmp(mode, "retoff")) {
+		resume();
+		printf("retoff\n");
 	} else if (!strcmp(mode, "ring")) {
 		fnt_disable();
 		fnt_enable();

@@ -13,12 +13,13 @@ def check(ctx):
             check=True)
     got = ctx.counts("-d", d)
     assert got["a"] == 3 and got["b"] == 3 and "c" not in got and "phase_three" not in got, got
-    # main's return came after the finish: the trace says recording was off
-    # (before, "trace ended", which tells of a crash or a kill)
+    # main's return came after the finish (a signal's is trace_off's): main
+    # was entered while recording was on, and its return is written (before,
+    # "no return: recording was off"; before that, "trace ended")
     text = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, check=True).stdout
-    assert text.rstrip().endswith("| } /* main (no return: recording was off) */"), text
+    assert text.rstrip().endswith("|   } /* phase_two */\n| } /* main */"), text
     chrome = ctx.run("export", "-d", d, "--format", "chrome", "-o", "-", check=True).stdout
-    assert chrome.count('"end":"recording was off"') == 1, chrome
+    assert '"end":"recording was off"' not in chrome and chrome.count('"name":"main"') == 2, chrome   # (its B and its E)
     # recorded from its start with recording off: neither main's entry nor
     # its exit, and no call is said to be cut off
     text = ctx.run("replay", "--no-pager", "--fields", "none", check=True).stdout

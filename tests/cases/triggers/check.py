@@ -82,10 +82,11 @@ def check(ctx):
         chrome = ctx.run("export", "-d", d, "--format", "chrome", "-o", "-", check=True).stdout
         assert chrome.count('"end":"exit of a call entered while recording was off"') == 1, chrome
     before_top = ["main() {"] + ["  " + l for l in MID + ["start();"]]
-    # (main's return came while recording was off: not "trace ended", which
-    # tells of a crash, a kill or an exit() from inside a call)
-    both(["-T", "top@trace_off"], before_top + ["} /* main */"],
-         before_top + ["} /* main (no return: recording was off) */"])
+    # (main's return came while recording was off: it was entered while it
+    # was on, and its return is written; before, "(no return: recording
+    # was off)", and the calls after a trace_on nested inside the calls that
+    # had returned)
+    both(["-T", "top@trace_off"], before_top + ["} /* main */"])
 
     # depth=N: N levels from FUNC, FUNC included
     both(["-T", "mid@depth=1"],

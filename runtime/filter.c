@@ -639,18 +639,34 @@ static int hbit_take(struct fnt_thread *t, int32_t d)
 	return 1;
 }
 
-/* the function entered at depth d (fnt_fn_note), the thread's first:
- * its page mapped */
-void fnt_fn_note_first(struct fnt_thread *t, int32_t d, uintptr_t fn)
+/* a note at fdepth d past the notes mapped: the thread's first (the
+ * depths above it not known), or a call deeper than any before.  The
+ * notes double, up to FNT_FLT_MAX depths; when they cannot (no memory, a
+ * vfork child, which shares its parent's), the depth stays not known */
+void fnt_fn_note_grow(struct fnt_thread *t, int32_t d, uintptr_t fn)
 {
-	if (t->flt_fn_tried || t->file || fnt_no_clock)
-		return;         /* (a vfork child: its parent's memory) */
-	t->flt_fn_tried = 1;
-	void *m = mmap(NULL, FNT_FLT_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
+	uint32_t cap = t->flt_cap, want = cap ? cap : FNT_FLT_FIRST;
+	void *m;
+	if (d < 0 || (uint32_t)d >= FNT_FLT_MAX || t->file || fnt_no_clock)
 		return;
-	t->flt_fn = m;
-	t->flt_fn_lo = d - 1;   /* the calls open before: not known */
+	while (want <= (uint32_t)d)
+		want *= 2;
+	if (!t->flt_notes) {
+		if (t->flt_fn_tried)
+			return;
+		t->flt_fn_tried = 1;
+		m = mmap(NULL, want * sizeof(struct fnt_fnote), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+		if (m == MAP_FAILED)
+			return;
+		t->flt_fn_lo = d - 1;   /* the calls open before: not known */
+	} else {
+		m = mremap(t->flt_notes, cap * sizeof(struct fnt_fnote), want * sizeof(struct fnt_fnote), MREMAP_MAYMOVE);
+		if (m == MAP_FAILED)
+			return;
+	}
+	t->flt_notes = m;
+	t->flt_cap = want;
 	fnt_fn_note(t, d, fn);
 }
 
@@ -708,8 +724,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			tframe_push(t, fn);
 		return 0;
 	}
-	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && t->flt_fn &&
-	    t->flt_fn[(uint32_t)t->flt.fdepth % FNT_FLT_FNS] != fn && fnt_filter_stray_exit(t, fn, 1))
+	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 1))
 		return 1;
 	d = t->flt.fdepth;
 	t->flt.fdepth = d - 1;
@@ -780,7 +795,7 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		fnt_fn_note(t, ++t->flt.fdepth, fn);
 		return;
 	}
-	if (t->flt_fn && t->flt_fn[(uint32_t)t->flt.fdepth % FNT_FLT_FNS] != fn && fnt_filter_stray_exit(t, fn, 0))
+	if (fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 0))
 		return;
 	d = t->flt.fdepth--;
 	if (t->flt.n_root >= d)
@@ -846,7 +861,7 @@ static int close_above(struct fnt_thread *t, int32_t d, int take)
 	int32_t top = t->flt.fdepth;
 	/* the written calls open when the frame above it was entered: the
 	 * ones still open inside it now */
-	int32_t depth = d < top ? FNT_FLT_WD(t)[(uint32_t)(d + 1) % FNT_FLT_FNS] : t->depth;
+	int32_t depth = d < top ? t->flt_notes[d + 1].wd : t->depth;
 	if (depth > t->depth || depth < 0) {
 		fnt_filter_longjmp(t, d);
 		return 0;
@@ -868,65 +883,57 @@ static int close_above(struct fnt_thread *t, int32_t d, int take)
 	return 1;
 }
 
-/* the note at fdepth d is d's own, and known */
+/* the call open at fdepth d (> 0) is noted */
 static int noted(const struct fnt_thread *t, int32_t d)
 {
-	return d > t->flt_fn_lo && t->flt.fdepth - d < FNT_FLT_FNS && FNT_FLT_D(t)[(uint32_t)d % FNT_FLT_FNS] == d;
+	return d > t->flt_fn_lo && (uint32_t)d < t->flt_cap && t->flt_notes[d].fn;
 }
 
 /* An exception lands (a catch, or a cleanup's destructors) in the frame
  * of the function that starts at fn: the calls inside its innermost open
- * call are gone, but for the ones inlined into it, which called their
- * entry hooks from its frame, with the %rsp it called its own with (a
- * real call's hook is called from a frame below: a lower %rsp).
- * gcc's exit hooks (and the -pg return trampolines) have taken the gone
- * ones out of the depth already; clang's -finstrument-functions calls no
- * exit hook for them, and the depths stayed as if they were open: `record
- * -D 2` dropped every later call of the thread, -N left its subtree open
- * for good.  They close here (close_above; 1: the caller writes no
+ * call are gone.  gcc's exit hooks (and the -pg return trampolines) have
+ * taken them out of the depth already; clang's -finstrument-functions
+ * calls no exit hook for them, and the depths stayed as if they were open:
+ * `record -D 2` dropped every later call of the thread, -N left its subtree
+ * open for good.  They close here (close_above; 1: the caller writes no
  * UNWIND_TO): the landing frame may not be written (`record -F f`, f
- * thrown through and caught by its caller).  The inlined ones stay open:
- * their catch runs in them, and they return (clang: an inlined function
- * whose only landing pad is a cleanup shared with its caller's catch
- * stays open until its caller's exit closes it, fnt_filter_stray_exit).
- * Not found among the last FNT_FLT_FNS entries known: the depths stay (0). */
+ * thrown through and caught by its caller).  A function inlined into fn
+ * that holds the catch is among them: the runtime has no DWARF to tell it
+ * from one the exception left (the reader, for an UNWIND_TO, has), so its
+ * catch is written a level too high, and its return, when it comes, is
+ * skipped (fnt_filter_stray_exit).  Not found among the calls known (a
+ * stack switch, a call deeper than FNT_FLT_MAX): the depths stay (0). */
 int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 {
-	if (!fnt_filtering || !t->flt_fn || !fn)
+	if (!fnt_filtering || !fn)
 		return 0;
-	int32_t top = t->flt.fdepth;
-	for (int32_t d = top; d > t->flt_fn_lo && d > 0 && top - d < FNT_FLT_FNS; d--)
-		if (t->flt_fn[(uint32_t)d % FNT_FLT_FNS] == fn) {
-			uintptr_t sp = FNT_FLT_SP(t)[(uint32_t)d % FNT_FLT_FNS];
-			while (sp && d < top && noted(t, d + 1) && FNT_FLT_SP(t)[(uint32_t)(d + 1) % FNT_FLT_FNS] >= sp)
-				d++;
-			if (!close_above(t, d, 1))
-				return 0;   /* the reader's UNWIND_TO */
-			return 1;
-		}
+	for (int32_t d = t->flt.fdepth; d > 0 && noted(t, d); d--)
+		if (t->flt_notes[d].fn == fn)
+			return close_above(t, d, 1);   /* (0: the reader's UNWIND_TO) */
 	return 0;
 }
 
 /* An exit (guard held) of a function that is not the innermost open
- * call's (t->flt_fn says which that is): calls were left without their
- * exits.  An exception that clang's -finstrument-functions unwound through
- * calls no exit hook for the frames it leaves, and an inlined function
- * kept open at a landing pad (fnt_filter_landing) may have been left by
- * it after all.  fn open further out: the calls inside it close as
- * unwound, and the exit goes on (0).  fn open nowhere, every open call
- * known: the exit is not one of ours to follow (1: skipped); the depths
- * would otherwise end one of its callers' frames.  Anything not known
- * (notes overwritten, a stack switch): as before, 0.  `write` 0 while
+ * call's (t->flt_notes says which that is): calls were left without their
+ * exits, or this one was closed already.  An exception that clang's
+ * -finstrument-functions unwound through calls no exit hook for the
+ * frames it leaves, and an inlined function that held the catch was
+ * closed at the landing pad (fnt_filter_landing).  fn open further out:
+ * the calls inside it close as unwound, and the exit goes on (0).  fn
+ * open nowhere, every open call known: the exit is not one of ours to
+ * follow (1: skipped); the depths would otherwise end one of its callers'
+ * frames.  Anything not known (a stack switch, a call deeper than
+ * FNT_FLT_MAX): as before, 0.  `write` 0 while
  * fnt_disable() is in force: the depths move, nothing is written. */
 int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write)
 {
 	int32_t top = t->flt.fdepth, d;
-	if (!t->flt_fn || top <= 0 || !noted(t, top))
+	if (top <= 0 || !noted(t, top))
 		return 0;
 	for (d = top - 1; d > 0; d--) {
 		if (!noted(t, d))
 			return 0;
-		if (t->flt_fn[(uint32_t)d % FNT_FLT_FNS] == fn) {
+		if (t->flt_notes[d].fn == fn) {
 			if (write)
 				close_above(t, d, 0);
 			else
@@ -1026,9 +1033,10 @@ void fnt_filter_thread_exit(struct fnt_thread *t)
 void fnt_filter_thread_gone(struct fnt_thread *t)
 {
 	fnt_filter_thread_exit(t);
-	if (t->flt_fn && !t->file) {
-		munmap(t->flt_fn, FNT_FLT_BYTES);
-		t->flt_fn = NULL;
+	if (t->flt_notes && !t->file) {
+		munmap(t->flt_notes, t->flt_cap * sizeof(struct fnt_fnote));
+		t->flt_notes = NULL;
+		t->flt_cap = 0;
 	}
 	if (t->flt.hbits) {
 		munmap(t->flt.hbits, HBITS_MAX / 8);

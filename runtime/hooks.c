@@ -38,10 +38,6 @@ __thread struct fnt_thread fnt_self FNT_HIDDEN __attribute__((tls_model("initial
 
 CYG_API void CYG_ENTER(void *fn, void *site)
 {
-	/* the caller's %rsp, for the filters' note: an inlined function
-	 * calls this from its caller's frame (filter.c, fnt_filter_landing) */
-	if (unlikely(fnt_filtering))
-		fnt_self.hook_cfa = (uintptr_t)__builtin_dwarf_cfa();
 	fnt_event((uintptr_t)fn, (uintptr_t)site, 0);
 }
 

@@ -152,19 +152,16 @@ struct fnt_thread {
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
 	struct fnt_vfork *vfork;
-	/* record-time filters: the function entered at each fdepth (mod
-	 * FNT_FLT_FNS), so that an exception's landing pad finds the depth of
-	 * its frame (clang's -finstrument-functions calls no exit hook for the
-	 * frames it unwinds); NULL: none (not filtering, a vfork child, no
-	 * memory).  Those at fdepth <= flt_fn_lo are not known (a stack switch) */
-	uintptr_t *flt_fn;
+	/* record-time filters: the function entered at each fdepth below
+	 * flt_cap (fnt_fn_note), so that an exception's landing pad finds the
+	 * depth of its frame (clang's -finstrument-functions calls no exit hook
+	 * for the frames it unwinds) and an exit its call; NULL: none (not
+	 * filtering, a vfork child, no memory).  Those at fdepth <= flt_fn_lo
+	 * are not known (a stack switch), nor those with no function noted */
+	struct fnt_fnote *flt_notes;
+	uint32_t flt_cap;
 	int32_t flt_fn_lo;
 	uint32_t flt_fn_tried;
-	/* the %rsp at the call of the -finstrument-functions entry hook being
-	 * run, for its note (0: not known; the trampolines' calls are real
-	 * frames).  A function inlined into its caller calls its hook from the
-	 * caller's frame */
-	uintptr_t hook_cfa;
 	/* recording off (event.h, fnt_off_step): the switch off this thread
 	 * last counted in (fnt_off_epoch), and the calls it entered since,
 	 * less those that returned */
@@ -381,32 +378,33 @@ void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* fnt_disable() in force: only follow the call depth */
 void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
-#define FNT_FLT_FNS 512     /* t->flt_fn: two pages of uintptr_t, then two of int32_t */
-#define FNT_FLT_BYTES (FNT_FLT_FNS * 2 * (sizeof(uintptr_t) + sizeof(int32_t)))
-/* the %rsp its hook was called with (t->hook_cfa) at each fdepth */
-#define FNT_FLT_SP(t) ((t)->flt_fn + FNT_FLT_FNS)
-/* the written depth before the entry at each fdepth (mod FNT_FLT_FNS) */
-#define FNT_FLT_WD(t) ((int32_t *)((t)->flt_fn + 2 * FNT_FLT_FNS))
-/* the fdepth each note is of: the note at d % FNT_FLT_FNS is d's only while
- * no call 512 deeper has been entered since */
-#define FNT_FLT_D(t) (FNT_FLT_WD(t) + FNT_FLT_FNS)
-/* the thread's first note: its pages mapped (fnt_fn_note) */
-void fnt_fn_note_first(struct fnt_thread *t, int32_t d, uintptr_t fn) FNT_HIDDEN;
+/* the filters' note of a call open at one fdepth (t->flt_notes) */
+struct fnt_fnote {
+	uintptr_t fn;           /* its function; 0: not known */
+	int32_t wd;             /* the written calls open before its entry (t->depth) */
+	uint32_t pad;
+};
+#define FNT_FLT_FIRST 512u          /* notes mapped at a thread's first (8 KiB) */
+#define FNT_FLT_MAX (1u << 20)      /* the deepest noted, doubling up to it (16 MiB) */
+/* a note at fdepth d past those mapped: the pages mapped or grown */
+void fnt_fn_note_grow(struct fnt_thread *t, int32_t d, uintptr_t fn) FNT_HIDDEN;
 /* fn entered at fdepth d, with the count of written calls open before it,
- * for an exception's landing pad (every entry the filters see, also the
- * ones event.h decides without filter.c) */
+ * for an exception's landing pad and the exits that follow one (every
+ * entry the filters see, also the ones event.h decides without filter.c) */
 static inline __attribute__((always_inline)) void fnt_fn_note(struct fnt_thread *t, int32_t d, uintptr_t fn)
 {
-	if (__builtin_expect(t->flt_fn != 0, 1)) {
-		uint32_t i = (uint32_t)d % FNT_FLT_FNS;
-		t->flt_fn[i] = fn;
-		FNT_FLT_SP(t)[i] = t->hook_cfa;
-		t->hook_cfa = 0;
-		FNT_FLT_WD(t)[i] = t->depth;
-		FNT_FLT_D(t)[i] = d;
+	if (__builtin_expect((uint32_t)d < t->flt_cap, 1)) {
+		t->flt_notes[d].fn = fn;
+		t->flt_notes[d].wd = t->depth;
 	} else {
-		fnt_fn_note_first(t, d, fn);
+		fnt_fn_note_grow(t, d, fn);
 	}
+}
+/* the function noted at the innermost open call (0: not known) */
+static inline __attribute__((always_inline)) uintptr_t fnt_fn_noted_top(const struct fnt_thread *t)
+{
+	uint32_t d = (uint32_t)t->flt.fdepth;
+	return d < t->flt_cap ? t->flt_notes[d].fn : 0;
 }
 /* module map changed: (re)resolve the globs; called under the scan lock */
 struct fnt_module_ref { const char *path; uint64_t bias, lo, hi; };

@@ -31,3 +31,16 @@ def check(ctx):
         assert [l.strip() for l in got[1:]] == want, (opts, rec[-8:])
         indent = [len(l) - len(l.lstrip()) for l in got]
         assert indent[1] == indent[2] == indent[0] and indent[3] == indent[0] - 2, (opts, rec[-8:])
+    # cycle: the landing frame looked for among the notes that are still
+    # their depth's own (before, -F main lost handled, the leaf after it
+    # and main's return: "trace ended")
+    d = os.path.join(ctx.work, "cycle.data")
+    full = os.path.join(ctx.work, "cycle-full.data")
+    ctx.run("record", "-q", "-d", full, "--", os.path.join(ctx.work, "prog"), "cycle", data=False, check=True)
+    for opts in (["-F", "main"], ["-D", "1000"]):
+        ctx.run("record", "-q", "-d", d, *opts, "--", os.path.join(ctx.work, "prog"), "cycle", data=False, check=True)
+        rec = calls(ctx.run("replay", "-d", d, "--fields", "none", check=True).stdout)
+        read = calls(ctx.run("replay", "-d", full, "--fields", "none", *opts, check=True).stdout)
+        assert rec == read, (opts, rec[-6:], read[-6:])
+        assert [l.strip() for l in rec[-4:]] == ["handled();", "} /* catcher */", "leaf();", "} /* main */"], \
+            (opts, rec[-6:])

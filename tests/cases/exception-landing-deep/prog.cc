@@ -37,8 +37,24 @@ __attribute__((noinline)) void h(int n, int mode)
 		thrower(7);
 }
 
-int main()
+// "cycle": a throw 600 frames below its catch, in a recursion of three
+// functions: the notes of the depths 512 above the throw are the cycle's,
+// and one of them may be catcher's depth's modulo 512; the runtime took
+// such a note for the landing frame's and closed calls still open
+__attribute__((noinline)) int ca(int n);
+__attribute__((noinline)) int cb(int n) { if (n == 0) throw 43; return ca(n - 1) + 1; }
+__attribute__((noinline)) int cc(int n) { return cb(n) + 2; }
+__attribute__((noinline)) int ca(int n) { return cc(n) + 3; }
+__attribute__((noinline)) int handled(int e) { return e + 1; }
+__attribute__((noinline)) int catcher(int n) { try { return ca(n); } catch (int e) { return handled(e); } }
+
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		int r = catcher(200);
+		leaf(r);
+		return 0;
+	}
 	f(0, 1);
 	leaf(3);
 	return 0;

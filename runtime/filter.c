@@ -854,8 +854,8 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
  * would have (while each entry is still the last thing written), and the
  * written depth, which a later longjmp, a fork and a stack switch count
  * from, goes back with them.  With the guard held (unless `take`); 0 when
- * the notes do not reach back to d's (a recursion 512 deeper overwrote
- * them): the filters' depths move, nothing is written. */
+ * the note above d's says more calls were written than are open: the
+ * filters' depths move, nothing is written. */
 static int close_above(struct fnt_thread *t, int32_t d, int take)
 {
 	int32_t top = t->flt.fdepth;

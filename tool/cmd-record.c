@@ -453,7 +453,8 @@ static int system_library(const char *path)
  * __patchable_function_entries section; bit 5 (FUNC_SYMBOLS), some
  * function it defines has a symbol (-P finds functions by name: a
  * stripped executable has none); bit 6 (CYG_IMPORTED), it imports
- * __cyg_profile_func_enter rather than defines it. */
+ * __cyg_profile_func_enter rather than defines it; bit 7 (OWN_RUNTIME), it
+ * was linked with libfntrace.a. */
 int instrumentation_of(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), kinds = 0;
@@ -477,6 +478,8 @@ int instrumentation_of(const char *path)
 		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
 		if (sname && !strcmp(sname, "__patchable_function_entries"))
 			kinds |= 8;
+		if (sname && !strcmp(sname, ".note.fntrace") && sh.sh_type == SHT_NOTE)
+			kinds |= OWN_RUNTIME;
 		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
 			continue;
 		if (!(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
@@ -886,9 +889,16 @@ int cmd_record(int argc, char **argv)
 			return 126;
 		}
 	}
-	if (is_static_elf(prog))
+	/* linked with libfntrace.a: it records itself, and a second runtime
+	 * preloaded beside it would trace the first one's own library calls */
+	int own_runtime = (instrumentation_of(prog) & OWN_RUNTIME) != 0, prog_static = is_static_elf(prog);
+	if (prog_static && !own_runtime)
 		warning("'%s' is statically linked: the runtime cannot be preloaded into it; "
 			"link it with -lfntrace instead (see the README)", prog);
+	else if (own_runtime && !prog_static)
+		warning("'%s' is linked with libfntrace.a: it records itself, and the shared runtime is not "
+			"loaded beside it; its library calls are not traced, and -P and the -pg -mfentry modes "
+			"do nothing (link a dynamically linked program with -lfntrace instead)", prog);
 	{
 		int kinds = instrumentation_of(prog);
 		if ((kinds & 4) && !(kinds & 3))
@@ -1016,12 +1026,13 @@ int cmd_record(int argc, char **argv)
 		const char *old = getenv("LD_PRELOAD");
 		char *preload = xmalloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
 		int err;
-		strcpy(preload, lib);
+		strcpy(preload, own_runtime ? "" : lib);
 		if (old && *old) {
-			strcat(preload, ":");
+			strcat(preload, *preload ? ":" : "");
 			strcat(preload, old);
 		}
-		setenv("LD_PRELOAD", preload, 1);
+		if (*preload)
+			setenv("LD_PRELOAD", preload, 1);
 		setenv(FNTRACE_ENV_DIR, absdir, 1);
 		{
 			/* the directory itself: a process whose path names
@@ -1209,7 +1220,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: no function events were recorded: none of the functions of '%s' that "
 			"-P selected and could patch ran ('nm' lists the names it selects from; 'fntrace info', "
 			"the ones it skipped and why)\n", argv[optind]);
-	else if (!recorded && is_static_elf(prog))
+	else if (!recorded && prog_static && !own_runtime)
 		fprintf(stderr, "fntrace: no function events were recorded: '%s' is statically linked, and the "
 			"runtime could not be preloaded into it (link it with -lfntrace; see the warning above)\n",
 			argv[optind]);

@@ -575,6 +575,7 @@ int record_save_symtabs(const char *dir, unsigned file_mode, unsigned dir_mode, 
  * linked into a program statically) */
 #define FUNC_SYMBOLS 32
 #define CYG_IMPORTED 64
+#define OWN_RUNTIME 128     /* it carries the runtime: linked with libfntrace.a (its .note.fntrace) */
 int instrumentation_of(const char *path);
 /* while the program runs: the tables of each snapshot as soon as it is
  * complete (the modules are most likely the traced ones then) */

@@ -901,15 +901,27 @@ static int noted(const struct fnt_thread *t, int32_t d)
  * that holds the catch is among them: the runtime has no DWARF to tell it
  * from one the exception left (the reader, for an UNWIND_TO, has), so its
  * catch is written a level too high, and its return, when it comes, is
- * skipped (fnt_filter_stray_exit).  Not found among the calls known (a
- * stack switch, a call deeper than FNT_FLT_MAX): the depths stay (0). */
+ * skipped (fnt_filter_stray_exit).  Not found among the FNT_FLT_SCAN
+ * innermost calls known (a stack switch, a catch in code not traced, a
+ * throw deeper than that below it): the depths stay (0). */
 int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 {
-	if (!fnt_filtering || !fn)
+	int32_t top = t->flt.fdepth;
+	/* (inside a hook, a signal handler's exception: the notes may be
+	 * half written, or moving) */
+	if (!fnt_filtering || !fn || t->busy)
 		return 0;
-	for (int32_t d = t->flt.fdepth; d > 0 && noted(t, d); d--)
-		if (t->flt_notes[d].fn == fn)
+	for (int32_t d = top; d > 0 && top - d < FNT_FLT_SCAN && noted(t, d); d--)
+		if (t->flt_notes[d].fn == fn) {
+			/* the calls it closes, for their returns (outermost first;
+			 * a second landing in the same frame adds to them) */
+			if (t->flt_gone_at != d)
+				t->flt_n_gone = 0;
+			t->flt_gone_at = d;
+			for (int32_t k = d + 1; k <= top && t->flt_n_gone < 8; k++)
+				t->flt_gone[t->flt_n_gone++] = t->flt_notes[k].fn;
 			return close_above(t, d, 1);   /* (0: the reader's UNWIND_TO) */
+		}
 	return 0;
 }
 
@@ -918,20 +930,33 @@ int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
  * exits, or this one was closed already.  An exception that clang's
  * -finstrument-functions unwound through calls no exit hook for the
  * frames it leaves, and an inlined function that held the catch was
- * closed at the landing pad (fnt_filter_landing).  fn open further out:
- * the calls inside it close as unwound, and the exit goes on (0).  fn
- * open nowhere, every open call known: the exit is not one of ours to
- * follow (1: skipped); the depths would otherwise end one of its callers'
- * frames.  Anything not known (a stack switch, a call deeper than
+ * closed at the landing pad (fnt_filter_landing; it is skipped at once).
+ * fn open further out, among the FNT_FLT_SCAN innermost calls: the calls
+ * inside it close as unwound, and the exit goes on (0).  fn open nowhere,
+ * every open call known: the exit is not one of ours to follow (1:
+ * skipped); the depths would otherwise end one of its callers' frames.
+ * Anything not known (a stack switch, calls deeper than the scan or than
  * FNT_FLT_MAX): as before, 0.  `write` 0 while
  * fnt_disable() is in force: the depths move, nothing is written. */
 int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write)
 {
 	int32_t top = t->flt.fdepth, d;
+	/* a call the last landing pad closed, returning in the landing frame
+	 * (a function inlined into it, that held the catch): skipped, with
+	 * the calls closed inside it */
+	if (t->flt_n_gone && t->flt_gone_at == top) {
+		for (uint32_t i = t->flt_n_gone; i-- > 0;)
+			if (t->flt_gone[i] == fn) {
+				t->flt_n_gone = i;
+				return 1;
+			}
+	} else if (t->flt_gone_at > top) {
+		t->flt_n_gone = 0;      /* (the landing frame has returned) */
+	}
 	if (top <= 0 || !noted(t, top))
 		return 0;
 	for (d = top - 1; d > 0; d--) {
-		if (!noted(t, d))
+		if (top - d >= FNT_FLT_SCAN || !noted(t, d))
 			return 0;
 		if (t->flt_notes[d].fn == fn) {
 			if (write)
@@ -947,6 +972,9 @@ int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write)
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
 {
 	memset(p, 0, sizeof(*p));
+	/* (recording off: each stack counts its own calls) */
+	p->off_epoch = t->off_epoch;
+	p->off_rel = t->off_rel;
 	if (!fnt_filtering)
 		return;
 	p->fdepth = t->flt.fdepth;
@@ -965,6 +993,9 @@ void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
 
 void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 {
+	/* a stack new to the registry: no call open on it, the count anew */
+	t->off_epoch = p->off_epoch;
+	t->off_rel = p->off_rel;
 	if (!fnt_filtering)
 		return;
 	/* the functions noted by depth were the other stack's (below the

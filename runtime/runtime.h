@@ -53,6 +53,9 @@ struct fnt_vfork;
  * own depth, as the reader's filters decide them.  valid 0: none (a stack
  * new to the filters). */
 struct fnt_filter_park {
+	/* recording off: the calls this stack entered since (fnt_off_step) */
+	uint32_t off_epoch;
+	int32_t off_rel;
 	int32_t fdepth, f_root, n_root, h_open, c_root, c_keep, d_lim;
 	uint32_t n_dstack;
 	struct { int32_t fdepth, prev; } dstack[8];
@@ -162,6 +165,12 @@ struct fnt_thread {
 	uint32_t flt_cap;
 	int32_t flt_fn_lo;
 	uint32_t flt_fn_tried;
+	/* the calls the last landing pad closed above its landing frame (at
+	 * fdepth flt_gone_at), outermost first: a function inlined into the
+	 * landing frame among them returns there later (fnt_filter_stray_exit) */
+	uintptr_t flt_gone[8];
+	uint32_t flt_n_gone;
+	int32_t flt_gone_at;
 	/* recording off (event.h, fnt_off_step): the switch off this thread
 	 * last counted in (fnt_off_epoch), and the calls it entered since,
 	 * less those that returned */
@@ -386,6 +395,7 @@ struct fnt_fnote {
 };
 #define FNT_FLT_FIRST 512u          /* notes mapped at a thread's first (8 KiB) */
 #define FNT_FLT_MAX (1u << 20)      /* the deepest noted, doubling up to it (16 MiB) */
+#define FNT_FLT_SCAN 1024           /* the calls a landing pad or an exit looks through */
 /* a note at fdepth d past those mapped: the pages mapped or grown */
 void fnt_fn_note_grow(struct fnt_thread *t, int32_t d, uintptr_t fn) FNT_HIDDEN;
 /* fn entered at fdepth d, with the count of written calls open before it,

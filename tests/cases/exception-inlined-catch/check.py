@@ -68,6 +68,17 @@ def check_record_filters(ctx):
             "  Guard::~Guard();", "  handled();", "} /* outer */",
             "after();"]
     assert got == want, "\n".join(got)
+    # deep: 1,000 returns of the inlined catcher, each skipped at once at
+    # the bottom of a recursion 2,000 deep.  -D 2004 keeps main (1), rec
+    # (2-2002), f and catcher, not thrower below catcher (before, each
+    # return of catcher took one more level off the filters' depth, and
+    # thrower was written 999 or 1,998 times; then, each one looked through
+    # every call open, 2,000 of them)
+    ctx.run("record", "-q", "--no-libcall", "-d", d, "-D", "2004", "--", exe, "deep", data=False, check=True)
+    got = tree(ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, check=True).stdout)
+    assert sum(l.strip() == "} /* f */" for l in got) == 1000 and got[-1] == "} /* main */", got[-12:]
+    assert sum(l.strip() == "handled();" for l in got) == 1000, got[-12:]
+    assert not any("thrower" in l or "trace ended" in l for l in got), got[-12:]
     for opts in (["-N", "nest"], ["-D", "3"]):
         got = rec(*opts)
         assert got[-2:] == ["  after();", "} /* main */"] and sum(l.strip() == "handled();" for l in got) >= 3, (opts, "\n".join(got))

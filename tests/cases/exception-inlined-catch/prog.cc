@@ -87,8 +87,27 @@ __attribute__((noinline)) int outer(int n)
 
 __attribute__((noinline)) int after(int n) { return n + 1; }
 
-int main()
+// "deep": a catching function inlined into f, at the bottom of a recursion
+// 2,000 calls deep, catches 1,000 times: under record-time filters each of
+// its returns is one the landing pad closed already
+__attribute__((noinline)) int f(int n) { return catcher(n); }
+__attribute__((noinline)) int rec(int n)
 {
+	int s = 0;
+	if (n == 0) {
+		for (int i = 0; i < 1000; i++)
+			s += f(3 + (i & 1));
+		return s;
+	}
+	return rec(n - 1) + 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		std::printf("%d\n", rec(2000));
+		return 0;
+	}
 	int r = catcher(5);
 	r += top(4);
 	r += nest(6);

@@ -94,3 +94,15 @@ def check(ctx):
     got = [l.split("| ", 1)[1] for l in replay(ctx, d).splitlines()[1:]]
     i = got.index("  resume() {")
     assert got[i:i + 3] == ["  resume() {", "    leaf();", "  } /* resume */"], got
+
+    # coro: the calls entered while recording is off are counted per
+    # machine stack: cy()'s return, on the coroutine's stack, is written (it
+    # was open when recording went off), and r(1)'s, on the main stack,
+    # entered while off, is not (before, it was written, and closed r(2):
+    # r(2)'s leaf() showed under main)
+    for opts in ([], ["-D", "50"]):
+        ctx.run("record", "-q", "--no-libcall", "-d", d, *opts, "--", prog, "coro", data=False, check=True)
+        got = [l.split("| ", 1)[1].strip() for l in replay(ctx, d).splitlines()[1:]]
+        assert got.count("} /* r */") == 1 and "entered while" not in " ".join(got), (opts, got)
+        i = got.index("} /* r */")
+        assert got[i - 1:i + 3] == ["leaf();", "} /* r */", "leaf();", "} /* main */"] and "cy();" in got, (opts, got)

@@ -12,10 +12,16 @@
  *           return is of a call entered while recording was off;
  *   forkoff: the child switches off and returns from main; bye(), run by
  *           exit, switches on: bye was entered while off, main before;
+ *   coro:   r(2) switches to a coroutine and back, switches recording off
+ *           and calls r(1), which switches to the coroutine, whose cy()
+ *           returns (it was open when recording went off): that return is
+ *           the coroutine stack's, and r(1)'s, entered while off, is not
+ *           written;
  *   retoff: quit() returns while recording is off, inside resume(), which
  *           switches it on again and calls leaf(): quit's return is
  *           written, and leaf is not inside it. */
 #include <pthread.h>
+#include <ucontext.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +59,23 @@ __attribute__((noinline)) void bye(void) { fnt_enable(); leaf(1); }
 
 __attribute__((noinline)) void quit(void) { leaf(4); fnt_disable(); }
 __attribute__((noinline)) void resume(void) { quit(); leaf(5); fnt_enable(); leaf(6); }
+
+static ucontext_t main_ctx, co_ctx;
+static char co_stack[65536];
+__attribute__((noinline)) void cy(void) { swapcontext(&co_ctx, &main_ctx); }
+__attribute__((noinline)) void co(void) { cy(); swapcontext(&co_ctx, &main_ctx); leaf(9); }
+__attribute__((noinline)) void r(int n)
+{
+	if (n == 2) {
+		swapcontext(&main_ctx, &co_ctx);
+		fnt_disable();
+		r(1);
+		fnt_enable();
+		leaf(2);
+	} else {
+		swapcontext(&main_ctx, &co_ctx);
+	}
+}
 
 __attribute__((noinline)) long long long_running(int n)
 {
@@ -97,6 +120,15 @@ int main(int argc, char **argv)
 		}
 		waitpid(pid, NULL, 0);
 		printf("forked\n");
+	} else if (!strcmp(mode, "coro")) {
+		getcontext(&co_ctx);
+		co_ctx.uc_stack.ss_sp = co_stack;
+		co_ctx.uc_stack.ss_size = sizeof(co_stack);
+		co_ctx.uc_link = &main_ctx;
+		makecontext(&co_ctx, co, 0);
+		r(2);
+		leaf(3);
+		printf("coro\n");
 	} else if (!strcmp(mode, "retoff")) {
 		resume();
 		printf("retoff\n");

@@ -724,7 +724,8 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			tframe_push(t, fn);
 		return 0;
 	}
-	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 1))
+	if (t->flt_landed && !(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_fn_noted_top(t) != fn &&
+	    fnt_filter_stray_exit(t, fn, 1))
 		return 1;
 	d = t->flt.fdepth;
 	t->flt.fdepth = d - 1;
@@ -795,7 +796,7 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		fnt_fn_note(t, ++t->flt.fdepth, fn);
 		return;
 	}
-	if (fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 0))
+	if (t->flt_landed && fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 0))
 		return;
 	d = t->flt.fdepth--;
 	if (t->flt.n_root >= d)
@@ -907,6 +908,8 @@ static int noted(const struct fnt_thread *t, int32_t d)
 int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 {
 	int32_t top = t->flt.fdepth;
+	if (fnt_filtering)
+		t->flt_landed = 1;      /* (its exits are checked from now on) */
 	/* (inside a hook, a signal handler's exception: the notes may be
 	 * half written, or moving) */
 	if (!fnt_filtering || !fn || t->busy)

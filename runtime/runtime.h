@@ -171,6 +171,7 @@ struct fnt_thread {
 	uintptr_t flt_gone[8];
 	uint32_t flt_n_gone;
 	int32_t flt_gone_at;
+	uint32_t flt_landed;     /* an exception has landed on this thread: exits are checked */
 	/* recording off (event.h, fnt_off_step): the switch off this thread
 	 * last counted in (fnt_off_epoch), and the calls it entered since,
 	 * less those that returned */

@@ -235,6 +235,12 @@ static int has_runtime_note(int fd, const Elf64_Phdr *ph)
 	size_t n = ph->p_filesz < sizeof(buf) ? (size_t)ph->p_filesz : sizeof(buf);
 	if (pread(fd, buf, n, (off_t)ph->p_offset) != (ssize_t)n)
 		return 0;
+	return fnt_runtime_note_in(buf, n);
+}
+
+/* the notes of a PT_NOTE segment, n bytes at buf: one says "fntrace" */
+int fnt_runtime_note_in(const unsigned char *buf, size_t n)
+{
 	for (size_t at = 0; at + 12 <= n;) {
 		uint32_t w[3];
 		memcpy(w, buf + at, 12);

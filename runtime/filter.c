@@ -724,8 +724,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			tframe_push(t, fn);
 		return 0;
 	}
-	if (t->flt_landed && !(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_fn_noted_top(t) != fn &&
-	    fnt_filter_stray_exit(t, fn, 1))
+	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 1))
 		return 1;
 	d = t->flt.fdepth;
 	t->flt.fdepth = d - 1;
@@ -796,7 +795,7 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		fnt_fn_note(t, ++t->flt.fdepth, fn);
 		return;
 	}
-	if (t->flt_landed && fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 0))
+	if (fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 0))
 		return;
 	d = t->flt.fdepth--;
 	if (t->flt.n_root >= d)
@@ -890,6 +889,26 @@ static int noted(const struct fnt_thread *t, int32_t d)
 	return d > t->flt_fn_lo && (uint32_t)d < t->flt_cap && t->flt_notes[d].fn;
 }
 
+/* The calls above fdepth d, up to top, closed by a landing pad in d's
+ * frame, for their returns: those closed above frames that are gone (deeper
+ * than d) go, and the oldest make room */
+static void gone_add(struct fnt_gone *g, const struct fnt_thread *t, int32_t d, int32_t top)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->e[i].at <= d)
+			g->e[n++] = g->e[i];
+	for (int32_t k = d + 1; k <= top && k <= d + FNT_GONE_MAX; k++) {
+		if (n == FNT_GONE_MAX) {
+			memmove(&g->e[0], &g->e[1], (FNT_GONE_MAX - 1) * sizeof(g->e[0]));
+			n--;
+		}
+		g->e[n].fn = t->flt_notes[k].fn;
+		g->e[n++].at = d;
+	}
+	g->n = n;
+}
+
 /* An exception lands (a catch, or a cleanup's destructors) in the frame
  * of the function that starts at fn: the calls inside its innermost open
  * call are gone.  gcc's exit hooks (and the -pg return trampolines) have
@@ -908,21 +927,13 @@ static int noted(const struct fnt_thread *t, int32_t d)
 int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 {
 	int32_t top = t->flt.fdepth;
-	if (fnt_filtering)
-		t->flt_landed = 1;      /* (its exits are checked from now on) */
 	/* (inside a hook, a signal handler's exception: the notes may be
 	 * half written, or moving) */
 	if (!fnt_filtering || !fn || t->busy)
 		return 0;
 	for (int32_t d = top; d > 0 && top - d < FNT_FLT_SCAN && noted(t, d); d--)
 		if (t->flt_notes[d].fn == fn) {
-			/* the calls it closes, for their returns (outermost first;
-			 * a second landing in the same frame adds to them) */
-			if (t->flt_gone_at != d)
-				t->flt_n_gone = 0;
-			t->flt_gone_at = d;
-			for (int32_t k = d + 1; k <= top && t->flt_n_gone < 8; k++)
-				t->flt_gone[t->flt_n_gone++] = t->flt_notes[k].fn;
+			gone_add(&t->gone, t, d, top);
 			return close_above(t, d, 1);   /* (0: the reader's UNWIND_TO) */
 		}
 	return 0;
@@ -944,18 +955,18 @@ int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn)
 int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write)
 {
 	int32_t top = t->flt.fdepth, d;
-	/* a call the last landing pad closed, returning in the landing frame
-	 * (a function inlined into it, that held the catch): skipped, with
-	 * the calls closed inside it */
-	if (t->flt_n_gone && t->flt_gone_at == top) {
-		for (uint32_t i = t->flt_n_gone; i-- > 0;)
-			if (t->flt_gone[i] == fn) {
-				t->flt_n_gone = i;
-				return 1;
-			}
-	} else if (t->flt_gone_at > top) {
-		t->flt_n_gone = 0;      /* (the landing frame has returned) */
-	}
+	/* a call a landing pad closed, returning in the landing frame (a
+	 * function inlined into it, that held the catch): skipped, with the
+	 * calls that pad closed inside it; those of frames that have returned
+	 * go */
+	struct fnt_gone *g = &t->gone;
+	while (g->n && g->e[g->n - 1].at > top)
+		g->n--;
+	for (uint32_t i = g->n; i-- > 0 && g->e[i].at == top;)
+		if (g->e[i].fn == fn) {
+			g->n = i;
+			return 1;
+		}
 	if (top <= 0 || !noted(t, top))
 		return 0;
 	for (d = top - 1; d > 0; d--) {
@@ -975,9 +986,11 @@ int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write)
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
 {
 	memset(p, 0, sizeof(*p));
-	/* (recording off: each stack counts its own calls) */
+	/* (recording off: each stack counts its own calls; and the calls
+	 * landing pads closed on it are its own) */
 	p->off_epoch = t->off_epoch;
 	p->off_rel = t->off_rel;
+	p->gone = t->gone;
 	if (!fnt_filtering)
 		return;
 	p->fdepth = t->flt.fdepth;
@@ -999,6 +1012,7 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 	/* a stack new to the registry: no call open on it, the count anew */
 	t->off_epoch = p->off_epoch;
 	t->off_rel = p->off_rel;
+	t->gone = p->gone;
 	if (!fnt_filtering)
 		return;
 	/* the functions noted by depth were the other stack's (below the

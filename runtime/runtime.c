@@ -11,6 +11,7 @@
  * events it drops in the file header.
  */
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,30 @@ FNT_EXPORT __attribute__((noreturn)) void _Exit(int status)
 }
 #endif
 
+#ifndef FNT_STATIC_ARCHIVE
+/* the program's PT_NOTE segments, as loaded: 1 if one is the archive's */
+static int main_note(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_NOTE &&
+		    fnt_runtime_note_in((const unsigned char *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr),
+					info->dlpi_phdr[i].p_memsz))
+			*(int *)data = 1;
+	return 1;       /* (the program is the first object) */
+}
+
+/* The program was linked with libfntrace.a: it records itself, and this
+ * copy of the runtime, preloaded (so that the programs it execs are
+ * traced), stands aside, as in a setuid program */
+static int program_carries_runtime(void)
+{
+	int found = 0;
+	dl_iterate_phdr(main_note, &found);
+	return found;
+}
+#endif
+
 void runtime_init(void)
 {
 	struct fnt_trace_file *tf = &main_file;
@@ -172,6 +197,10 @@ void runtime_init(void)
 	fnt_fork_mask_init();
 	if (fnt_secure_exec())          /* setuid & co: the caller's settings are not to be trusted */
 		return;
+#ifndef FNT_STATIC_ARCHIVE
+	if (program_carries_runtime())
+		return;
+#endif
 	fnt_environ_early();
 	env = getenv(FNTRACE_ENV_DISABLE);
 	if (env && *env && strcmp(env, "0"))

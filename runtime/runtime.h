@@ -52,10 +52,18 @@ struct fnt_vfork;
  * fills and restores it), so that a coroutine's calls are decided on its
  * own depth, as the reader's filters decide them.  valid 0: none (a stack
  * new to the filters). */
+/* calls a landing pad closed: fn, above the landing frame at fdepth `at` */
+#define FNT_GONE_MAX 8
+struct fnt_gone {
+	struct { uintptr_t fn; int32_t at; } e[FNT_GONE_MAX];
+	uint32_t n;
+};
+
 struct fnt_filter_park {
 	/* recording off: the calls this stack entered since (fnt_off_step) */
 	uint32_t off_epoch;
 	int32_t off_rel;
+	struct fnt_gone gone;
 	int32_t fdepth, f_root, n_root, h_open, c_root, c_keep, d_lim;
 	uint32_t n_dstack;
 	struct { int32_t fdepth, prev; } dstack[8];
@@ -150,7 +158,7 @@ struct fnt_thread {
 	/* the stack left when coro.c's registry had no slot for it, while the
 	 * thread runs on one it does not track (coro.c's struct stack_state;
 	 * a key of 0: none) */
-	uint64_t stk_held[27];
+	uint64_t stk_held[44];
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -165,13 +173,11 @@ struct fnt_thread {
 	uint32_t flt_cap;
 	int32_t flt_fn_lo;
 	uint32_t flt_fn_tried;
-	/* the calls the last landing pad closed above its landing frame (at
-	 * fdepth flt_gone_at), outermost first: a function inlined into the
-	 * landing frame among them returns there later (fnt_filter_stray_exit) */
-	uintptr_t flt_gone[8];
-	uint32_t flt_n_gone;
-	int32_t flt_gone_at;
-	uint32_t flt_landed;     /* an exception has landed on this thread: exits are checked */
+	/* the calls landing pads closed above their landing frames, oldest
+	 * first: a function inlined into a landing frame among them returns
+	 * there later (fnt_filter_stray_exit).  Each stack has its own
+	 * (fnt_filter_park) */
+	struct fnt_gone gone;
 	/* recording off (event.h, fnt_off_step): the switch off this thread
 	 * last counted in (fnt_off_epoch), and the calls it entered since,
 	 * less those that returned */
@@ -298,6 +304,9 @@ void fnt_drain_exit(void) FNT_HIDDEN;
 void fnt_exit_note(int status, unsigned how) FNT_HIDDEN;
 /* exec is about to replace the image (1), or failed (0): mark its file (runtime.c) */
 void fnt_exec_note(int on) FNT_HIDDEN;
+/* exec.c: the notes of a PT_NOTE segment (n bytes at buf) say the program
+ * carries the runtime (linked with libfntrace.a: runtime.c's note) */
+int fnt_runtime_note_in(const unsigned char *buf, size_t n) FNT_HIDDEN;
 
 /* trace-signals.c: record --trace=off and --signal SIG@ACTION */
 void fnt_trace_signals_init(void) FNT_HIDDEN;            /* at exit: copy out the slots if record is gone */

@@ -889,15 +889,15 @@ int cmd_record(int argc, char **argv)
 			return 126;
 		}
 	}
-	/* linked with libfntrace.a: it records itself, and a second runtime
-	 * preloaded beside it would trace the first one's own library calls */
+	/* linked with libfntrace.a: it records itself (the shared runtime,
+	 * preloaded for the programs it execs, stands aside in it) */
 	int own_runtime = (instrumentation_of(prog) & OWN_RUNTIME) != 0, prog_static = is_static_elf(prog);
 	if (prog_static && !own_runtime)
 		warning("'%s' is statically linked: the runtime cannot be preloaded into it; "
 			"link it with -lfntrace instead (see the README)", prog);
 	else if (own_runtime && !prog_static)
-		warning("'%s' is linked with libfntrace.a: it records itself, and the shared runtime is not "
-			"loaded beside it; its library calls are not traced, and -P and the -pg -mfentry modes "
+		warning("'%s' is linked with libfntrace.a: it records itself, and the shared runtime stands "
+			"aside in it; its library calls are not traced, and -P and the -pg -mfentry modes "
 			"do nothing (link a dynamically linked program with -lfntrace instead)", prog);
 	{
 		int kinds = instrumentation_of(prog);
@@ -1026,13 +1026,12 @@ int cmd_record(int argc, char **argv)
 		const char *old = getenv("LD_PRELOAD");
 		char *preload = xmalloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
 		int err;
-		strcpy(preload, own_runtime ? "" : lib);
+		strcpy(preload, lib);
 		if (old && *old) {
-			strcat(preload, *preload ? ":" : "");
+			strcat(preload, ":");
 			strcat(preload, old);
 		}
-		if (*preload)
-			setenv("LD_PRELOAD", preload, 1);
+		setenv("LD_PRELOAD", preload, 1);
 		setenv(FNTRACE_ENV_DIR, absdir, 1);
 		{
 			/* the directory itself: a process whose path names

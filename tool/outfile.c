@@ -178,6 +178,16 @@ static void open_file(struct out_file *o, const char *path, mode_t mode, int pri
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	size_t len = strlen(dir) + strlen(base) + 32;
 	int fd;
+	/* the signals that remove it held from before it exists until their
+	 * handler is in place: one that came between left it behind (a
+	 * SIGTERM right after the file appeared, on a loaded machine) */
+	sigset_t held, was;
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGHUP);
+	sigaddset(&held, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &held, &was);
 	tmp_path = xmalloc(len);
 	snprintf(tmp_path, len, "%s/.%s.tmp.XXXXXX", dir, base);
 	free(copy);
@@ -186,6 +196,7 @@ static void open_file(struct out_file *o, const char *path, mode_t mode, int pri
 		int e = errno;
 		free(tmp_path);
 		tmp_path = NULL;
+		sigprocmask(SIG_SETMASK, &was, NULL);
 		die("cannot create '%s': %s", path, strerror(e));
 	}
 	mode_t mask = umask(0);
@@ -200,6 +211,7 @@ static void open_file(struct out_file *o, const char *path, mode_t mode, int pri
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, on_signal);
+	sigprocmask(SIG_SETMASK, &was, NULL);
 	/* past a file size limit, write() fails with EFBIG (reported) instead of killing us */
 	signal(SIGXFSZ, SIG_IGN);
 	o->f = fdopen(fd, "w");

@@ -22,8 +22,7 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
 	/* an exit that is not the innermost open call's (with --module, the
 	 * calls it leaves out are not noted: filter.c asks after them) */
-	if (is_exit && unlikely(fnt_fn_noted_top(t) != fn) && (fnt_filtering & FNT_FILTER_DEPTH_ONLY) &&
-	    fnt_filter_stray_exit(t, fn, 1))
+	if (is_exit && (fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_exit_skipped(t, fn, 1))
 		return 1;
 	if (t->flt.n_root && (fnt_filtering & FNT_FILTER_DEPTH_ONLY)) {
 		if (!is_exit)

@@ -724,7 +724,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			tframe_push(t, fn);
 		return 0;
 	}
-	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 1))
+	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_exit_skipped(t, fn, 1))
 		return 1;
 	d = t->flt.fdepth;
 	t->flt.fdepth = d - 1;
@@ -795,7 +795,7 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		fnt_fn_note(t, ++t->flt.fdepth, fn);
 		return;
 	}
-	if (fnt_fn_noted_top(t) != fn && fnt_filter_stray_exit(t, fn, 0))
+	if (fnt_exit_skipped(t, fn, 0))
 		return;
 	d = t->flt.fdepth--;
 	if (t->flt.n_root >= d)

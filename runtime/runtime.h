@@ -434,6 +434,12 @@ void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth) FNT_HIDDEN;
 int fnt_filter_landing(struct fnt_thread *t, uintptr_t fn) FNT_HIDDEN;
 /* an exit of a function that is not the innermost open call's: 1 to skip it */
 int fnt_filter_stray_exit(struct fnt_thread *t, uintptr_t fn, int write) FNT_HIDDEN;
+/* an exit to skip: not the innermost open call's, and filter.c says so
+ * (write 0: while recording is off, nothing is written) */
+static inline __attribute__((always_inline)) int fnt_exit_skipped(struct fnt_thread *t, uintptr_t fn, int write)
+{
+	return unlikely(fnt_fn_noted_top(t) != fn) && fnt_filter_stray_exit(t, fn, write);
+}
 int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
 int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
 /* coroutines (coro.c): the state of the stack the thread leaves goes into

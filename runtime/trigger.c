@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 #include "fntrace.h"
 #include "runtime/runtime.h"
+#include "runtime/event.h"
 
 void fnt__set_enabled(int on);
 
@@ -181,10 +182,7 @@ int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t 
 		return (g->flags & FNT_TRIG_TIME) && tsave_erase(t, g, fn, now);
 	if (g->flags & FNT_TRIG_OFF) {
 		fnt__set_enabled(0);
-		/* (its entry is one entered while recording was off: its
-		 * return is not written) */
-		t->off_epoch = __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED);
-		t->off_rel = 1;
+		fnt_off_step(t, 0);     /* (an entry while recording is off: its return is not written) */
 		return 1;
 	}
 	if (g->flags & FNT_TRIG_TIME)

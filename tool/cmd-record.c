@@ -891,7 +891,8 @@ int cmd_record(int argc, char **argv)
 	}
 	/* linked with libfntrace.a: it records itself (the shared runtime,
 	 * preloaded for the programs it execs, stands aside in it) */
-	int own_runtime = (instrumentation_of(prog) & OWN_RUNTIME) != 0, prog_static = is_static_elf(prog);
+	int prog_kinds = instrumentation_of(prog);
+	int own_runtime = (prog_kinds & OWN_RUNTIME) != 0, prog_static = is_static_elf(prog);
 	if (prog_static && !own_runtime)
 		warning("'%s' is statically linked: the runtime cannot be preloaded into it; "
 			"link it with -lfntrace instead (see the README)", prog);
@@ -900,7 +901,7 @@ int cmd_record(int argc, char **argv)
 			"aside in it; its library calls are not traced, and -P and the -pg -mfentry modes "
 			"do nothing (link a dynamically linked program with -lfntrace instead)", prog);
 	{
-		int kinds = instrumentation_of(prog);
+		int kinds = prog_kinds;
 		if ((kinds & 4) && !(kinds & 3))
 			die("'%s' was built with -pg without -mfentry (mcount), which fntrace cannot trace; "
 			    "rebuild it with -pg -mfentry (or -finstrument-functions)", prog);

@@ -146,6 +146,9 @@ static void remove_tmp(void)
 		unlink(tmp_path);
 }
 
+/* the signals that end us with the temporary file removed */
+static const int removing[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
 static void on_signal(int sig)
 {
 	remove_tmp();
@@ -183,10 +186,8 @@ static void open_file(struct out_file *o, const char *path, mode_t mode, int pri
 	 * SIGTERM right after the file appeared, on a loaded machine) */
 	sigset_t held, was;
 	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
-	sigaddset(&held, SIGPIPE);
+	for (size_t i = 0; i < sizeof(removing) / sizeof(removing[0]); i++)
+		sigaddset(&held, removing[i]);
 	sigprocmask(SIG_BLOCK, &held, &was);
 	tmp_path = xmalloc(len);
 	snprintf(tmp_path, len, "%s/.%s.tmp.XXXXXX", dir, base);
@@ -207,10 +208,8 @@ static void open_file(struct out_file *o, const char *path, mode_t mode, int pri
 	if (fchmod(fd, private ? 0600 : exists ? target.st_mode & 07777 : mode & 0777 & ~mask))
 		warning("cannot set the mode of '%s': %s", tmp_path, strerror(errno));
 	atexit(remove_tmp);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGPIPE, on_signal);
+	for (size_t i = 0; i < sizeof(removing) / sizeof(removing[0]); i++)
+		signal(removing[i], on_signal);
 	sigprocmask(SIG_SETMASK, &was, NULL);
 	/* past a file size limit, write() fails with EFBIG (reported) instead of killing us */
 	signal(SIGXFSZ, SIG_IGN);

@@ -51,7 +51,8 @@ class Screen:
         return self.tmux("capture-pane", "-p", "-e").split("\n")
 
     def lines(self):
-        return [normalise(l) for l in self.tmux("capture-pane", "-p", "-e").split("\n")]
+        self.last_raw = self.raw_lines()     # what the last look saw, for a failure's message
+        return [normalise(l) for l in self.last_raw]
 
     def wait(self, want, timeout=30):
         """the screen (normalised lines, trailing empty ones dropped) once a

@@ -8,16 +8,18 @@ and scrolls, q quits.  Each step's screen is compared with a golden file
 (expected/*.screen: durations read D, thread ids T).  Then the filters
 (-F, -H, -C, a --since past every call), the colours of durations
 (--color=never: none) and the refusals: not a terminal, no trace."""
+import difflib
 import os
 import re
 import sys
+import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
-from tmuxscreen import Screen
+from tmuxscreen import Screen, normalise
 
 EXPECTED = os.path.join(os.path.dirname(__file__), "expected")
 
 
-def golden(name, lines):
+def golden(name, lines, s=None):
     actual = "".join(l + "\n" for l in lines if l)      # blank lines of the screen left out
     path = os.path.join(EXPECTED, name + ".screen")
     if os.environ.get("FNTRACE_UPDATE_GOLDEN"):
@@ -25,7 +27,26 @@ def golden(name, lines):
             f.write(actual)
     with open(path) as f:
         want = f.read()
-    assert actual == want, "%s differs:\n--- expected\n%s--- actual\n%s" % (name, want, actual)
+    # the screen once it has settled: a later look that matches passes (a
+    # redraw tmux had not finished reading); one that never does fails
+    end = time.time() + 5
+    while actual != want and s is not None and time.time() < end:
+        time.sleep(0.1)
+        lines = s.lines()
+        while lines and not lines[-1]:
+            lines.pop()
+        actual = "".join(l + "\n" for l in lines if l)
+    if actual == want:
+        return
+    # the differing lines first (a CI log keeps only the start of a message),
+    # then those lines as tmux gave them, attributes and all, then the screen
+    diff = "".join(difflib.unified_diff(want.splitlines(True), actual.splitlines(True),
+                                        "expected", "actual", n=0))
+    raw = ""
+    if s is not None:
+        wrong = {l[1:].rstrip("\n") for l in diff.splitlines(True)[2:] if l[:1] == "+"}
+        raw = "".join("%2d %r\n" % (i, r) for i, r in enumerate(s.last_raw) if normalise(r) in wrong)
+    raise AssertionError("%s differs:\n%s--- those lines raw\n%s--- actual\n%s" % (name, diff, raw, actual))
 
 
 def mouse(s, x, y, button=0):
@@ -39,25 +60,25 @@ def session(ctx):
     s = Screen([ctx.fntrace, "tui", "-d", "trace.data"], 100, 24, cwd=ctx.work)
     try:
         # the graph opens with the threads' first frames unfolded one level
-        golden("graph-open", s.wait("graph: line 1 of 5"))
+        golden("graph-open", s.wait("graph: line 1 of 5"), s)
         s.keys("Down", "Enter")                      # unfold parse
-        golden("graph-unfold-parse", s.wait("graph: line 2 of 6"))
+        golden("graph-unfold-parse", s.wait("graph: line 2 of 6"), s)
         s.keys("Down", "Right")                      # unfold helper under parse: its 4 leaf calls
-        golden("graph-unfold-helper", s.wait("graph: line 3 of 7"))
+        golden("graph-unfold-helper", s.wait("graph: line 3 of 7"), s)
         s.keys("Left")                               # fold it again
         s.wait("graph: line 3 of 6")
         s.keys("Left")                               # on a folded line: to its caller
         s.wait("graph: line 2 of 6")
         s.keys("c")                                  # fold everything
-        golden("graph-fold-all", s.wait("graph: line 1 of 2"))
+        golden("graph-fold-all", s.wait("graph: line 1 of 2"), s)
         s.keys("e")                                  # unfold all under main
-        golden("graph-unfold-main", s.wait("graph: line 1 of 8"))
+        golden("graph-unfold-main", s.wait("graph: line 1 of 8"), s)
         s.keys("/", "leaf", "Enter")                 # search: the first leaf path
         s.wait("graph: line 4 of 8")
         s.keys("n")
         s.wait("graph: line 7 of 8")
         s.keys("n")                                  # the third is in the worker's folded tree: unfolded
-        golden("graph-search-unfolds", s.wait("graph: line 11 of 11"))
+        golden("graph-search-unfolds", s.wait("graph: line 11 of 11"), s)
         s.keys("n")
         s.wait("search wrapped around")              # on the first again
         s.keys("N")
@@ -70,11 +91,11 @@ def session(ctx):
         lines = s.wait("report: row 1 of 6 functions, by total")
         assert lines[2].endswith("  main"), lines
         s.keys("s", "s")
-        golden("report-by-calls", s.wait("report: row 4 of 6 functions, by calls"))   # main stays selected
+        golden("report-by-calls", s.wait("report: row 4 of 6 functions, by calls"), s)   # main stays selected
         s.keys("S")
-        golden("report-by-calls-reversed", s.wait("report: row 3 of 6 functions, by calls (reversed)"))
+        golden("report-by-calls-reversed", s.wait("report: row 3 of 6 functions, by calls (reversed)"), s)
         s.keys("s", "s", "s", "s")
-        golden("report-by-name", s.wait("report: row 4 of 6 functions, by name"))
+        golden("report-by-name", s.wait("report: row 4 of 6 functions, by name"), s)
         mouse(s, 30, 1)                              # the Calls header
         s.wait("report: row 4 of 6 functions, by calls")
         mouse(s, 30, 1)                              # again: reversed
@@ -82,13 +103,13 @@ def session(ctx):
 
         # the replay of the main thread, searched
         s.keys("3")
-        golden("replay-open", s.wait("replay: thread 1 of 2, line 1 of 23"))
+        golden("replay-open", s.wait("replay: thread 1 of 2, line 1 of 23"), s)
         s.keys("/", "leaf", "Enter")
         s.wait("line 4 of 23")
         s.keys("n", "n")
         s.wait("line 8 of 23")
         s.keys("N")
-        golden("replay-search", s.wait("line 5 of 23"))
+        golden("replay-search", s.wait("line 5 of 23"), s)
 
         # jumps: the leaf of replay line 5 in the graph and the report, back to the replay
         s.keys("g")
@@ -100,7 +121,7 @@ def session(ctx):
         s.keys("2", "Home")
         s.wait("report: row 1 of 6")                 # worker: only on the other thread
         s.keys("p")
-        golden("replay-worker", s.wait("replay: thread 2 of 2, line 1 of 13"))
+        golden("replay-worker", s.wait("replay: thread 2 of 2, line 1 of 13"), s)
         s.keys("/", "parse", "Enter")               # not on this thread: said at once
         s.wait("'parse' matches no line of this thread")
         s.keys("t")
@@ -122,7 +143,7 @@ def session(ctx):
         s.keys("?")
         # the whole box: its first row is drawn before its last
         golden("help", s.wait(lambda lines: any("keys (any key closes this)" in l for l in lines) and
-                              any(re.match(r"^ +q +quit$", l) for l in lines)))
+                              any(re.match(r"^ +q +quit$", l) for l in lines)), s)
         s.keys("x")
         s.wait("replay: thread 1")
 
@@ -132,7 +153,7 @@ def session(ctx):
         mouse(s, 40, 2)
         s.wait("graph: line 1 of 11")
         mouse(s, 40, 2)
-        golden("graph-mouse-fold", s.wait("graph: line 1 of 5"))
+        golden("graph-mouse-fold", s.wait("graph: line 1 of 5"), s)
         mouse(s, 40, 5, button=65)                   # wheel down (button 5): 3 lines
         s.wait("graph: line 4 of 5")
         mouse(s, 40, 5, button=64)                   # wheel up
@@ -150,9 +171,9 @@ def filtered(ctx):
     s = Screen([ctx.fntrace, "tui", "-d", "trace.data", "-F", "compute", "--demangle", "no"], 100, 24, cwd=ctx.work)
     try:
         s.keys("e")
-        golden("filtered-graph", s.wait("graph: line 1 of 3"))
+        golden("filtered-graph", s.wait("graph: line 1 of 3"), s)
         s.keys("2", "s", "s")
-        golden("filtered-report", s.wait("report: row 3 of 3 functions, by calls"))
+        golden("filtered-report", s.wait("report: row 3 of 3 functions, by calls"), s)
         s.keys("3")
         s.wait("replay: thread 1 of 2, line 1 of 11")
         s.keys("q")
@@ -169,7 +190,7 @@ def hide_and_callers(ctx):
         try:
             s.wait("graph:")
             s.keys("e")
-            golden(name, s.wait(status))
+            golden(name, s.wait(status), s)
             s.keys("q")
             s.wait("exit status 0")
         finally:

@@ -41,6 +41,8 @@ void *fnt_note_setjmp(void *env, int which)
 	t->jmp[i].depth = t->depth;
 	t->jmp[i].fdepth = t->flt.fdepth;
 	t->jmp[i].ss_top = t->ss_top;
+	t->jmp_off[i].epoch = t->off_epoch;
+	t->jmp_off[i].rel = t->off_rel;
 	t->jmp[i].guard_free = !t->busy;
 	return jmp_target(which);
 }
@@ -74,6 +76,12 @@ static void jmp_unwind(const void *env)
 			continue;
 		if (t->busy == 1 && t->jmp[i].guard_free && !t->tls_shared && !t->file)
 			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */
+		/* recording off: the calls entered since it went off that the
+		 * jump leaves are counted out (all of them when the setjmp was
+		 * made before), or their count would take the returns of the
+		 * calls open when it went off, which are written (fnt_off_step) */
+		if (fnt_paused() && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
+			t->off_rel = t->jmp_off[i].epoch == t->off_epoch ? t->jmp_off[i].rel : 0;
 		int32_t n = t->depth - t->jmp[i].depth;
 		if (n > 0 && t->state == FNT_T_ACTIVE && t->chunk && !t->busy && state == 1) {
 			/* record -C: the frames left that led to no match go, as their returns would have */

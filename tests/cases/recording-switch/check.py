@@ -95,6 +95,19 @@ def check(ctx):
     i = got.index("  resume() {")
     assert got[i:i + 3] == ["  resume() {", "    leaf();", "  } /* resume */"], got
 
+    # jmpoff: longjmps while recording is off leave calls entered since;
+    # they are counted out, and jquit's and jquit2's returns are written
+    # (before, jquit stayed open: every later call nested inside it)
+    want = ["jresume() {", "jquit() {", "leaf();", "} /* jquit */", "leaf();", "jquit2();", "leaf();",
+            "} /* jresume */", "} /* main */"]
+    for opts in ([], ["-D", "50"], ["-F", "jresume"]):
+        p = ctx.run("record", "-q", "-d", d, *opts, "--", prog, "jmpoff", data=False, check=True)
+        assert p.stdout == "jmpoff\n", p.stdout
+        got = [l.split("| ", 1)[1].strip() for l in replay(ctx, d).splitlines()[1:]]
+        i = got.index("jresume() {")
+        assert got[i:] == want[:len(want) - (opts[:1] == ["-F"])], (opts, got)
+        assert "entered while" not in " ".join(got) and "no return" not in " ".join(got), (opts, got)
+
     # coro: the calls entered while recording is off are counted per
     # machine stack: cy()'s return, on the coroutine's stack, is written (it
     # was open when recording went off), and r(1)'s, on the main stack,

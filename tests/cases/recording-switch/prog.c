@@ -19,8 +19,14 @@
  *           written;
  *   retoff: quit() returns while recording is off, inside resume(), which
  *           switches it on again and calls leaf(): quit's return is
- *           written, and leaf is not inside it. */
+ *           written, and leaf is not inside it;
+ *   jmpoff: the same, with a longjmp while recording is off out of calls
+ *           entered since: from below jquit(), whose setjmp was made
+ *           before it went off, and from below jhold(), entered while off
+ *           and holding the setjmp: jquit's and jquit2's returns are
+ *           written (before, the calls the jumps left took them). */
 #include <pthread.h>
+#include <setjmp.h>
 #include <ucontext.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +65,22 @@ __attribute__((noinline)) void bye(void) { fnt_enable(); leaf(1); }
 
 __attribute__((noinline)) void quit(void) { leaf(4); fnt_disable(); }
 __attribute__((noinline)) void resume(void) { quit(); leaf(5); fnt_enable(); leaf(6); }
+
+static jmp_buf jb;
+__attribute__((noinline)) void dive(int n) { if (n == 0) longjmp(jb, 1); dive(n - 1); leaf(n); }
+__attribute__((noinline)) void jquit(void) { leaf(4); fnt_disable(); if (!setjmp(jb)) dive(3); }
+__attribute__((noinline)) void jhold(void) { if (!setjmp(jb)) dive(2); }
+__attribute__((noinline)) void jquit2(void) { fnt_disable(); jhold(); }
+__attribute__((noinline)) void jresume(void)
+{
+	jquit();
+	leaf(5);
+	fnt_enable();
+	leaf(6);
+	jquit2();
+	fnt_enable();
+	leaf(7);
+}
 
 static ucontext_t main_ctx, co_ctx;
 static char co_stack[65536];
@@ -132,6 +154,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "retoff")) {
 		resume();
 		printf("retoff\n");
+	} else if (!strcmp(mode, "jmpoff")) {
+		jresume();
+		printf("jmpoff\n");
 	} else if (!strcmp(mode, "ring")) {
 		fnt_disable();
 		fnt_enable();

@@ -183,11 +183,13 @@ struct fnt_thread {
 	 * less those that returned */
 	uint32_t off_epoch;
 	int32_t off_rel;
-	/* those two when jmp[i]'s setjmp was made (here, not in jmp[], whose
-	 * size the assembly's offsets of the fields after it depend on) */
+	/* those two when jmp[i]'s setjmp was made, and the machine stack it
+	 * was made on (stk_cur; here, not in jmp[], whose size the assembly's
+	 * offsets of the fields after it depend on) */
 	struct {
 		uint32_t epoch;
 		int32_t rel;
+		uintptr_t stk;
 	} jmp_off[8];
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */

@@ -43,6 +43,7 @@ void *fnt_note_setjmp(void *env, int which)
 	t->jmp[i].ss_top = t->ss_top;
 	t->jmp_off[i].epoch = t->off_epoch;
 	t->jmp_off[i].rel = t->off_rel;
+	t->jmp_off[i].stk = t->stk_cur;
 	t->jmp[i].guard_free = !t->busy;
 	return jmp_target(which);
 }
@@ -79,8 +80,11 @@ static void jmp_unwind(const void *env)
 		/* recording off: the calls entered since it went off that the
 		 * jump leaves are counted out (all of them when the setjmp was
 		 * made before), or their count would take the returns of the
-		 * calls open when it went off, which are written (fnt_off_step) */
-		if (fnt_paused() && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
+		 * calls open when it went off, which are written (fnt_off_step).
+		 * Not a jump to another machine stack: each stack has its own
+		 * count, which the switch to it, noticed at the next hook, brings */
+		if (fnt_paused() && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED) &&
+		    t->jmp_off[i].stk == t->stk_cur)
 			t->off_rel = t->jmp_off[i].epoch == t->off_epoch ? t->jmp_off[i].rel : 0;
 		int32_t n = t->depth - t->jmp[i].depth;
 		if (n > 0 && t->state == FNT_T_ACTIVE && t->chunk && !t->busy && state == 1) {

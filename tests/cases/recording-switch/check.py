@@ -108,6 +108,17 @@ def check(ctx):
         assert got[i:] == want[:len(want) - (opts[:1] == ["-F"])], (opts, got)
         assert "entered while" not in " ".join(got) and "no return" not in " ".join(got), (opts, got)
 
+    # jmpcoro: the jumps go from one machine stack to another, each with
+    # its own count: runner's return (while off) is written, and main's
+    # calls after it are not inside it (what the coroutine's calls show,
+    # left by jumps, is not asserted)
+    p = ctx.run("record", "-q", "--no-libcall", "-d", d, "--", prog, "jmpcoro", data=False, check=True)
+    assert p.stdout == "jmpcoro\n", p.stdout
+    got = [l.split("| ", 1)[1] for l in replay(ctx, d).splitlines()[1:]]
+    i = got.index("  } /* runner */")
+    assert got[i:] == ["  } /* runner */", "  leaf();", "} /* main */"], got
+    assert got.count("  runner() {") == 1, got
+
     # coro: the calls entered while recording is off are counted per
     # machine stack: cy()'s return, on the coroutine's stack, is written (it
     # was open when recording went off), and r(1)'s, on the main stack,

@@ -24,7 +24,10 @@
  *           entered since: from below jquit(), whose setjmp was made
  *           before it went off, and from below jhold(), entered while off
  *           and holding the setjmp: jquit's and jquit2's returns are
- *           written (before, the calls the jumps left took them). */
+ *           written (before, the calls the jumps left took them);
+ *   jmpcoro: a longjmp while off from a coroutine's stack to the main
+ *           stack, and back: runner()'s return is written, and the calls
+ *           after it are main's. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <ucontext.h>
@@ -80,6 +83,33 @@ __attribute__((noinline)) void jresume(void)
 	jquit2();
 	fnt_enable();
 	leaf(7);
+}
+
+static jmp_buf mj, cj;
+static ucontext_t jc_ctx, jm_ctx;
+static char jc_stack[65536];
+__attribute__((noinline)) void cdeep(int n)
+{
+	if (n == 0) {
+		if (!setjmp(cj))
+			longjmp(mj, 1);
+		return;
+	}
+	cdeep(n - 1);
+	leaf(n);
+}
+__attribute__((noinline)) void cwork(void) { fnt_disable(); cdeep(2); leaf(5); }
+__attribute__((noinline)) void jco(void) { cwork(); longjmp(mj, 2); }
+__attribute__((noinline)) void runner(void)
+{
+	int r = setjmp(mj);
+	if (r == 0)
+		swapcontext(&jm_ctx, &jc_ctx);
+	else if (r == 1) {
+		leaf(7);
+		longjmp(cj, 1);
+	}
+	leaf(8);
 }
 
 static ucontext_t main_ctx, co_ctx;
@@ -157,6 +187,16 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "jmpoff")) {
 		jresume();
 		printf("jmpoff\n");
+	} else if (!strcmp(mode, "jmpcoro")) {
+		getcontext(&jc_ctx);
+		jc_ctx.uc_stack.ss_sp = jc_stack;
+		jc_ctx.uc_stack.ss_size = sizeof(jc_stack);
+		jc_ctx.uc_link = 0;
+		makecontext(&jc_ctx, jco, 0);
+		runner();
+		fnt_enable();
+		leaf(1);
+		printf("jmpcoro\n");
 	} else if (!strcmp(mode, "ring")) {
 		fnt_disable();
 		fnt_enable();

@@ -27,13 +27,18 @@
  *           written (before, the calls the jumps left took them);
  *   jmpcoro: a longjmp while off from a coroutine's stack to the main
  *           stack, and back: runner()'s return is written, and the calls
- *           after it are main's. */
+ *           after it are main's;
+ *   sigoff: 2000 timer signals while recording is off, many inside a
+ *           hook: their handler's calls would not have been written, so
+ *           no event is lost (before, the trace said hundreds were). */
 #include <pthread.h>
 #include <setjmp.h>
 #include <ucontext.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fntrace.h"
@@ -111,6 +116,10 @@ __attribute__((noinline)) void runner(void)
 	}
 	leaf(8);
 }
+
+static volatile int hits;
+static void on_alarm(int sig) { (void)sig; hits++; leaf(0); }
+__attribute__((noinline)) void work(int n) { if (n) work(n - 1); leaf(n); }
 
 static ucontext_t main_ctx, co_ctx;
 static char co_stack[65536];
@@ -197,6 +206,17 @@ int main(int argc, char **argv)
 		fnt_enable();
 		leaf(1);
 		printf("jmpcoro\n");
+	} else if (!strcmp(mode, "sigoff")) {
+		struct itimerval it = { { 0, 50 }, { 0, 50 } }, none = { { 0, 0 }, { 0, 0 } };
+		signal(SIGALRM, on_alarm);
+		setitimer(ITIMER_REAL, &it, NULL);
+		fnt_disable();
+		while (hits < 2000)
+			work(5);
+		setitimer(ITIMER_REAL, &none, NULL);
+		fnt_enable();
+		leaf(1);
+		printf("sigoff\n");
 	} else if (!strcmp(mode, "ring")) {
 		fnt_disable();
 		fnt_enable();

@@ -390,6 +390,12 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 		for (uint32_t i = 0; i < next->top; i++)     /* depths in this thread's counter */
 			next->ss[i].depth += t->stk_base - next->base;
 	t->stk_cur = to;
+	/* a jump while recording was off landed here (setjmp.c) */
+	if (t->jmp_pend.set) {
+		if (t->jmp_pend.stk == to && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
+			t->off_rel = t->jmp_pend.epoch == t->off_epoch ? t->jmp_pend.rel : 0;
+		t->jmp_pend.set = 0;
+	}
 }
 
 /* Make stack `to` the running one: park the thread's shadow stack,

@@ -191,6 +191,14 @@ struct fnt_thread {
 		int32_t rel;
 		uintptr_t stk;
 	} jmp_off[8];
+	/* a jump while off to a buffer set on another machine stack: that
+	 * stack's count, for when the switch to it is noticed (coro.c run_on) */
+	struct {
+		uintptr_t stk;
+		uint32_t epoch;
+		int32_t rel;
+		uint32_t set;
+	} jmp_pend;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
 	uint64_t checked_at;

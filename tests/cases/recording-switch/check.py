@@ -119,6 +119,17 @@ def check(ctx):
     assert got[i:] == ["  } /* runner */", "  leaf();", "} /* main */"], got
     assert got.count("  runner() {") == 1, got
 
+    # jmpaway: jumps while off from another machine stack back to the one
+    # the buffer was set on (a coroutine's, a sigaltstack handler's): the
+    # returns of outer2 and s3 (open when recording went off) are written,
+    # s3mid was left by the jump, and main's calls after are main's
+    for opts in ([], ["-D", "50"]):
+        p = ctx.run("record", "-q", "--no-libcall", "-d", d, *opts, "--", prog, "jmpaway", data=False, check=True)
+        assert p.stdout == "jmpaway\n", p.stdout
+        got = [l.split("| ", 1)[1] for l in replay(ctx, d).splitlines()[1:]]
+        assert got == ["main() {", "  outer2();", "  leaf();", "  s3() {", "    s3mid() {",
+                       "    } /* s3mid (no return: unwound) */", "  } /* s3 */", "  leaf();", "} /* main */"], (opts, got)
+
     # sigoff: signal handlers run inside hooks while recording is off: what
     # they call would not have been written, and the trace says nothing was
     # lost (before: "N events lost", in the replay, record's summary and info)

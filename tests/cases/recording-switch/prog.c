@@ -28,6 +28,10 @@
  *   jmpcoro: a longjmp while off from a coroutine's stack to the main
  *           stack, and back: runner()'s return is written, and the calls
  *           after it are main's;
+ *   jmpaway: while off, a coroutine jumps back to the main stack for good
+ *           (out of deep() into outer()), and a handler on a sigaltstack
+ *           jumps back into s3(): outer's and s3's returns are written
+ *           (before, the main stack's count kept the calls the jumps left);
  *   sigoff: 2000 timer signals while recording is off, many inside a
  *           hook: their handler's calls would not have been written, so
  *           no event is lost (before, the trace said hundreds were). */
@@ -117,6 +121,20 @@ __attribute__((noinline)) void runner(void)
 	leaf(8);
 }
 
+static jmp_buf ab;
+static sigjmp_buf sb;
+static ucontext_t am_ctx, ac_ctx;
+static char ac_stack[65536], alt_stack[65536];
+__attribute__((noinline)) void deep(int n) { if (n == 0) longjmp(ab, 1); deep(n - 1); leaf(n); }
+__attribute__((noinline)) void aco(void) { deep(2); }
+__attribute__((noinline)) void a1(void) { swapcontext(&am_ctx, &ac_ctx); leaf(3); }
+__attribute__((noinline)) void outer2(void) { fnt_disable(); if (!setjmp(ab)) a1(); leaf(9); }
+__attribute__((noinline)) void hdeep(int n) { if (n == 0) siglongjmp(sb, 1); hdeep(n - 1); leaf(n); }
+static void on_usr1(int sig) { (void)sig; hdeep(2); }
+__attribute__((noinline)) void spin(int n) { if (n == 0) { raise(SIGUSR1); return; } spin(n - 1); leaf(3); }
+__attribute__((noinline)) void s3mid(void) { fnt_disable(); spin(3); }
+__attribute__((noinline)) void s3(void) { if (!sigsetjmp(sb, 1)) s3mid(); leaf(9); }
+
 static volatile int hits;
 static void on_alarm(int sig) { (void)sig; hits++; leaf(0); }
 __attribute__((noinline)) void work(int n) { if (n) work(n - 1); leaf(n); }
@@ -144,6 +162,17 @@ __attribute__((noinline)) long long long_running(int n)
 	for (int i = 0; i < n; i++)
 		s += leaf(i);
 	return s;
+}
+
+/* ctx, made to run fn on stack, then back to link (NULL: the thread ends);
+ * not traced: the runs assert what main calls */
+__attribute__((no_instrument_function)) static void make_co(ucontext_t *ctx, char *stack, size_t size, ucontext_t *link, void (*fn)(void))
+{
+	getcontext(ctx);
+	ctx->uc_stack.ss_sp = stack;
+	ctx->uc_stack.ss_size = size;
+	ctx->uc_link = link;
+	makecontext(ctx, fn, 0);
 }
 
 int main(int argc, char **argv)
@@ -182,11 +211,7 @@ int main(int argc, char **argv)
 		waitpid(pid, NULL, 0);
 		printf("forked\n");
 	} else if (!strcmp(mode, "coro")) {
-		getcontext(&co_ctx);
-		co_ctx.uc_stack.ss_sp = co_stack;
-		co_ctx.uc_stack.ss_size = sizeof(co_stack);
-		co_ctx.uc_link = &main_ctx;
-		makecontext(&co_ctx, co, 0);
+		make_co(&co_ctx, co_stack, sizeof(co_stack), &main_ctx, co);
 		r(2);
 		leaf(3);
 		printf("coro\n");
@@ -197,15 +222,27 @@ int main(int argc, char **argv)
 		jresume();
 		printf("jmpoff\n");
 	} else if (!strcmp(mode, "jmpcoro")) {
-		getcontext(&jc_ctx);
-		jc_ctx.uc_stack.ss_sp = jc_stack;
-		jc_ctx.uc_stack.ss_size = sizeof(jc_stack);
-		jc_ctx.uc_link = 0;
-		makecontext(&jc_ctx, jco, 0);
+		make_co(&jc_ctx, jc_stack, sizeof(jc_stack), NULL, jco);
 		runner();
 		fnt_enable();
 		leaf(1);
 		printf("jmpcoro\n");
+	} else if (!strcmp(mode, "jmpaway")) {
+		make_co(&ac_ctx, ac_stack, sizeof(ac_stack), &am_ctx, aco);
+		outer2();
+		fnt_enable();
+		leaf(1);
+		stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
+		sigaltstack(&ss, NULL);
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sa.sa_flags = SA_ONSTACK;
+		sigaction(SIGUSR1, &sa, NULL);
+		s3();
+		fnt_enable();
+		leaf(2);
+		printf("jmpaway\n");
 	} else if (!strcmp(mode, "sigoff")) {
 		struct itimerval it = { { 0, 50 }, { 0, 50 } }, none = { { 0, 0 }, { 0, 0 } };
 		signal(SIGALRM, on_alarm);

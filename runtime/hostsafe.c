@@ -203,13 +203,6 @@ void fnt_lost_events(struct fnt_thread *t, enum fnt_lost_kind kind, uint64_t n)
 		kind = FNT_LOST_UNSAFE;
 		fnt_tls_check(t);
 	}
-	/* recording off (and no trace_on trigger to look for): the calls a
-	 * signal handler makes inside a hook were entered while off, and none
-	 * of their events would have been written (fnt_off_step writes only
-	 * the returns of calls open when it went off, which are not inside the
-	 * handler): nothing was lost, and the trace must not say so */
-	if (kind == FNT_LOST_REENTRANT && fnt_paused() && !(fnt_trig_flags & FNT_TRIG_ON))
-		return;
 	t->lost += n;
 	if (!h)
 		return;

@@ -130,17 +130,6 @@ def check(ctx):
         assert got == ["main() {", "  outer2();", "  leaf();", "  s3() {", "    s3mid() {",
                        "    } /* s3mid (no return: unwound) */", "  } /* s3 */", "  leaf();", "} /* main */"], (opts, got)
 
-    # sigoff: signal handlers run inside hooks while recording is off: what
-    # they call would not have been written, and the trace says nothing was
-    # lost (before: "N events lost", in the replay, record's summary and info)
-    p = ctx.run("record", "-d", d, "--", prog, "sigoff", data=False, check=True)
-    assert p.stdout == "sigoff\n", p.stdout
-    assert re.search(r"fntrace: wrote .*, 0 lost$", p.stderr, re.M), p.stderr
-    text = replay(ctx, d)
-    assert "lost" not in text, text
-    got = [l.split("| ", 1)[1] for l in text.splitlines()[1:]]
-    assert got[0] == "main() {" and got[-2:] == ["  leaf();", "} /* main */"], got
-
     # coro: the calls entered while recording is off are counted per
     # machine stack: cy()'s return, on the coroutine's stack, is written (it
     # was open when recording went off), and r(1)'s, on the main stack,

@@ -31,10 +31,7 @@
  *   jmpaway: while off, a coroutine jumps back to the main stack for good
  *           (out of deep() into outer()), and a handler on a sigaltstack
  *           jumps back into s3(): outer's and s3's returns are written
- *           (before, the main stack's count kept the calls the jumps left);
- *   sigoff: 2000 timer signals while recording is off, many inside a
- *           hook: their handler's calls would not have been written, so
- *           no event is lost (before, the trace said hundreds were). */
+ *           (before, the main stack's count kept the calls the jumps left). */
 #include <pthread.h>
 #include <setjmp.h>
 #include <ucontext.h>
@@ -42,7 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fntrace.h"
@@ -134,10 +130,6 @@ static void on_usr1(int sig) { (void)sig; hdeep(2); }
 __attribute__((noinline)) void spin(int n) { if (n == 0) { raise(SIGUSR1); return; } spin(n - 1); leaf(3); }
 __attribute__((noinline)) void s3mid(void) { fnt_disable(); spin(3); }
 __attribute__((noinline)) void s3(void) { if (!sigsetjmp(sb, 1)) s3mid(); leaf(9); }
-
-static volatile int hits;
-static void on_alarm(int sig) { (void)sig; hits++; leaf(0); }
-__attribute__((noinline)) void work(int n) { if (n) work(n - 1); leaf(n); }
 
 static ucontext_t main_ctx, co_ctx;
 static char co_stack[65536];
@@ -243,17 +235,6 @@ int main(int argc, char **argv)
 		fnt_enable();
 		leaf(2);
 		printf("jmpaway\n");
-	} else if (!strcmp(mode, "sigoff")) {
-		struct itimerval it = { { 0, 50 }, { 0, 50 } }, none = { { 0, 0 }, { 0, 0 } };
-		signal(SIGALRM, on_alarm);
-		setitimer(ITIMER_REAL, &it, NULL);
-		fnt_disable();
-		while (hits < 2000)
-			work(5);
-		setitimer(ITIMER_REAL, &none, NULL);
-		fnt_enable();
-		leaf(1);
-		printf("sigoff\n");
 	} else if (!strcmp(mode, "ring")) {
 		fnt_disable();
 		fnt_enable();

@@ -130,6 +130,16 @@ def check(ctx):
         assert got == ["main() {", "  outer2();", "  leaf();", "  s3() {", "    s3mid() {",
                        "    } /* s3mid (no return: unwound) */", "  } /* s3 */", "  leaf();", "} /* main */"], (opts, got)
 
+    # sigstop: a handler's stop() switches recording off; each stop() that
+    # ran inside a hook lost its entry and its return, both counted (the
+    # return too, though recording was off: it is the return of a call
+    # entered while on, which is written when nothing is in the way)
+    p = ctx.run("record", "--no-libcall", "-d", d, "--", prog, "sigstop", data=False, check=True)
+    assert p.stdout == "sigstop\n", p.stdout
+    lost = int(re.search(r"fntrace: wrote .*, (\d+) lost$", p.stderr, re.M).group(1))
+    kept = len(re.findall(r"\| +stop\(\);$", replay(ctx, d), re.M))
+    assert lost == 2 * (2000 - kept), (lost, kept, p.stderr)
+
     # coro: the calls entered while recording is off are counted per
     # machine stack: cy()'s return, on the coroutine's stack, is written (it
     # was open when recording went off), and r(1)'s, on the main stack,

@@ -31,13 +31,18 @@
  *   jmpaway: while off, a coroutine jumps back to the main stack for good
  *           (out of deep() into outer()), and a handler on a sigaltstack
  *           jumps back into s3(): outer's and s3's returns are written
- *           (before, the main stack's count kept the calls the jumps left). */
+ *           (before, the main stack's count kept the calls the jumps left);
+ *   sigstop: 2000 timer signals whose handler calls stop(), which switches
+ *           recording off (main switches it on again): a stop() inside a
+ *           hook loses its entry (recording on) and its return (off), and
+ *           both are counted. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <ucontext.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,6 +135,18 @@ static void on_usr1(int sig) { (void)sig; hdeep(2); }
 __attribute__((noinline)) void spin(int n) { if (n == 0) { raise(SIGUSR1); return; } spin(n - 1); leaf(3); }
 __attribute__((noinline)) void s3mid(void) { fnt_disable(); spin(3); }
 __attribute__((noinline)) void s3(void) { if (!sigsetjmp(sb, 1)) s3mid(); leaf(9); }
+
+static volatile int hits, stopped;
+__attribute__((noinline)) void stop(void) { fnt_disable(); stopped = 1; }
+__attribute__((no_instrument_function)) static void on_alarm(int sig)
+{
+	(void)sig;
+	if (!stopped) {
+		hits++;
+		stop();
+	}
+}
+__attribute__((noinline)) void work(int n) { if (n) work(n - 1); leaf(n); }
 
 static ucontext_t main_ctx, co_ctx;
 static char co_stack[65536];
@@ -235,6 +252,19 @@ int main(int argc, char **argv)
 		fnt_enable();
 		leaf(2);
 		printf("jmpaway\n");
+	} else if (!strcmp(mode, "sigstop")) {
+		struct itimerval it = { { 0, 50 }, { 0, 50 } }, none = { { 0, 0 }, { 0, 0 } };
+		signal(SIGALRM, on_alarm);
+		setitimer(ITIMER_REAL, &it, NULL);
+		while (hits < 2000) {
+			work(5);
+			if (stopped) {
+				stopped = 0;
+				fnt_enable();
+			}
+		}
+		setitimer(ITIMER_REAL, &none, NULL);
+		printf("sigstop\n");
 	} else if (!strcmp(mode, "ring")) {
 		fnt_disable();
 		fnt_enable();

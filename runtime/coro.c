@@ -390,9 +390,11 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 		for (uint32_t i = 0; i < next->top; i++)     /* depths in this thread's counter */
 			next->ss[i].depth += t->stk_base - next->base;
 	t->stk_cur = to;
-	/* a jump while recording was off landed here (setjmp.c) */
-	if (t->jmp_pend.set) {
-		if (t->jmp_pend.stk == to && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
+	/* a jump while recording was off landed here (setjmp.c); kept over
+	 * switches to other stacks (a signal handler on a sigaltstack) until
+	 * the thread is found on this one: no hook ran here since it landed */
+	if (t->jmp_pend.set && t->jmp_pend.stk == to) {
+		if (t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
 			t->off_rel = t->jmp_pend.epoch == t->off_epoch ? t->jmp_pend.rel : 0;
 		t->jmp_pend.set = 0;
 	}

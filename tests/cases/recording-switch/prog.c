@@ -32,6 +32,8 @@
  *           (out of deep() into outer()), and a handler on a sigaltstack
  *           jumps back into s3(): outer's and s3's returns are written
  *           (before, the main stack's count kept the calls the jumps left);
+ *           and the first again, with a signal handled on the sigaltstack
+ *           before any hook on the main stack (outer3);
  *   sigstop: 2000 timer signals whose handler calls stop(), which switches
  *           recording off (main switches it on again): a stop() inside a
  *           hook loses its entry (recording on) and its return (off), and
@@ -130,6 +132,15 @@ __attribute__((noinline)) void deep(int n) { if (n == 0) longjmp(ab, 1); deep(n 
 __attribute__((noinline)) void aco(void) { deep(2); }
 __attribute__((noinline)) void a1(void) { swapcontext(&am_ctx, &ac_ctx); leaf(3); }
 __attribute__((noinline)) void outer2(void) { fnt_disable(); if (!setjmp(ab)) a1(); leaf(9); }
+static void on_usr2(int sig) { leaf(sig); }
+__attribute__((noinline)) void outer3(void)
+{
+	fnt_disable();
+	if (!setjmp(ab))
+		a1();
+	raise(SIGUSR2);
+	leaf(9);
+}
 __attribute__((noinline)) void hdeep(int n) { if (n == 0) siglongjmp(sb, 1); hdeep(n - 1); leaf(n); }
 static void on_usr1(int sig) { (void)sig; hdeep(2); }
 __attribute__((noinline)) void spin(int n) { if (n == 0) { raise(SIGUSR1); return; } spin(n - 1); leaf(3); }
@@ -251,6 +262,12 @@ int main(int argc, char **argv)
 		s3();
 		fnt_enable();
 		leaf(2);
+		make_co(&ac_ctx, ac_stack, sizeof(ac_stack), &am_ctx, aco);
+		sa.sa_handler = on_usr2;
+		sigaction(SIGUSR2, &sa, NULL);
+		outer3();
+		fnt_enable();
+		leaf(3);
 		printf("jmpaway\n");
 	} else if (!strcmp(mode, "sigstop")) {
 		struct itimerval it = { { 0, 50 }, { 0, 50 } }, none = { { 0, 0 }, { 0, 0 } };

@@ -191,13 +191,16 @@ struct fnt_thread {
 		int32_t rel;
 		uintptr_t stk;
 	} jmp_off[8];
-	/* a jump while off to a buffer set on another machine stack: that
-	 * stack's count, for when the switch to it is noticed (coro.c run_on) */
+	/* a jump to a buffer set on another machine stack: that stack's
+	 * filter depth, and its count of calls entered while off (off: the
+	 * jump was made while off), for when the thread is found on it (coro.c
+	 * run_on) */
 	struct {
 		uintptr_t stk;
+		int32_t fdepth;
 		uint32_t epoch;
 		int32_t rel;
-		uint32_t set;
+		uint8_t set, off;
 	} jmp_pend;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */

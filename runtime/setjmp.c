@@ -81,18 +81,19 @@ static void jmp_unwind(const void *env)
 		 * jump leaves are counted out (all of them when the setjmp was
 		 * made before), or their count would take the returns of the
 		 * calls open when it went off, which are written (fnt_off_step).
-		 * Each machine stack has its own count: a jump to another one
-		 * (out of a coroutine, or a handler on a sigaltstack) sets that
-		 * stack's when the switch to it is noticed, at the next hook */
-		if (fnt_paused()) {
-			if (t->jmp_off[i].stk != t->stk_cur) {
-				t->jmp_pend.stk = t->jmp_off[i].stk;
-				t->jmp_pend.epoch = t->jmp_off[i].epoch;
-				t->jmp_pend.rel = t->jmp_off[i].rel;
-				t->jmp_pend.set = 1;
-			} else if (t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED)) {
-				t->off_rel = t->jmp_off[i].epoch == t->off_epoch ? t->jmp_off[i].rel : 0;
-			}
+		 * Each machine stack has its own count and filter depth: a jump
+		 * to another one (out of a coroutine, or a handler on a
+		 * sigaltstack) sets that stack's when the thread is found on it,
+		 * at a hook there */
+		if (t->jmp_off[i].stk != t->stk_cur) {
+			t->jmp_pend.stk = t->jmp_off[i].stk;
+			t->jmp_pend.fdepth = t->jmp[i].fdepth;
+			t->jmp_pend.epoch = t->jmp_off[i].epoch;
+			t->jmp_pend.rel = t->jmp_off[i].rel;
+			t->jmp_pend.off = fnt_paused() != 0;
+			t->jmp_pend.set = 1;
+		} else if (fnt_paused() && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED)) {
+			t->off_rel = t->jmp_off[i].epoch == t->off_epoch ? t->jmp_off[i].rel : 0;
 		}
 		int32_t n = t->depth - t->jmp[i].depth;
 		if (n > 0 && t->state == FNT_T_ACTIVE && t->chunk && !t->busy && state == 1) {

@@ -31,7 +31,16 @@ static void *jmp_target(int which)
 void *fnt_note_setjmp(void *env, int which)
 {
 	struct fnt_thread *t = &fnt_self;
+	uintptr_t sp;
 	unsigned i;
+	/* the machine stack this runs on, as a hook would find it first: a
+	 * return from a handler on a sigaltstack, or a switch back from a
+	 * coroutine, that no hook has seen yet would give the buffer the other
+	 * stack's depths; and a context on this TLS that is not the thread (a
+	 * raw clone's child) leaves the thread's buffers alone */
+	__asm__("mov %%rsp, %0" : "=r"(sp));
+	if (fnt_stack_check(t, sp, 0))
+		return jmp_target(which);
 	for (i = 0; i < 8; i++)
 		if (t->jmp[i].env == (uintptr_t)env)
 			break;

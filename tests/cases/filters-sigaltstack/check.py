@@ -5,7 +5,14 @@ hdeep.  Before, the main stack's filter depth kept the frames each jump
 left: under -D 8 the third round's calls were deeper than the limit, and
 all but 2 of the 12 s3() were lost, the last "(no return: trace ended)".
 What the handler's frames and the calls after the jump look like inside
-s3 is not asserted: doc/filters-and-live.md says what stays wrong there."""
+s3 is not asserted: doc/filters-and-live.md says what stays wrong there.
+
+"after": setjmp called right after a handler on the sigaltstack returned,
+before any hook saw the thread back on the main stack, then a longjmp to
+it: the whole tree, from the -finstrument-functions build and from the
+-pg -mfentry one (prog-pg).  Before, the buffer took the signal stack's
+depths: under -pg, outer and main ended "(no return: trace ended)"; and
+while recording was off, outer's return was lost (recording-switch)."""
 import os
 
 
@@ -31,3 +38,15 @@ def check(ctx):
         text = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, check=True).stdout
         assert top_level(text) == want, (opts, text)
         assert "trace ended" not in text and "lost" not in text, (opts, text)
+
+    want = ["main() {", "  outer() {", "    on_usr2() {", "      leaf();", "    } /* on_usr2 */", "    a() {",
+            "      b() {", "      } /* b (no return: unwound) */", "    } /* a (no return: unwound) */", "    leaf();",
+            "  } /* outer */", "  leaf();", "} /* main */"]
+    for name in ("prog", "prog-pg"):
+        d = os.path.join(ctx.work, "after-" + name)
+        p = ctx.run("record", "-q", "--no-libcall", "-d", d, "--", os.path.join(ctx.work, name), "after",
+                    data=False, check=True)
+        assert p.stdout == "after\n", p.stdout
+        text = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, check=True).stdout
+        got = [l.split("| ", 1)[1] for l in text.splitlines() if "| " in l and not l.startswith("#")]
+        assert got == want, (name, text)

@@ -124,14 +124,15 @@ def check(ctx):
     # returns of outer2 and s3 (open when recording went off) are written,
     # s3mid was left by the jump, and main's calls after are main's; also
     # when a handler runs on the sigaltstack before any hook on the main
-    # stack (outer3: before, its return was lost)
+    # stack (outer3: before, its return was lost), and when setjmp is
+    # called before a hook saw the thread back from the handler (outer4)
     for opts in ([], ["-D", "50"]):
         p = ctx.run("record", "-q", "--no-libcall", "-d", d, *opts, "--", prog, "jmpaway", data=False, check=True)
         assert p.stdout == "jmpaway\n", p.stdout
         got = [l.split("| ", 1)[1] for l in replay(ctx, d).splitlines()[1:]]
         assert got == ["main() {", "  outer2();", "  leaf();", "  s3() {", "    s3mid() {",
                        "    } /* s3mid (no return: unwound) */", "  } /* s3 */", "  leaf();", "  outer3();", "  leaf();",
-                       "} /* main */"], (opts, got)
+                       "  outer4();", "  leaf();", "} /* main */"], (opts, got)
 
     # sigstop: a handler's stop() switches recording off; each stop() that
     # ran inside a hook lost its entry and its return, both counted (the

@@ -33,7 +33,9 @@
  *           jumps back into s3(): outer's and s3's returns are written
  *           (before, the main stack's count kept the calls the jumps left);
  *           and the first again, with a signal handled on the sigaltstack
- *           before any hook on the main stack (outer3);
+ *           before any hook on the main stack (outer3); and a setjmp made
+ *           right after such a handler returned, before any hook saw the
+ *           main stack again, with a longjmp there (outer4);
  *   sigstop: 2000 timer signals whose handler calls stop(), which switches
  *           recording off (main switches it on again): a stop() inside a
  *           hook loses its entry (recording on) and its return (off), and
@@ -139,6 +141,16 @@ __attribute__((noinline)) void outer3(void)
 	if (!setjmp(ab))
 		a1();
 	raise(SIGUSR2);
+	leaf(9);
+}
+__attribute__((noinline)) void jb2(void) { longjmp(ab, 1); }
+__attribute__((noinline)) void ja2(void) { jb2(); leaf(4); }
+__attribute__((noinline)) void outer4(void)
+{
+	fnt_disable();
+	raise(SIGUSR2);
+	if (!setjmp(ab))
+		ja2();
 	leaf(9);
 }
 __attribute__((noinline)) void hdeep(int n) { if (n == 0) siglongjmp(sb, 1); hdeep(n - 1); leaf(n); }
@@ -268,6 +280,9 @@ int main(int argc, char **argv)
 		outer3();
 		fnt_enable();
 		leaf(3);
+		outer4();
+		fnt_enable();
+		leaf(4);
 		printf("jmpaway\n");
 	} else if (!strcmp(mode, "sigstop")) {
 		struct itimerval it = { { 0, 50 }, { 0, 50 } }, none = { { 0, 0 }, { 0, 0 } };

@@ -397,6 +397,9 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 		if (t->jmp_pend.off && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
 			t->off_rel = t->jmp_pend.epoch == t->off_epoch ? t->jmp_pend.rel : 0;
 		fnt_filter_longjmp(t, t->jmp_pend.fdepth);
+		/* (the frames the jump left on this stack: not popped again,
+		 * and the filters' depth not lowered again, at a return) */
+		fnt_shadow_cut(t, t->jmp_pend.ss_top);
 		t->jmp_pend.set = 0;
 	}
 }

@@ -192,12 +192,13 @@ struct fnt_thread {
 		uintptr_t stk;
 	} jmp_off[8];
 	/* a jump to a buffer set on another machine stack: that stack's
-	 * filter depth, and its count of calls entered while off (off: the
-	 * jump was made while off), for when the thread is found on it (coro.c
-	 * run_on) */
+	 * filter depth, shadow stack height and count of calls entered while
+	 * off (off: the jump was made while off), for when the thread is found
+	 * on it (coro.c run_on) */
 	struct {
 		uintptr_t stk;
 		int32_t fdepth;
+		uint32_t ss_top;     /* its shadow stack's height (-pg, patchable) */
 		uint32_t epoch;
 		int32_t rel;
 		uint8_t set, off;

@@ -97,6 +97,7 @@ static void jmp_unwind(const void *env)
 		if (t->jmp_off[i].stk != t->stk_cur) {
 			t->jmp_pend.stk = t->jmp_off[i].stk;
 			t->jmp_pend.fdepth = t->jmp[i].fdepth;
+			t->jmp_pend.ss_top = t->jmp[i].ss_top;
 			t->jmp_pend.epoch = t->jmp_off[i].epoch;
 			t->jmp_pend.rel = t->jmp_off[i].rel;
 			t->jmp_pend.off = fnt_paused() != 0;

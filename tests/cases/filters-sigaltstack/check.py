@@ -1,7 +1,10 @@
 """Record-time filters and a handler on a sigaltstack that siglongjmps back
 to the main stack, 12 rounds: each round's s3() opens and closes at the
 first level, and the leaf() after it is main's, under -D 3, 4 and 8 and -N
-hdeep.  Before, the main stack's filter depth kept the frames each jump
+hdeep (and under -F s3, 12 closed s3() trees), from the
+-finstrument-functions build and from the -pg -mfentry one (prog-pg, where
+the landing stack's shadow stack must drop the frames the jump left, or the
+filters' depth is lowered a second time when s3 returns).  Before, the main stack's filter depth kept the frames each jump
 left: under -D 8 the third round's calls were deeper than the limit, and
 all but 2 of the 12 s3() were lost, the last "(no return: trace ended)".
 What the handler's frames and the calls after the jump look like inside
@@ -29,15 +32,20 @@ def top_level(text):
 
 
 def check(ctx):
-    exe = os.path.join(ctx.work, "prog")
     want = ["main() {"] + ["  s3() {", "  } /* s3 */", "  leaf();"] * 12 + ["} /* main */"]
-    for opts in (["-D", "3"], ["-D", "4"], ["-D", "8"], ["-N", "hdeep"]):
-        d = os.path.join(ctx.work, "rec")
-        p = ctx.run("record", "-q", "--no-libcall", "-d", d, *opts, "--", exe, data=False, check=True)
-        assert p.stdout == "12 rounds\n", p.stdout
-        text = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, check=True).stdout
-        assert top_level(text) == want, (opts, text)
-        assert "trace ended" not in text and "lost" not in text, (opts, text)
+    for name in ("prog", "prog-pg"):
+        exe = os.path.join(ctx.work, name)
+        for opts in (["-D", "3"], ["-D", "4"], ["-D", "8"], ["-N", "hdeep"], ["-F", "s3"]):
+            d = os.path.join(ctx.work, "rec")
+            p = ctx.run("record", "-q", "--no-libcall", "-d", d, *opts, "--", exe, data=False, check=True)
+            assert p.stdout == "12 rounds\n", p.stdout
+            text = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, check=True).stdout
+            if opts[0] == "-F":
+                lines = [l.split("| ", 1)[1] for l in text.splitlines() if "| " in l]
+                assert lines.count("s3() {") == 12 and lines.count("} /* s3 */") == 12, (name, opts, text)
+            else:
+                assert top_level(text) == want, (name, opts, text)
+            assert "trace ended" not in text and "lost" not in text, (name, opts, text)
 
     want = ["main() {", "  outer() {", "    on_usr2() {", "      leaf();", "    } /* on_usr2 */", "    a() {",
             "      b() {", "      } /* b (no return: unwound) */", "    } /* a (no return: unwound) */", "    leaf();",

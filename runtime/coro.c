@@ -390,9 +390,10 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 		for (uint32_t i = 0; i < next->top; i++)     /* depths in this thread's counter */
 			next->ss[i].depth += t->stk_base - next->base;
 	t->stk_cur = to;
-	/* a jump while recording was off landed here (setjmp.c); kept over
-	 * switches to other stacks (a signal handler on a sigaltstack) until
-	 * the thread is found on this one: no hook ran here since it landed */
+	/* a jump from another stack landed here (setjmp.c): this stack's
+	 * depths and count go back to its buffer's.  Kept over switches to
+	 * other stacks (a signal handler on a sigaltstack) until the thread is
+	 * found on this one: no hook ran here since it landed */
 	if (t->jmp_pend.set && t->jmp_pend.stk == to) {
 		if (t->jmp_pend.off && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
 			t->off_rel = t->jmp_pend.epoch == t->off_epoch ? t->jmp_pend.rel : 0;

@@ -395,8 +395,8 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 	 * other stacks (a signal handler on a sigaltstack) until the thread is
 	 * found on this one: no hook ran here since it landed */
 	if (t->jmp_pend.set && t->jmp_pend.stk == to) {
-		if (t->jmp_pend.off && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
-			t->off_rel = t->jmp_pend.epoch == t->off_epoch ? t->jmp_pend.rel : 0;
+		if (t->jmp_pend.off)
+			fnt_off_restore(t, t->jmp_pend.epoch, t->jmp_pend.rel);
 		fnt_filter_longjmp(t, t->jmp_pend.fdepth);
 		/* (the frames the jump left on this stack: not popped again,
 		 * and the filters' depth not lowered again, at a return) */

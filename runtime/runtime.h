@@ -243,6 +243,16 @@ extern uint32_t fnt_fast_off FNT_HIDDEN;
 #define FNT_FAST_ARGS     16u     /* fnt_argspec_count is not 0 */
 /* how many times recording was switched off (fnt__set_enabled) */
 extern uint32_t fnt_off_epoch FNT_HIDDEN;
+
+/* A jump to a buffer set at off count `rel` in switch-off number `epoch`
+ * (setjmp.c, coro.c): while recording is still off in the switch-off the
+ * thread counts in, the count goes back to the buffer's, or to 0 when the
+ * buffer was set before this switch-off. */
+static inline __attribute__((always_inline)) void fnt_off_restore(struct fnt_thread *t, uint32_t epoch, int32_t rel)
+{
+	if (t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED))
+		t->off_rel = epoch == t->off_epoch ? rel : 0;
+}
 /* fnt_disable() in force: non-zero */
 static inline uint32_t fnt_paused(void)
 {

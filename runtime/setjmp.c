@@ -102,8 +102,8 @@ static void jmp_unwind(const void *env)
 			t->jmp_pend.rel = t->jmp_off[i].rel;
 			t->jmp_pend.off = fnt_paused() != 0;
 			t->jmp_pend.set = 1;
-		} else if (fnt_paused() && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED)) {
-			t->off_rel = t->jmp_off[i].epoch == t->off_epoch ? t->jmp_off[i].rel : 0;
+		} else if (fnt_paused()) {
+			fnt_off_restore(t, t->jmp_off[i].epoch, t->jmp_off[i].rel);
 		}
 		int32_t n = t->depth - t->jmp[i].depth;
 		if (n > 0 && t->state == FNT_T_ACTIVE && t->chunk && !t->busy && state == 1) {

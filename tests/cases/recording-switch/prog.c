@@ -291,8 +291,10 @@ int main(int argc, char **argv)
 		while (hits < 2000) {
 			work(5);
 			if (stopped) {
-				stopped = 0;
+				/* on first: a stop() between the two would run
+				 * with recording off, neither kept nor lost */
 				fnt_enable();
+				stopped = 0;
 			}
 		}
 		setitimer(ITIMER_REAL, &none, NULL);

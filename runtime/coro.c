@@ -928,12 +928,62 @@ static void *real_fn(void **cache, const char *name)
 
 static void *real_make, *real_swap, *real_set;
 
+/* makecontext on stack `top` starts a new coroutine there from nothing.
+ * A coroutine that was suspended on that memory and never resumed (a
+ * pool that reuses the stacks of cancelled coroutines) left its state
+ * parked under the same name: the new one would take its open calls, its
+ * shadow stack and its filters' depths, and nest inside its frames.
+ * Those calls are gone: the stack is parked again as a new one (its
+ * shadow array kept for reuse), and, when this thread parked it, the
+ * reader is told to close them (SWITCH there, UNWIND, SWITCH back; the
+ * depth counter, which counts the stack in use, stays).  Calls parked by
+ * another thread stay open in that thread's trace: the new coroutine's
+ * calls start from nothing all the same. */
+static void stack_restarted(struct fnt_thread *t, uintptr_t top)
+{
+	struct stack_state s, n;
+	uintptr_t sp;
+
+	__asm__("mov %%rsp, %0" : "=r"(sp));
+	/* (a context on this TLS that is not the thread, a vfork child
+	 * whose registry is its parent's, a signal handler inside a hook or a
+	 * stack switch) */
+	if (fnt_stack_check(t, sp, 0) || t->file || t->busy || top == t->stk_cur)
+		return;
+	t->busy = FNT_BUSY_RUNTIME;
+	__asm__ volatile("" ::: "memory");
+	if (park_take_key(top, &s)) {
+		if (s.frames > 0 && s.pid == t->pid && s.serial == t->serial && t->state == FNT_T_ACTIVE &&
+		    t->stk_cur != UNTRACKED)
+			fnt_put_unwind_on(t, top, (uint32_t)s.frames, t->stk_cur);
+		fnt_filter_park_drop(&s.flt);
+		memset(&n, 0, sizeof(n));
+		n.key = n.id = n.was = top;
+		n.ss = s.ss;
+		n.cap = s.cap;
+		n.serial = NO_SERIAL;
+		if (park_put(&n) < 0 && n.ss && !fnt_no_clock)
+			munmap(n.ss, (size_t)n.cap * sizeof(struct fnt_shadow_entry));
+	}
+	__asm__ volatile("" ::: "memory");
+	t->busy = 0;
+}
+
+/* is the thread on a stack other than its own, named in SWITCH records? */
+int fnt_coro_named(const struct fnt_thread *t)
+{
+	return t->stk_cur && t->stk_cur != UNTRACKED;
+}
+
 /* from the makecontext stub: the context now starts on its own stack */
 void *fnt_coro_made(ucontext_t *ucp) FNT_HIDDEN;
 void *fnt_coro_made(ucontext_t *ucp)
 {
-	if (ucp && ucp->uc_stack.ss_sp)
-		ctx_set((uintptr_t)ucp, (uintptr_t)ucp->uc_stack.ss_sp + ucp->uc_stack.ss_size);
+	if (ucp && ucp->uc_stack.ss_sp) {
+		uintptr_t top = (uintptr_t)ucp->uc_stack.ss_sp + ucp->uc_stack.ss_size;
+		ctx_set((uintptr_t)ucp, top);
+		stack_restarted(&fnt_self, top);
+	}
 	return real_fn(&real_make, "makecontext");
 }
 

@@ -555,6 +555,8 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, size_t max, fnt_fill_fn *fil
 /* with t->busy held: record that the n innermost frames were left */
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
 void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn, uintptr_t ip) FNT_HIDDEN;
+void fnt_put_unwind_on(struct fnt_thread *t, uintptr_t stack, uint32_t n, uintptr_t back) FNT_HIDDEN;
+int fnt_coro_named(const struct fnt_thread *t) FNT_HIDDEN;
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
 /* A -pg/patchable return whose slot is on no frame of the shadow stack in
  * use (coro.c): 1 when a parked stack holds it, which is now the stack in

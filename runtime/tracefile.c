@@ -537,6 +537,13 @@ int thread_chunk_start(struct fnt_thread *t)
 		memcpy(p, &fork_ticks, 8);
 		t->pos = put_varint(p + 8, fork_tid);
 		fork_note = 0;
+	} else if (ch->seq == 0 && fnt_coro_named(t)) {
+		/* the thread's first chunk, written on a coroutine's stack
+		 * (the filters, or recording off, left out the events before
+		 * the switch): the reader starts it on that stack, not on the
+		 * thread's own */
+		t->pos = put_varint(t->pos, ext_head(0, FNT_EXT_SWITCH));
+		t->pos = put_varint(t->pos, t->stk_cur);
 	}
 	put_lost(t);
 	return 0;

@@ -397,6 +397,9 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 	if (t->jmp_pend.set && t->jmp_pend.stk == to) {
 		if (t->jmp_pend.off)
 			fnt_off_restore(t, t->jmp_pend.epoch, t->jmp_pend.rel);
+		/* the written calls above the buffer: closed by an UNWIND
+		 * after this switch's record (switch_with) */
+		t->jmp_pend.land = next->frames - t->jmp_pend.h;
 		fnt_filter_longjmp(t, t->jmp_pend.fdepth);
 		/* (the frames the jump left on this stack: not popped again,
 		 * and the filters' depth not lowered again, at a return) */
@@ -452,7 +455,24 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 		cur.serial = registered ? t->serial : NO_SERIAL;
 		cur.tid = t->tid;
 		fnt_filter_park(t, &cur.flt);
+		if (t->jmp_pend.left) {
+			/* a jump left every call on it (setjmp.c): it goes on
+			 * as a new stack when it is entered again (a handler on
+			 * a sigaltstack, at the next signal): the record-time
+			 * filters count from the depth of that switch, as the
+			 * reader does, not from the calls the jump left */
+			struct fnt_filter_park was = cur.flt;
+			fnt_filter_park_drop(&cur.flt);
+			memset(&cur.flt, 0, sizeof(cur.flt));
+			/* (but for the calls it counts as entered while
+			 * recording was off: a jump back into it, to a buffer
+			 * set there, resumes them) */
+			cur.flt.off_epoch = was.off_epoch;
+			cur.flt.off_rel = was.off_rel;
+			cur.flt.gone = was.gone;
+		}
 	}
+	t->jmp_pend.left = 0;
 	if (taken) {
 		next = *taken;
 	} else if (to == UNTRACKED || !park_take_key(to ? to : own_key(t), &next)) {
@@ -506,6 +526,7 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 	struct stack_moved mv;
 	t->busy = FNT_BUSY_RUNTIME;
 	__asm__ volatile("" ::: "memory");
+	t->jmp_pend.land = 0;
 	if (switch_stacks(t, to, taken, &mv) && !held) {
 		if (mv.from != NO_SERIAL) {
 			struct fnt_meta_stack_moved m = {
@@ -515,7 +536,12 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 			fnt_meta_append(FNT_META_STACK_MOVED, &m, sizeof(m), NULL, 0);
 		}
 		fnt_put_switch(t, to);
+		/* a jump from another stack landed here: the calls it left
+		 * on this one (setjmp.c) */
+		if (t->jmp_pend.land > 0 && mv.from == NO_SERIAL)
+			fnt_put_unwind(t, (uint32_t)t->jmp_pend.land);
 	}
+	t->jmp_pend.land = 0;
 	__asm__ volatile("" ::: "memory");
 	t->busy = held;
 }
@@ -928,47 +954,6 @@ static void *real_fn(void **cache, const char *name)
 
 static void *real_make, *real_swap, *real_set;
 
-/* makecontext on stack `top` starts a new coroutine there from nothing.
- * A coroutine that was suspended on that memory and never resumed (a
- * pool that reuses the stacks of cancelled coroutines) left its state
- * parked under the same name: the new one would take its open calls, its
- * shadow stack and its filters' depths, and nest inside its frames.
- * Those calls are gone: the stack is parked again as a new one (its
- * shadow array kept for reuse), and, when this thread parked it, the
- * reader is told to close them (SWITCH there, UNWIND, SWITCH back; the
- * depth counter, which counts the stack in use, stays).  Calls parked by
- * another thread stay open in that thread's trace: the new coroutine's
- * calls start from nothing all the same. */
-static void stack_restarted(struct fnt_thread *t, uintptr_t top)
-{
-	struct stack_state s, n;
-	uintptr_t sp;
-
-	__asm__("mov %%rsp, %0" : "=r"(sp));
-	/* (a context on this TLS that is not the thread, a vfork child
-	 * whose registry is its parent's, a signal handler inside a hook or a
-	 * stack switch) */
-	if (fnt_stack_check(t, sp, 0) || t->file || t->busy || top == t->stk_cur)
-		return;
-	t->busy = FNT_BUSY_RUNTIME;
-	__asm__ volatile("" ::: "memory");
-	if (park_take_key(top, &s)) {
-		if (s.frames > 0 && s.pid == t->pid && s.serial == t->serial && t->state == FNT_T_ACTIVE &&
-		    t->stk_cur != UNTRACKED)
-			fnt_put_unwind_on(t, top, (uint32_t)s.frames, t->stk_cur);
-		fnt_filter_park_drop(&s.flt);
-		memset(&n, 0, sizeof(n));
-		n.key = n.id = n.was = top;
-		n.ss = s.ss;
-		n.cap = s.cap;
-		n.serial = NO_SERIAL;
-		if (park_put(&n) < 0 && n.ss && !fnt_no_clock)
-			munmap(n.ss, (size_t)n.cap * sizeof(struct fnt_shadow_entry));
-	}
-	__asm__ volatile("" ::: "memory");
-	t->busy = 0;
-}
-
 /* is the thread on a stack other than its own, named in SWITCH records? */
 int fnt_coro_named(const struct fnt_thread *t)
 {
@@ -979,11 +964,8 @@ int fnt_coro_named(const struct fnt_thread *t)
 void *fnt_coro_made(ucontext_t *ucp) FNT_HIDDEN;
 void *fnt_coro_made(ucontext_t *ucp)
 {
-	if (ucp && ucp->uc_stack.ss_sp) {
-		uintptr_t top = (uintptr_t)ucp->uc_stack.ss_sp + ucp->uc_stack.ss_size;
-		ctx_set((uintptr_t)ucp, top);
-		stack_restarted(&fnt_self, top);
-	}
+	if (ucp && ucp->uc_stack.ss_sp)
+		ctx_set((uintptr_t)ucp, (uintptr_t)ucp->uc_stack.ss_sp + ucp->uc_stack.ss_size);
 	return real_fn(&real_make, "makecontext");
 }
 

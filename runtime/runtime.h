@@ -183,25 +183,32 @@ struct fnt_thread {
 	 * less those that returned */
 	uint32_t off_epoch;
 	int32_t off_rel;
-	/* those two when jmp[i]'s setjmp was made, and the machine stack it
-	 * was made on (stk_cur; here, not in jmp[], whose size the assembly's
-	 * offsets of the fields after it depend on) */
+	/* those two when jmp[i]'s setjmp was made, the machine stack it was
+	 * made on (stk_cur) and the written calls open on that stack then
+	 * (here, not in jmp[], whose size the assembly's offsets of the
+	 * fields after it depend on) */
 	struct {
 		uint32_t epoch;
 		int32_t rel;
 		uintptr_t stk;
+		int32_t h;
 	} jmp_off[8];
 	/* a jump to a buffer set on another machine stack: that stack's
-	 * filter depth, shadow stack height and count of calls entered while
-	 * off (off: the jump was made while off), for when the thread is found
-	 * on it (coro.c run_on) */
+	 * filter depth, shadow stack height, written calls open and count of
+	 * calls entered while off (off: the jump was made while off), for when
+	 * the thread is found on it (coro.c run_on); land: the written calls
+	 * above the buffer found there, for the UNWIND after the SWITCH;
+	 * left: the jump left every call of the stack in use, whose filter
+	 * state goes with them when it is parked (coro.c switch_stacks) */
 	struct {
 		uintptr_t stk;
 		int32_t fdepth;
 		uint32_t ss_top;     /* its shadow stack's height (-pg, patchable) */
 		uint32_t epoch;
 		int32_t rel;
+		int32_t h, land;
 		uint8_t set, off;
+		uint8_t left;        /* the stack in use was left whole: parked as a new one */
 	} jmp_pend;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
@@ -555,7 +562,6 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, size_t max, fnt_fill_fn *fil
 /* with t->busy held: record that the n innermost frames were left */
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
 void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn, uintptr_t ip) FNT_HIDDEN;
-void fnt_put_unwind_on(struct fnt_thread *t, uintptr_t stack, uint32_t n, uintptr_t back) FNT_HIDDEN;
 int fnt_coro_named(const struct fnt_thread *t) FNT_HIDDEN;
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
 /* A -pg/patchable return whose slot is on no frame of the shadow stack in

@@ -53,6 +53,7 @@ void *fnt_note_setjmp(void *env, int which)
 	t->jmp_off[i].epoch = t->off_epoch;
 	t->jmp_off[i].rel = t->off_rel;
 	t->jmp_off[i].stk = t->stk_cur;
+	t->jmp_off[i].h = t->depth - t->stk_base;
 	t->jmp[i].guard_free = !t->busy;
 	return jmp_target(which);
 }
@@ -94,29 +95,53 @@ static void jmp_unwind(const void *env)
 		 * to another one (out of a coroutine, or a handler on a
 		 * sigaltstack) sets that stack's when the thread is found on it,
 		 * at a hook there */
+		/* the depth the jump goes back to on the stack in use; and its
+		 * shadow stack's height */
+		int32_t to = t->jmp[i].depth;
+		uint32_t ss_to = t->jmp[i].ss_top;
 		if (t->jmp_off[i].stk != t->stk_cur) {
 			t->jmp_pend.stk = t->jmp_off[i].stk;
 			t->jmp_pend.fdepth = t->jmp[i].fdepth;
 			t->jmp_pend.ss_top = t->jmp[i].ss_top;
+			t->jmp_pend.h = t->jmp_off[i].h;
+			t->jmp_pend.land = 0;
 			t->jmp_pend.epoch = t->jmp_off[i].epoch;
 			t->jmp_pend.rel = t->jmp_off[i].rel;
 			t->jmp_pend.off = fnt_paused() != 0;
 			t->jmp_pend.set = 1;
+			/* A buffer below the base of the stack in use (a jump out
+			 * of a coroutine, or of a handler on a sigaltstack, back
+			 * to where it was entered from): every call open on this
+			 * stack is left, and those on the buffer's stack above it
+			 * are closed once the thread is found there (before, both
+			 * went here, as many calls as lay above the buffer in the
+			 * thread's count, and the calls made after the jump
+			 * showed inside the frames it left on the buffer's
+			 * stack).  A deeper one (stacks that take turns by jumps,
+			 * each resuming the other's buffer) leaves this stack's
+			 * calls open, and its shadow stack as it is. */
+			if (to <= t->stk_base) {
+				to = t->stk_base;
+				ss_to = 0;
+				t->jmp_pend.left = 1;
+			} else {
+				ss_to = t->ss_top;
+			}
 		} else if (fnt_paused()) {
 			fnt_off_restore(t, t->jmp_off[i].epoch, t->jmp_off[i].rel);
 		}
-		int32_t n = t->depth - t->jmp[i].depth;
+		int32_t n = t->depth - to;
 		if (n > 0 && t->state == FNT_T_ACTIVE && t->chunk && !t->busy && state == 1) {
 			/* record -C: the frames left that led to no match go, as their returns would have */
 			t->busy = FNT_BUSY_RUNTIME;
-			n -= fnt_filter_unwind_erase(t, t->jmp[i].depth);
+			n -= fnt_filter_unwind_erase(t, to);
 			if (n > 0)      /* and time= calls shorter than their threshold */
-				n -= fnt_trigger_unwind_erase(t, t->jmp[i].depth);
+				n -= fnt_trigger_unwind_erase(t, to);
 			t->busy = 0;
 		}
 		fnt_filter_longjmp(t, t->jmp[i].fdepth);
 		if (n <= 0)
-			fnt_shadow_cut(t, t->jmp[i].ss_top);   /* only frames the filters left out were left */
+			fnt_shadow_cut(t, ss_to);   /* only frames the filters left out were left */
 		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
 			break;
 		t->busy = FNT_BUSY_RUNTIME;
@@ -129,8 +154,8 @@ static void jmp_unwind(const void *env)
 			t->last = now;
 			t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
 			t->pos = put_varint(t->pos, (uint64_t)n);
-			t->depth = t->jmp[i].depth;
-			fnt_shadow_cut(t, t->jmp[i].ss_top);   /* those frames are gone */
+			t->depth = to;
+			fnt_shadow_cut(t, ss_to);   /* those frames are gone */
 		}
 		t->busy = 0;
 		break;

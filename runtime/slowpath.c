@@ -240,17 +240,6 @@ void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
 	put_ext_value(t, FNT_EXT_SWITCH, stack);
 }
 
-/* The n written calls open on parked machine stack `stack` are gone (its
- * memory starts a new coroutine: coro.c): the reader closes them as
- * unwound there, and goes back to `back`, the stack in use.  t->depth,
- * which counts that one, stays.  With the guard held. */
-void fnt_put_unwind_on(struct fnt_thread *t, uintptr_t stack, uint32_t n, uintptr_t back)
-{
-	fnt_put_switch(t, stack);
-	put_ext_value(t, FNT_EXT_UNWIND, n);
-	fnt_put_switch(t, back);
-}
-
 void put_thread_name(struct fnt_thread *t)
 {
 	char name[17] = "";

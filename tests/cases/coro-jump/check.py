@@ -1,0 +1,80 @@
+"""Jumps out of coroutines, shared-stack coroutines, and a thread whose
+first written call is on a coroutine's stack, on the
+-finstrument-functions, -pg -mfentry and patchable builds.
+
+"jump": a coroutine entered from main -> a -> b longjmps out of y() back
+to a(), three rounds, each on a new coroutine made on the same stack: x
+and y (on the coroutine's stack) and b (on the main stack) end "unwound",
+and a's leaf() after the jump is a's; the record-time filters keep what
+they show at read time on the whole trace.  Before, the jump closed as
+many calls as lay above the buffer in the thread's count, all of them on
+the coroutine's stack, and b stayed open until a returned: a's leaf()
+showed inside b, and under record -D 3 inside x.
+
+"shared": two coroutines on one shared stack, saved and restored by
+memcpy, each new one made with makecontext on the stack the other is
+suspended on: the program runs to its end under every build and every
+call is counted (a change that dropped the suspended coroutine's frames at
+makecontext aborted the -pg and patchable builds: "shadow stack out of
+sync").  Which frame the reader pairs a return with on a shared stack is
+not asserted: both coroutines have the same stack's name.
+
+"first", recorded with -F job: the thread's first written call is on a
+coroutine's stack.  Before, no SWITCH preceded it: the reader put it on
+the thread's own stack, and the second coroutine's job() nested inside
+the first's, unlike -F job at read time."""
+import os
+import re
+
+JUMP = ["main() {"] + ["  a() {", "    b() {", "      x() {", "        y() {", "          leaf();",
+                       "        } /* y (no return: unwound) */", "      } /* x (no return: unwound) */",
+                       "    } /* b (no return: unwound) */", "    leaf();", "  } /* a */"] * 3 + ["  leaf();",
+                                                                                               "} /* main */"]
+
+
+def lines(text):
+    return [l.split("| ", 1)[1].rstrip() for l in text.splitlines() if "| " in l and not l.startswith("#")]
+
+
+def replay(ctx, d, *opts):
+    return lines(ctx.run("replay", "--no-pager", "-d", d, *opts, check=True).stdout)
+
+
+def cut(got):
+    """a listing short enough for a failure message"""
+    return "\n".join(got[:40] + (["... %d more lines" % (len(got) - 40)] if len(got) > 40 else []))
+
+
+def calls(ctx, d):
+    out = ctx.run("report", "-d", d, check=True).stdout
+    return {m.group(2): int(m.group(1)) for m in re.finditer(r"^\s*\S+ \S+\s+\S+ \S+\s+(\d+)\s+.*\s(\w+)$", out, re.M)}
+
+
+def check(ctx):
+    assert ctx.record.stdout == "done\n", ctx.record.stdout
+    for prog in ("prog", "prog-fentry", "prog-patchable"):
+        exe = os.path.join(ctx.work, prog)
+        whole = os.path.join(ctx.work, "jump-" + prog)
+        ctx.run("record", "-q", "--no-libcall", "-d", whole, "--", exe, "jump", data=False, check=True)
+        got = replay(ctx, whole)
+        assert got == JUMP, (prog, cut(got))
+        for flt in (["-D", "3"], ["-D", "2"], ["-N", "y"], ["-F", "x"], ["-F", "b"], ["-H", "b"]):
+            d = os.path.join(ctx.work, "flt")
+            ctx.run("record", "-q", "--no-libcall", "-d", d, *flt, "--", exe, "jump", data=False, check=True)
+            rec, read = replay(ctx, d), replay(ctx, whole, *flt)
+            assert rec == read, (prog, flt, cut(rec), cut(read))
+
+        for opts in (["--no-libcall"], []):
+            d = os.path.join(ctx.work, "shared")
+            p = ctx.run("record", "-q", *opts, "-d", d, "--", exe, "shared", data=False)
+            assert p.returncode == 0 and p.stdout == "done\n", (prog, opts, p.returncode, p.stderr)
+            n = calls(ctx, d)
+            assert (n.get("leaf"), n.get("work"), n.get("body"), n.get("yield_"), n.get("resume")) == \
+                (7, 2, 2, 4, 6), (prog, opts, n)
+
+        whole = os.path.join(ctx.work, "first-" + prog)
+        ctx.run("record", "-q", "--no-libcall", "-d", whole, "--", exe, "first", data=False, check=True)
+        d = os.path.join(ctx.work, "flt")
+        ctx.run("record", "-q", "--no-libcall", "-d", d, "-F", "job", "--", exe, "first", data=False, check=True)
+        rec, read = replay(ctx, d), replay(ctx, whole, "-F", "job")
+        assert rec == read and rec.count("job() {") == 2 and rec[-1] == "} /* job */", (prog, cut(rec), cut(read))

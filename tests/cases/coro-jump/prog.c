@@ -1,0 +1,121 @@
+/* Jumps out of coroutines, shared-stack coroutines, and a thread whose
+ * first written call is on a coroutine's stack.
+ *   jump:   3 rounds of a coroutine, made on the same stack each round and
+ *           entered from main -> a -> b, that longjmps out of y() back to
+ *           a(), which goes on: the jump leaves x and y on the coroutine's
+ *           stack and b on the main stack
+ *   shared: two coroutines on one shared stack (cloudwu/coroutine style:
+ *           a suspended one's stack is saved by memcpy, a new one is made
+ *           with makecontext on the same stack, and the old one copied back
+ *           and resumed later)
+ *   first:  two coroutines on their own stacks, the first suspended in
+ *           job(1) while the second runs; recorded with -F job, the
+ *           thread's first written call is on the first coroutine's stack */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+static ucontext_t mainc, co;
+static char stack[65536];
+__attribute__((noinline)) int leaf(int x) { __asm__ volatile(""); return x + 1; }
+
+static jmp_buf jb;
+__attribute__((noinline)) void y(void) { leaf(1); longjmp(jb, 1); }
+__attribute__((noinline)) void x(void) { y(); }
+__attribute__((noinline)) void b(void) { swapcontext(&mainc, &co); leaf(2); }
+__attribute__((noinline)) void a(void) { if (!setjmp(jb)) b(); leaf(3); }
+
+#define STK (256 * 1024)
+static char shared[STK] __attribute__((aligned(16)));
+struct sco { ucontext_t ctx; char *save; size_t size; int status; int arg; };
+static struct sco cos[2];
+static int running = -1;
+__attribute__((noinline)) void save_stack(struct sco *c, char *top)
+{
+	char here = 0;
+	c->size = (size_t)(top - &here);
+	c->save = realloc(c->save, c->size);
+	memcpy(c->save, &here, c->size);
+}
+__attribute__((noinline)) void yield_(void)
+{
+	struct sco *c = &cos[running];
+	save_stack(c, shared + STK);
+	c->status = 2;
+	running = -1;
+	swapcontext(&c->ctx, &mainc);
+}
+__attribute__((noinline)) void work(int id) { leaf(id); yield_(); leaf(id + 10); yield_(); leaf(id + 20); }
+__attribute__((noinline)) void body(int id) { work(id); }
+__attribute__((no_instrument_function)) static void mainfunc(void)
+{
+	int id = running;
+	body(cos[id].arg);
+	cos[id].status = 0;
+	running = -1;
+}
+__attribute__((noinline)) void resume(int id)
+{
+	struct sco *c = &cos[id];
+	running = id;
+	if (c->status == 1) {
+		getcontext(&c->ctx);
+		c->ctx.uc_stack.ss_sp = shared;
+		c->ctx.uc_stack.ss_size = STK;
+		c->ctx.uc_link = &mainc;
+		c->status = 3;
+		makecontext(&c->ctx, mainfunc, 0);
+	} else {
+		memcpy(shared + STK - c->size, c->save, c->size);
+		c->status = 3;
+	}
+	swapcontext(&mainc, &c->ctx);
+}
+
+static ucontext_t wa, wb;
+static char sa[65536], sb[65536];
+__attribute__((noinline)) void ya(void) { swapcontext(&wa, &mainc); }
+__attribute__((noinline)) void job(int w) { leaf(w); if (w == 1) ya(); leaf(w); }
+__attribute__((noinline)) void fa(void) { job(1); }
+__attribute__((noinline)) void fb(void) { job(2); }
+/* (a macro: -fpatchable-function-entry instruments every function) */
+#define mk(c, s, fn) do {                        \
+		getcontext(c);                   \
+		(c)->uc_stack.ss_sp = (s);       \
+		(c)->uc_stack.ss_size = 65536;   \
+		(c)->uc_link = &mainc;           \
+		makecontext((c), (fn), 0);       \
+	} while (0)
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "jump";
+	if (!strcmp(mode, "jump")) {
+		for (int i = 0; i < 3; i++) {
+			mk(&co, stack, x);
+			a();
+		}
+	} else if (!strcmp(mode, "shared")) {
+		cos[0].status = cos[1].status = 1;
+		cos[1].arg = 100;
+		for (int alive = 1; alive;) {
+			alive = 0;
+			for (int i = 0; i < 2; i++)
+				if (cos[i].status) {
+					resume(i);
+					alive = 1;
+				}
+		}
+	} else {
+		mk(&wa, sa, fa);
+		mk(&wb, sb, fb);
+		swapcontext(&mainc, &wa);
+		leaf(7);
+		swapcontext(&mainc, &wb);
+		swapcontext(&mainc, &wa);
+	}
+	leaf(4);
+	printf("done\n");
+	return 0;
+}

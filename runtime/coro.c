@@ -384,7 +384,7 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 	t->ss_top = next->top;
 	t->ss_cap = next->cap;
 	window_set(t, next->min, next->max);
-	fnt_filter_unpark(t, &next->flt);
+	fnt_filter_unpark(t, &next->flt, !to);
 	t->stk_base = t->depth - next->frames;
 	if (next->top && next->base != t->stk_base)
 		for (uint32_t i = 0; i < next->top; i++)     /* depths in this thread's counter */

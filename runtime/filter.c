@@ -994,6 +994,7 @@ void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
 	if (!fnt_filtering)
 		return;
 	p->fdepth = t->flt.fdepth;
+	p->fbase = t->flt_base;
 	p->f_root = t->flt.f_root;
 	p->n_root = t->flt.n_root;
 	p->h_open = t->flt.h_open;
@@ -1007,7 +1008,7 @@ void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
 	p->valid = 1;
 }
 
-void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
+void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p, int own)
 {
 	/* a stack new to the registry: no call open on it, the count anew */
 	t->off_epoch = p->off_epoch;
@@ -1015,17 +1016,26 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 	t->gone = p->gone;
 	if (!fnt_filtering)
 		return;
+	/* A stack other than the thread's own with no call open on it (a
+	 * sigaltstack handler that returned, entered again at the next
+	 * signal; a finished coroutine's stack used again) goes on as a new
+	 * one too, from the depth of this switch, as the reader has it
+	 * (tool/calls.c, switch_stack): not from the depth it was first
+	 * entered at.  Its -H bits (none set) stay with it. */
+	int fresh = !p->valid || (!own && p->fdepth == p->fbase);
 	/* the functions noted by depth were the other stack's (below the
 	 * depth this one goes on at, at least) */
-	t->flt_fn_lo = p->valid ? p->fdepth : t->flt.fdepth;
-	if (!p->valid) {
+	t->flt_fn_lo = fresh ? t->flt.fdepth : p->fdepth;
+	if (fresh) {
 		/* a new stack: the depth of the switch, and the -H calls open
 		 * below it still take their levels out, as in the reader */
 		t->flt.f_root = t->flt.n_root = t->flt.c_root = t->flt.c_keep = t->flt.d_lim = 0;
 		t->flt.n_dstack = 0;
-		t->flt.hbits = NULL;
+		t->flt.hbits = p->valid ? p->hbits : NULL;
+		t->flt_base = t->flt.fdepth;
 		return;
 	}
+	t->flt_base = p->fbase;
 	t->flt.fdepth = p->fdepth;
 	t->flt.f_root = p->f_root;
 	t->flt.n_root = p->n_root;

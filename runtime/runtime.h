@@ -65,6 +65,7 @@ struct fnt_filter_park {
 	int32_t off_rel;
 	struct fnt_gone gone;
 	int32_t fdepth, f_root, n_root, h_open, c_root, c_keep, d_lim;
+	int32_t fbase;           /* fdepth when the stack was entered anew */
 	uint32_t n_dstack;
 	struct { int32_t fdepth, prev; } dstack[8];
 	uint64_t *hbits;
@@ -210,6 +211,9 @@ struct fnt_thread {
 		uint8_t set, off;
 		uint8_t left;        /* the stack in use was left whole: parked as a new one */
 	} jmp_pend;
+	/* the record-time filters' depth when the machine stack in use was
+	 * entered anew (filter.c, fnt_filter_unpark) */
+	int32_t flt_base;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
 	uint64_t checked_at;
@@ -485,7 +489,7 @@ int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
  * outside any -F, -N or -C subtree, as the reader's filters start them);
  * a stack dropped with its state gives its memory back */
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p) FNT_HIDDEN;
-void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p) FNT_HIDDEN;
+void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p, int own) FNT_HIDDEN;
 void fnt_filter_park_drop(struct fnt_filter_park *p) FNT_HIDDEN;
 /* vfork: the child's -H bits, a copy of its parent's (the memory is shared,
  * and a hidden call the child enters and never leaves must not mark the

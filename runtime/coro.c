@@ -114,6 +114,8 @@ struct stack_state {
 	uint32_t pid, serial;    /* that thread (NO_SERIAL: not registered) */
 	uint32_t tid;
 	struct fnt_filter_park flt;   /* the record-time filters' state on it (filter.c) */
+	uintptr_t from;          /* the stack it was last entered from, and the calls open there then */
+	int32_t from_h;
 };
 /* a thread's held stack (switch_stacks) lives in its state */
 _Static_assert(sizeof(struct stack_state) <= sizeof(((struct fnt_thread *)0)->stk_held), "stk_held too small");
@@ -237,6 +239,28 @@ static int park_take(uint32_t k, uint64_t w, struct stack_state *out)
 	park_bit(k, 0);
 	park_set(k, PARK_FREE);
 	return 1;
+}
+
+/* The stack that parked stack `stack` was last entered from, and the
+ * calls open there then (setjmp.c: a jump out of a coroutine that a
+ * handler on a sigaltstack entered, back to where the handler ran): 1, or
+ * 0 when it is not parked.  A read of the slot that another thread may
+ * change meanwhile: the word is checked again after. */
+int fnt_coro_entered_from(uintptr_t stack, uintptr_t *from, int32_t *from_h)
+{
+	uint32_t h = park_hash(stack);
+	for (uint32_t i = 0; i < PARK_MAX; i++) {
+		uint32_t k = (h + i) & (PARK_MAX - 1);
+		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
+		if (!w)
+			return 0;
+		if ((w & 3) == PARK_HELD && PEEK(k, key) == stack) {
+			*from = PEEK(k, from);
+			*from_h = PEEK(k, from_h);
+			return __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE) == w;
+		}
+	}
+	return 0;
 }
 
 /* ...the one parked under key */
@@ -384,7 +408,7 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 	t->ss_top = next->top;
 	t->ss_cap = next->cap;
 	window_set(t, next->min, next->max);
-	fnt_filter_unpark(t, &next->flt, !to);
+	fnt_filter_unpark(t, &next->flt);
 	t->stk_base = t->depth - next->frames;
 	if (next->top && next->base != t->stk_base)
 		for (uint32_t i = 0; i < next->top; i++)     /* depths in this thread's counter */
@@ -426,6 +450,8 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 {
 	struct stack_state cur, next, *held = HELD(t);
 	int registered = t->state == FNT_T_ACTIVE, untracked = t->stk_cur == UNTRACKED;
+	uintptr_t from = t->stk_cur;
+	int32_t from_h = fnt_stack_calls(t);
 
 	mv->from = NO_SERIAL;
 	if ((t->stk_cur == to && !taken) || t->file)
@@ -454,25 +480,10 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 		cur.pid = t->pid;
 		cur.serial = registered ? t->serial : NO_SERIAL;
 		cur.tid = t->tid;
+		cur.from = t->stk_from;
+		cur.from_h = t->stk_from_h;
 		fnt_filter_park(t, &cur.flt);
-		if (t->jmp_pend.left) {
-			/* a jump left every call on it (setjmp.c): it goes on
-			 * as a new stack when it is entered again (a handler on
-			 * a sigaltstack, at the next signal): the record-time
-			 * filters count from the depth of that switch, as the
-			 * reader does, not from the calls the jump left */
-			struct fnt_filter_park was = cur.flt;
-			fnt_filter_park_drop(&cur.flt);
-			memset(&cur.flt, 0, sizeof(cur.flt));
-			/* (but for the calls it counts as entered while
-			 * recording was off: a jump back into it, to a buffer
-			 * set there, resumes them) */
-			cur.flt.off_epoch = was.off_epoch;
-			cur.flt.off_rel = was.off_rel;
-			cur.flt.gone = was.gone;
-		}
 	}
-	t->jmp_pend.left = 0;
 	if (taken) {
 		next = *taken;
 	} else if (to == UNTRACKED || !park_take_key(to ? to : own_key(t), &next)) {
@@ -507,6 +518,8 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 	if (!untracked)
 		t->stk_hint = (uint32_t)k + 1;
 	run_on(t, to, &next);
+	t->stk_from = from;
+	t->stk_from_h = from_h;
 	if (to && registered && next.serial != NO_SERIAL && next.pid == t->pid && next.serial != t->serial &&
 	    next.frames > 0) {
 		mv->from = next.serial;

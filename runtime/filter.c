@@ -1008,7 +1008,7 @@ void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
 	p->valid = 1;
 }
 
-void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p, int own)
+void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 {
 	/* a stack new to the registry: no call open on it, the count anew */
 	t->off_epoch = p->off_epoch;
@@ -1016,13 +1016,13 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p, in
 	t->gone = p->gone;
 	if (!fnt_filtering)
 		return;
-	/* A stack other than the thread's own with no call open on it (a
-	 * sigaltstack handler that returned, entered again at the next
-	 * signal; a finished coroutine's stack used again) goes on as a new
-	 * one too, from the depth of this switch, as the reader has it
-	 * (tool/calls.c, switch_stack): not from the depth it was first
-	 * entered at.  Its -H bits (none set) stay with it. */
-	int fresh = !p->valid || (!own && p->fdepth == p->fbase);
+	/* (a stack entered again with no call open on it goes on from the
+	 * depth it was first entered at, as in the reader: tool/calls.c,
+	 * switch_stack; the depth of the switch would show a sigaltstack
+	 * handler under the call it interrupts, but the reader cannot tell
+	 * such a stack from one with calls open that were not written: -H,
+	 * -N, recording off) */
+	int fresh = !p->valid;
 	/* the functions noted by depth were the other stack's (below the
 	 * depth this one goes on at, at least) */
 	t->flt_fn_lo = fresh ? t->flt.fdepth : p->fdepth;
@@ -1031,7 +1031,7 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p, in
 		 * below it still take their levels out, as in the reader */
 		t->flt.f_root = t->flt.n_root = t->flt.c_root = t->flt.c_keep = t->flt.d_lim = 0;
 		t->flt.n_dstack = 0;
-		t->flt.hbits = p->valid ? p->hbits : NULL;
+		t->flt.hbits = NULL;
 		t->flt_base = t->flt.fdepth;
 		return;
 	}

@@ -159,7 +159,7 @@ struct fnt_thread {
 	/* the stack left when coro.c's registry had no slot for it, while the
 	 * thread runs on one it does not track (coro.c's struct stack_state;
 	 * a key of 0: none) */
-	uint64_t stk_held[44];
+	uint64_t stk_held[46];
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -192,15 +192,14 @@ struct fnt_thread {
 		uint32_t epoch;
 		int32_t rel;
 		uintptr_t stk;
-		int32_t h;
+		int32_t h;           /* (the written calls; hf: every call, as stk_from_h counts) */
+		int32_t hf;
 	} jmp_off[8];
 	/* a jump to a buffer set on another machine stack: that stack's
 	 * filter depth, shadow stack height, written calls open and count of
 	 * calls entered while off (off: the jump was made while off), for when
 	 * the thread is found on it (coro.c run_on); land: the written calls
-	 * above the buffer found there, for the UNWIND after the SWITCH;
-	 * left: the jump left every call of the stack in use, whose filter
-	 * state goes with them when it is parked (coro.c switch_stacks) */
+	 * above the buffer found there, for the UNWIND after the SWITCH */
 	struct {
 		uintptr_t stk;
 		int32_t fdepth;
@@ -209,11 +208,15 @@ struct fnt_thread {
 		int32_t rel;
 		int32_t h, land;
 		uint8_t set, off;
-		uint8_t left;        /* the stack in use was left whole: parked as a new one */
 	} jmp_pend;
 	/* the record-time filters' depth when the machine stack in use was
 	 * entered anew (filter.c, fnt_filter_unpark) */
 	int32_t flt_base;
+	/* the machine stack the thread was on before it entered the one in
+	 * use, and the calls open on it then (every call: the record-time
+	 * filters' depth when they are on), for a jump back to it (setjmp.c) */
+	int32_t stk_from_h;
+	uintptr_t stk_from;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
 	uint64_t checked_at;
@@ -385,6 +388,13 @@ void fnt_note_setcontext(const void *ucp) FNT_HIDDEN;
 
 /* record-time filters (filter.c) */
 extern uint32_t fnt_filtering FNT_HIDDEN;   /* non-zero when any filter is on; read-only after init */
+/* the calls open on the machine stack in use: every one, the
+ * record-time filters' depth when they are on (the written calls are all
+ * of them without filters) */
+static inline int32_t fnt_stack_calls(const struct fnt_thread *t)
+{
+	return fnt_filtering ? t->flt.fdepth - t->flt_base : t->depth - t->stk_base;
+}
 #define FNT_FILTER_ON          1u
 #define FNT_FILTER_DEPTH_ONLY  2u   /* no --module: a hidden call only moves the depth */
 #define FNT_FILTER_HAS_F       4u   /* -F given */
@@ -489,7 +499,7 @@ int fnt_trigger_unwind_erase(struct fnt_thread *t, int32_t depth) FNT_HIDDEN;
  * outside any -F, -N or -C subtree, as the reader's filters start them);
  * a stack dropped with its state gives its memory back */
 void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p) FNT_HIDDEN;
-void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p, int own) FNT_HIDDEN;
+void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p) FNT_HIDDEN;
 void fnt_filter_park_drop(struct fnt_filter_park *p) FNT_HIDDEN;
 /* vfork: the child's -H bits, a copy of its parent's (the memory is shared,
  * and a hidden call the child enters and never leaves must not mark the
@@ -567,6 +577,7 @@ int fnt_put_ext(struct fnt_thread *t, unsigned ext, size_t max, fnt_fill_fn *fil
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n) FNT_HIDDEN;
 void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn, uintptr_t ip) FNT_HIDDEN;
 int fnt_coro_named(const struct fnt_thread *t) FNT_HIDDEN;
+int fnt_coro_entered_from(uintptr_t stack, uintptr_t *from, int32_t *from_h) FNT_HIDDEN;
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
 /* A -pg/patchable return whose slot is on no frame of the shadow stack in
  * use (coro.c): 1 when a parked stack holds it, which is now the stack in

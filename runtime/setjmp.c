@@ -54,6 +54,7 @@ void *fnt_note_setjmp(void *env, int which)
 	t->jmp_off[i].rel = t->off_rel;
 	t->jmp_off[i].stk = t->stk_cur;
 	t->jmp_off[i].h = t->depth - t->stk_base;
+	t->jmp_off[i].hf = fnt_stack_calls(t);
 	t->jmp[i].guard_free = !t->busy;
 	return jmp_target(which);
 }
@@ -78,6 +79,23 @@ static void guard_abandoned(struct fnt_thread *t)
 	t->busy = 0;
 }
 
+/* Does a jump to buffer j, set on another stack, leave the stack in use
+ * for good?  When the buffer is on the stack this one was entered from,
+ * below the calls open there then; or on the stack that one was entered
+ * from, below those (a handler on a sigaltstack that entered a coroutine,
+ * which jumps back to where the handler ran).  Never from the thread's own
+ * stack. */
+static int jump_out(const struct fnt_thread *t, const __typeof__(t->jmp_off[0]) *j)
+{
+	uintptr_t from;
+	int32_t from_h;
+	if (!t->stk_cur)
+		return 0;
+	if (t->stk_from == j->stk)
+		return j->hf <= t->stk_from_h;
+	return t->stk_from && fnt_coro_entered_from(t->stk_from, &from, &from_h) && from == j->stk && j->hf <= from_h;
+}
+
 /* the jump back to env: the frames it leaves, recorded as unwound */
 static void jmp_unwind(const void *env)
 {
@@ -97,7 +115,7 @@ static void jmp_unwind(const void *env)
 		 * at a hook there */
 		/* the depth the jump goes back to on the stack in use; and its
 		 * shadow stack's height */
-		int32_t to = t->jmp[i].depth;
+		int32_t to = t->jmp[i].depth, fto = t->jmp[i].fdepth;
 		uint32_t ss_to = t->jmp[i].ss_top;
 		if (t->jmp_off[i].stk != t->stk_cur) {
 			t->jmp_pend.stk = t->jmp_off[i].stk;
@@ -109,22 +127,30 @@ static void jmp_unwind(const void *env)
 			t->jmp_pend.rel = t->jmp_off[i].rel;
 			t->jmp_pend.off = fnt_paused() != 0;
 			t->jmp_pend.set = 1;
-			/* A buffer below the base of the stack in use (a jump out
-			 * of a coroutine, or of a handler on a sigaltstack, back
-			 * to where it was entered from): every call open on this
+			/* A buffer on the stack the one in use was entered from,
+			 * below the calls open there then (a jump out of a
+			 * coroutine, or of a handler on a sigaltstack, back to
+			 * where it was entered from): every call open on this
 			 * stack is left, and those on the buffer's stack above it
 			 * are closed once the thread is found there (before, both
 			 * went here, as many calls as lay above the buffer in the
 			 * thread's count, and the calls made after the jump
 			 * showed inside the frames it left on the buffer's
-			 * stack).  A deeper one (stacks that take turns by jumps,
-			 * each resuming the other's buffer) leaves this stack's
-			 * calls open, and its shadow stack as it is. */
-			if (to <= t->stk_base) {
+			 * stack); the stack left has no call open, and starts
+			 * anew when it is entered again (filter.c).  Any other
+			 * (stacks that take turns by jumps, each resuming the
+			 * other's buffer; a jump from the thread's own stack)
+			 * leaves this stack as it is: its calls, its shadow stack
+			 * and its filter depth.  (The calls are counted whole,
+			 * written or not, so that record-time filters decide as
+			 * a recording without them does.) */
+			if (jump_out(t, &t->jmp_off[i])) {
 				to = t->stk_base;
+				fto = t->flt_base;
 				ss_to = 0;
-				t->jmp_pend.left = 1;
 			} else {
+				to = t->depth;
+				fto = t->flt.fdepth;
 				ss_to = t->ss_top;
 			}
 		} else if (fnt_paused()) {
@@ -139,7 +165,7 @@ static void jmp_unwind(const void *env)
 				n -= fnt_trigger_unwind_erase(t, to);
 			t->busy = 0;
 		}
-		fnt_filter_longjmp(t, t->jmp[i].fdepth);
+		fnt_filter_longjmp(t, fto);
 		if (n <= 0)
 			fnt_shadow_cut(t, ss_to);   /* only frames the filters left out were left */
 		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)

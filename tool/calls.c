@@ -245,13 +245,6 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 		fs_init(&slot->fs);
 		slot->stack = id;
 		slot->base = depth;
-	} else if (id && !slot->fs.n && !slot->owed && !slot->gh.n) {
-		/* a stack with no call open (a sigaltstack handler that
-		 * returned, entered again at the next signal, or a finished
-		 * coroutine's stack used again): its calls start at the depth
-		 * of this switch, as on a new stack, not of the first one (the
-		 * runtime's record-time filters count so too: filter.c) */
-		slot->base = depth;
 	}
 	struct tstack cur = *s;
 	s->fs = slot->fs;

@@ -364,18 +364,6 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 		b->next->end(b->next_ctx, th, f, end_ns, how);
 }
 
-/* a stack entered anew starts under the path of the stack it is entered
- * from, whose frames it borrows */
-static void borrow_path(struct ct_thread *s, struct ct_parked *slot)
-{
-	for (size_t i = 0; i < s->e.n; i++) {
-		struct ct_entry *e = ps_push(&slot->e);
-		*e = *(struct ct_entry *)ps_at(&s->e, i);
-		e->borrowed = 1;
-		e->anchor = 0;
-	}
-}
-
 static void on_switched(void *ctx, struct trace_thread *th, uint64_t from, uint64_t to)
 {
 	struct calltree_build *b = ctx;
@@ -384,24 +372,17 @@ static void on_switched(void *ctx, struct trace_thread *th, uint64_t from, uint6
 	for (size_t i = 0; i < s->n_parked && !slot; i++)
 		if (s->parked[i].id == to)
 			slot = &s->parked[i];
-	if (slot && to) {
-		/* a stack with no call of its own open (a sigaltstack
-		 * handler that returned, entered again at the next signal):
-		 * its calls go under the path it is entered from now, as on a
-		 * new stack (calls.c, switch_stack) */
-		const struct ct_entry *top = ps_top(&slot->e);
-		if (!top || top->borrowed) {
-			ps_free(&slot->e);
-			ps_init(&slot->e, sizeof(struct ct_entry));
-			borrow_path(s, slot);
-		}
-	}
 	if (!slot) {
 		s->parked = xrealloc(s->parked, (s->n_parked + 1) * sizeof(*s->parked));
 		slot = &s->parked[s->n_parked++];
 		slot->id = to;
 		ps_init(&slot->e, sizeof(struct ct_entry));
-		borrow_path(s, slot);
+		for (size_t i = 0; i < s->e.n; i++) {
+			struct ct_entry *e = ps_push(&slot->e);
+			*e = *(struct ct_entry *)ps_at(&s->e, i);
+			e->borrowed = 1;
+			e->anchor = 0;
+		}
 	}
 	struct pstack cur = s->e;
 	s->e = slot->e;

@@ -8,6 +8,8 @@
  *           a suspended one's stack is saved by memcpy, a new one is made
  *           with makecontext on the same stack, and the old one copied back
  *           and resumed later)
+ *   pingpong: main and a coroutine hand control to each other by setjmp
+ *           and longjmp, each resuming a buffer set on the other's stack
  *   first:  two coroutines on their own stacks, the first suspended in
  *           job(1) while the second runs; recorded with -F job, the
  *           thread's first written call is on the first coroutine's stack */
@@ -79,6 +81,16 @@ __attribute__((noinline)) void ya(void) { swapcontext(&wa, &mainc); }
 __attribute__((noinline)) void job(int w) { leaf(w); if (w == 1) ya(); leaf(w); }
 __attribute__((noinline)) void fa(void) { job(1); }
 __attribute__((noinline)) void fb(void) { job(2); }
+static jmp_buf mbuf, cbuf;
+static ucontext_t pc;
+static char pstk[65536];
+static volatile int pdone;
+__attribute__((noinline)) void co_yield(void) { if (!setjmp(cbuf)) longjmp(mbuf, 1); }
+__attribute__((noinline)) void cwork(int i) { leaf(i); co_yield(); leaf(i + 100); }
+__attribute__((noinline)) void cbody(void) { for (int i = 0; i < 3; i++) cwork(i); pdone = 1; longjmp(mbuf, 1); }
+__attribute__((noinline)) void presume(void) { if (!setjmp(mbuf)) longjmp(cbuf, 1); }
+__attribute__((noinline)) void pstart(void) { if (!setjmp(mbuf)) swapcontext(&mainc, &pc); }
+
 /* (a macro: -fpatchable-function-entry instruments every function) */
 #define mk(c, s, fn) do {                        \
 		getcontext(c);                   \
@@ -95,6 +107,13 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 3; i++) {
 			mk(&co, stack, x);
 			a();
+		}
+	} else if (!strcmp(mode, "pingpong")) {
+		mk(&pc, pstk, cbody);
+		pstart();
+		while (!pdone) {
+			leaf(50);
+			presume();
 		}
 	} else if (!strcmp(mode, "shared")) {
 		cos[0].status = cos[1].status = 1;

@@ -29,28 +29,11 @@ __attribute__((noinline)) void outer(void)
 	leaf(9);
 }
 
-/* "varied": a handler on the sigaltstack that returns, raised from three
- * depths: each time its calls go under the call it interrupts (before,
- * under the depth of the first signal, in the replay, the graph and the
- * record-time filters alike) */
-static void on_alrm(int sig) { leaf(sig); }
-__attribute__((noinline)) void p1(void) { raise(SIGALRM); }
-__attribute__((noinline)) void p3(void) { raise(SIGALRM); leaf(3); }
-__attribute__((noinline)) void p2(void) { p3(); }
-
 int main(int argc, char **argv)
 {
 	int rounds = 12;
 	sigaltstack(&(stack_t){ .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) }, NULL);
 	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_usr1, .sa_flags = SA_ONSTACK }, NULL);
-	if (argc > 1 && argv[1][0] == 'v') {
-		sigaction(SIGALRM, &(struct sigaction){ .sa_handler = on_alrm, .sa_flags = SA_ONSTACK }, NULL);
-		p2();
-		p1();
-		p2();
-		printf("varied\n");
-		return 0;
-	}
 	if (argc > 1) {
 		sigaction(SIGUSR2, &(struct sigaction){ .sa_handler = on_usr2, .sa_flags = SA_ONSTACK }, NULL);
 		outer();

@@ -241,6 +241,35 @@ static int park_take(uint32_t k, uint64_t w, struct stack_state *out)
 	return 1;
 }
 
+/* The slot holding the stack parked under key, and its word in *wp, or
+ * UINT32_MAX */
+static uint32_t park_find(uint64_t key, uint64_t *wp)
+{
+	uint32_t h = park_hash(key);
+	for (uint32_t i = 0; i < PARK_MAX; i++) {
+		uint32_t k = (h + i) & (PARK_MAX - 1);
+		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
+		if (!w)
+			break;
+		if ((w & 3) == PARK_HELD && PEEK(k, key) == key) {
+			*wp = w;
+			return k;
+		}
+	}
+	return UINT32_MAX;
+}
+
+/* ...taken out of the registry */
+static int park_take_key(uint64_t key, struct stack_state *out)
+{
+	uint64_t w;
+	uint32_t k;
+	while ((k = park_find(key, &w)) != UINT32_MAX)
+		if (park_take(k, w, out))
+			return 1;       /* (else changed meanwhile: look again) */
+	return 0;
+}
+
 /* The stack that parked stack `stack` was last entered from, and the
  * calls open there then (setjmp.c: a jump out of a coroutine that a
  * handler on a sigaltstack entered, back to where the handler ran): 1, or
@@ -248,37 +277,13 @@ static int park_take(uint32_t k, uint64_t w, struct stack_state *out)
  * change meanwhile: the word is checked again after. */
 int fnt_coro_entered_from(uintptr_t stack, uintptr_t *from, int32_t *from_h)
 {
-	uint32_t h = park_hash(stack);
-	for (uint32_t i = 0; i < PARK_MAX; i++) {
-		uint32_t k = (h + i) & (PARK_MAX - 1);
-		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
-		if (!w)
-			return 0;
-		if ((w & 3) == PARK_HELD && PEEK(k, key) == stack) {
-			*from = PEEK(k, from);
-			*from_h = PEEK(k, from_h);
-			return __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE) == w;
-		}
-	}
-	return 0;
-}
-
-/* ...the one parked under key */
-static int park_take_key(uint64_t key, struct stack_state *out)
-{
-	uint32_t h = park_hash(key);
-	for (uint32_t i = 0; i < PARK_MAX; i++) {
-		uint32_t k = (h + i) & (PARK_MAX - 1);
-		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
-		if (!w)
-			return 0;
-		if ((w & 3) == PARK_HELD && PEEK(k, key) == key) {
-			if (park_take(k, w, out))
-				return 1;
-			i--;            /* changed meanwhile: look again */
-		}
-	}
-	return 0;
+	uint64_t w;
+	uint32_t k = park_find(stack, &w);
+	if (k == UINT32_MAX)
+		return 0;
+	*from = PEEK(k, from);
+	*from_h = PEEK(k, from_h);
+	return __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE) == w;
 }
 
 /* The parked stack that sp is on: one whose stack pointers take sp (with

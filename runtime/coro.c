@@ -910,6 +910,12 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 	return 0;
 }
 
+/* is the thread on a stack other than its own, named in SWITCH records? */
+int fnt_coro_named(const struct fnt_thread *t)
+{
+	return t->stk_cur && t->stk_cur != UNTRACKED;
+}
+
 #ifndef FNT_STATIC_ARCHIVE
 
 #define CTX_MAX (2 * PARK_MAX)   /* ucontexts known, per process (open addressing) */
@@ -971,12 +977,6 @@ static void *real_fn(void **cache, const char *name)
 }
 
 static void *real_make, *real_swap, *real_set;
-
-/* is the thread on a stack other than its own, named in SWITCH records? */
-int fnt_coro_named(const struct fnt_thread *t)
-{
-	return t->stk_cur && t->stk_cur != UNTRACKED;
-}
 
 /* from the makecontext stub: the context now starts on its own stack */
 void *fnt_coro_made(ucontext_t *ucp) FNT_HIDDEN;

@@ -136,8 +136,9 @@ static void jmp_unwind(const void *env)
 			 * went here, as many calls as lay above the buffer in the
 			 * thread's count, and the calls made after the jump
 			 * showed inside the frames it left on the buffer's
-			 * stack); the stack left has no call open, and starts
-			 * anew when it is entered again (filter.c).  Any other
+			 * stack); the stack left has no call open, and its
+			 * filters' depth goes back to the one it was entered at
+			 * (where the reader starts it again too).  Any other
 			 * (stacks that take turns by jumps, each resuming the
 			 * other's buffer; a jump from the thread's own stack)
 			 * leaves this stack as it is: its calls, its shadow stack

@@ -146,9 +146,15 @@ static void jmp_unwind(const void *env)
 			 * written or not, so that record-time filters decide as
 			 * a recording without them does.) */
 			if (jump_out(t, &t->jmp_off[i])) {
+				/* (its shadow stack is cut to the buffer's height, as
+				 * before, not emptied: a coroutine that the program
+				 * resumes later by a jump returns through the frames
+				 * cut, whose return addresses only the graveyard then
+				 * holds, 1,024 for the process; emptied, a scheduler
+				 * of coroutines on four threads ran past it and the
+				 * runtime aborted: "shadow stack out of sync") */
 				to = t->stk_base;
 				fto = t->flt_base;
-				ss_to = 0;
 			} else {
 				to = t->depth;
 				fto = t->flt.fdepth;

@@ -1016,17 +1016,10 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 	t->gone = p->gone;
 	if (!fnt_filtering)
 		return;
-	/* (a stack entered again with no call open on it goes on from the
-	 * depth it was first entered at, as in the reader: tool/calls.c,
-	 * switch_stack; the depth of the switch would show a sigaltstack
-	 * handler under the call it interrupts, but the reader cannot tell
-	 * such a stack from one with calls open that were not written: -H,
-	 * -N, recording off) */
-	int fresh = !p->valid;
 	/* the functions noted by depth were the other stack's (below the
 	 * depth this one goes on at, at least) */
-	t->flt_fn_lo = fresh ? t->flt.fdepth : p->fdepth;
-	if (fresh) {
+	t->flt_fn_lo = p->valid ? p->fdepth : t->flt.fdepth;
+	if (!p->valid) {
 		/* a new stack: the depth of the switch, and the -H calls open
 		 * below it still take their levels out, as in the reader */
 		t->flt.f_root = t->flt.n_root = t->flt.c_root = t->flt.c_keep = t->flt.d_lim = 0;
@@ -1035,6 +1028,10 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 		t->flt_base = t->flt.fdepth;
 		return;
 	}
+	/* (entered again with no call open on it, a stack goes on from the
+	 * depth it was first entered at, as in the reader, tool/calls.c: the
+	 * reader cannot tell it from one with calls open that were not
+	 * written, -H, -N, recording off) */
 	t->flt_base = p->fbase;
 	t->flt.fdepth = p->fdepth;
 	t->flt.f_root = p->f_root;

@@ -160,7 +160,7 @@ static inline __attribute__((always_inline)) struct fnt_shadow_entry *exit_frame
 	if (unlikely(!top || !fast_allowed()))
 		return NULL;
 	e = &t->ss[top - 1];
-	if (unlikely(e->slot != sp - 8 || !e->written || !thread_ready(t, sp, 0)))
+	if (unlikely(e->slot != sp - 8 || !(e->written & FNT_SS_WRITTEN) || !thread_ready(t, sp, 0)))
 		return NULL;
 	return e;
 }

@@ -57,6 +57,11 @@ void fnt_shadow_cut(struct fnt_thread *t, uint32_t top)
 		t->ss_top = top;
 }
 
+void fnt_shadow_close(struct fnt_thread *t)
+{
+	(void)t;
+}
+
 void fnt_shadow_unswap(const struct fnt_thread *saved)
 {
 	(void)saved;
@@ -568,13 +573,49 @@ void fnt_shadow_cut(struct fnt_thread *t, uint32_t top)
 		t->ss_top = top;
 }
 
+/* A jump leaves the machine stack in use for good (setjmp.c): the trace
+ * closes every call open on it, and the filters' depth goes back to its
+ * base.  Its frames may still return: a scheduler that runs coroutines by
+ * setjmp/longjmp resumes one by a jump into it later, and it returns
+ * through them.  So each frame stays, with its real return address,
+ * marked CLOSED: its return writes nothing and the filters do not see it
+ * (exit_event), and dropping it records nothing (shadow_drop).  Before,
+ * the frames went to the graveyard, whose 1,024 entries for the process
+ * a coroutine kept waiting while others yielded outlived: its return then
+ * found no address and the runtime aborted the program.  The entries that
+ * are no live frame's (an earlier round's, left below the frames entered
+ * since at the same slots) go now, so that a stack left this way again
+ * and again does not fill its shadow stack. */
+void fnt_shadow_close(struct fnt_thread *t)
+{
+	uint32_t top = t->ss_top, w = top;
+	uintptr_t above = 0;
+	/* from the top down, a live frame's slot lies above every slot above
+	 * it; the live ones gather at the top end (w never passes i)... */
+	for (uint32_t i = top; i-- > 0;) {
+		struct fnt_shadow_entry e = t->ss[i];
+		if (e.slot > above) {
+			above = e.slot;
+			e.written = (e.written & FNT_SS_KEPT) | FNT_SS_CLOSED;
+			t->ss[--w] = e;
+		} else {
+			grave_add(&e);
+		}
+	}
+	/* ...and go down to the bottom */
+	memmove(t->ss, t->ss + w, (top - w) * sizeof(*t->ss));
+	t->ss_top = top - w;
+}
+
 /* Pop the frames from index j up, recording the written ones as unwound;
- * the record-time filters leave them too. */
+ * the record-time filters leave them too (not the CLOSED ones, which they
+ * left already). */
 static void shadow_drop(struct fnt_thread *t, uint32_t j)
 {
-	uint32_t n = 0, all = t->ss_top - j, gone = 0;
+	uint32_t n = 0, all = 0, gone = 0;
 	int32_t from = 0;
 	for (uint32_t i = j; i < t->ss_top; i++) {
+		all += !(t->ss[i].written & FNT_SS_CLOSED);
 		/* a library call under -finstrument-functions code that an
 		 * exception left: the exit hooks its cleanups ran for the frames
 		 * around it already closed it (the reader closes the frames
@@ -703,7 +744,8 @@ void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 			continue;
 		t->busy = 1;
 		barrier();
-		if ((unlikely(fnt_filtering | fnt_paused()) && fnt_gate_skip(t, e.fn, 1)) || !e.written) {
+		if ((e.written & FNT_SS_CLOSED) ||
+		    (unlikely(fnt_filtering | fnt_paused()) && fnt_gate_skip(t, e.fn, 1)) || !e.written) {
 			barrier();
 			t->busy = 0;
 			continue;
@@ -768,6 +810,9 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, struct fnt_regs *r)
 {
 	struct fnt_shadow_entry e = *ep;
+
+	if (unlikely(e.written & FNT_SS_CLOSED))
+		return;         /* (closed by the jump that left its stack: fnt_shadow_close) */
 
 	if (unlikely(fnt_filtering)) {
 		/* the filters see every return of a call they saw enter; an

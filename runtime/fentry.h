@@ -55,6 +55,12 @@ static inline uintptr_t fentry_fn(uintptr_t ret)
  * the return trampoline, and the stack walks leave its slot alone. */
 #define FNT_SS_WRITTEN 1u
 #define FNT_SS_KEPT 2u
+/* ...and CLOSED, a frame of a machine stack that a jump left for good
+ * (runtime/setjmp.c), whose call the trace closed there (UNWIND) and the
+ * filters no longer count: kept with its real return address, not
+ * written, because a coroutine resumed later by another jump returns
+ * through it (fnt_shadow_close) */
+#define FNT_SS_CLOSED 4u
 
 /* How a call is entered (fnt_shadow_enter_how, for runtime/libcall.c):
  * its return address swapped, as every traced call; kept (a call that does

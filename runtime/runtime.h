@@ -599,6 +599,9 @@ void fnt_shadow_release(struct fnt_thread *t) FNT_HIDDEN;
 /* the frames from index top up were left (a longjmp): off the shadow
  * stack, their return addresses kept for a last resort (fentry.c) */
 void fnt_shadow_cut(struct fnt_thread *t, uint32_t top) FNT_HIDDEN;
+/* a jump left the machine stack in use for good: its frames stay, closed
+ * (fentry.c) */
+void fnt_shadow_close(struct fnt_thread *t) FNT_HIDDEN;
 
 /* argument specs (runtime/argspec.c) */
 extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on the common path */

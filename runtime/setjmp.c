@@ -117,6 +117,7 @@ static void jmp_unwind(const void *env)
 		 * shadow stack's height */
 		int32_t to = t->jmp[i].depth, fto = t->jmp[i].fdepth;
 		uint32_t ss_to = t->jmp[i].ss_top;
+		int out = 0;
 		if (t->jmp_off[i].stk != t->stk_cur) {
 			t->jmp_pend.stk = t->jmp_off[i].stk;
 			t->jmp_pend.fdepth = t->jmp[i].fdepth;
@@ -146,15 +147,12 @@ static void jmp_unwind(const void *env)
 			 * written or not, so that record-time filters decide as
 			 * a recording without them does.) */
 			if (jump_out(t, &t->jmp_off[i])) {
-				/* (its shadow stack is cut to the buffer's height, as
-				 * before, not emptied: a coroutine that the program
-				 * resumes later by a jump returns through the frames
-				 * cut, whose return addresses only the graveyard then
-				 * holds, 1,024 for the process; emptied, a scheduler
-				 * of coroutines on four threads ran past it and the
-				 * runtime aborted: "shadow stack out of sync") */
+				/* (its shadow stack keeps its frames, closed: a
+				 * coroutine that the program resumes later by a jump
+				 * returns through them, fnt_shadow_close) */
 				to = t->stk_base;
 				fto = t->flt_base;
+				out = 1;
 			} else {
 				to = t->depth;
 				fto = t->flt.fdepth;
@@ -173,8 +171,8 @@ static void jmp_unwind(const void *env)
 			t->busy = 0;
 		}
 		fnt_filter_longjmp(t, fto);
-		if (n <= 0)
-			fnt_shadow_cut(t, ss_to);   /* only frames the filters left out were left */
+		if (n <= 0)     /* only frames the filters left out were left */
+			out ? fnt_shadow_close(t) : fnt_shadow_cut(t, ss_to);
 		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
 			break;
 		t->busy = FNT_BUSY_RUNTIME;
@@ -188,7 +186,7 @@ static void jmp_unwind(const void *env)
 			t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
 			t->pos = put_varint(t->pos, (uint64_t)n);
 			t->depth = to;
-			fnt_shadow_cut(t, ss_to);   /* those frames are gone */
+			out ? fnt_shadow_close(t) : fnt_shadow_cut(t, ss_to);   /* those frames are gone */
 		}
 		t->busy = 0;
 		break;

@@ -199,7 +199,7 @@
 	lea 48(%rsp), %rax
 	cmp %rax, E_SLOT(%rdi)
 	jne .Lex_bail                           /* frames to drop first, or another stack's */
-	cmpl $0, E_WRITTEN(%rdi)
+	testb $1, E_WRITTEN(%rdi)               /* FNT_SS_WRITTEN */
 	je .Lex_bail
 	/* (no value to capture: with no spec anywhere, no frame has a plan) */
 	mov %fs:T_POS(%rsi), %r8

@@ -12,7 +12,11 @@
  *           and longjmp, each resuming a buffer set on the other's stack
  *   first:  two coroutines on their own stacks, the first suspended in
  *           job(1) while the second runs; recorded with -F job, the
- *           thread's first written call is on the first coroutine's stack */
+ *           thread's first written call is on the first coroutine's stack
+ *   waiting: a scheduler that runs two coroutines by _setjmp/_longjmp
+ *           alone (each entered first by setcontext): the first yields
+ *           once and waits while the second yields WAIT_ROUNDS times, then
+ *           both run to their end */
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +95,36 @@ __attribute__((noinline)) void cbody(void) { for (int i = 0; i < 3; i++) cwork(i
 __attribute__((noinline)) void presume(void) { if (!setjmp(mbuf)) longjmp(cbuf, 1); }
 __attribute__((noinline)) void pstart(void) { if (!setjmp(mbuf)) swapcontext(&mainc, &pc); }
 
+#define WAIT_ROUNDS 1500
+struct wco { jmp_buf env; ucontext_t uc; char stack[65536]; int started, done, rounds; };
+static struct wco wcos[2];
+static struct wco *wcur;
+static jmp_buf wsched;
+__attribute__((noinline)) void wyield(void) { if (!_setjmp(wcur->env)) _longjmp(wsched, 1); }
+__attribute__((noinline)) void wstep(int i) { leaf(i); wyield(); leaf(i); }
+__attribute__((noinline)) void wbody(void)
+{
+	struct wco *c = wcur;
+	for (int i = 0; i < c->rounds; i++)
+		wstep(i);
+	c->done = 1;
+	_longjmp(wsched, 1);
+}
+__attribute__((noinline)) void wresume(struct wco *c)
+{
+	wcur = c;
+	if (!c->started) {
+		c->started = 1;
+		getcontext(&c->uc);
+		c->uc.uc_stack.ss_sp = c->stack;
+		c->uc.uc_stack.ss_size = sizeof(c->stack);
+		c->uc.uc_link = NULL;
+		makecontext(&c->uc, wbody, 0);
+		setcontext(&c->uc);
+	}
+	_longjmp(c->env, 1);
+}
+
 /* (a macro: -fpatchable-function-entry instruments every function) */
 #define mk(c, s, fn) do {                        \
 		getcontext(c);                   \
@@ -126,6 +160,18 @@ int main(int argc, char **argv)
 					alive = 1;
 				}
 		}
+	} else if (!strcmp(mode, "waiting")) {
+		wcos[0].rounds = 2;
+		wcos[1].rounds = WAIT_ROUNDS;
+		/* the first coroutine's one yield, then the second's all */
+		if (!_setjmp(wsched))
+			wresume(&wcos[0]);
+		while (!wcos[1].done)
+			if (!_setjmp(wsched))
+				wresume(&wcos[1]);
+		while (!wcos[0].done)
+			if (!_setjmp(wsched))
+				wresume(&wcos[0]);
 	} else {
 		mk(&wa, sa, fa);
 		mk(&wb, sb, fb);

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define FNT_FILE_MAGIC      "FNTRACE1"
-#define FNT_FORMAT_VERSION  2   /* 2: a NEW event names the slot of its two-way set */
+#define FNT_FORMAT_VERSION  3   /* 2: a NEW event names the slot of its two-way set; 3: SWITCH_OPEN, chunk `below` */
 #define FNT_FORMAT_OLDEST   1   /* the oldest version readers still take */
 #define FNT_HEADER_SIZE     4096u
 #define FNT_CHUNK_MAGIC     0x434e5446u   /* "FTNC" little-endian */
@@ -143,7 +143,7 @@ struct fnt_chunk_header {
 	uint64_t base_ticks;        /* event deltas start from here */
 	uint64_t mono_ns;           /* CLOCK_MONOTONIC when the chunk was started */
 	char     name[16];          /* thread name when the chunk was started */
-	uint64_t reserved;
+	uint64_t below;             /* stacks: 1 + calls of `depth` on the stack in use | (1 + calls under it) << 32 */
 };
 
 /*
@@ -176,6 +176,8 @@ enum fnt_ext {
 	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
 	                          * addresses, innermost first (fnt_capture_stack) */
 	FNT_EXT_SWITCH = 11,     /* body: varint stack: the thread switched to that machine stack (0: its own) */
+	FNT_EXT_SWITCH_OPEN = 21,   /* body: varint stack, varint n: a SWITCH to a stack with n > 0 calls open
+	                             * on it (version 3; a SWITCH then has none open) */
 	FNT_EXT_UNWIND_TO = 14,  /* body: varint addr: an exception's landing pad in the function that starts
 	                          * at addr: the frames inside its innermost open frame are gone */
 	FNT_EXT_LANDING = 12,    /* body: varint zigzag(ip - addr), right after an UNWIND_TO (delta 0):
@@ -396,6 +398,11 @@ static inline uint64_t fnt_chunk_events(const uint8_t *chunk, size_t size)
 		case FNT_EXT_CALLSITE:
 		case FNT_EXT_LOST:
 		case FNT_EXT_UNWIND:
+		case FNT_EXT_SWITCH_OPEN:   /* two varints */
+			if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
+				return n;
+			p += len;
+			__attribute__((fallthrough));
 		case FNT_EXT_SWITCH:
 		case FNT_EXT_UNWIND_TO:
 		case FNT_EXT_LANDING:

@@ -253,6 +253,7 @@ static int cursor_chunk(struct cursor *c)
 		if (c->have_seq && ch->seq > c->seq + 1) {
 			c->gap = ch->seq - c->seq - 1;
 			c->gap_depth = ch->depth;
+			c->gap_below = below_of(ch);
 		}
 		c->seq = ch->seq;
 		c->have_seq = 1;
@@ -408,6 +409,7 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				ev->kind = TRACE_GAP;
 				ev->count = c->gap;
 				ev->addr = (uint64_t)(int64_t)c->gap_depth;
+				ev->callsite_vaddr = c->gap_below;
 				ev->ns = c->th->last_ns;
 				ev->thread = c->th;
 				c->gap = 0;
@@ -547,17 +549,24 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 				p += record_after(p, c->end, FNT_EXT_LANDING, addr, &landing);   /* the pad itself */
 				break;
 			}
-			case FNT_EXT_SWITCH: {      /* a stack switch (coroutines) */
-				uint64_t id;
+			case FNT_EXT_SWITCH:        /* a stack switch (coroutines) */
+			case FNT_EXT_SWITCH_OPEN: {
+				uint64_t id, open = 0;
+				int m = 0, two = payload == FNT_EXT_SWITCH_OPEN;
 				n = get_varint(p, c->end, &id);
-				if (n <= 0) {
+				if (n > 0 && two)
+					m = get_varint(p + n, c->end, &open);
+				if (n <= 0 || (two && (m <= 0 || !open || open > (1u << 20) || c->p->hdr.version < 3))) {
 					chunk_damage(c, start);
 					continue;
 				}
-				p += n;
+				p += n + m;
 				c->ticks += d;
 				ev->kind = TRACE_SWITCH;
 				ev->count = id;
+				/* 1 + the calls open on it, when the file says (a
+				 * SWITCH of version 3 has none), else 0 */
+				ev->addr = two ? 1 + open : c->p->hdr.version >= 3;
 				break;
 			}
 			case FNT_EXT_THREAD_NAME: {

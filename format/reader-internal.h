@@ -43,6 +43,14 @@ struct walk_cache {
 	struct site_slot sites[1u << SITE_BITS];
 };
 
+/* A chunk's `below` (format.h), when it makes sense (each count under
+ * 2^20, as a depth the views take); else 0 */
+static inline uint64_t below_of(const struct fnt_chunk_header *ch)
+{
+	uint64_t on = ch->below & 0xffffffff, under = ch->below >> 32;
+	return on && on <= (1u << 20) && under <= (1u << 20) ? ch->below : 0;
+}
+
 struct cursor {
 	struct trace_thread *th;
 	struct trace_process *p;
@@ -67,6 +75,7 @@ struct cursor {
 	int have_seq;
 	uint32_t gap;
 	int32_t gap_depth;
+	uint64_t gap_below;           /* the chunk after the gap: its header's `below` (below_of) */
 	struct trace_event *buf;     /* decoded batch: buf[i..n) not yet handed out */
 	size_t i, n, cap;            /* cap: size of buf (at most TRACE_BATCH) */
 	uint64_t max_ns;             /* latest time in buf[0..n) */

@@ -48,6 +48,7 @@ struct trace_thread {
 	uint32_t *chunks;           /* chunk indices in this process's file, by seq */
 	size_t n_chunks, cap_chunks;
 	int32_t start_depth;        /* call depth at the first chunk (fork child, ring) */
+	uint64_t start_below;       /* its first chunk's `below` (format.h), or 0 */
 	uint32_t first_seq;         /* seq of its first chunk present (> 0: ring history overwritten) */
 	uint64_t history_ns;        /* ring: where its history starts (trace-relative), if first_seq > 0 */
 	uint64_t history_ticks;
@@ -230,7 +231,9 @@ enum trace_event_kind {
 	                       * that filled, a chunk damaged or never copied): the calls open
 	                       * before end in the gap (ns: the last event before it), and the
 	                       * calls the runtime counted open at the next chunk's start,
-	                       * (int64_t)addr of them, were entered in it */
+	                       * (int64_t)addr of them, were entered in it; callsite_vaddr: that
+	                       * chunk's `below` (format.h: how many of them are on the
+	                       * stack its first record, a SWITCH, names), or 0 */
 };
 
 /* The body of a MARK or STACK event, owned by the reader.  Such an event
@@ -252,7 +255,7 @@ struct trace_event {          /* 64 bytes, the fields of every ENTRY/EXIT first 
 	struct trace_thread *thread;
 	uint64_t callsite;          /* runtime return address of the call (ENTRY with --callsite) or 0 */
 	union {
-		uint64_t callsite_vaddr;        /* file vaddr of the call site */
+		uint64_t callsite_vaddr;        /* file vaddr of the call site (GAP: see TRACE_GAP) */
 		const struct trace_body *body;  /* MARK, STACK (see struct trace_body) */
 	};
 	union {

@@ -525,6 +525,7 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 	run_on(t, to, &next);
 	t->stk_from = from;
 	t->stk_from_h = from_h;
+	t->stk_from_w = untracked ? 0 : cur.frames;
 	if (to && registered && next.serial != NO_SERIAL && next.pid == t->pid && next.serial != t->serial &&
 	    next.frames > 0) {
 		mv->from = next.serial;

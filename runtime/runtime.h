@@ -216,6 +216,7 @@ struct fnt_thread {
 	 * use, and the calls open on it then (every call: the record-time
 	 * filters' depth when they are on), for a jump back to it (setjmp.c) */
 	int32_t stk_from_h;
+	int32_t stk_from_w;      /* ...and its written calls (a chunk's `below`, tracefile.c) */
 	uintptr_t stk_from;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
@@ -579,6 +580,12 @@ void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn, uintptr_t ip) FNT_HID
 int fnt_coro_named(const struct fnt_thread *t) FNT_HIDDEN;
 int fnt_coro_entered_from(uintptr_t stack, uintptr_t *from, int32_t *from_h) FNT_HIDDEN;
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack) FNT_HIDDEN;
+uint8_t *fnt_put_switch_at(struct fnt_thread *t, uint8_t *p, uintptr_t stack) FNT_HIDDEN;
+/* the written calls open on the machine stack in use */
+static inline int32_t fnt_stack_open(const struct fnt_thread *t)
+{
+	return t->depth - t->stk_base;
+}
 /* A -pg/patchable return whose slot is on no frame of the shadow stack in
  * use (coro.c): 1 when a parked stack holds it, which is now the stack in
  * use (a coroutine returned to its uc_link, or a fiber another thread

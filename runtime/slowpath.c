@@ -186,8 +186,9 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 	return 0;
 }
 
-/* an EXT record whose body is one varint (UNWIND, SWITCH); 0 written, -1 not */
-static int put_ext_value(struct fnt_thread *t, unsigned ext, uint64_t value)
+/* an EXT record whose body is one varint (UNWIND, SWITCH), or two (and
+ * value2: SWITCH_OPEN); 0 written, -1 not */
+static int put_ext_values(struct fnt_thread *t, unsigned ext, uint64_t value, int two, uint64_t value2)
 {
 	struct fnt_trace_file *tf = cur_file();
 	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != tf->pid || !t->chunk)
@@ -202,7 +203,14 @@ static int put_ext_value(struct fnt_thread *t, unsigned ext, uint64_t value)
 	t->last = now;
 	t->pos = put_varint(t->pos, ext_head(d, ext));
 	t->pos = put_varint(t->pos, value);
+	if (two)
+		t->pos = put_varint(t->pos, value2);
 	return 0;
+}
+
+static int put_ext_value(struct fnt_thread *t, unsigned ext, uint64_t value)
+{
+	return put_ext_values(t, ext, value, 0, 0);
 }
 
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
@@ -234,10 +242,24 @@ void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn, uintptr_t ip)
 	t->busy = 0;
 }
 
+/* the thread is on `stack` now: with the calls open on it, if any (a
+ * suspended coroutine resumed), so that a reader that did not see them
+ * entered (a flight recorder's history, a gap) knows where they begin */
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
 {
+	int32_t open = fnt_stack_open(t);
 	t->switches++;
-	put_ext_value(t, FNT_EXT_SWITCH, stack);
+	put_ext_values(t, open > 0 ? FNT_EXT_SWITCH_OPEN : FNT_EXT_SWITCH, stack, open > 0, (uint64_t)open);
+}
+
+/* the same at the start of a chunk (thread_chunk_start), where the record
+ * always fits (the room for an event past limit) */
+uint8_t *fnt_put_switch_at(struct fnt_thread *t, uint8_t *p, uintptr_t stack)
+{
+	int32_t open = fnt_stack_open(t);
+	p = put_varint(p, ext_head(0, open > 0 ? FNT_EXT_SWITCH_OPEN : FNT_EXT_SWITCH));
+	p = put_varint(p, stack);
+	return open > 0 ? put_varint(p, (uint64_t)open) : p;
 }
 
 void put_thread_name(struct fnt_thread *t)

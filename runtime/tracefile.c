@@ -529,21 +529,35 @@ int thread_chunk_start(struct fnt_thread *t)
 	/* empty slots hold an address no function has, so no hit is ever
 	 * written for a slot the reader has not seen filled */
 	memset(t->cache, 0xff, sizeof(t->cache));
+	int forked = unlikely(fork_note) && t->pid == tf->pid && t->tid == tf->pid;
+	/* A thread that has switched machine stacks: the chunk starts with a
+	 * SWITCH to the stack it is on (below), and its header says how many
+	 * of the calls its depth counts are open on that stack (the depth
+	 * counts on across switches: each stack's calls start where the
+	 * counter stood when the thread entered it), and, on a coroutine's
+	 * stack, how many lie on the thread's own stack under it (those open
+	 * on the stack it was entered from, when that is the thread's own;
+	 * else 0).  A reader that has no earlier chunk of the thread (a flight
+	 * recorder overwrote them, they went missing, the filters or recording
+	 * off left out the events before the switch) then starts on the right
+	 * stack, its frames at the right depths. */
+	int named = fnt_coro_named(t);
+	int sw = !forked && (named || (!t->stk_cur && (t->stk_runner || t->stk_base)));
+	ch->below = 0;
+	if (sw) {
+		int32_t on = fnt_stack_open(t), under = !t->stk_from && t->stk_from_w > 0 ? t->stk_from_w : 0;
+		ch->below = (1 + (uint64_t)(on > 0 ? on : 0)) | (named ? 1 + (uint64_t)under : 0) << 32;
+	}
 	chunk_seal(ch);
-	if (unlikely(fork_note) && t->pid == tf->pid && t->tid == tf->pid) {
+	if (forked) {
 		/* the forking thread's first chunk in the child: where its
 		 * inherited frames come from */
 		uint8_t *p = put_varint(t->pos, ext_head(0, FNT_EXT_FORK));
 		memcpy(p, &fork_ticks, 8);
 		t->pos = put_varint(p + 8, fork_tid);
 		fork_note = 0;
-	} else if (ch->seq == 0 && fnt_coro_named(t)) {
-		/* the thread's first chunk, written on a coroutine's stack
-		 * (the filters, or recording off, left out the events before
-		 * the switch): the reader starts it on that stack, not on the
-		 * thread's own */
-		t->pos = put_varint(t->pos, ext_head(0, FNT_EXT_SWITCH));
-		t->pos = put_varint(t->pos, t->stk_cur);
+	} else if (sw) {
+		t->pos = fnt_put_switch_at(t, t->pos, named ? t->stk_cur : 0);
 	}
 	put_lost(t);
 	return 0;

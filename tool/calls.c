@@ -43,6 +43,8 @@ struct tstack {
 	struct fstack fs;    /* open frames (framestack.c: bounded memory at any depth) */
 	int base;            /* depth of the frames entered before this stream began */
 	int after_gap;       /* chunks were missing (TRACE_GAP): orphans since are the gap's */
+	int partial;         /* the thread's events before some point are not here (a ring's history, a gap) */
+	int fresh;           /* where its frames begin is not known: set at the next switch to it */
 	size_t inh_returned; /* a forked child: its inherited calls that returned (orphan_why) */
 	int reached;         /* the thread's events have reached --since */
 	int forked;          /* the frames inherited at a fork were looked at */
@@ -56,6 +58,9 @@ struct tstack {
 	int owed;            /* fibers: calls open on it that another thread entered, whose returns come here */
 	struct ghosts gh;    /* calls the runtime still counts open that were closed here (format/ghosts.h) */
 	struct tstack *parked;   /* the frames of the other machine stacks (fs, base, decided, stack, owed, gh) */
+	int next_base;       /* >= 0: the base of the stack the next SWITCH names (a chunk that began on a
+			      * coroutine's stack, where this stream starts or after a gap: its header
+			      * says how many of the calls open lie under that stack) */
 	size_t n_parked;
 	size_t next_out, next_in;   /* fibers: the thread's moves (trace_stack_move) not applied yet */
 };
@@ -207,6 +212,8 @@ const char *call_end_text(const struct trace_thread *th, enum call_end how)
 	return th->proc->exec_replaced ? "exec" : "trace ended";
 }
 
+static void stacks_known(struct tstack *s, uint64_t below);
+
 static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
 {
 	struct tstack *s = th->view_data;
@@ -214,8 +221,12 @@ static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
 		s = xcalloc(1, sizeof(*s));
 		fs_init(&s->fs);
 		s->base = th->start_depth > 0 ? th->start_depth : 0;
+		s->next_base = -1;
+		if (th->start_below && !th->fork_tid)
+			stacks_known(s, th->start_below);
 		/* its first chunks missing (a ring's history starts there) */
 		s->after_gap = th->first_seq > 0 && !(th->proc->hdr.flags & FNT_FLAG_RING);
+		s->partial = th->first_seq > 0;
 		s->off = w->start_off;
 		th->view_data = s;
 	}
@@ -227,10 +238,53 @@ static struct tstack *stack_of(struct calls_walk *w, struct trace_thread *th)
  * back, or a new stack starts its frames at the depth of the switch. */
 static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct tstack *s, int resumed, uint64_t ns);
 
-static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t id, uint64_t ns)
+/* A chunk of a thread that switched machine stacks begins with a SWITCH
+ * to the stack it is on, and its header's `below` says how many calls are
+ * open on that stack and, on a coroutine's, how many on the thread's own
+ * under it (format.h): where the frames of both begin, for a reader that
+ * has no earlier record of them (the stream starts there, or after a
+ * gap).  The thread's own stack now; the one the SWITCH names, then
+ * (stack_base_due). */
+static void stacks_known(struct tstack *s, uint64_t below)
 {
-	if (id == s->stack)
+	int on = (int)(below & 0xffffffff) - 1, under = (int)(below >> 32) - 1;
+	/* every stack afresh (after a gap: their frames ended there), where
+	 * the thread next switches to it; the thread's own under the
+	 * coroutine's now */
+	s->fresh = 1;
+	for (size_t k = 0; k < s->n_parked; k++)
+		s->parked[k].fresh = 1;
+	if (under >= 0 && s->stack == 0) {
+		s->base = under;
+		s->fresh = 0;
+	}
+	for (size_t k = 0; under >= 0 && k < s->n_parked; k++)
+		if (s->parked[k].stack == 0 && !s->parked[k].fs.n) {
+			s->parked[k].base = under;
+			s->parked[k].fresh = 0;
+		}
+	s->next_base = (under > 0 ? under : 0) + on;
+}
+
+/* the stack the thread is on after the SWITCH that begins a chunk: where
+ * its frames begin, when the reader has no earlier record of them */
+static void stack_base_due(struct tstack *s)
+{
+	if (s->next_base >= 0 && !s->fs.n)
+		s->base = s->next_base;
+	s->next_base = -1;
+	s->fresh = 0;
+}
+
+/* open: 1 + the calls open on the stack switched to, when the trace says
+ * (format version 3), else 0 */
+static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t id, uint64_t ns,
+			 uint64_t open)
+{
+	if (id == s->stack) {
+		stack_base_due(s);
 		return;
+	}
 	suspend_all(w, th, s, 0, ns);
 	struct frame *top = fs_top(&s->fs);
 	int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
@@ -244,8 +298,18 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 		memset(slot, 0, sizeof(*slot));
 		fs_init(&slot->fs);
 		slot->stack = id;
-		slot->base = depth;
+		slot->fresh = 1;
 	}
+	if (slot->fresh && !slot->fs.n) {
+		/* a stack new to this stream, or whose frames a gap ended: its
+		 * frames begin at the switch; the calls open on it that this
+		 * stream did not see entered (the thread entered them before a
+		 * ring's history, or in a gap) lie under that, as they did */
+		slot->base = depth;
+		if (s->partial && open > 1 && open - 1 < (1u << 20))
+			slot->base += (int)(open - 1);
+	}
+	slot->fresh = 0;
 	struct tstack cur = *s;
 	s->fs = slot->fs;
 	s->base = slot->base;
@@ -253,12 +317,15 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 	s->owed = slot->owed;
 	s->gh = slot->gh;
 	s->stack = id;
+	s->fresh = 0;
 	slot->fs = cur.fs;
 	slot->base = cur.base;
 	slot->decided = cur.decided;
 	slot->owed = cur.owed;
 	slot->gh = cur.gh;
 	slot->stack = cur.stack;
+	slot->fresh = cur.fresh;
+	stack_base_due(s);
 	suspend_all(w, th, s, 1, ns);
 	if (w->ops->switched)
 		w->ops->switched(w->ctx, th, cur.stack, id);
@@ -284,7 +351,7 @@ static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tst
 {
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr) {
-			switch_stack(w, th, s, s->parked[i].stack, ns);
+			switch_stack(w, th, s, s->parked[i].stack, ns, 0);
 			return 1;
 		}
 	return 0;
@@ -411,11 +478,11 @@ static void move_out(struct calls_walk *w, struct trace_thread *th, struct tstac
 		promote(w, th, s, m->ns);
 	if (!s->reached && m->ns >= w->since)
 		reach(w, th, s);
-	switch_stack(w, th, s, m->from_stack, m->ns);
+	switch_stack(w, th, s, m->from_stack, m->ns, 0);
 	while (s->fs.n)
 		pop(w, th, s, m->ns, CALL_MOVED);
 	s->owed = 0;
-	switch_stack(w, th, s, back, m->ns);
+	switch_stack(w, th, s, back, m->ns, 0);
 }
 
 /* the moves away from th up to ns */
@@ -438,7 +505,7 @@ static void switch_in(struct calls_walk *w, struct trace_thread *th, struct tsta
 		if (c->stack == id)
 			m = c;  /* (an earlier one whose switch the trace lost is passed over) */
 	}
-	switch_stack(w, th, s, id, ns);
+	switch_stack(w, th, s, id, ns, 0);
 	if (!m)
 		return;
 	/* merged in time: the other thread's calls end now, before these
@@ -474,11 +541,11 @@ static void end_every_stack(struct calls_walk *w, struct trace_thread *th, struc
 		pop(w, th, s, ns, how);
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n) {
-			switch_stack(w, th, s, s->parked[i].stack, ns);
+			switch_stack(w, th, s, s->parked[i].stack, ns, 0);
 			while (s->fs.n)
 				pop(w, th, s, ns, how);
 		}
-	switch_stack(w, th, s, cur, ns);
+	switch_stack(w, th, s, cur, ns, 0);
 }
 
 /* How the calls open at a thread's end (at ns; ended: its THREAD_END)
@@ -753,14 +820,18 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		s->owed = 0;
 		s->gh.n = 0;            /* (the runtime counted on through the gap) */
 		s->after_gap = 1;
+		s->partial = 1;
 		s->base = depth > 0 && depth < (1 << 20) ? (int)depth : 0;
+		s->next_base = -1;
+		if (ev->callsite_vaddr)
+			stacks_known(s, ev->callsite_vaddr);
 		break;
 	}
 	case TRACE_SWITCH:
 		if (s->next_in < th->n_moves_in)
 			switch_in(w, th, s, ev->count, ev->ns);
 		else
-			switch_stack(w, th, s, ev->count, ev->ns);
+			switch_stack(w, th, s, ev->count, ev->ns, ev->addr);
 		break;
 	case TRACE_STACK:
 		if (w->ops->stack && in_range && s->reached && !s->off) {

@@ -74,12 +74,12 @@ def slot(addr):
     return ((addr * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF) >> 58
 
 
-def file_header(flags=0, clock=1, n_chunks=2, end=True):
+def file_header(flags=0, clock=1, n_chunks=2, end=True, version=1):
     cal0 = (1000000, 5000000000, 1700000000000000000)
     cal1 = (4000000, 5001000000, 1700000000001000000)
     endv = (400000000, 5133000000, 1700000000133000000) if end else (0, 0, 0)
     cmd = b"./prog\0arg\0"
-    h = struct.pack("<8sIIIIIIII", b"FNTRACE1", 1, HEADER, CHUNK, flags, 4242, 1, 0, clock)
+    h = struct.pack("<8sIIIIIIII", b"FNTRACE1", version, HEADER, CHUNK, flags, 4242, 1, 0, clock)
     h += struct.pack("<QQ", n_chunks, 1)
     h += struct.pack("<3Q3Q3Q", *cal0, *cal1, *endv)
     h += struct.pack("<II", 1 if end else 0, 0)
@@ -89,8 +89,8 @@ def file_header(flags=0, clock=1, n_chunks=2, end=True):
     return h.ljust(HEADER, b"\0")
 
 
-def chunk(ctype, data, thread=0, tid=0, seq=0, depth=0, base=2000000, mono=5000500000, name=b"prog"):
-    h = struct.pack("<IB3xIIIiQQ16sQ", 0x434E5446, ctype, thread, tid, seq, depth, base, mono, name, 0)
+def chunk(ctype, data, thread=0, tid=0, seq=0, depth=0, base=2000000, mono=5000500000, name=b"prog", below=0):
+    h = struct.pack("<IB3xIIIiQQ16sQ", 0x434E5446, ctype, thread, tid, seq, depth, base, mono, name, below)
     assert len(h) == 64
     body = h + data
     assert len(body) <= CHUNK - 64
@@ -118,7 +118,7 @@ def meta_chunk(seq=0, extra=b""):
     return chunk(2, d, seq=seq)
 
 
-def events(addrs, callsite=False, extras=True, seed=1, payloads=False):
+def events(addrs, callsite=False, extras=True, seed=1, payloads=False, stacks=False):
     """entries/exits over addrs (nested), with every EXT record kind;
     payloads: ARGS after entries, RETVAL after exits (file flag 0x2)"""
     out = bytearray()
@@ -148,6 +148,9 @@ def events(addrs, callsite=False, extras=True, seed=1, payloads=False):
     def ext(kind, d=0):
         out.extend(varint(d << 8 | kind << 2 | 3))
 
+    if stacks:                                      # (version 3) a chunk that began on a coroutine's stack
+        ext(21)
+        out.extend(varint(0x7f0000200000) + varint(2))  # SWITCH_OPEN: 2 calls open on it
     if extras:
         ext(4)
         out.extend(bytes([6]) + b"worker")          # THREAD_NAME
@@ -162,6 +165,12 @@ def events(addrs, callsite=False, extras=True, seed=1, payloads=False):
             ev(a, False, (r >> 8) & 0xFFFF)
         if extras and i == 40:
             out.extend(varint(1 << 2 | 3) + struct.pack("<Q", 3000100))   # TIME
+        if stacks and i in (30, 100):
+            ext(11, 9)
+            out.extend(varint(0 if i == 30 else 0x7f0000200000))    # SWITCH
+        if stacks and i == 65:
+            ext(21, 4)
+            out.extend(varint(0x7f0000300001) + varint(1))  # SWITCH_OPEN to a hand-switched stack
         if extras and i == 60:
             ext(3, 5)
             out.extend(varint(2))                      # LOST 2
@@ -233,6 +242,16 @@ def synthetic():
         d += meta_record(2, module(3100000 + i, 0x7f1000000000, 0x7f1000000000, 0x7f1000004000, b"/tmp/libplug.so"))
     body = chunk(2, d) + chunk(1, events(addrs, seed=19), thread=199, tid=5199)
     seeds["synth-many-records.fnt"] = file_header(n_chunks=2) + body
+    # coroutines (version 3): chunks that begin on a coroutine's stack
+    # (`below`: 2 calls on it, 3 on the thread's own under it), SWITCH and
+    # SWITCH_OPEN records, a ring's history and a gap before them
+    body = (meta_chunk() + chunk(1, events(addrs, seed=21, stacks=True), thread=0, tid=4242, seq=3, depth=5,
+                                 below=3 | 4 << 32)
+            + chunk(1, events(addrs, seed=23, stacks=True), thread=0, tid=4242, seq=5, depth=4, below=3))
+    seeds["synth-stacks.fnt"] = file_header(n_chunks=3, version=3) + body
+    hdr = bytearray(file_header(flags=4, n_chunks=3, version=3))
+    struct.pack_into("<Q", hdr, 160 + 2 * 8, 2)
+    seeds["synth-stacks-ring.fnt"] = bytes(hdr) + body
     return seeds
 
 

@@ -76,6 +76,17 @@ def check(ctx):
     out = ctx.run("replay", "-d", data, data=False, check=True).stdout
     ends = re.findall(r"\} /\* (\w+) \(no return: trace data missing\) \*/", out)
     assert "main" in ends and "generator" in ends, ends
+    # and after the gap each call shows at the depth it had before it:
+    # the chunk after the gap begins with a SWITCH to the stack it was
+    # written on, and says how many calls are open there and under it
+    # (before, the reader went on on the stack it was on at the gap, and
+    # the generator's calls showed as deep as main's, or main's as deep as
+    # the thread's whole depth count)
+    depths = {}
+    for m in re.finditer(r"^[^|\n]*\|( *)(\w+)\(\) \{$", out, re.M):
+        depths.setdefault(m.group(2), set()).add(len(m.group(1)))
+    one = {"main", "generator", "produce", "yield", "next", "consume"}     # (tick: under both)
+    assert depths.keys() >= one and all(len(depths[f]) == 1 for f in one), depths
 
     # a child forked after a gap inherits no frame from before it: before,
     # the parent's frames open before the gap (main, phase1, burn, which

@@ -1,0 +1,76 @@
+"""A flight recorder (--ring 32K) of missing-chunk's co.c, whose generator
+runs on a ucontext coroutine: the history kept starts in the middle of the
+run, on the generator's stack or on main's.  Its replay must nest and
+indent every call as the replay of the whole run does: from its first
+produce() on, the kept history is the whole run's replay's last lines
+(but for the returns of calls entered before it, which say so, and the
+generator's frames still open at exit, of which it knows only the ones
+entered in it).  Three runs on each build, so that the kept history
+begins on either stack.
+
+Before: no SWITCH began a chunk after the thread's first, so the reader
+put the frames of the stack the kept history began on onto the thread's
+own stack, and main's consume() and next() showed inside the generator's
+yield().  A SWITCH alone was not enough either: the thread's depth counts
+on across switches, so main's calls showed as deep as the whole count,
+and a stack entered with calls open on it had them over main's.  Now each
+chunk of a thread that switched stacks begins with a SWITCH and says (its
+header's `below`) how many calls are open on that stack and under it, and
+a SWITCH_OPEN says how many are open on the stack resumed (format version
+3).  missing-chunk checks the same after a gap."""
+import os
+import re
+
+
+def calls(ctx, d):
+    out = ctx.run("replay", "--no-pager", "-d", d, check=True).stdout
+    return [l.split("| ", 1)[1].rstrip() for l in out.splitlines() if "| " in l and not l.startswith("#")]
+
+
+MAIN, GEN = {"main", "next", "consume"}, {"generator", "produce", "yield"}   # (tick, burn: under both)
+
+
+def nesting(lines):
+    """each call line's name and the name of the call it shows inside (by
+    indentation), or None at the top"""
+    open_, out = [], []
+    for l in lines:
+        ind, text = len(l) - len(l.lstrip()), l.strip()
+        m = re.match(r"(\w+)\(\)( \{|;)$", text)
+        if not m:
+            continue
+        while open_ and open_[-1][0] >= ind:
+            open_.pop()
+        out.append((m.group(1), open_[-1][1] if open_ else None))
+        if m.group(2) == " {":
+            open_.append((ind, m.group(1)))
+    return out
+
+
+def check(ctx):
+    for prog in ("co", "co-fentry"):
+        exe = os.path.join(ctx.work, prog)
+        ring, whole = os.path.join(ctx.work, "ring-" + prog), os.path.join(ctx.work, "whole-" + prog)
+        ctx.run("record", "-q", "-d", whole, "--", exe, data=False, check=True)
+        all_ = calls(ctx, whole)
+        assert any(l.strip() == "} /* generator (no return: trace ended) */" for l in all_), (prog, all_[-8:])
+        for run in range(3):
+            ctx.run("record", "-q", "--ring", "32K", "-d", ring, "--", exe, data=False, check=True)
+            kept = calls(ctx, ring)
+            assert any("(entered before the history start)" in l for l in kept), (prog, kept[:10])
+            # no call of main's stack inside one of the generator's (the
+            # generator's show inside the next() that resumed them)
+            wrong = [(f, p) for f, p in nesting(kept) if f in MAIN and p in GEN]
+            assert not wrong, (prog, wrong[:5], kept[:30])
+            # from the first produce() entered in the kept history to the
+            # end, line for line as in the whole run (the returns of the
+            # calls entered before it say so)
+            first = next(i for i, l in enumerate(kept) if l.strip() == "produce() {")
+            part = [l.replace(" (entered before the history start) */", " */") for l in kept[first:]]
+            # (the generator stays suspended at exit: its frames end
+            # there, which the kept history knows of only those entered
+            # in it)
+            part = [l for l in part if "(no return: trace ended)" not in l]
+            want = [l for l in all_ if "(no return: trace ended)" not in l][-len(part):]
+            assert len(part) > 1000 and part == want, \
+                (prog, run, [(a, b) for a, b in zip(part, want) if a != b][:5])

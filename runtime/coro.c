@@ -116,6 +116,7 @@ struct stack_state {
 	struct fnt_filter_park flt;   /* the record-time filters' state on it (filter.c) */
 	uintptr_t from;          /* the stack it was last entered from, and the calls open there then */
 	int32_t from_h;
+	int32_t closed;          /* no call open, every frame closed by a jump that left it (fentry.c) */
 };
 /* a thread's held stack (switch_stacks) lives in its state */
 _Static_assert(sizeof(struct stack_state) <= sizeof(((struct fnt_thread *)0)->stk_held), "stk_held too small");
@@ -209,7 +210,10 @@ static int park_put(const struct stack_state *s)
 		uint32_t k = (h + i) & (PARK_MAX - 1);
 		uint64_t w = __atomic_load_n(&park[k].word, __ATOMIC_ACQUIRE);
 		if ((w & 3) == PARK_HELD) {
-			if (evict == UINT32_MAX && !PEEK(k, top) && !(PEEK(k, key) >> 63)) {
+			/* (a stack whose frames a jump closed as it left it for
+			 * good, as a finished coroutine's, goes as well: its
+			 * frames are buried, as they were before they were kept) */
+			if (evict == UINT32_MAX && (!PEEK(k, top) || PEEK(k, closed)) && !(PEEK(k, key) >> 63)) {
 				evict = k;
 				evict_w = w;
 			}
@@ -222,8 +226,10 @@ static int park_put(const struct stack_state *s)
 	}
 	if (evict == UINT32_MAX || (fnt_no_clock && park[evict].s.ss) || !park_claim(evict, evict_w))
 		return -1;      /* (seccomp strict: no munmap, clock.c) */
-	if (park[evict].s.ss)
+	if (park[evict].s.ss) {
+		fnt_shadow_bury(park[evict].s.ss, park[evict].s.top);
 		munmap(park[evict].s.ss, (size_t)park[evict].s.cap * sizeof(struct fnt_shadow_entry));
+	}
 	fnt_filter_park_drop(&park[evict].s.flt);
 	park_fill(evict, s);
 	return (int)evict;
@@ -487,6 +493,7 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 		cur.tid = t->tid;
 		cur.from = t->stk_from;
 		cur.from_h = t->stk_from_h;
+		cur.closed = !cur.frames && cur.top && fnt_shadow_all_closed(t);
 		fnt_filter_park(t, &cur.flt);
 	}
 	if (taken) {

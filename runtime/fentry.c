@@ -62,6 +62,17 @@ void fnt_shadow_close(struct fnt_thread *t)
 	(void)t;
 }
 
+int fnt_shadow_all_closed(const struct fnt_thread *t)
+{
+	(void)t;
+	return 0;
+}
+
+void fnt_shadow_bury(const struct fnt_shadow_entry *ss, uint32_t top)
+{
+	(void)ss, (void)top;
+}
+
 void fnt_shadow_unswap(const struct fnt_thread *saved)
 {
 	(void)saved;
@@ -512,6 +523,27 @@ void fnt_shadow_enter_how(struct fnt_regs *r, uintptr_t fn, uintptr_t *slot, int
 		shadow_enter(r, fn, slot, FNT_ENTER_ZERO);
 }
 
+/* Which entries of a shadow stack are live frames', walked from the top
+ * down: one whose slot lies above those of every entry above it; or at the
+ * slot of the live one just above it when that one was entered by a tail
+ * call (its return address is the trampoline, which its return leaves in
+ * the slot for this frame's).  Any other was left unseen (by longjmp, or
+ * by a context the hooks did not tell from the thread), and its slot has
+ * been reused since, maybe by the frame above it. */
+struct live_walk {
+	uintptr_t above;        /* the slot of the last live entry (0: none yet) */
+	int tail;               /* ...which was entered by a tail call */
+};
+
+static int shadow_live(const struct fnt_shadow_entry *e, struct live_walk *lw)
+{
+	if (e->slot < lw->above || (e->slot == lw->above && !lw->tail))
+		return 0;
+	lw->above = e->slot;
+	lw->tail = e->ret == (uintptr_t)fnt_return_trampoline;
+	return 1;
+}
+
 /* ---- the graveyard: frames dropped without returning ----
  * A frame dropped from a shadow stack because it was left (shadow_drop, a
  * longjmp) is gone for good, unless the runtime took two machine stacks for
@@ -589,13 +621,11 @@ void fnt_shadow_cut(struct fnt_thread *t, uint32_t top)
 void fnt_shadow_close(struct fnt_thread *t)
 {
 	uint32_t top = t->ss_top, w = top;
-	uintptr_t above = 0;
-	/* from the top down, a live frame's slot lies above every slot above
-	 * it; the live ones gather at the top end (w never passes i)... */
+	struct live_walk lw = { 0, 0 };
+	/* the live ones gather at the top end (w never passes i)... */
 	for (uint32_t i = top; i-- > 0;) {
 		struct fnt_shadow_entry e = t->ss[i];
-		if (e.slot > above) {
-			above = e.slot;
+		if (shadow_live(&e, &lw)) {
 			e.written = (e.written & FNT_SS_KEPT) | FNT_SS_CLOSED;
 			t->ss[--w] = e;
 		} else {
@@ -605,6 +635,20 @@ void fnt_shadow_close(struct fnt_thread *t)
 	/* ...and go down to the bottom */
 	memmove(t->ss, t->ss + w, (top - w) * sizeof(*t->ss));
 	t->ss_top = top - w;
+}
+
+int fnt_shadow_all_closed(const struct fnt_thread *t)
+{
+	for (uint32_t i = 0; i < t->ss_top; i++)
+		if (!(t->ss[i].written & FNT_SS_CLOSED))
+			return 0;
+	return 1;
+}
+
+void fnt_shadow_bury(const struct fnt_shadow_entry *ss, uint32_t top)
+{
+	for (uint32_t i = 0; i < top; i++)
+		grave_add(&ss[i]);
 }
 
 /* Pop the frames from index j up, recording the written ones as unwound;
@@ -687,27 +731,16 @@ static uint32_t shadow_resync(struct fnt_thread *t, uintptr_t sp)
  * would untraced, unseen.  The trampoline goes back when the parent is
  * back (fnt_shadow_vfork_back).  Not during an unwind, which has put the
  * real addresses back already.
- *
- * Only an entry whose slot lies above those of every entry above it is a
- * live frame's: one at or below was left unseen (by longjmp, or by a
- * context the hooks did not tell from the thread), and its slot has been
- * reused since, maybe by the frame above it. */
-static int shadow_live(const struct fnt_shadow_entry *e, uintptr_t *above)
-{
-	if (e->slot <= *above)
-		return 0;
-	*above = e->slot;
-	return 1;
-}
+ */
 
 void fnt_shadow_unswap(const struct fnt_thread *saved)
 {
-	uintptr_t above = 0;
+	struct live_walk lw = { 0, 0 };
 	if (saved->ss_restored)
 		return;
 	for (uint32_t i = saved->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)saved->ss[i].slot;
-		if (shadow_live(&saved->ss[i], &above) && *slot == (uintptr_t)fnt_return_trampoline)
+		if (shadow_live(&saved->ss[i], &lw) && *slot == (uintptr_t)fnt_return_trampoline)
 			*slot = saved->ss[i].ret;
 	}
 }
@@ -718,13 +751,13 @@ void fnt_shadow_unswap(const struct fnt_thread *saved)
  * trampoline: their exits are written now (down to the first entry that
  * is not a live frame's, which stays for the next return to drop).  The
  * ones it is still in get the trampoline back in their slot. */
-static void shadow_reswap(struct fnt_thread *t, uintptr_t sp, uintptr_t above)
+static void shadow_reswap(struct fnt_thread *t, uintptr_t sp, struct live_walk *lw)
 {
 	if (t->ss_restored)
 		return;
 	for (uint32_t i = t->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-		if (shadow_live(&t->ss[i], &above) && (uintptr_t)slot > sp && *slot == t->ss[i].ret)
+		if (shadow_live(&t->ss[i], lw) && (uintptr_t)slot > sp && *slot == t->ss[i].ret)
 			*slot = (uintptr_t)fnt_return_trampoline;
 	}
 }
@@ -732,13 +765,14 @@ static void shadow_reswap(struct fnt_thread *t, uintptr_t sp, uintptr_t above)
 /* the trampoline back in the frames above sp after fnt_shadow_unswap */
 void fnt_shadow_reswap(struct fnt_thread *t, uintptr_t sp)
 {
-	shadow_reswap(t, sp, 0);
+	struct live_walk lw = { 0, 0 };
+	shadow_reswap(t, sp, &lw);
 }
 
 void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 {
-	uintptr_t above = 0;
-	while (t->ss_top && t->ss[t->ss_top - 1].slot <= sp && shadow_live(&t->ss[t->ss_top - 1], &above)) {
+	struct live_walk lw = { 0, 0 };
+	while (t->ss_top && t->ss[t->ss_top - 1].slot <= sp && shadow_live(&t->ss[t->ss_top - 1], &lw)) {
 		struct fnt_shadow_entry e = t->ss[--t->ss_top];
 		if (t->busy)
 			continue;
@@ -752,7 +786,7 @@ void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 		}
 		fnt_event_write(t, e.fn, 0, 1);  /* releases the guard */
 	}
-	shadow_reswap(t, sp, above);
+	shadow_reswap(t, sp, &lw);
 }
 
 static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, struct fnt_regs *r);

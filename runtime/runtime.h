@@ -609,6 +609,10 @@ void fnt_shadow_cut(struct fnt_thread *t, uint32_t top) FNT_HIDDEN;
 /* a jump left the machine stack in use for good: its frames stay, closed
  * (fentry.c) */
 void fnt_shadow_close(struct fnt_thread *t) FNT_HIDDEN;
+/* ...and every frame it holds is such a one */
+int fnt_shadow_all_closed(const struct fnt_thread *t) FNT_HIDDEN;
+/* the frames of a shadow stack that goes: into the graveyard (fentry.c) */
+void fnt_shadow_bury(const struct fnt_shadow_entry *ss, uint32_t top) FNT_HIDDEN;
 
 /* argument specs (runtime/argspec.c) */
 extern uint32_t fnt_argspec_count FNT_HIDDEN;     /* functions with a spec; 0 on the common path */

@@ -36,11 +36,20 @@ filters still differ (doc/safety.md).
 "waiting": a scheduler that runs coroutines by _setjmp/_longjmp alone
 keeps one waiting, in a yield, while another yields 1,500 times; it must
 run to its end on every build, library calls traced or not, with every
-call counted.  Before, under -pg and patchable builds, a jump out of a
-coroutine left the frames it cut only in the process's graveyard of
-1,024: the waiting coroutine's return from its yield found no address
-and the runtime aborted the program ("shadow stack out of sync"; with
-library calls traced, a crash).
+call counted and none lost.  Before, under -pg and patchable builds, a
+jump out of a coroutine left the frames it cut only in the process's
+graveyard of 1,024: the waiting coroutine's return from its yield found
+no address and the runtime aborted the program ("shadow stack out of
+sync"; with library calls traced, a crash).  The yield is reached by a
+tail call at -O2 (wstep -> wtail: one return slot for both frames), which
+a first version of the fix took for a dead frame and buried: it aborted
+there still (found by review).
+
+"many": 4,500 coroutines on stacks of their own yield once by _longjmp
+and run to their end: every call counted, none lost.  A first version of
+the fix kept their closed frames, so their stacks never left the
+registry of 4,096 parked stacks, and the last ones lost their calls
+(found by review).
 
 "first", recorded with -F job: the thread's first written call is on a
 coroutine's stack.  Before, no SWITCH preceded it: the reader put it on
@@ -81,6 +90,8 @@ def runs_to_end(ctx, prog, mode, want):
         assert p.returncode == 0 and p.stdout == "done\n", (prog, mode, opts, p.returncode, p.stderr)
         n = calls(ctx, d)
         assert {f: n.get(f) for f in want} == want, (prog, mode, opts, n)
+        info = ctx.run("info", "-d", d, check=True).stdout
+        assert "\nlost: 0\n" in info, (prog, mode, opts, info[:600])
 
 
 def check(ctx):
@@ -111,7 +122,9 @@ def check(ctx):
             if flt == ["-F", "leaf"]:
                 assert rec.count("leaf();") == 10 and len(rec) == 10, (prog, cut(rec))
 
-        runs_to_end(ctx, prog, "waiting", {"wbody": 2, "wstep": 1502, "wyield": 1502, "leaf": 3005, "wresume": 1504})
+        runs_to_end(ctx, prog, "waiting",
+                    {"wbody": 2, "wstep": 1502, "wtail": 1502, "wyield": 1502, "leaf": 3005, "wresume": 1504})
+        runs_to_end(ctx, prog, "many", {"mbody": 4500, "mwork": 4500, "myield": 4500, "leaf": 9001})
 
         whole = os.path.join(ctx.work, "first-" + prog)
         ctx.run("record", "-q", "--no-libcall", "-d", whole, "--", exe, "first", data=False, check=True)

@@ -16,11 +16,16 @@
  *   waiting: a scheduler that runs two coroutines by _setjmp/_longjmp
  *           alone (each entered first by setcontext): the first yields
  *           once and waits while the second yields WAIT_ROUNDS times, then
- *           both run to their end */
+ *           both run to their end; each yields from wtail(), which wstep()
+ *           reaches by a tail call at -O2 (one return slot for both)
+ *   many:   MANY coroutines, each on a stack of its own, yield once by
+ *           _longjmp and are resumed to their end: more stacks left than
+ *           the runtime's registry of parked stacks holds */
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 static ucontext_t mainc, co;
 static char stack[65536];
@@ -101,12 +106,14 @@ static struct wco wcos[2];
 static struct wco *wcur;
 static jmp_buf wsched;
 __attribute__((noinline)) void wyield(void) { if (!_setjmp(wcur->env)) _longjmp(wsched, 1); }
-__attribute__((noinline)) void wstep(int i) { leaf(i); wyield(); leaf(i); }
+__attribute__((noinline)) int wtail(int i) { leaf(i); wyield(); return leaf(i) * 3; }
+__attribute__((noinline)) int wstep(int i) { return wtail(i + 1); }
 __attribute__((noinline)) void wbody(void)
 {
 	struct wco *c = wcur;
 	for (int i = 0; i < c->rounds; i++)
-		wstep(i);
+		if (wstep(i) < 0)
+			abort();
 	c->done = 1;
 	_longjmp(wsched, 1);
 }
@@ -124,6 +131,14 @@ __attribute__((noinline)) void wresume(struct wco *c)
 	}
 	_longjmp(c->env, 1);
 }
+
+#define MANY 4500
+#define MANY_STK (64 * 1024)   /* (stacks nearer than 32 KiB may be taken for one) */
+static jmp_buf menv;
+static ucontext_t muc;
+__attribute__((noinline)) void myield(void) { if (!_setjmp(menv)) _longjmp(wsched, 1); }
+__attribute__((noinline)) void mwork(int i) { leaf(i); myield(); leaf(i); }
+__attribute__((noinline)) void mbody(void) { mwork(1); _longjmp(wsched, 2); }
 
 /* (a macro: -fpatchable-function-entry instruments every function) */
 #define mk(c, s, fn) do {                        \
@@ -159,6 +174,23 @@ int main(int argc, char **argv)
 					resume(i);
 					alive = 1;
 				}
+		}
+	} else if (!strcmp(mode, "many")) {
+		char *arena = mmap(NULL, (size_t)MANY * MANY_STK, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (arena == MAP_FAILED)
+			return 1;
+		for (int i = 0; i < MANY; i++) {
+			if (!_setjmp(wsched)) {
+				getcontext(&muc);
+				muc.uc_stack.ss_sp = arena + (size_t)i * MANY_STK;
+				muc.uc_stack.ss_size = MANY_STK;
+				muc.uc_link = NULL;
+				makecontext(&muc, mbody, 0);
+				setcontext(&muc);
+			}
+			if (!_setjmp(wsched))
+				_longjmp(menv, 1);
 		}
 	} else if (!strcmp(mode, "waiting")) {
 		wcos[0].rounds = 2;

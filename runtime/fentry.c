@@ -833,10 +833,17 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 	t->ss_top--;
 	vfork = t->vfork;
 	exit_event(t, &e, r);
-	if (unlikely(t->vfork != vfork))
+	if (unlikely(t->vfork != vfork)) {
 		/* this return was a hand-made vfork child's first event, from a
 		 * frame its parent entered: the frame stays the parent's */
 		fnt_vfork_keep_frame(t, slot);
+		/* a frame entered by a tail call returns, through the same
+		 * slot, for its callers too: their real return address is the
+		 * one the child's state put back there (fnt_shadow_unswap), not
+		 * the trampoline again */
+		if (e.ret == (uintptr_t)fnt_return_trampoline)
+			return *(uintptr_t *)slot;
+	}
 	return e.ret;
 }
 

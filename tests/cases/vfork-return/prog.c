@@ -52,16 +52,38 @@ __attribute__((noinline)) long vfork_bare(void)
 	return pid;
 }
 
+/* the same, reached by two tail calls at -O2: the three frames have one
+ * return slot (`prog tail`) */
+__attribute__((noinline)) long vfork_tail(void)
+{
+	return vfork_bare();
+}
+
+__attribute__((noinline)) long vfork_tail2(void)
+{
+	return vfork_tail();
+}
+
 __attribute__((noinline)) int reaped(long pid, int code)
 {
 	int st;
 	return pid > 0 && waitpid((pid_t)pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == code;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int s = 0;
 	long pid, pid1;
+
+	if (argc > 1) {          /* tail */
+		pid = vfork_tail2();
+		if (pid == 0)
+			RAW_EXIT(9);
+		if (!reaped(pid, 9))
+			return 12;
+		printf("tail ok\n");
+		return 0;
+	}
 
 	for (int i = 0; i < CALLS; i++)
 		s = in_parent(s);

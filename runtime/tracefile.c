@@ -530,9 +530,10 @@ int thread_chunk_start(struct fnt_thread *t)
 	 * written for a slot the reader has not seen filled */
 	memset(t->cache, 0xff, sizeof(t->cache));
 	int forked = unlikely(fork_note) && t->pid == tf->pid && t->tid == tf->pid;
-	/* A thread that has switched machine stacks: the chunk starts with a
-	 * SWITCH to the stack it is on (below), and its header says how many
-	 * of the calls its depth counts are open on that stack (the depth
+	/* A thread that has switched machine stacks (written a SWITCH), or
+	 * is on another than its own: the chunk starts with a SWITCH to the
+	 * stack it is on (below), and its header says how many of the calls
+	 * its depth counts are open on that stack (the depth
 	 * counts on across switches: each stack's calls start where the
 	 * counter stood when the thread entered it), and, on a coroutine's
 	 * stack, how many lie on the thread's own stack under it (those open
@@ -542,7 +543,7 @@ int thread_chunk_start(struct fnt_thread *t)
 	 * off left out the events before the switch) then starts on the right
 	 * stack, its frames at the right depths. */
 	int named = fnt_coro_named(t);
-	int sw = !forked && (named || (!t->stk_cur && (t->stk_runner || t->stk_base)));
+	int sw = !forked && (named || (!t->stk_cur && t->switches));
 	ch->below = 0;
 	if (sw) {
 		int32_t on = fnt_stack_open(t), under = !t->stk_from && t->stk_from_w > 0 ? t->stk_from_w : 0;

@@ -176,8 +176,9 @@ enum fnt_ext {
 	                          * zigzag(addr[i] - addr[i-1]) (addr[-1] = 0): return
 	                          * addresses, innermost first (fnt_capture_stack) */
 	FNT_EXT_SWITCH = 11,     /* body: varint stack: the thread switched to that machine stack (0: its own) */
-	FNT_EXT_SWITCH_OPEN = 21,   /* body: varint stack, varint n: a SWITCH to a stack with n > 0 calls open
-	                             * on it (version 3; a SWITCH then has none open) */
+	FNT_EXT_SWITCH_OPEN = 21,   /* body: varint stack, varint n, varint under: a SWITCH to a stack with n
+	                             * calls open on it and `under` under it (version 3; a SWITCH then has
+	                             * none of either) */
 	FNT_EXT_UNWIND_TO = 14,  /* body: varint addr: an exception's landing pad in the function that starts
 	                          * at addr: the frames inside its innermost open frame are gone */
 	FNT_EXT_LANDING = 12,    /* body: varint zigzag(ip - addr), right after an UNWIND_TO (delta 0):
@@ -398,10 +399,12 @@ static inline uint64_t fnt_chunk_events(const uint8_t *chunk, size_t size)
 		case FNT_EXT_CALLSITE:
 		case FNT_EXT_LOST:
 		case FNT_EXT_UNWIND:
-		case FNT_EXT_SWITCH_OPEN:   /* two varints */
-			if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
-				return n;
-			p += len;
+		case FNT_EXT_SWITCH_OPEN:   /* three varints */
+			for (int k = 0; k < 2; k++) {
+				if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
+					return n;
+				p += len;
+			}
 			__attribute__((fallthrough));
 		case FNT_EXT_SWITCH:
 		case FNT_EXT_UNWIND_TO:

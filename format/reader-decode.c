@@ -253,7 +253,7 @@ static int cursor_chunk(struct cursor *c)
 		if (c->have_seq && ch->seq > c->seq + 1) {
 			c->gap = ch->seq - c->seq - 1;
 			c->gap_depth = ch->depth;
-			c->gap_below = below_of(ch);
+			c->gap_below = c->p->hdr.version >= 3 ? below_of(ch) : 0;
 		}
 		c->seq = ch->seq;
 		c->have_seq = 1;
@@ -551,22 +551,27 @@ int cursor_next(struct cursor *c, struct trace_event *ev)
 			}
 			case FNT_EXT_SWITCH:        /* a stack switch (coroutines) */
 			case FNT_EXT_SWITCH_OPEN: {
-				uint64_t id, open = 0;
-				int m = 0, two = payload == FNT_EXT_SWITCH_OPEN;
+				uint64_t id, open = 0, under = 0;
+				int m = 0, u = 0, three = payload == FNT_EXT_SWITCH_OPEN;
 				n = get_varint(p, c->end, &id);
-				if (n > 0 && two)
+				if (n > 0 && three)
 					m = get_varint(p + n, c->end, &open);
-				if (n <= 0 || (two && (m <= 0 || !open || open > (1u << 20) || c->p->hdr.version < 3))) {
+				if (m > 0)
+					u = get_varint(p + n + m, c->end, &under);
+				if (n <= 0 || (three && (m <= 0 || u <= 0 || open > (1u << 20) || under > (1u << 20) ||
+							 c->p->hdr.version < 3))) {
 					chunk_damage(c, start);
 					continue;
 				}
-				p += n + m;
+				p += n + m + u;
 				c->ticks += d;
 				ev->kind = TRACE_SWITCH;
 				ev->count = id;
-				/* 1 + the calls open on it, when the file says (a
-				 * SWITCH of version 3 has none), else 0 */
-				ev->addr = two ? 1 + open : c->p->hdr.version >= 3;
+				/* 1 + the calls open on it, and 1 + those under it,
+				 * when the file says (a SWITCH of version 3 has none of
+				 * either), else 0 */
+				ev->addr = three ? 1 + open : c->p->hdr.version >= 3;
+				ev->callsite_vaddr = three ? 1 + under : c->p->hdr.version >= 3;
 				break;
 			}
 			case FNT_EXT_THREAD_NAME: {

@@ -588,7 +588,7 @@ static void process_scan(struct trace_process *p)
 				     "depths counted from 0", p->file, th->tid, (int)ch->depth);
 				th->start_depth = 0;
 			}
-			th->start_below = below_of(ch);
+			th->start_below = p->hdr.version >= 3 ? below_of(ch) : 0;   /* (reserved before) */
 			if (!th->name[0])
 				memcpy(th->name, ch->name, 16);
 			/* in a ring, the chunks before the first one present were

@@ -224,7 +224,9 @@ enum trace_event_kind {
 	TRACE_UNWIND,         /* a longjmp left the `count` innermost frames */     /* no more events for this thread in the trace (ns = its last event) */
 	TRACE_MARK,           /* fnt_mark(): text, text_len */
 	TRACE_STACK,          /* fnt_capture_stack(): count frames in stack_* */
-	TRACE_SWITCH,         /* coroutines: the thread now runs on machine stack `count` (0: its own) */
+	TRACE_SWITCH,         /* coroutines: the thread now runs on machine stack `count` (0: its own);
+	                       * addr: 1 + the calls open on it, callsite_vaddr: 1 + those under it,
+	                       * when the file says (version 3), else 0 */
 	TRACE_UNWIND_TO,      /* an exception landed in func (runtime address addr): the frames inside
 	                       * its innermost open frame are gone (none open: nothing is) */
 	TRACE_GAP,            /* count chunks of this thread are missing from the file here (a disk

@@ -117,6 +117,7 @@ struct stack_state {
 	uintptr_t from;          /* the stack it was last entered from, and the calls open there then */
 	int32_t from_h;
 	int32_t closed;          /* no call open, every frame closed by a jump that left it (fentry.c) */
+	int32_t below;           /* the written calls open under it when a thread first entered it */
 };
 /* a thread's held stack (switch_stacks) lives in its state */
 _Static_assert(sizeof(struct stack_state) <= sizeof(((struct fnt_thread *)0)->stk_held), "stk_held too small");
@@ -425,6 +426,7 @@ static void run_on(struct fnt_thread *t, uintptr_t to, struct stack_state *next)
 		for (uint32_t i = 0; i < next->top; i++)     /* depths in this thread's counter */
 			next->ss[i].depth += t->stk_base - next->base;
 	t->stk_cur = to;
+	t->stk_below = to ? next->below : 0;
 	/* a jump from another stack landed here (setjmp.c): this stack's
 	 * depths and count go back to its buffer's.  Kept over switches to
 	 * other stacks (a signal handler on a sigaltstack) until the thread is
@@ -494,6 +496,7 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 		cur.from = t->stk_from;
 		cur.from_h = t->stk_from_h;
 		cur.closed = !cur.frames && cur.top && fnt_shadow_all_closed(t);
+		cur.below = t->stk_below;
 		fnt_filter_park(t, &cur.flt);
 	}
 	if (taken) {
@@ -501,6 +504,8 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 	} else if (to == UNTRACKED || !park_take_key(to ? to : own_key(t), &next)) {
 		memset(&next, 0, sizeof(next));     /* a stack new to the registry */
 		next.serial = NO_SERIAL;
+		/* its calls begin above those open where it is entered */
+		next.below = untracked ? 0 : t->stk_below + cur.frames;
 	}
 	int k = 0;
 	if (!untracked)
@@ -532,7 +537,6 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 	run_on(t, to, &next);
 	t->stk_from = from;
 	t->stk_from_h = from_h;
-	t->stk_from_w = untracked ? 0 : cur.frames;
 	if (to && registered && next.serial != NO_SERIAL && next.pid == t->pid && next.serial != t->serial &&
 	    next.frames > 0) {
 		mv->from = next.serial;

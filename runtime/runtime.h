@@ -159,7 +159,7 @@ struct fnt_thread {
 	/* the stack left when coro.c's registry had no slot for it, while the
 	 * thread runs on one it does not track (coro.c's struct stack_state;
 	 * a key of 0: none) */
-	uint64_t stk_held[46];
+	uint64_t stk_held[47];
 	/* vfork (vfork.c): in a vfork child, the file it writes (NULL: the
 	 * process's); in any thread, its save area for the next vfork */
 	struct fnt_trace_file *file;
@@ -216,7 +216,8 @@ struct fnt_thread {
 	 * use, and the calls open on it then (every call: the record-time
 	 * filters' depth when they are on), for a jump back to it (setjmp.c) */
 	int32_t stk_from_h;
-	int32_t stk_from_w;      /* ...and its written calls (a chunk's `below`, tracefile.c) */
+	int32_t stk_below;       /* written calls open under the stack in use when it was first entered
+				  * (on the stacks it was entered from; 0: the thread's own): a chunk's `below` */
 	uintptr_t stk_from;
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */

@@ -186,9 +186,9 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 	return 0;
 }
 
-/* an EXT record whose body is one varint (UNWIND, SWITCH), or two (and
- * value2: SWITCH_OPEN); 0 written, -1 not */
-static int put_ext_values(struct fnt_thread *t, unsigned ext, uint64_t value, int two, uint64_t value2)
+/* an EXT record whose body is n varints (UNWIND, SWITCH: one;
+ * SWITCH_OPEN: three); 0 written, -1 not */
+static int put_ext_values(struct fnt_thread *t, unsigned ext, const uint64_t *v, unsigned n)
 {
 	struct fnt_trace_file *tf = cur_file();
 	if (state != 1 || t->state != FNT_T_ACTIVE || t->pid != tf->pid || !t->chunk)
@@ -202,15 +202,14 @@ static int put_ext_values(struct fnt_thread *t, unsigned ext, uint64_t value, in
 	}
 	t->last = now;
 	t->pos = put_varint(t->pos, ext_head(d, ext));
-	t->pos = put_varint(t->pos, value);
-	if (two)
-		t->pos = put_varint(t->pos, value2);
+	for (unsigned i = 0; i < n; i++)
+		t->pos = put_varint(t->pos, v[i]);
 	return 0;
 }
 
 static int put_ext_value(struct fnt_thread *t, unsigned ext, uint64_t value)
 {
-	return put_ext_values(t, ext, value, 0, 0);
+	return put_ext_values(t, ext, &value, 1);
 }
 
 void fnt_put_unwind(struct fnt_thread *t, uint32_t n)
@@ -242,24 +241,44 @@ void fnt_put_unwind_to(struct fnt_thread *t, uintptr_t fn, uintptr_t ip)
 	t->busy = 0;
 }
 
-/* the thread is on `stack` now: with the calls open on it, if any (a
- * suspended coroutine resumed), so that a reader that did not see them
- * entered (a flight recorder's history, a gap) knows where they begin */
+/* The record of a switch to `stack`, which the thread is on now: the
+ * calls open on it, and those under it (open where a thread first entered
+ * it), when there are any: a SWITCH_OPEN (a suspended coroutine resumed),
+ * so that a reader that did not see them entered (a flight recorder's
+ * history, a gap) knows where its frames begin.  Its EXT type; v: the
+ * body's varints, n of them. */
+static unsigned switch_body(const struct fnt_thread *t, uintptr_t stack, uint64_t *v, unsigned *n)
+{
+	int32_t open = fnt_stack_open(t), under = t->stk_below;
+	v[0] = stack;
+	if (open <= 0 && under <= 0) {
+		*n = 1;
+		return FNT_EXT_SWITCH;
+	}
+	v[1] = open > 0 ? (uint64_t)open : 0;
+	v[2] = under > 0 ? (uint64_t)under : 0;
+	*n = 3;
+	return FNT_EXT_SWITCH_OPEN;
+}
+
 void fnt_put_switch(struct fnt_thread *t, uintptr_t stack)
 {
-	int32_t open = fnt_stack_open(t);
+	uint64_t v[3];
+	unsigned n, ext = switch_body(t, stack, v, &n);
 	t->switches++;
-	put_ext_values(t, open > 0 ? FNT_EXT_SWITCH_OPEN : FNT_EXT_SWITCH, stack, open > 0, (uint64_t)open);
+	put_ext_values(t, ext, v, n);
 }
 
 /* the same at the start of a chunk (thread_chunk_start), where the record
  * always fits (the room for an event past limit) */
 uint8_t *fnt_put_switch_at(struct fnt_thread *t, uint8_t *p, uintptr_t stack)
 {
-	int32_t open = fnt_stack_open(t);
-	p = put_varint(p, ext_head(0, open > 0 ? FNT_EXT_SWITCH_OPEN : FNT_EXT_SWITCH));
-	p = put_varint(p, stack);
-	return open > 0 ? put_varint(p, (uint64_t)open) : p;
+	uint64_t v[3];
+	unsigned n, ext = switch_body(t, stack, v, &n);
+	p = put_varint(p, ext_head(0, ext));
+	for (unsigned i = 0; i < n; i++)
+		p = put_varint(p, v[i]);
+	return p;
 }
 
 void put_thread_name(struct fnt_thread *t)

@@ -536,9 +536,8 @@ int thread_chunk_start(struct fnt_thread *t)
 	 * its depth counts are open on that stack (the depth
 	 * counts on across switches: each stack's calls start where the
 	 * counter stood when the thread entered it), and, on a coroutine's
-	 * stack, how many lie on the thread's own stack under it (those open
-	 * on the stack it was entered from, when that is the thread's own;
-	 * else 0).  A reader that has no earlier chunk of the thread (a flight
+	 * stack, how many lie under it (those open on the stacks it was
+	 * entered from when a thread first entered it).  A reader that has no earlier chunk of the thread (a flight
 	 * recorder overwrote them, they went missing, the filters or recording
 	 * off left out the events before the switch) then starts on the right
 	 * stack, its frames at the right depths. */
@@ -546,7 +545,7 @@ int thread_chunk_start(struct fnt_thread *t)
 	int sw = !forked && (named || (!t->stk_cur && t->switches));
 	ch->below = 0;
 	if (sw) {
-		int32_t on = fnt_stack_open(t), under = !t->stk_from && t->stk_from_w > 0 ? t->stk_from_w : 0;
+		int32_t on = fnt_stack_open(t), under = t->stk_below > 0 ? t->stk_below : 0;
 		ch->below = (1 + (uint64_t)(on > 0 ? on : 0)) | (named ? 1 + (uint64_t)under : 0) << 32;
 	}
 	chunk_seal(ch);

@@ -44,7 +44,11 @@ struct tstack {
 	int base;            /* depth of the frames entered before this stream began */
 	int after_gap;       /* chunks were missing (TRACE_GAP): orphans since are the gap's */
 	int partial;         /* the thread's events before some point are not here (a ring's history, a gap) */
-	int fresh;           /* where its frames begin is not known: set at the next switch to it */
+	int fresh;           /* where its frames begin is not known: set at the next switch to it (1: a
+			      * stack new to the stream; 2: one whose frames it lost track of) */
+	int pre;             /* calls open on it that this stream did not see entered (a ring's history,
+			      * a gap), as the trace counted them: their exits are this stack's */
+	int next_pre;        /* ...of the stack the next SWITCH names (with next_base) */
 	size_t inh_returned; /* a forked child: its inherited calls that returned (orphan_why) */
 	int reached;         /* the thread's events have reached --since */
 	int forked;          /* the frames inherited at a fork were looked at */
@@ -248,38 +252,32 @@ static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct ts
 static void stacks_known(struct tstack *s, uint64_t below)
 {
 	int on = (int)(below & 0xffffffff) - 1, under = (int)(below >> 32) - 1;
-	/* every stack afresh (after a gap: their frames ended there), where
-	 * the thread next switches to it; the thread's own under the
-	 * coroutine's now */
-	s->fresh = 1;
+	/* every stack afresh (after a gap: their frames ended there), its
+	 * frames placed where the thread next switches to it (the switch
+	 * says where they begin: switch_stack) */
+	s->fresh = 2;
 	for (size_t k = 0; k < s->n_parked; k++)
-		s->parked[k].fresh = 1;
-	if (under >= 0 && s->stack == 0) {
-		s->base = under;
-		s->fresh = 0;
-	}
-	for (size_t k = 0; under >= 0 && k < s->n_parked; k++)
-		if (s->parked[k].stack == 0 && !s->parked[k].fs.n) {
-			s->parked[k].base = under;
-			s->parked[k].fresh = 0;
-		}
+		s->parked[k].fresh = 2;
 	s->next_base = (under > 0 ? under : 0) + on;
+	s->next_pre = on;
 }
 
 /* the stack the thread is on after the SWITCH that begins a chunk: where
  * its frames begin, when the reader has no earlier record of them */
 static void stack_base_due(struct tstack *s)
 {
-	if (s->next_base >= 0 && !s->fs.n)
+	if (s->next_base >= 0 && !s->fs.n) {
 		s->base = s->next_base;
+		s->pre = s->next_pre;
+	}
 	s->next_base = -1;
 	s->fresh = 0;
 }
 
-/* open: 1 + the calls open on the stack switched to, when the trace says
- * (format version 3), else 0 */
+/* open, under: 1 + the calls open on the stack switched to, and 1 + those
+ * under it, when the trace says (format version 3), else 0 */
 static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t id, uint64_t ns,
-			 uint64_t open)
+			 uint64_t open, uint64_t under)
 {
 	if (id == s->stack) {
 		stack_base_due(s);
@@ -301,13 +299,17 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 		slot->fresh = 1;
 	}
 	if (slot->fresh && !slot->fs.n) {
-		/* a stack new to this stream, or whose frames a gap ended: its
-		 * frames begin at the switch; the calls open on it that this
-		 * stream did not see entered (the thread entered them before a
-		 * ring's history, or in a gap) lie under that, as they did */
+		/* a stack new to this stream: its frames begin at the switch;
+		 * or, in a stream that lacks the thread's earlier events (a
+		 * ring's history, a gap), or on a stack whose frames it lost
+		 * track of, where the trace says: the calls open on it that
+		 * this stream did not see entered, over those under it */
 		slot->base = depth;
-		if (s->partial && open > 1 && open - 1 < (1u << 20))
-			slot->base += (int)(open - 1);
+		slot->pre = 0;
+		if ((s->partial || slot->fresh == 2) && open && under && open <= (1u << 20) && under <= (1u << 20)) {
+			slot->base = (int)(under - 1 + open - 1);
+			slot->pre = (int)(open - 1);
+		}
 	}
 	slot->fresh = 0;
 	struct tstack cur = *s;
@@ -318,6 +320,7 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 	s->gh = slot->gh;
 	s->stack = id;
 	s->fresh = 0;
+	s->pre = slot->pre;
 	slot->fs = cur.fs;
 	slot->base = cur.base;
 	slot->decided = cur.decided;
@@ -325,6 +328,7 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 	slot->gh = cur.gh;
 	slot->stack = cur.stack;
 	slot->fresh = cur.fresh;
+	slot->pre = cur.pre;
 	stack_base_due(s);
 	suspend_all(w, th, s, 1, ns);
 	if (w->ops->switched)
@@ -351,7 +355,7 @@ static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tst
 {
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr) {
-			switch_stack(w, th, s, s->parked[i].stack, ns, 0);
+			switch_stack(w, th, s, s->parked[i].stack, ns, 0, 0);
 			return 1;
 		}
 	return 0;
@@ -478,11 +482,11 @@ static void move_out(struct calls_walk *w, struct trace_thread *th, struct tstac
 		promote(w, th, s, m->ns);
 	if (!s->reached && m->ns >= w->since)
 		reach(w, th, s);
-	switch_stack(w, th, s, m->from_stack, m->ns, 0);
+	switch_stack(w, th, s, m->from_stack, m->ns, 0, 0);
 	while (s->fs.n)
 		pop(w, th, s, m->ns, CALL_MOVED);
 	s->owed = 0;
-	switch_stack(w, th, s, back, m->ns, 0);
+	switch_stack(w, th, s, back, m->ns, 0, 0);
 }
 
 /* the moves away from th up to ns */
@@ -505,7 +509,7 @@ static void switch_in(struct calls_walk *w, struct trace_thread *th, struct tsta
 		if (c->stack == id)
 			m = c;  /* (an earlier one whose switch the trace lost is passed over) */
 	}
-	switch_stack(w, th, s, id, ns, 0);
+	switch_stack(w, th, s, id, ns, 0, 0);
 	if (!m)
 		return;
 	/* merged in time: the other thread's calls end now, before these
@@ -541,11 +545,11 @@ static void end_every_stack(struct calls_walk *w, struct trace_thread *th, struc
 		pop(w, th, s, ns, how);
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n) {
-			switch_stack(w, th, s, s->parked[i].stack, ns, 0);
+			switch_stack(w, th, s, s->parked[i].stack, ns, 0, 0);
 			while (s->fs.n)
 				pop(w, th, s, ns, how);
 		}
-	switch_stack(w, th, s, cur, ns, 0);
+	switch_stack(w, th, s, cur, ns, 0, 0);
 }
 
 /* How the calls open at a thread's end (at ns; ended: its THREAD_END)
@@ -772,10 +776,15 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			owed_exit(w, th, s, ev, in_range);
 			break;
 		}
-		if (!i && s->n_parked && find_parked(w, th, s, ev->addr, ev->ns))
+		/* (not while this stack has calls open that the stream did not
+		 * see entered: the exit is theirs, not a parked stack's whose
+		 * innermost frame is the same function) */
+		if (!i && s->n_parked && !(s->pre > 0 && !s->fs.n) && find_parked(w, th, s, ev->addr, ev->ns))
 			i = s->fs.n;
 		if (!i) {
 			if (s->fs.n == 0) {
+				if (s->pre > 0)
+					s->pre--;
 				if (s->base > 0)
 					s->base--;
 				if (w->ops->orphan && !w->filtering && in_range)
@@ -816,8 +825,10 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		for (size_t k = 0; k < s->n_parked; k++) {
 			s->parked[k].owed = 0;
 			s->parked[k].gh.n = 0;
+			s->parked[k].pre = 0;
 		}
 		s->owed = 0;
+		s->pre = 0;
 		s->gh.n = 0;            /* (the runtime counted on through the gap) */
 		s->after_gap = 1;
 		s->partial = 1;
@@ -831,7 +842,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		if (s->next_in < th->n_moves_in)
 			switch_in(w, th, s, ev->count, ev->ns);
 		else
-			switch_stack(w, th, s, ev->count, ev->ns, ev->addr);
+			switch_stack(w, th, s, ev->count, ev->ns, ev->addr, ev->callsite_vaddr);
 		break;
 	case TRACE_STACK:
 		if (w->ops->stack && in_range && s->reached && !s->off) {

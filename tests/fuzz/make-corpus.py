@@ -150,7 +150,7 @@ def events(addrs, callsite=False, extras=True, seed=1, payloads=False, stacks=Fa
 
     if stacks:                                      # (version 3) a chunk that began on a coroutine's stack
         ext(21)
-        out.extend(varint(0x7f0000200000) + varint(2))  # SWITCH_OPEN: 2 calls open on it
+        out.extend(varint(0x7f0000200000) + varint(2) + varint(3))  # SWITCH_OPEN: 2 calls open, 3 under
     if extras:
         ext(4)
         out.extend(bytes([6]) + b"worker")          # THREAD_NAME
@@ -170,7 +170,7 @@ def events(addrs, callsite=False, extras=True, seed=1, payloads=False, stacks=Fa
             out.extend(varint(0 if i == 30 else 0x7f0000200000))    # SWITCH
         if stacks and i == 65:
             ext(21, 4)
-            out.extend(varint(0x7f0000300001) + varint(1))  # SWITCH_OPEN to a hand-switched stack
+            out.extend(varint(0x7f0000300001) + varint(1) + varint(0))  # SWITCH_OPEN to a hand-switched stack
         if extras and i == 60:
             ext(3, 5)
             out.extend(varint(2))                      # LOST 2

@@ -1,6 +1,8 @@
-"""A flight recorder (--ring 32K) of missing-chunk's co.c, whose generator
-runs on a ucontext coroutine: the history kept starts in the middle of the
-run, on the generator's stack or on main's.  Its replay must nest and
+"""A flight recorder (--ring 32K) of programs with ucontext coroutines:
+missing-chunk's co.c (a generator), and prog.c's "multi" (three
+generators that main resumes in turn, each yielding from the same
+function) and "nested" (a coroutine that resumes another).  The history
+kept starts in the middle of the run, on a coroutine's stack or on main's.  Its replay must nest and
 indent every call as the replay of the whole run does: from its first
 produce() on, the kept history is the whole run's replay's last lines
 (but for the returns of calls entered before it, which say so, and the
@@ -27,9 +29,6 @@ def calls(ctx, d):
     return [l.split("| ", 1)[1].rstrip() for l in out.splitlines() if "| " in l and not l.startswith("#")]
 
 
-MAIN, GEN = {"main", "next", "consume"}, {"generator", "produce", "yield"}   # (tick, burn: under both)
-
-
 def nesting(lines):
     """each call line's name and the name of the call it shows inside (by
     indentation), or None at the top"""
@@ -47,30 +46,41 @@ def nesting(lines):
     return out
 
 
+# program, its arguments, the function whose first call entered in the kept
+# history starts the comparison, main's functions and the coroutines' (a
+# call of main's never shows inside a coroutine's; the coroutines' show
+# inside the call that resumed them)
+RUNS = [("co", [], "produce", {"main", "next", "consume"}, {"generator", "produce", "yield"}),
+        ("co-fentry", [], "produce", {"main", "next", "consume"}, {"generator", "produce", "yield"}),
+        ("prog", ["multi"], "gwork", {"main", "gnext", "consume"}, {"gen", "gwork", "gyield"}),
+        ("prog-fentry", ["multi"], "gwork", {"main", "gnext", "consume"}, {"gen", "gwork", "gyield"}),
+        ("prog", ["nested"], "afilter", {"main", "anext", "consume"}, {"agen", "afilter", "bnext", "ayield",
+                                                                     "bgen", "bwork", "byield"}),
+        ("prog-fentry", ["nested"], "afilter", {"main", "anext", "consume"}, {"agen", "afilter", "bnext",
+                                                                            "ayield", "bgen", "bwork", "byield"})]
+
+
 def check(ctx):
-    for prog in ("co", "co-fentry"):
+    for prog, args, start, main, coro in RUNS:
         exe = os.path.join(ctx.work, prog)
         ring, whole = os.path.join(ctx.work, "ring-" + prog), os.path.join(ctx.work, "whole-" + prog)
-        ctx.run("record", "-q", "-d", whole, "--", exe, data=False, check=True)
+        ctx.run("record", "-q", "-d", whole, "--", exe, *args, data=False, check=True)
         all_ = calls(ctx, whole)
-        assert any(l.strip() == "} /* generator (no return: trace ended) */" for l in all_), (prog, all_[-8:])
+        assert any("(no return: trace ended)" in l for l in all_), (prog, args, all_[-8:])
         for run in range(3):
-            ctx.run("record", "-q", "--ring", "32K", "-d", ring, "--", exe, data=False, check=True)
+            ctx.run("record", "-q", "--ring", "32K", "-d", ring, "--", exe, *args, data=False, check=True)
             kept = calls(ctx, ring)
-            assert any("(entered before the history start)" in l for l in kept), (prog, kept[:10])
-            # no call of main's stack inside one of the generator's (the
-            # generator's show inside the next() that resumed them)
-            wrong = [(f, p) for f, p in nesting(kept) if f in MAIN and p in GEN]
-            assert not wrong, (prog, wrong[:5], kept[:30])
-            # from the first produce() entered in the kept history to the
-            # end, line for line as in the whole run (the returns of the
-            # calls entered before it say so)
-            first = next(i for i, l in enumerate(kept) if l.strip() == "produce() {")
+            assert any("(entered before the history start)" in l for l in kept), (prog, args, kept[:10])
+            wrong = [(f, p) for f, p in nesting(kept) if f in main and p in coro]
+            assert not wrong, (prog, args, wrong[:5], kept[:30])
+            # from the first call of `start` entered in the kept history
+            # to the end, line for line as in the whole run (the returns of
+            # the calls entered before it say so; the coroutines suspended
+            # at exit end there, and the kept history knows of only the
+            # frames entered in it)
+            first = next(i for i, l in enumerate(kept) if l.strip() == start + "() {")
             part = [l.replace(" (entered before the history start) */", " */") for l in kept[first:]]
-            # (the generator stays suspended at exit: its frames end
-            # there, which the kept history knows of only those entered
-            # in it)
             part = [l for l in part if "(no return: trace ended)" not in l]
             want = [l for l in all_ if "(no return: trace ended)" not in l][-len(part):]
             assert len(part) > 1000 and part == want, \
-                (prog, run, [(a, b) for a, b in zip(part, want) if a != b][:5])
+                (prog, args, run, [(a, b) for a, b in zip(part, want) if a != b][:5])

@@ -52,8 +52,8 @@ def nesting(lines):
 # inside the call that resumed them)
 RUNS = [("co", [], "produce", {"main", "next", "consume"}, {"generator", "produce", "yield"}),
         ("co-fentry", [], "produce", {"main", "next", "consume"}, {"generator", "produce", "yield"}),
-        ("prog", ["multi"], "gwork", {"main", "gnext", "consume"}, {"gen", "gwork", "gyield"}),
-        ("prog-fentry", ["multi"], "gwork", {"main", "gnext", "consume"}, {"gen", "gwork", "gyield"}),
+        ("prog", ["multi"], "gwork", {"main", "gnext", "consume"}, {"gen", "gwork", "gdeep", "gyield"}),
+        ("prog-fentry", ["multi"], "gwork", {"main", "gnext", "consume"}, {"gen", "gwork", "gdeep", "gyield"}),
         ("prog", ["nested"], "afilter", {"main", "anext", "consume"}, {"agen", "afilter", "bnext", "ayield",
                                                                      "bgen", "bwork", "byield"}),
         ("prog-fentry", ["nested"], "afilter", {"main", "anext", "consume"}, {"agen", "afilter", "bnext",

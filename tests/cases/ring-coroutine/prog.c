@@ -1,6 +1,7 @@
 /* Coroutines for a flight recorder's history to start among:
  *   multi:  three generators on stacks of their own, which main resumes
- *           in turn; each yields from the same function, gyield()
+ *           in turn; each yields from the same function, gyield(), at a
+ *           depth of its own (gdeep's recursion)
  *   nested: main resumes A, which resumes B (a coroutine that resumes
  *           another), and each yields back to the one that resumed it */
 #include <stdio.h>
@@ -22,7 +23,14 @@ __attribute__((noinline)) int burn(int n)
 __attribute__((noinline)) int leaf(int i) { return burn(1) + i; }
 
 __attribute__((noinline)) void gyield(int v) { val = v; swapcontext(&gc[cur], &mainc); }
-__attribute__((noinline)) void gwork(int i) { leaf(i); gyield(i); }
+__attribute__((noinline)) void gdeep(int d, int i)
+{
+	if (d > 0)
+		gdeep(d - 1, i);
+	else
+		gyield(i);
+}
+__attribute__((noinline)) void gwork(int i) { leaf(i); gdeep(cur, i); }
 __attribute__((noinline)) void gen(void)
 {
 	for (int i = 0;; i++)

@@ -221,3 +221,33 @@ uint64_t fnt_mapguard_cut(const void *base)
 			return guards[i].cut;
 	return 0;
 }
+
+/* pwrite (write) or pread all n bytes at off; a call that moves nothing
+ * sets errno to `none` */
+static int io_all(int fd, char *p, size_t n, off_t off, int write, int none)
+{
+	while (n) {
+		ssize_t k = write ? pwrite(fd, p, n, off) : pread(fd, p, n, off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (!k)
+				errno = none;
+			return -1;
+		}
+		p += k;
+		n -= (size_t)k;
+		off += k;
+	}
+	return 0;
+}
+
+int fnt_pwrite_all(int fd, const void *buf, size_t n, off_t off)
+{
+	return io_all(fd, (char *)(uintptr_t)buf, n, off, 1, ENOSPC);
+}
+
+int fnt_pread_all(int fd, void *buf, size_t n, off_t off)
+{
+	return io_all(fd, buf, n, off, 0, EIO);
+}

@@ -34,6 +34,13 @@ int fnt_open_regular(const char *path, int flags, struct stat *st, const char **
  * and errno. */
 char *fnt_read_small(const char *path, int flags, size_t max, size_t *len, const char **why);
 
+/* pwrite/pread all n bytes at off, going on after a short count: 0, or -1
+ * with errno saying why (a short count alone leaves errno as it was, and a
+ * message built from it names some earlier error: a write that stops with
+ * nothing written is ENOSPC, a read that meets the end of the file EIO) */
+int fnt_pwrite_all(int fd, const void *buf, size_t n, off_t off);
+int fnt_pread_all(int fd, void *buf, size_t n, off_t off);
+
 /* Hash tables whose keys a trace chooses (addresses, paths) must not let it
  * pick keys that share one chain: each table hashes with a seed nobody who
  * wrote the trace can know, and every key bit reaches every bit of the hash

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "format/safeio.h"
 #include "tool/framestack.h"
 
 #define PAGE_BYTES ((size_t)FS_PAGE * s->elem)
@@ -63,13 +64,13 @@ static int spill_fd(struct pstack *s)
 
 static void page_write(struct pstack *s, size_t p, const char *f)
 {
-	if (pwrite(s->fd, f, PAGE_BYTES, (off_t)(p * PAGE_BYTES)) != (ssize_t)PAGE_BYTES)
+	if (fnt_pwrite_all(s->fd, f, PAGE_BYTES, (off_t)(p * PAGE_BYTES)))
 		die("cannot write the call stack to a temporary file in $TMPDIR: %s", strerror(errno));
 }
 
 static void page_read(struct pstack *s, size_t p, char *f)
 {
-	if (pread(s->fd, f, PAGE_BYTES, (off_t)(p * PAGE_BYTES)) != (ssize_t)PAGE_BYTES)
+	if (fnt_pread_all(s->fd, f, PAGE_BYTES, (off_t)(p * PAGE_BYTES)))
 		die("cannot read the call stack back from its temporary file: %s", strerror(errno));
 }
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "fntrace.h"
 #include "format/drain.h"
+#include "format/safeio.h"
 #include "tool/tool.h"
 #include "tool/record-drain.h"
 
@@ -221,7 +222,7 @@ static void copy_saving(struct drain *d, const char *dir)
 		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
 		size_t n = used_len(m, d->chunk_size);
 		whole_chunk(d, sl->off, n);
-		if (n && pwrite(d->file_fd, m, n, (off_t)sl->off) != (ssize_t)n && !d->write_error) {
+		if (n && fnt_pwrite_all(d->file_fd, m, n, (off_t)sl->off) && !d->write_error) {
 			error_msg("cannot write the trace file in '%s': %s", dir, strerror(errno));
 			d->write_error = 1;
 		}

@@ -7,6 +7,7 @@ wrote 600 MB for a 20,000-deep recursion, and 76 GB for 2 M), and every
 view runs in 64 MB of address space (they needed 96-255 MB)."""
 import os
 import resource
+import signal
 import subprocess
 
 DEEP = "[deeper than 4096 frames]"
@@ -76,3 +77,15 @@ def check(ctx):
                                stderr=subprocess.PIPE, text=True, cwd=ctx.work, timeout=120,
                                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
             assert p.returncode == 0, (args, "in %d MB" % mb, p.stderr)
+
+    # the open frames spill to a temporary file: when it cannot grow (a
+    # full disk; here a file size limit that cuts a write short), the
+    # message names the real cause (before: the short write left errno as
+    # an earlier call had set it, "Inappropriate ioctl for device")
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (12345, 12345))
+    p = subprocess.run([ctx.fntrace, "graph", "-d", ctx.data], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, cwd=ctx.work, timeout=120, preexec_fn=small_files)
+    assert p.returncode == 1 and p.stderr == \
+        "fntrace: cannot write the call stack to a temporary file in $TMPDIR: File too large\n", p.stderr

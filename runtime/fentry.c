@@ -599,10 +599,10 @@ static int grave_find(uintptr_t slot, uintptr_t *ret)
 /* the frames from index top up are left: into the graveyard */
 void fnt_shadow_cut(struct fnt_thread *t, uint32_t top)
 {
-	for (uint32_t i = top; i < t->ss_top; i++)
-		grave_add(&t->ss[i]);
-	if (t->ss_top > top)
+	if (t->ss_top > top) {
+		fnt_shadow_bury(t->ss + top, t->ss_top - top);
 		t->ss_top = top;
+	}
 }
 
 /* A jump leaves the machine stack in use for good (setjmp.c): the trace

@@ -186,6 +186,15 @@ int fnt_event_ext(struct fnt_thread *t, uintptr_t fn, uintptr_t site, int is_exi
 	return 0;
 }
 
+/* an EXT record's head and its n varints at p; past them */
+static uint8_t *put_ext_body(uint8_t *p, uint64_t head, const uint64_t *v, unsigned n)
+{
+	p = put_varint(p, head);
+	for (unsigned i = 0; i < n; i++)
+		p = put_varint(p, v[i]);
+	return p;
+}
+
 /* an EXT record whose body is n varints (UNWIND, SWITCH: one;
  * SWITCH_OPEN: three); 0 written, -1 not */
 static int put_ext_values(struct fnt_thread *t, unsigned ext, const uint64_t *v, unsigned n)
@@ -201,9 +210,7 @@ static int put_ext_values(struct fnt_thread *t, unsigned ext, const uint64_t *v,
 		d = 0;
 	}
 	t->last = now;
-	t->pos = put_varint(t->pos, ext_head(d, ext));
-	for (unsigned i = 0; i < n; i++)
-		t->pos = put_varint(t->pos, v[i]);
+	t->pos = put_ext_body(t->pos, ext_head(d, ext), v, n);
 	return 0;
 }
 
@@ -275,10 +282,7 @@ uint8_t *fnt_put_switch_at(struct fnt_thread *t, uint8_t *p, uintptr_t stack)
 {
 	uint64_t v[3];
 	unsigned n, ext = switch_body(t, stack, v, &n);
-	p = put_varint(p, ext_head(0, ext));
-	for (unsigned i = 0; i < n; i++)
-		p = put_varint(p, v[i]);
-	return p;
+	return put_ext_body(p, ext_head(0, ext), v, n);
 }
 
 void put_thread_name(struct fnt_thread *t)

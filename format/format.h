@@ -361,6 +361,75 @@ static inline unsigned fnt_varint_get(const uint8_t *p, uint64_t *out)
 	return len;
 }
 
+/* The length of the record at p (end: where the chunk's bytes end, at
+ * least 8 bytes past any record the writer puts at p), and in *is_event
+ * whether it is a function event (an entry or exit); 0 at the end of the
+ * data (a zero byte) or at a record it cannot read. */
+static inline size_t fnt_record_len(const uint8_t *p, const uint8_t *end, int *is_event)
+{
+	const uint8_t *q = p;
+	uint64_t v, x;
+	unsigned len, varints = 0;
+
+	*is_event = 0;
+	if (q + 8 > end || !(len = fnt_varint_get(q, &v)))
+		return 0;
+	q += len;
+	if ((v & 3) != FNT_K_EXT) {
+		*is_event = 1;
+		varints = (v & 3) == FNT_K_NEW;         /* its address */
+	} else {
+		switch ((v >> 2) & 63) {
+		case FNT_EXT_TIME:
+			q += 8;
+			break;
+		case FNT_EXT_THREAD_NAME:
+		case FNT_EXT_MARK:
+			if (q >= end)
+				return 0;
+			q += 1 + *q;
+			break;
+		case FNT_EXT_THREAD_END:
+			break;
+		case FNT_EXT_FORK:
+			q += 8;
+			varints = 1;
+			break;
+		case FNT_EXT_SWITCH_OPEN:
+			varints = 3;
+			break;
+		case FNT_EXT_CALLSITE:
+		case FNT_EXT_LOST:
+		case FNT_EXT_UNWIND:
+		case FNT_EXT_SWITCH:
+		case FNT_EXT_UNWIND_TO:
+		case FNT_EXT_LANDING:
+			varints = 1;
+			break;
+		case FNT_EXT_ARGS:
+		case FNT_EXT_RETVAL:
+			if (q + 8 > end || !(len = fnt_varint_get(q, &x)) || x > (uint64_t)(end - q))
+				return 0;
+			q += len + x;
+			break;
+		case FNT_EXT_STACK:
+			if (q + 8 > end || !(len = fnt_varint_get(q, &x)) || x > FNT_STACK_MAX)
+				return 0;
+			q += len;
+			varints = (unsigned)x;
+			break;
+		default:
+			return 0;
+		}
+	}
+	for (; varints; varints--) {
+		if (q + 8 > end || !(len = fnt_varint_get(q, &x)))
+			return 0;
+		q += len;
+	}
+	return q <= end ? (size_t)(q - p) : 0;
+}
+
 /* The function events (entries and exits) in an event chunk of `size`
  * bytes: what is lost with a chunk that cannot be written (RLIMIT_FSIZE,
  * a failed write).  The count stops at the end of the data (a zero byte)
@@ -369,70 +438,13 @@ static inline unsigned fnt_varint_get(const uint8_t *p, uint64_t *out)
 static inline uint64_t fnt_chunk_events(const uint8_t *chunk, size_t size)
 {
 	const uint8_t *p = chunk + FNT_CHUNK_HDR_SIZE, *end = chunk + size;
-	uint64_t n = 0, v, x;
-	unsigned len;
+	uint64_t n = 0;
+	size_t len;
+	int ev;
 
-	while (p + 8 <= end && (len = fnt_varint_get(p, &v))) {
+	while ((len = fnt_record_len(p, end, &ev))) {
 		p += len;
-		if ((v & 3) != FNT_K_EXT) {
-			if ((v & 3) == FNT_K_NEW && (p + 8 > end || !(len = fnt_varint_get(p, &x))))
-				return n;
-			p += (v & 3) == FNT_K_NEW ? len : 0;
-			n++;
-			continue;
-		}
-		switch ((v >> 2) & 63) {
-		case FNT_EXT_TIME:
-			p += 8;
-			break;
-		case FNT_EXT_THREAD_NAME:
-		case FNT_EXT_MARK:
-			if (p >= end)
-				return n;
-			p += 1 + *p;
-			break;
-		case FNT_EXT_THREAD_END:
-			break;
-		case FNT_EXT_FORK:
-			p += 8;
-			__attribute__((fallthrough));   /* then a varint */
-		case FNT_EXT_CALLSITE:
-		case FNT_EXT_LOST:
-		case FNT_EXT_UNWIND:
-		case FNT_EXT_SWITCH_OPEN:   /* three varints */
-			for (int k = 0; k < 2; k++) {
-				if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
-					return n;
-				p += len;
-			}
-			__attribute__((fallthrough));
-		case FNT_EXT_SWITCH:
-		case FNT_EXT_UNWIND_TO:
-		case FNT_EXT_LANDING:
-			if (p + 8 > end || !(len = fnt_varint_get(p, &x)))
-				return n;
-			p += len;
-			break;
-		case FNT_EXT_ARGS:
-		case FNT_EXT_RETVAL:
-			if (p + 8 > end || !(len = fnt_varint_get(p, &x)) || x > (uint64_t)(end - p))
-				return n;
-			p += len + x;
-			break;
-		case FNT_EXT_STACK:
-			if (p + 8 > end || !(len = fnt_varint_get(p, &x)) || x > FNT_STACK_MAX)
-				return n;
-			p += len;
-			for (uint64_t i = 0; i < x; i++) {
-				uint64_t a;
-				if (p + 8 > end || !(len = fnt_varint_get(p, &a)))
-					return n;
-				p += len;
-			}
-			break;
-		default:
-			return n;
-		}
+		n += (uint64_t)ev;
 	}
 	return n;
 }

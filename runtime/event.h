@@ -132,6 +132,8 @@ fnt_event_new(struct fnt_thread *t, uint8_t *p, uintptr_t fn, unsigned slot, uin
 		x = fnt_varint_pack(zz, zlen);
 		memcpy(p + len, &x, 8);
 	}
+	__asm__ volatile("" ::: "memory");
+	/* once the event is written (setjmp.c, guard_abandoned) */
 	t->cache[slot ^ other] = fn;
 	t->cache_fifo ^= 1u << set;
 	t->prev_new = fn;
@@ -165,7 +167,6 @@ fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, con
 			return len;
 		}
 	}
-	t->last = now;
 	/* d < 2^13, so v < 2^21: a varint of 2 or 3 bytes, chosen without a
 	 * branch (the pause changes from call to call, and a branch on it is
 	 * mispredicted) and without the general writer's bit count and table */
@@ -173,6 +174,8 @@ fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, con
 	len = 2 + (v >= (1u << 14));
 	x = fnt_varint_pack(v, len);
 	memcpy(p, &x, 8);
+	barrier();
+	t->last = now;          /* once the event is written (setjmp.c, guard_abandoned) */
 	return len;
 }
 
@@ -185,8 +188,8 @@ fnt_event_put(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, cons
 
 	if (unlikely(!is_exit && (fnt_flags & FNT_FLAG_CALLSITE)) || !(len = fnt_event_head(t, p, fn, now, is_exit)))
 		return 1;
+	fnt_depth_move(t, is_exit ? -1 : 1);    /* (before the event counts: FNT_BUSY_MOVED) */
 	t->pos = p + len;
-	t->depth += is_exit ? -1 : 1;
 	return 0;
 }
 

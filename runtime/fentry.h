@@ -153,11 +153,12 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 		}
 		x = fnt_varint_pack(n, ll);
 		memcpy(p + 1, &x, ll);
+		memset(q, 0, l->len_len - ll);  /* what the body left behind: nothing past the record but zeros */
 	}
 	x = fnt_varint_pack((uint64_t)(is_exit ? FNT_EXT_RETVAL : FNT_EXT_ARGS) << 2 | FNT_K_EXT, 1);
 	*(volatile uint8_t *)p = (uint8_t)x;
+	fnt_depth_move(t, is_exit ? -1 : 1);    /* (before the event counts: FNT_BUSY_MOVED) */
 	t->pos = q;
-	t->depth += is_exit ? -1 : 1;
 	return 1;
 }
 

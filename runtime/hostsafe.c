@@ -115,6 +115,27 @@ void fnt_own_signals_block(sigset_t *was)
 	pthread_sigmask(SIG_BLOCK, &own_signals, was);
 }
 
+/* Block the asynchronous signals around work that a signal handler must
+ * not land in the middle of and leave by a siglongjmp: the switch to a new
+ * chunk, which a jump out of left with no chunk (the jump's UNWIND was
+ * never written) and a half-made one in the file.  The signals a fault
+ * raises stay open (the kernel kills a process whose fault signal is
+ * blocked).  By the instruction (fnt_sys6), as it runs with the guard
+ * held; 0 when nothing was blocked (a seccomp filter forbids it). */
+int fnt_async_block(uint64_t *was)
+{
+	static const int sync[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGKILL, SIGSTOP };
+	uint64_t set = ~0ull;
+	for (size_t i = 0; i < sizeof(sync) / sizeof(sync[0]); i++)
+		set &= ~(1ull << (sync[i] - 1));
+	return fnt_sys6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, (long)was, 8, 0, 0) == 0;
+}
+
+void fnt_async_unblock(const uint64_t *was)
+{
+	fnt_sys6(SYS_rt_sigprocmask, SIG_SETMASK, (long)was, 0, 8, 0, 0);
+}
+
 int fnt_open_knob_file(const char *path, struct stat *st)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);

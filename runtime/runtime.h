@@ -77,6 +77,18 @@ struct fnt_filter_park {
  * siglongjmp out of a handler does not free it (setjmp.c), where it frees
  * a hook's (1) */
 #define FNT_BUSY_RUNTIME 2u
+/* A hook's event and its move of the depth are two stores, and a signal
+ * handler that leaves the hook by a siglongjmp may land between them: the
+ * jump's UNWIND, counted from t->depth, then closed one frame too many or
+ * too few, and every later call nested one level off.  So a hook writes
+ * its event's bytes at t->pos and changes what the reader follows (the
+ * address cache, the last NEW address, the time) first, then the new
+ * depth together with busy = FNT_BUSY_MOVED in one store, then t->pos
+ * past the event, then busy 0.  A jump out of it (setjmp.c) finds busy 1:
+ * the depth was not moved, and nothing past t->pos counts; or
+ * FNT_BUSY_MOVED: the event is whole and counted in the depth, and t->pos
+ * goes past it if it is not yet. */
+#define FNT_BUSY_MOVED 0x80000000u
 
 struct fnt_thread {
 	/* hot: read and written by every hook */
@@ -84,9 +96,16 @@ struct fnt_thread {
 	uint8_t *limit;          /* chunk end - FNT_CHUNK_SLACK; NULL until a chunk is mapped */
 	uint64_t last;           /* ticks of the previous event */
 	uint64_t prev_new;       /* address of the previous NEW event */
-	int32_t depth;
-	uint32_t busy;           /* re-entrancy guard (signal handlers): 1 held by a hook (an event
-				  * being written), FNT_BUSY_RUNTIME by the runtime's other work */
+	union {
+		struct {
+			int32_t depth;
+			uint32_t busy;   /* re-entrancy guard (signal handlers): 1 held by a hook (an event
+					  * being written), FNT_BUSY_MOVED by a hook that has moved
+					  * the depth on for its event (fnt_depth_move),
+					  * FNT_BUSY_RUNTIME by the runtime's other work */
+		};
+		uint64_t depth_busy;     /* the two in one store */
+	};
 	uintptr_t stk_lo, stk_span;   /* the stack pointers the hooks take for this thread's (coro.c) */
 	uintptr_t cache[FNT_CACHE_SLOTS];
 	/* cold */
@@ -223,6 +242,16 @@ struct fnt_thread {
 	 * done: a clone of the thread's starts after it (coro.c) */
 	uint64_t checked_at;
 };
+
+/* With the guard held and an event's bytes written at t->pos: the depth
+ * moved on by delta for it, in the store that marks the move
+ * (FNT_BUSY_MOVED); the caller then moves t->pos past the event. */
+static inline __attribute__((always_inline)) void fnt_depth_move(struct fnt_thread *t, int32_t delta)
+{
+	__asm__ volatile("" ::: "memory");
+	__atomic_store_n(&t->depth_busy, (uint32_t)(t->depth + delta) | (uint64_t)FNT_BUSY_MOVED << 32, __ATOMIC_RELAXED);
+	__asm__ volatile("" ::: "memory");
+}
 
 struct fnt_argspec;
 struct fnt_shadow_entry {
@@ -776,6 +805,10 @@ struct stat;
 const struct stat *fnt_fstat(int fd) FNT_HIDDEN;
 /* the default chunk size, smaller under a small RLIMIT_FSIZE */
 uint32_t fnt_fsize_chunk(uint32_t size) FNT_HIDDEN;
+/* the asynchronous signals blocked (1; 0: not, a seccomp filter forbids
+ * it), then the mask given back as it was */
+int fnt_async_block(uint64_t *was) FNT_HIDDEN;
+void fnt_async_unblock(const uint64_t *was) FNT_HIDDEN;
 /* open a file the runtime reads: never blocks, regular files only; fd or -1 */
 struct stat;
 int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;

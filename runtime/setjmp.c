@@ -63,17 +63,45 @@ void *fnt_note_setjmp(void *env, int which)
  * held the guard leaves that hook for good: it never gives the guard back,
  * and every later event of the thread would be dropped as re-entrant.  When
  * the guard was free where the jump goes (the setjmp was not itself made
- * inside such a handler), the guard is the abandoned hook's: free it.  What
- * the hook had written past t->pos without counting it is zeroed (the data
- * ends at t->pos again: the bytes past it are zero as long as nothing is
- * half written), and the frames it was entering or leaving go with the
- * jump's UNWIND.  Not a guard held for a vfork or clone child on this TLS. */
+ * inside such a handler), the guard is the abandoned hook's: free it.  The
+ * hook was left anywhere in its event, and the trace and the thread's
+ * state must agree again (runtime.h, FNT_BUSY_MOVED):
+ * - busy FNT_BUSY_MOVED: the hook had written its event and moved the
+ *   depth on for it (after everything else it changes), and perhaps not
+ *   yet moved t->pos past it: t->pos goes past it now;
+ * - busy 1 and a zero byte at t->pos: the hook had written no byte of it
+ *   and changed nothing the reader follows (the address cache and the
+ *   last NEW address change once an event is written);
+ * - busy 1 and a byte there: its event was written, whole or in part, and
+ *   the cache may have moved on for it: the thread's next record starts a
+ *   new chunk, which starts the cache afresh for the writer and the reader
+ *   alike.
+ * What lies past t->pos is zeroed (the data ends at t->pos again: the
+ * bytes past it are zero as long as nothing is half written), and a TIME
+ * record gives the writer and the reader the same time again (the time of
+ * the last event may have moved on for a record that is not in the
+ * trace).  The frames the hook was entering or leaving go with the jump's
+ * UNWIND.  Not a guard held for a vfork or clone child on this TLS. */
 static void guard_abandoned(struct fnt_thread *t)
 {
-	if (t->pos && t->limit && t->pos < t->limit + FNT_CHUNK_SLACK) {
-		uint8_t *end = t->limit + FNT_CHUNK_SLACK;
-		size_t n = (size_t)(end - t->pos);
+	uint8_t *end = t->limit ? t->limit + FNT_CHUNK_SLACK : NULL;
+	size_t len, n;
+	int ev;
+
+	if (t->pos && end && t->pos < end) {
+		if (t->busy == FNT_BUSY_MOVED) {
+			while ((len = fnt_record_len(t->pos, end, &ev)) && t->pos + len < end)
+				t->pos += len;
+		} else if (*t->pos && t->pos < t->limit) {
+			t->limit = t->pos;
+		}
+		n = (size_t)(end - t->pos);
 		memset(t->pos, 0, n < 2048 ? n : 2048);    /* (an event with its values is shorter) */
+		if (t->pos < t->limit) {
+			uint64_t now = fnt_now();
+			t->pos = put_time(t->pos, now);
+			t->last = now;
+		}
 	}
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
@@ -103,7 +131,7 @@ static void jmp_unwind(const void *env)
 	for (unsigned i = 0; i < 8; i++) {
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
-		if (t->busy == 1 && t->jmp[i].guard_free && !t->tls_shared && !t->file)
+		if ((t->busy == 1 || t->busy == FNT_BUSY_MOVED) && t->jmp[i].guard_free && !t->tls_shared && !t->file)
 			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */
 		/* recording off: the calls entered since it went off that the
 		 * jump leaves are counted out (all of them when the setjmp was
@@ -173,10 +201,12 @@ static void jmp_unwind(const void *env)
 		fnt_filter_longjmp(t, fto);
 		if (n <= 0)     /* only frames the filters left out were left */
 			out ? fnt_shadow_close(t) : fnt_shadow_cut(t, ss_to);
-		if (n <= 0 || t->state != FNT_T_ACTIVE || !t->chunk || t->busy || state != 1)
+		/* (no chunk: the last switch to a new one failed; try again, as
+		 * the next hook would) */
+		if (n <= 0 || t->state != FNT_T_ACTIVE || t->busy || state != 1)
 			break;
 		t->busy = FNT_BUSY_RUNTIME;
-		if (t->pos < t->limit || !thread_chunk_start(t)) {
+		if (t->chunk ? t->pos < t->limit || !thread_chunk_start(t) : !fnt_thread_room(t, 32)) {
 			uint64_t now = fnt_now(), d = now - t->last;
 			if (d >= (1ull << 47)) {
 				t->pos = put_time(t->pos, now);

@@ -35,19 +35,32 @@ static int write_rare(struct fnt_thread *t, uint64_t now, uint64_t d, uintptr_t 
 		p = put_time(p, now);
 		d = 0;
 	}
-	t->last = now;
 	if (slot >= 0) {
 		p = put_varint(p, d << 8 | (uint64_t)slot << 2 | (is_exit ? FNT_K_EXIT : FNT_K_ENTRY));
 	} else {
 		unsigned len = fnt_event_new(t, p, fn, fnt_slot(fn), d, is_exit, 0);
 		if (!len) {             /* not a user-space address: the reader would reject it */
+			if (!d)
+				t->last = now;  /* (the TIME record's, which stays: the reader's time) */
 			t->pos = p;
 			fnt_lost_events(t, FNT_LOST_ADDR, 1);
 			return 0;
 		}
 		p += len;
 	}
+	__asm__ volatile("" ::: "memory");
+	t->last = now;          /* once the event is written (setjmp.c, guard_abandoned) */
+	/* a hook's: the depth moved on before the event counts
+	 * (FNT_BUSY_MOVED), then the guard held as before for the records
+	 * that may follow */
+	uint32_t held = t->busy;
+	if (held == 1)
+		fnt_depth_move(t, is_exit ? -1 : 1);
+	else
+		t->depth += is_exit ? -1 : 1;
 	t->pos = p;
+	__asm__ volatile("" ::: "memory");
+	t->busy = held;
 	return 1;
 }
 
@@ -86,13 +99,8 @@ static int finish_event_g(struct fnt_thread *t, uint64_t now, uintptr_t fn, uint
 		return 0;
 	if (!write_rare(t, now, now - t->last, fn, is_exit))
 		return 0;       /* (nor its depth, nor a CALLSITE record for an entry not written) */
-	if (is_exit) {
-		t->depth--;
-	} else {
-		t->depth++;
-		if (fnt_flags & FNT_FLAG_CALLSITE)
-			write_callsite(t, fn, site);
-	}
+	if (!is_exit && (fnt_flags & FNT_FLAG_CALLSITE))
+		write_callsite(t, fn, site);
 	if (after)
 		*after = g;         /* the caller adds its ARGS/RETVAL record first */
 	else if (g)

@@ -479,8 +479,22 @@ void chunk_release(struct fnt_thread *t, int punch)
 }
 
 
-/* Start a new chunk for this thread: fresh timestamp base, fresh cache. */
+static int chunk_start(struct fnt_thread *t);
+
+/* Start a new chunk for this thread: fresh timestamp base, fresh cache.
+ * No signal handler lands in the middle of it (fnt_async_block): one that
+ * left it by a siglongjmp left the thread with no chunk and the file with
+ * a half-made one. */
 int thread_chunk_start(struct fnt_thread *t)
+{
+	uint64_t was;
+	int blocked = fnt_async_block(&was), ret = chunk_start(t);
+	if (blocked)
+		fnt_async_unblock(&was);
+	return ret;
+}
+
+static int chunk_start(struct fnt_thread *t)
 {
 	struct fnt_trace_file *tf = cur_file();
 	uint8_t *m;

@@ -81,4 +81,20 @@
 	xor $1, \s64
 .endm
 
+/* fnt_depth_move (runtime/runtime.h): with an event's bytes written, the
+ * thread's depth moved on by \step (1 or -1) in the store that marks the
+ * move (busy = FNT_BUSY_MOVED, bit 31 of T_BUSY: one 8-byte store over
+ * T_DEPTH and T_BUSY), before the caller moves T_POS past the event.
+ * Leaves the new depth in \d32 (zero-extended in \d64) unless \tmp is
+ * \d64. */
+.macro DEPTH_MOVE tls, step, d32, d64, tmp
+	mov %fs:T_DEPTH(\tls), \d32
+	add $(\step), \d32
+.ifnc \d64,\tmp
+	mov \d64, \tmp
+.endif
+	bts $63, \tmp
+	mov \tmp, %fs:T_DEPTH(\tls)
+.endm
+
 #endif

@@ -83,7 +83,8 @@
 /* With the guard held, the thread's state at %fs:(%rsi) and its write
  * position in %r8: the event of kind \kind (FNT_K_ENTRY or FNT_K_EXIT) of
  * the function in register \fn, as fnt_event_head (runtime/event.h)
- * encodes it, written and the position moved on; or, when it needs the
+ * encodes it, written and %r8 moved past it (the caller moves the depth
+ * on, DEPTH_MOVE, and then stores %r8 in T_POS); or, when it needs the
  * rare path (a long pause, a trigger, an address the reader would
  * reject), nothing written and a jump to \bail.  A function not in the
  * chunk's cache goes to .L\id\()_new, EVENT_NEW_ASM's part, which the
@@ -104,11 +105,10 @@
 	cmp %fs:T_CACHE(%rsi,%rcx,8), \fn
 	jne .L\id\()_new                 /* (the other slot of its set first) */
 .L\id\()_hit:
-	mov %rax, %fs:T_LAST(%rsi)
 	shl $8, %rdx
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
 	HIT_PUT
-	mov %r8, %fs:T_POS(%rsi)
+	mov %rax, %fs:T_LAST(%rsi)        /* once the event is written (setjmp.c) */
 .L\id\()_back:
 .endm
 
@@ -147,7 +147,6 @@
 	.cfi_adjust_cfa_offset -8
 	mov \fn, %fs:T_CACHE(%rsi,%rcx,8)
 	mov \fn, %fs:T_PREV_NEW(%rsi)
-	mov %r8, %fs:T_POS(%rsi)
 	jmp .L\id\()_back
 .L\id\()_reject:
 	.cfi_adjust_cfa_offset 16
@@ -212,7 +211,8 @@
 	mov %rax, 48(%rsp)
 	mov E_FN(%rdi), %rdi
 	EVENT_ASM 1, %rdi, .Lex_bail, ex      /* FNT_K_EXIT */
-	subl $1, %fs:T_DEPTH(%rsi)
+	DEPTH_MOVE %rsi, -1, %eax, %rax, %rax  /* before the event counts */
+	mov %r8, %fs:T_POS(%rsi)
 	subl $1, %fs:T_SS_TOP(%rsi)
 	movl $0, %fs:T_BUSY(%rsi)
 	SCRATCH_POP
@@ -245,9 +245,8 @@
 	cmp %fs:T_LIMIT(%rsi), %r8
 	jae .L\id\()_bail
 	EVENT_ASM 0, %rdi, .L\id\()_bail, \id  /* FNT_K_ENTRY */
-	mov %fs:T_DEPTH(%rsi), %edx
-	add $1, %edx
-	mov %edx, %fs:T_DEPTH(%rsi)
+	DEPTH_MOVE %rsi, 1, %edx, %rdx, %rax   /* before the event counts */
+	mov %r8, %fs:T_POS(%rsi)
 	mov %fs:T_SS_TOP(%rsi), %ecx      /* the shadow push (fnt_shadow_push) */
 	lea (%rcx,%rcx,4), %r8
 	shl $3, %r8

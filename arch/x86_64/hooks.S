@@ -19,7 +19,8 @@
  * room in the chunk, the pause since the thread's last event short; then
  * the event as fnt_event_head encodes it (its NEW form when the function
  * is not in the chunk's address cache, as fnt_event_new writes it), the
- * position and the depth moved on, the guard released.  Any other case
+ * depth and then the position moved on (fnt_depth_move), the guard
+ * released.  Any other case
  * jumps to the C hook with rdi and rsi as they came, the guard released
  * and nothing written.  Field offsets: runtime/asm-offsets.h, checked
  * against the structs by fastpath.c.
@@ -65,8 +66,8 @@
 	lea \kind(%rdx,%rcx,4), %rdx      /* d << 8 | slot << 2 | kind */
 	HIT_PUT
 6:	mov %r9, %fs:T_LAST(%r11)
+	DEPTH_MOVE %r11, \step, %eax, %rax, %rax   /* before the event counts */
 	mov %r8, %fs:T_POS(%r11)
-	addl $\step, %fs:T_DEPTH(%r11)
 	movl $0, %fs:T_BUSY(%r11)
 	ret
 7:	/* not in its home slot: the other slot of its set */
@@ -82,13 +83,17 @@
 	NEW_ZIGZAG %rdi, %r11, 8f
 	/* (%rsi, the call site, is not needed past the last way out) */
 	NEW_SLOT %r10, %r11, %esi, %rsi
-	mov %rdi, %fs:T_CACHE(%r11,%rcx,8)
-	mov %rdi, %fs:T_PREV_NEW(%r11)
+	mov %rcx, %r10                    /* the slot it fills */
 	shl $8, %rdx
 	lea (2 + 4 * \kind)(%rdx,%rsi,8), %rdx   /* d << 8 | other << 3 | is_exit << 2 | FNT_K_NEW */
 	HIT_PUT                           /* under 2^21 as a hit's */
 	mov %rax, %rdx                    /* the address's varint follows */
 	VARINT_PUT
+	/* the cache and the last NEW address once the event is written (a
+	 * jump out of a signal handler finds them as they were while no
+	 * byte of it is: setjmp.c) */
+	mov %rdi, %fs:T_CACHE(%r11,%r10,8)
+	mov %rdi, %fs:T_PREV_NEW(%r11)
 	jmp 6b
 8:	movl $0, %fs:T_BUSY(%r11)
 9:	jmp \slow                         /* everything else, from the start */

@@ -1,21 +1,57 @@
 import re
 
+JUMPS = 200
+CALLS = 2000000
 
-def leaf_calls(ctx, d):
-    rows = [r for r in ctx.csv("-d", d) if r["function"] == "leaf"]
-    return int(rows[0]["calls"]) if rows else 0
+
+def graph_rows(ctx, d):
+    """graph's rows: (calls, indentation prefix, name, the rest)"""
+    rows = []
+    for line in ctx.run("graph", "-d", d, check=True).stdout.splitlines():
+        m = re.match(r"^\s*\d+\.\d{3} +\S+ +\d+\.\d{3} +\S+ +(\d+)  ((?:\|  |   )*(?:\+-)?)(\S+)(.*)$", line)
+        if m:
+            rows.append((int(m.group(1)), m.group(2), m.group(3), m.group(4)))
+    return rows
+
+
+def check_trace(ctx, d, funcs):
+    """funcs: {name: fewest calls}; each is entered at most JUMPS more
+    times, at depth 1 (main's callee) and nowhere else, and the trace has
+    no loss but the handler's calls that landed in a hook"""
+    counts = ctx.counts("-d", d)
+    total = 0
+    for f, least in funcs.items():
+        n = counts.get(f, 0)
+        assert least <= n <= least + JUMPS, (d, f, n, least)
+        total += n
+    assert CALLS <= total <= CALLS + JUMPS, (d, total)
+    info = ctx.run("info", "-d", d, check=True).stdout
+    m = re.search(r"lost: (\d+)", info)
+    lost = int(m.group(1)) if m else 0
+    # at most the handler's entry and exit at each of its runs (those that
+    # landed in a hook), and a call whose hook was left
+    assert lost <= 2 * (JUMPS + 1) + JUMPS, (d, lost, info)
+    assert "could not be decoded" not in info and "damaged" not in info, info
+    # nesting: every one of them is main's callee, and only that
+    seen = {}
+    for calls, prefix, name, rest in graph_rows(ctx, d):
+        if name in funcs:
+            assert prefix == "+-" and "recursive" not in rest, (d, "nested", calls, prefix, name, rest)
+            assert name not in seen, (d, "twice in the graph", name)
+            seen[name] = calls
+            assert calls == counts[name], (d, name, calls, counts[name])
+    assert set(seen) == set(funcs), (d, sorted(set(funcs) - set(seen))[:5])
 
 
 def check(ctx):
-    """every call after a siglongjmp out of a hook is recorded, on both builds;
-    the only losses are the handler's own calls that landed in a hook"""
-    for d in (ctx.data, ctx.record_build("prog-fentry", stdout="leaf 2000000\n")[0]):
-        n = leaf_calls(ctx, d)
-        assert 2000000 <= n <= 2000020, (d, n)
-        info = ctx.run("info", "-d", d, check=True).stdout
-        m = re.search(r"lost: (\d+)", info)
-        lost = int(m.group(1)) if m else 0
-        # at most the handler's entry and exit at each of its 21 runs (those
-        # that landed in a hook), and a leaf() whose hook was left
-        assert lost <= 2 * 21 + 20, (d, lost, info)
-        assert "could not be decoded" not in info and "damaged" not in info, info
+    """every call after a siglongjmp out of a hook is recorded, under its
+    own name and at its own depth, on both builds, with one function and
+    with 256 that keep the address cache filling"""
+    many = {}
+    for k in range(256):
+        many["f%02x" % k] = CALLS // 256 + (1 if k < CALLS % 256 else 0)
+    check_trace(ctx, ctx.data, {"leaf": CALLS})
+    check_trace(ctx, ctx.record_build("prog-fentry", stdout="leaf %d\n" % CALLS)[0], {"leaf": CALLS})
+    check_trace(ctx, ctx.record_build("prog", stdout="many %d\n" % CALLS, args=("many",))[0], many)
+    d = ctx.record_build("prog-fentry", stdout="many %d\n" % CALLS, args=("many",))[0]
+    check_trace(ctx, d, many)

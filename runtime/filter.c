@@ -600,6 +600,7 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
 		return 0;
 	if ((!force && fnt_now() - t->last >= min_ticks) || !only_entry(t, f, fn))
 		return 0;
+	int marked = fnt_erase_mark(t, f->pos, t->depth - 1);   /* (a jump out of a handler finishes it) */
 	fnt_erase_tail(t, f->pos);
 	t->pos = f->pos;
 	t->last = f->last;
@@ -608,8 +609,13 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
 	 * cache_fifo bit stays moved on: the writer's choice alone) */
 	t->cache[fnt_slot(fn) & ~1u] = f->set_prev[0];
 	t->cache[fnt_slot(fn) | 1u] = f->set_prev[1];
-	t->depth--;
 	f->pos = NULL;
+	if (marked) {
+		__asm__ volatile("" ::: "memory");
+		t->busy = 1;
+	} else {
+		t->depth--;
+	}
 	return 1;
 }
 

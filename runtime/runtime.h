@@ -89,6 +89,12 @@ struct fnt_filter_park {
  * FNT_BUSY_MOVED: the event is whole and counted in the depth, and t->pos
  * goes past it if it is not yet. */
 #define FNT_BUSY_MOVED 0x80000000u
+/* The same for taking records back (the record-time filters' -t, a time=
+ * trigger: a call shorter than its bound is erased, and the writer's state
+ * put back as it was before its entry): the depth it leaves goes first,
+ * with busy = FNT_BUSY_ERASING, in one store (fnt_erase_mark), after
+ * t->erase_from, where the erasure starts; a jump out of it finishes it. */
+#define FNT_BUSY_ERASING 0x40000000u
 
 struct fnt_thread {
 	/* hot: read and written by every hook */
@@ -241,6 +247,7 @@ struct fnt_thread {
 	/* when fnt_foreign_event last found this thread itself, its gettid
 	 * done: a clone of the thread's starts after it (coro.c) */
 	uint64_t checked_at;
+	uint8_t *erase_from;     /* where an erasure in progress starts (FNT_BUSY_ERASING) */
 };
 
 /* With the guard held and an event's bytes written at t->pos: the depth
@@ -251,6 +258,22 @@ static inline __attribute__((always_inline)) void fnt_depth_move(struct fnt_thre
 	__asm__ volatile("" ::: "memory");
 	__atomic_store_n(&t->depth_busy, (uint32_t)(t->depth + delta) | (uint64_t)FNT_BUSY_MOVED << 32, __ATOMIC_RELAXED);
 	__asm__ volatile("" ::: "memory");
+}
+
+/* With the guard held, before an erasure takes back the records from
+ * `from` on: the depth it leaves, marked (FNT_BUSY_ERASING) in one store;
+ * 1.  0 when the guard is not a hook's (the runtime's own work, which a
+ * jump out of a handler does not free): the caller sets the depth itself.
+ * The caller sets busy back to 1 once the erasure is done. */
+static inline int fnt_erase_mark(struct fnt_thread *t, uint8_t *from, int32_t depth)
+{
+	if (t->busy != 1)
+		return 0;
+	t->erase_from = from;
+	__asm__ volatile("" ::: "memory");
+	__atomic_store_n(&t->depth_busy, (uint32_t)depth | (uint64_t)FNT_BUSY_ERASING << 32, __ATOMIC_RELAXED);
+	__asm__ volatile("" ::: "memory");
+	return 1;
 }
 
 struct fnt_argspec;

@@ -75,7 +75,11 @@ void *fnt_note_setjmp(void *env, int which)
  * - busy 1 and a byte there: its event was written, whole or in part, and
  *   the cache may have moved on for it: the thread's next record starts a
  *   new chunk, which starts the cache afresh for the writer and the reader
- *   alike.
+ *   alike;
+ * - busy FNT_BUSY_ERASING: it was taking back a short call's records (-t, a
+ *   time= trigger) and had set the depth it leaves: the records go from
+ *   t->erase_from on, and the next record starts a new chunk (the cache
+ *   may be half put back).
  * What lies past t->pos is zeroed (the data ends at t->pos again: the
  * bytes past it are zero as long as nothing is half written), and a TIME
  * record gives the writer and the reader the same time again (the time of
@@ -89,7 +93,15 @@ static void guard_abandoned(struct fnt_thread *t)
 	int ev;
 
 	if (t->pos && end && t->pos < end) {
-		if (t->busy == FNT_BUSY_MOVED) {
+		if (t->busy == FNT_BUSY_ERASING) {
+			uint8_t *from = t->erase_from;
+			if (t->chunk && from >= t->chunk + FNT_CHUNK_HDR_SIZE && from <= t->pos) {
+				fnt_erase_tail(t, from);
+				t->pos = from;
+			}
+			if (t->pos < t->limit)
+				t->limit = t->pos;
+		} else if (t->busy == FNT_BUSY_MOVED) {
 			while ((len = fnt_record_len(t->pos, end, &ev)) && t->pos + len < end)
 				t->pos += len;
 		} else if (*t->pos && t->pos < t->limit) {
@@ -131,7 +143,8 @@ static void jmp_unwind(const void *env)
 	for (unsigned i = 0; i < 8; i++) {
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
-		if ((t->busy == 1 || t->busy == FNT_BUSY_MOVED) && t->jmp[i].guard_free && !t->tls_shared && !t->file)
+		if ((t->busy == 1 || t->busy == FNT_BUSY_MOVED || t->busy == FNT_BUSY_ERASING) && t->jmp[i].guard_free &&
+		    !t->tls_shared && !t->file)
 			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */
 		/* recording off: the calls entered since it went off that the
 		 * jump leaves are counted out (all of them when the setjmp was

@@ -72,7 +72,7 @@ uint32_t fnt_tls_owner(void)
  * the kept ones on the stack: this runs on a signal handler's small stack
  * too (doc/safety.md).  The machine stack in use, its own stack's key, and
  * the thread's place in coro.c's list of runners are kept as well. */
-_Static_assert(offsetof(struct fnt_thread, checked_at) + sizeof(uint64_t) == sizeof(struct fnt_thread),
+_Static_assert(offsetof(struct fnt_thread, erase_from) + sizeof(uint8_t *) == sizeof(struct fnt_thread),
 	       "thread_register: a new field of struct fnt_thread: keep it or clear it here");
 
 static void thread_fresh(struct fnt_thread *t)
@@ -97,6 +97,7 @@ static void thread_fresh(struct fnt_thread *t)
 	t->tls_word = NULL;
 	t->stk_hint = t->stk_raised = 0;
 	t->checked_at = 0;
+	t->erase_from = NULL;
 }
 
 void thread_register(struct fnt_thread *t)

@@ -124,12 +124,18 @@ static int tsave_undo(struct fnt_thread *t, const struct fnt_tsave *f, const str
 	if (now - f->start >= g->time_ticks || f->seq != t->seq || f->switches != t->switches || !t->chunk ||
 	    f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos > t->pos)
 		return 0;
+	int marked = fnt_erase_mark(t, f->pos, f->depth);    /* (a jump out of a handler finishes it) */
 	fnt_erase_tail(t, f->pos);
 	t->pos = f->pos;
 	t->last = f->last;
 	t->prev_new = f->prev_new;
 	memcpy(t->cache, f->cache, sizeof(t->cache));
-	t->depth = f->depth;
+	if (marked) {
+		__asm__ volatile("" ::: "memory");
+		t->busy = 1;
+	} else {
+		t->depth = f->depth;
+	}
 	return 1;
 }
 

@@ -1,4 +1,6 @@
+import os
 import re
+import shutil
 
 JUMPS = 200
 CALLS = 2000000
@@ -32,15 +34,25 @@ def check_trace(ctx, d, funcs):
     # landed in a hook), and a call whose hook was left
     assert lost <= 2 * (JUMPS + 1) + JUMPS, (d, lost, info)
     assert "could not be decoded" not in info and "damaged" not in info, info
-    # nesting: every one of them is main's callee, and only that
+    seen = check_nesting(ctx, d, funcs)
+    for name, calls in seen.items():
+        assert calls == counts[name], (d, name, calls, counts[name])
+    assert set(seen) == set(funcs), (d, sorted(set(funcs) - set(seen))[:5])
+
+
+def check_nesting(ctx, d, funcs):
+    """every one of funcs is main's callee, and only that (a jump that
+    closed a frame too many or too few nested the rest of the thread one
+    level off); returns their calls"""
     seen = {}
-    for calls, prefix, name, rest in graph_rows(ctx, d):
+    rows = graph_rows(ctx, d)
+    assert [r for r in rows if r[2] == "main"] == [(1, "", "main", "")], (d, rows[:4])
+    for calls, prefix, name, rest in rows:
         if name in funcs:
             assert prefix == "+-" and "recursive" not in rest, (d, "nested", calls, prefix, name, rest)
             assert name not in seen, (d, "twice in the graph", name)
             seen[name] = calls
-            assert calls == counts[name], (d, name, calls, counts[name])
-    assert set(seen) == set(funcs), (d, sorted(set(funcs) - set(seen))[:5])
+    return seen
 
 
 def check(ctx):
@@ -55,3 +67,17 @@ def check(ctx):
     check_trace(ctx, ctx.record_build("prog", stdout="many %d\n" % CALLS, args=("many",))[0], many)
     d = ctx.record_build("prog-fentry", stdout="many %d\n" % CALLS, args=("many",))[0]
     check_trace(ctx, d, many)
+    # record-time erasure of the short calls, every leaf() of them (-t, a
+    # time= trigger): a jump out of a hook that was taking a call back left
+    # the depth counting it, and main's calls outside main.  What is kept:
+    # the calls a jump left, and those that took 1 us or more
+    for prog in ("prog", "prog-fentry"):
+        for how in (("-t", "1us"), ("-T", "leaf@time=1us")):
+            d = ctx.record_build(prog, record_args=how)[0]
+            d2 = d + "-" + how[0].strip("-")
+            if os.path.exists(d2):
+                shutil.rmtree(d2)
+            os.rename(d, d2)
+            info = ctx.run("info", "-d", d2, check=True).stdout
+            assert "could not be decoded" not in info and "damaged" not in info, info
+            assert check_nesting(ctx, d2, {"leaf": 0}), (d2, "no leaf() kept")

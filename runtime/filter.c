@@ -92,6 +92,7 @@ struct fnt_tframe {                 /* -t: the writer's state before an entry */
 	uint32_t seq;               /* t->seq while the entry's chunk is current */
 	uint32_t fresh;             /* the entry starts a new chunk: pos etc. are found at the exit */
 	int32_t fdepth;             /* t->flt.fdepth of the call (not some call entered while disabled) */
+	uint32_t match;             /* -C: the call matches (it leads to a match whatever c_keep says) */
 };
 #define TFRAMES 64
 
@@ -545,7 +546,7 @@ void fnt_erase_tail(struct fnt_thread *t, uint8_t *from)
 	}
 }
 
-static void tframe_push(struct fnt_thread *t, uintptr_t fn)
+static void tframe_push(struct fnt_thread *t, uintptr_t fn, int match)
 {
 	if (!t->flt.tframes) {
 		if (fnt_no_clock)
@@ -566,6 +567,7 @@ static void tframe_push(struct fnt_thread *t, uintptr_t fn)
 	f->set_prev[0] = t->cache[fnt_slot(fn) & ~1u];
 	f->set_prev[1] = t->cache[fnt_slot(fn) | 1u];
 	f->fdepth = t->flt.fdepth;
+	f->match = (uint32_t)match;
 }
 
 /* 1 if the call returning now was short (or force: -C) and its entry is erased */
@@ -727,7 +729,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			t->flt.c_keep = d;
 		}
 		if (min_ticks || n_C)
-			tframe_push(t, fn);
+			tframe_push(t, fn, (m & FM_C) != 0);
 		return 0;
 	}
 	if (!(fnt_filtering & FNT_FILTER_DEPTH_ONLY) && fnt_exit_skipped(t, fn, 1))
@@ -826,7 +828,10 @@ static int erase_left(struct fnt_thread *t, int32_t depth, int32_t fdepth)
 		struct fnt_tframe *f = &t->flt.tframes[(uint32_t)(t->depth - 1) % TFRAMES];
 		if (f->fdepth <= fdepth)
 			break;          /* (an exception's landing frame, and the calls around it) */
-		if (n_C && f->fdepth > t->flt.c_keep && tframe_erase(t, f->fn, f->fdepth, 1))
+		/* (a -C match never: a jump out of a handler that landed in its
+		 * exit hook, after the hook had lowered c_keep and before it
+		 * wrote the exit, took it back) */
+		if (n_C && f->fdepth > t->flt.c_keep && !f->match && tframe_erase(t, f->fn, f->fdepth, 1))
 			n++;
 		else if (min_ticks && tframe_erase(t, f->fn, f->fdepth, 0))
 			n++;          /* -t: shorter than the threshold up to the jump */

@@ -253,11 +253,16 @@ struct fnt_thread {
 /* With the guard held and an event's bytes written at t->pos: the depth
  * moved on by delta for it, in the store that marks the move
  * (FNT_BUSY_MOVED); the caller then moves t->pos past the event. */
-static inline __attribute__((always_inline)) void fnt_depth_move(struct fnt_thread *t, int32_t delta)
+static inline __attribute__((always_inline)) void fnt_depth_moved_to(struct fnt_thread *t, int32_t depth)
 {
 	__asm__ volatile("" ::: "memory");
-	__atomic_store_n(&t->depth_busy, (uint32_t)(t->depth + delta) | (uint64_t)FNT_BUSY_MOVED << 32, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->depth_busy, (uint32_t)depth | (uint64_t)FNT_BUSY_MOVED << 32, __ATOMIC_RELAXED);
 	__asm__ volatile("" ::: "memory");
+}
+
+static inline __attribute__((always_inline)) void fnt_depth_move(struct fnt_thread *t, int32_t delta)
+{
+	fnt_depth_moved_to(t, t->depth + delta);
 }
 
 /* With the guard held, before an erasure takes back the records from

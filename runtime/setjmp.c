@@ -28,6 +28,17 @@ static void *jmp_target(int which)
 	return f;
 }
 
+/* Looked up at start, not at the first jump: dlsym takes the loader's
+ * lock, and a handler that jumped out of a signal handler that landed
+ * there (a second signal, SA_NODEFER) left the lock held, and the program
+ * hung at exit (in _dl_fini).  (unwind_backtrace_resolve, fentry.c, does
+ * the same for backtrace.) */
+__attribute__((constructor)) static void jmp_resolve(void)
+{
+	for (int i = 0; i < 8; i++)
+		(void)jmp_target(i);
+}
+
 void *fnt_note_setjmp(void *env, int which)
 {
 	struct fnt_thread *t = &fnt_self;
@@ -81,10 +92,10 @@ void *fnt_note_setjmp(void *env, int which)
  *   t->erase_from on, and the next record starts a new chunk (the cache
  *   may be half put back).
  * What lies past t->pos is zeroed (the data ends at t->pos again: the
- * bytes past it are zero as long as nothing is half written), and a TIME
- * record gives the writer and the reader the same time again (the time of
- * the last event may have moved on for a record that is not in the
- * trace).  The frames the hook was entering or leaving go with the jump's
+ * bytes past it are zero as long as nothing is half written), and the
+ * caller sees that the next record carries a TIME record (time_due), which
+ * gives the writer and the reader the same time again (the time of the
+ * last event may have moved on for a record that is not in the trace).  The frames the hook was entering or leaving go with the jump's
  * UNWIND.  Not a guard held for a vfork or clone child on this TLS. */
 static void guard_abandoned(struct fnt_thread *t)
 {
@@ -109,14 +120,18 @@ static void guard_abandoned(struct fnt_thread *t)
 		}
 		n = (size_t)(end - t->pos);
 		memset(t->pos, 0, n < 2048 ? n : 2048);    /* (an event with its values is shorter) */
-		if (t->pos < t->limit) {
-			uint64_t now = fnt_now();
-			t->pos = put_time(t->pos, now);
-			t->last = now;
-		}
 	}
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
+}
+
+/* After guard_abandoned: the thread's next record carries a TIME record
+ * (every writer writes one for a pause of 2^47 or more).  Not before the
+ * erasures the jump makes (-C, -t): a record between an entry and them
+ * keeps them from taking its call back. */
+static void time_due(struct fnt_thread *t)
+{
+	t->last = fnt_now() - (1ull << 48);
 }
 
 /* Does a jump to buffer j, set on another stack, leave the stack in use
@@ -140,12 +155,15 @@ static int jump_out(const struct fnt_thread *t, const __typeof__(t->jmp_off[0]) 
 static void jmp_unwind(const void *env)
 {
 	struct fnt_thread *t = &fnt_self;
+	int resync = 0;
 	for (unsigned i = 0; i < 8; i++) {
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
 		if ((t->busy == 1 || t->busy == FNT_BUSY_MOVED || t->busy == FNT_BUSY_ERASING) && t->jmp[i].guard_free &&
-		    !t->tls_shared && !t->file)
+		    !t->tls_shared && !t->file) {
 			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */
+			resync = 1;
+		}
 		/* recording off: the calls entered since it went off that the
 		 * jump leaves are counted out (all of them when the setjmp was
 		 * made before), or their count would take the returns of the
@@ -203,9 +221,15 @@ static void jmp_unwind(const void *env)
 			fnt_off_restore(t, t->jmp_off[i].epoch, t->jmp_off[i].rel);
 		}
 		int32_t n = t->depth - to;
+		/* The guard is held below as a hook holds it (1), not as the
+		 * runtime's own work: a handler that lands here and jumps out
+		 * frees it (guard_abandoned), and each step leaves the trace as
+		 * a hook's does.  (Held as the runtime's, it stayed held, and the
+		 * thread recorded nothing more: a second signal's handler that
+		 * jumped, held back while a chunk was started.) */
 		if (n > 0 && t->state == FNT_T_ACTIVE && t->chunk && !t->busy && state == 1) {
 			/* record -C: the frames left that led to no match go, as their returns would have */
-			t->busy = FNT_BUSY_RUNTIME;
+			t->busy = 1;
 			n -= fnt_filter_unwind_erase(t, to);
 			if (n > 0)      /* and time= calls shorter than their threshold */
 				n -= fnt_trigger_unwind_erase(t, to);
@@ -218,22 +242,29 @@ static void jmp_unwind(const void *env)
 		 * the next hook would) */
 		if (n <= 0 || t->state != FNT_T_ACTIVE || t->busy || state != 1)
 			break;
-		t->busy = FNT_BUSY_RUNTIME;
+		t->busy = 1;
 		if (t->chunk ? t->pos < t->limit || !thread_chunk_start(t) : !fnt_thread_room(t, 32)) {
 			uint64_t now = fnt_now(), d = now - t->last;
-			if (d >= (1ull << 47)) {
-				t->pos = put_time(t->pos, now);
+			uint8_t *p = t->pos;
+			if (d >= (1ull << 47) || resync) {
+				resync = 0;
+				p = put_time(p, now);
 				d = 0;
 			}
+			p = put_varint(p, ext_head(d, FNT_EXT_UNWIND));
+			p = put_varint(p, (uint64_t)n);
+			__asm__ volatile("" ::: "memory");
 			t->last = now;
-			t->pos = put_varint(t->pos, ext_head(d, FNT_EXT_UNWIND));
-			t->pos = put_varint(t->pos, (uint64_t)n);
-			t->depth = to;
+			fnt_depth_moved_to(t, to);   /* (the hooks' order: runtime.h, FNT_BUSY_MOVED) */
+			t->pos = p;
 			out ? fnt_shadow_close(t) : fnt_shadow_cut(t, ss_to);   /* those frames are gone */
 		}
+		__asm__ volatile("" ::: "memory");
 		t->busy = 0;
 		break;
 	}
+	if (resync)
+		time_due(t);
 }
 
 void *fnt_note_longjmp(void *env, int which)

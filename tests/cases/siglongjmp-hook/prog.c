@@ -11,7 +11,9 @@
  *
  * "many": the loop calls 256 functions in turn, so that nearly every event
  * is a NEW one (the chunk's address cache has 64 slots): the jumps also
- * leave hooks that were filling the cache, which the reader must follow. */
+ * leave hooks that were filling the cache, which the reader must follow.
+ * A second argument "nodefer" leaves the alarm open in its handler. */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -64,7 +66,12 @@ int main(int argc, char **argv)
 {
 	struct itimerval it = { { 0, 100 }, { 0, 100 } };
 	int many = argc > 1 && !strcmp(argv[1], "many");
-	signal(SIGALRM, on_alarm);
+	/* "nodefer": the alarm stays open in its handler, and one can land in
+	 * the jump of the one before */
+	struct sigaction sa = { .sa_handler = on_alarm };
+	if (argc > 2 && !strcmp(argv[2], "nodefer"))
+		sa.sa_flags = SA_NODEFER;
+	sigaction(SIGALRM, &sa, NULL);
 	if (!sigsetjmp(jb, 1))          /* the buffer is set before the first alarm */
 		setitimer(ITIMER_REAL, &it, NULL);
 	if (many)

@@ -507,6 +507,13 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 		/* its calls begin above those open where it is entered */
 		next.below = untracked ? 0 : t->stk_below + cur.frames;
 	}
+	if (!next.frames && !untracked && to != UNTRACKED)
+		/* nothing open on it: entered anew, its calls begin above those
+		 * open where it is entered now (a handler's sigaltstack, entered
+		 * at each signal from wherever the thread was: it kept the depth
+		 * of its first entry, and showed its handlers too deep or too
+		 * shallow, and the calls after them too) */
+		next.below = t->stk_below + cur.frames;
 	int k = 0;
 	if (!untracked)
 		k = park_put(&cur);

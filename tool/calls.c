@@ -298,6 +298,8 @@ static void switch_stack(struct calls_walk *w, struct trace_thread *th, struct t
 		slot->stack = id;
 		slot->fresh = 1;
 	}
+	if (!slot->fs.n && !slot->fresh && !slot->owed && !slot->pre)
+		slot->fresh = 1;        /* nothing open on it: entered anew (a handler's sigaltstack, at each signal) */
 	if (slot->fresh && !slot->fs.n) {
 		/* a stack new to this stream: its frames begin at the switch;
 		 * or, in a stream that lacks the thread's earlier events (a

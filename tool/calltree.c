@@ -372,10 +372,25 @@ static void on_switched(void *ctx, struct trace_thread *th, uint64_t from, uint6
 	for (size_t i = 0; i < s->n_parked && !slot; i++)
 		if (s->parked[i].id == to)
 			slot = &s->parked[i];
-	if (!slot) {
+	/* a stack with no call of its own open is entered anew (a handler's
+	 * sigaltstack, at each signal): its calls nest under the path it is
+	 * entered from now, not the one of its first entry (a handler that
+	 * once interrupted leaf() put every later one's calls under leaf) */
+	int anew = !slot;
+	if (slot) {
+		anew = 1;
+		for (size_t i = 0; i < slot->e.n && anew; i++)
+			anew = ((struct ct_entry *)ps_at(&slot->e, i))->borrowed;
+		if (anew) {
+			ps_free(&slot->e);
+			slot->id = to;
+		}
+	} else {
 		s->parked = xrealloc(s->parked, (s->n_parked + 1) * sizeof(*s->parked));
 		slot = &s->parked[s->n_parked++];
 		slot->id = to;
+	}
+	if (anew) {
 		ps_init(&slot->e, sizeof(struct ct_entry));
 		for (size_t i = 0; i < s->e.n; i++) {
 			struct ct_entry *e = ps_push(&slot->e);

@@ -95,8 +95,9 @@ void *fnt_note_setjmp(void *env, int which)
  * bytes past it are zero as long as nothing is half written), and the
  * caller sees that the next record carries a TIME record (time_due), which
  * gives the writer and the reader the same time again (the time of the
- * last event may have moved on for a record that is not in the trace).  The frames the hook was entering or leaving go with the jump's
- * UNWIND.  Not a guard held for a vfork or clone child on this TLS. */
+ * last event may have moved on for a record that is not in the trace).
+ * The frames the hook was entering or leaving go with the jump's UNWIND.
+ * Not a guard held for a vfork or clone child on this TLS. */
 static void guard_abandoned(struct fnt_thread *t)
 {
 	uint8_t *end = t->limit ? t->limit + FNT_CHUNK_SLACK : NULL;

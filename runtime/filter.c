@@ -846,17 +846,24 @@ int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth)
 	return erase_left(t, depth, INT32_MIN);
 }
 
+/* (also when the filter depth is fdepth already: a jump out of a signal
+ * handler that landed in an exit hook after it had counted the call out
+ * of the filter depth, and before it had closed what the call held open
+ * (-C's match and kept depths, -N, -F, -H, depth=N) leaves that to here;
+ * kept, a -C match's depth kept the next call at that depth, which led to
+ * no match.  In a thread whose state agrees, nothing is held open deeper
+ * than the filter depth, and this changes nothing) */
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
 {
 	int32_t was = t->flt.fdepth;
-	if (!fnt_filtering || fdepth >= t->flt.fdepth)
+	if (!fnt_filtering || fdepth > t->flt.fdepth)
 		return;
 	t->flt.fdepth = fdepth;
 	if (t->flt.n_root > fdepth)
 		t->flt.n_root = 0;
 	if (t->flt.f_root > fdepth)
 		t->flt.f_root = 0;
-	filter_left(t, fdepth, was);
+	filter_left(t, fdepth, was > fdepth ? was : fdepth + 1);
 }
 
 /* The calls deeper than fdepth d are gone without their exits (an

@@ -90,6 +90,16 @@ def check(ctx):
         assert 7813 <= counts.get("f00", 0) <= 7813 + JUMPS and counts.get("main") == 1, (d, counts.get("f00"))
         assert set(counts) == {"main", "f00"}, (d, sorted(set(counts) - {"main", "f00"})[:8])
         check_nesting(ctx, d, {"f00": 0})
+    # -C again, 2,000 jumps every 20 us: a jump that landed in an exit hook
+    # between its taking the call out of the filter depth and its closing
+    # the -C match there left the match's depth kept, and the next call at
+    # that depth, which led to no f00, stayed (1 run of 40 with 200 jumps)
+    for prog in ("prog", "prog-fentry"):
+        d = moved(ctx.record_build(prog, args=("many", "-", "2000"), record_args=("-C", "f00"))[0], "C2000")
+        counts = ctx.counts("-d", d)
+        assert 7813 <= counts.get("f00", 0) <= 7813 + 2000 and counts.get("main") == 1, (d, counts.get("f00"))
+        assert set(counts) == {"main", "f00"}, (d, sorted(set(counts) - {"main", "f00"})[:8])
+        check_nesting(ctx, d, {"f00": 0})
     # record-time erasure of the short calls, every leaf() of them (-t, a
     # time= trigger): a jump out of a hook that was taking a call back left
     # the depth counting it, and main's calls outside main.  What is kept:

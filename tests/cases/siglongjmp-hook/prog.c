@@ -12,11 +12,13 @@
  * "many": the loop calls 256 functions in turn, so that nearly every event
  * is a NEW one (the chunk's address cache has 64 slots): the jumps also
  * leave hooks that were filling the cache, which the reader must follow.
- * A second argument "nodefer" leaves the alarm open in its handler. */
+ * A second argument "nodefer" leaves the alarm open in its handler; a
+ * third, N, jumps N times, every 20 us. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -24,7 +26,7 @@
 #define CALLS 2000000
 
 static sigjmp_buf jb;
-static volatile long calls, jumps;
+static volatile long calls, jumps, max_jumps = JUMPS;
 static volatile unsigned long sink;
 
 __attribute__((noinline)) void leaf(void)
@@ -55,11 +57,11 @@ static const struct itimerval off = { { 0, 0 }, { 0, 0 } };
 static void on_alarm(int sig)
 {
 	(void)sig;
-	if (jumps < JUMPS) {
+	if (jumps < max_jumps) {
 		jumps++;
 		siglongjmp(jb, 1);
 	}
-	setitimer(ITIMER_REAL, &off, NULL);     /* JUMPS + 1 alarms at most */
+	setitimer(ITIMER_REAL, &off, NULL);     /* max_jumps + 1 alarms at most */
 }
 
 int main(int argc, char **argv)
@@ -71,6 +73,10 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_alarm };
 	if (argc > 2 && !strcmp(argv[2], "nodefer"))
 		sa.sa_flags = SA_NODEFER;
+	if (argc > 3) {
+		max_jumps = atol(argv[3]);
+		it.it_value.tv_usec = it.it_interval.tv_usec = 20;
+	}
 	sigaction(SIGALRM, &sa, NULL);
 	if (!sigsetjmp(jb, 1))          /* the buffer is set before the first alarm */
 		setitimer(ITIMER_REAL, &it, NULL);

@@ -440,7 +440,7 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 void fnt_recording_note(void) FNT_HIDDEN;
 
 /* setjmp/longjmp trampolines (arch/x86_64/setjmp.S): note, return the libc function */
-void *fnt_note_setjmp(void *env, int which) FNT_HIDDEN;
+void *fnt_note_setjmp(void *env, int which, long arg) FNT_HIDDEN;
 void *fnt_note_longjmp(void *env, int which) FNT_HIDDEN;
 /* setcontext back to a context getcontext saved on the same stack (coro.c) */
 void fnt_note_setcontext(const void *ucp) FNT_HIDDEN;
@@ -837,6 +837,10 @@ uint32_t fnt_fsize_chunk(uint32_t size) FNT_HIDDEN;
  * it), then the mask given back as it was */
 int fnt_async_block(uint64_t *was) FNT_HIDDEN;
 void fnt_async_unblock(const uint64_t *was) FNT_HIDDEN;
+/* the program jumps out of signal handlers that land in the runtime's
+ * work (a longjmp found the guard held, setjmp.c): from then on a stack
+ * switch, which such a jump cannot leave half made, blocks them (coro.c) */
+extern int fnt_handler_jumps FNT_HIDDEN;
 /* open a file the runtime reads: never blocks, regular files only; fd or -1 */
 struct stat;
 int fnt_open_knob_file(const char *path, struct stat *st) FNT_HIDDEN;

@@ -10,6 +10,8 @@
 #include <string.h>
 #include "runtime/runtime-internal.h"
 
+int fnt_handler_jumps;
+
 /* ---- setjmp / longjmp (not in the static archive: see the Makefile) ---- */
 #ifndef FNT_STATIC_ARCHIVE
 
@@ -39,11 +41,15 @@ __attribute__((constructor)) static void jmp_resolve(void)
 		(void)jmp_target(i);
 }
 
-void *fnt_note_setjmp(void *env, int which)
+void *fnt_note_setjmp(void *env, int which, long arg)
 {
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t sp;
 	unsigned i;
+	/* sigsetjmp(env, 1), which saves the signal mask: the buffer of a
+	 * jump out of a signal handler (coro.c, switch_with) */
+	if (which == 2 && arg && !__atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED))
+		__atomic_store_n(&fnt_handler_jumps, 1, __ATOMIC_RELAXED);
 	/* the machine stack this runs on, as a hook would find it first: a
 	 * return from a handler on a sigaltstack, or a switch back from a
 	 * coroutine, that no hook has seen yet would give the buffer the other
@@ -160,6 +166,8 @@ static void jmp_unwind(const void *env)
 	for (unsigned i = 0; i < 8; i++) {
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
+		if (t->busy && t->jmp[i].guard_free && !__atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED))
+			__atomic_store_n(&fnt_handler_jumps, 1, __ATOMIC_RELAXED);
 		if ((t->busy == 1 || t->busy == FNT_BUSY_MOVED || t->busy == FNT_BUSY_ERASING) && t->jmp[i].guard_free &&
 		    !t->tls_shared && !t->file) {
 			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */

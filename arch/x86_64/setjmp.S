@@ -25,6 +25,7 @@
 	.cfi_adjust_cfa_offset 8
 	sub $8, %rsp                 /* keep the stack 16-byte aligned for the call */
 	.cfi_adjust_cfa_offset 8
+	mov %rsi, %rdx               /* (the second argument: __sigsetjmp's savemask) */
 	mov $\slot, %esi
 	call \note
 	add $8, %rsp

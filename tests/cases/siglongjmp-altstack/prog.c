@@ -1,0 +1,86 @@
+/* Two threads, each with its own 20 us timer whose handler runs on the
+ * thread's sigaltstack and siglongjmps back to the thread's loop, 200
+ * times.  Each signal enters the signal stack anew, a stack switch for the
+ * runtime, and with alarms every 20 us one lands in such a switch now and
+ * then: its handler's jump left the switch half made and the guard held,
+ * and the thread recorded nothing more (its calls counted as lost), on
+ * every run.  Every call must be recorded, under its own thread, at its
+ * own depth. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#define THREADS 2
+#define JUMPS 200
+#define CALLS 2000000
+
+static __thread sigjmp_buf jb;
+static __thread volatile long calls, jumps;
+static __thread volatile int armed;
+
+__attribute__((noinline)) void leaf(void)
+{
+	calls++;
+}
+
+static void on_sig(int sig)
+{
+	(void)sig;
+	if (armed && jumps < JUMPS) {
+		jumps++;
+		siglongjmp(jb, 1);
+	}
+}
+
+static void *run(void *arg)
+{
+	timer_t tm;
+	struct sigevent sev;
+	struct itimerspec its = { { 0, 20000 }, { 0, 20000 } };
+	static const struct itimerspec off;
+	stack_t ss = { .ss_sp = malloc(65536), .ss_size = 65536 };
+	(void)arg;
+	sigaltstack(&ss, NULL);
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGRTMIN;
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &tm)) {
+		perror("timer_create");
+		exit(1);
+	}
+	if (!sigsetjmp(jb, 1)) {        /* the buffer is set before the first alarm */
+		armed = 1;
+		timer_settime(tm, 0, &its, NULL);
+	}
+	while (calls < CALLS)
+		leaf();
+	armed = 0;
+	timer_settime(tm, 0, &off, NULL);
+	timer_delete(tm);
+	return (void *)calls;
+}
+
+int main(void)
+{
+	struct sigaction sa = { .sa_handler = on_sig, .sa_flags = SA_ONSTACK };
+	pthread_t th[THREADS];
+	long total = 0;
+	sigaction(SIGRTMIN, &sa, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&th[i], NULL, run, NULL);
+	for (int i = 0; i < THREADS; i++) {
+		void *r;
+		pthread_join(th[i], &r);
+		total += (long)r;
+	}
+	printf("leaf %ld\n", total);
+	return 0;
+}

@@ -348,6 +348,21 @@ void fnt_fentry_enter(struct fnt_regs *r, uintptr_t ret_in_fn, uintptr_t *slot)
 	fnt_shadow_enter(r, fentry_fn(ret_in_fn), slot);
 }
 
+/* Room on the shadow stack for a frame, checked again once the entry is
+ * written: the write may have found the thread on another machine stack,
+ * whose shadow stack is not made yet (a handler on a sigaltstack that
+ * landed between the first check and the write, or a jump back from one),
+ * and the push wrote through a null pointer (a -P library call, two
+ * threads with 20 us timers whose handlers jump out of a sigaltstack).
+ * -1, counted as lost, when there is none: the call's exit is not seen. */
+static __attribute__((noinline)) int shadow_room_again(struct fnt_thread *t)
+{
+	if (!t->ss && !shadow_alloc(t))
+		return 0;
+	fnt_lost_events(t, t->ss ? FNT_LOST_SHADOW : FNT_LOST_NOSPACE, 1);
+	return -1;
+}
+
 /* The frame of a call whose entry was just seen by the filters (written or
  * not), as `how` says (FNT_ENTER_*), with the guard held; 1 when the exit
  * of a zero-length call was written, which released the guard. */
@@ -435,6 +450,11 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 			}
 			written = t->depth != depth;
 		}
+		if (unlikely(!t->ss || t->ss_top == t->ss_cap) && shadow_room_again(t)) {
+			barrier();
+			t->busy = 0;
+			return;
+		}
 		if (shadow_frame(t, fn, slot, written ? plan : NULL, written, how))
 			return;
 		barrier();
@@ -502,6 +522,11 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 		return;         /* (cannot happen: nothing above leaves it held) */
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
+	if (unlikely(!t->ss || t->ss_top == t->ss_cap) && shadow_room_again(t)) {
+		__asm__ volatile("" ::: "memory");
+		t->busy = 0;
+		return;
+	}
 	shadow_frame(t, fn, slot, plan, 1, how);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;

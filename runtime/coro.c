@@ -557,7 +557,7 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
  * nothing onto a half-switched stack (its calls are dropped and counted);
  * the records are written unless the guard was held already (a handler
  * inside a hook).  taken: the stack, already out of the registry. */
-static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_state *taken)
+static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_state *taken, uintptr_t sp)
 {
 	uint32_t held = t->busy;
 	struct stack_moved mv;
@@ -586,20 +586,29 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 			fnt_put_unwind(t, (uint32_t)t->jmp_pend.land);
 	}
 	t->jmp_pend.land = 0;
+	/* sp (a hook's, on the stack switched to) goes into its window in
+	 * the same turn of the guard.  Set after it, a handler on a
+	 * sigaltstack that landed between (where the blocked signals are
+	 * delivered) switched to its stack and back, and sp went into the
+	 * signal stack's window: the thread's calls were then taken as on
+	 * that stack, their frames pushed on its shadow stack, and a -pg
+	 * program's returns found no address (it aborted, or crashed) */
+	if (sp && t->stk_cur != UNTRACKED)
+		window_set(t, t->stk_max && t->stk_min < sp ? t->stk_min : sp, t->stk_max > sp ? t->stk_max : sp);
 	__asm__ volatile("" ::: "memory");
 	t->busy = held;
 	if (blocked)
 		fnt_async_unblock(&was);
 }
 
-static void switch_to(struct fnt_thread *t, uintptr_t to)
+static void switch_to(struct fnt_thread *t, uintptr_t to, uintptr_t sp)
 {
-	switch_with(t, to, NULL);
+	switch_with(t, to, NULL, sp);
 }
 
 /* take the stack in slot k (word w) and run on it: 1, or 0 if another
  * thread took it first */
-static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w)
+static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w, uintptr_t sp)
 {
 	struct stack_state s;
 	if (t->file || !park_take(k, w, &s))
@@ -609,7 +618,7 @@ static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w)
 		 * (park_near): from now on a stack of its own name */
 		s.id = s.key = fresh_name();
 	}
-	switch_with(t, s.id, &s);
+	switch_with(t, s.id, &s, sp);
 	return t->stk_cur == s.id;      /* (else no room to park the stack in use: s went back) */
 }
 
@@ -650,7 +659,7 @@ int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 {
 	struct stack_state *held = HELD(t);
 	if (t->stk_cur == UNTRACKED && held->key && held->top && holds_slot(held->ss, held->top, slot, NULL)) {
-		switch_to(t, held->id);     /* (a coroutine run untracked went to its uc_link) */
+		switch_to(t, held->id, 0);  /* (a coroutine run untracked went to its uc_link) */
 		return 1;
 	}
 	for (int deep = 0; deep < 2; deep++) {
@@ -660,7 +669,7 @@ int fnt_coro_find_slot(struct fnt_thread *t, uintptr_t slot)
 				continue;
 			if (deep ? !holds_slot(PEEK(k, ss), PEEK(k, top), slot, NULL) : PEEK(k, top_slot) != slot)
 				continue;
-			if (switch_to_slot(t, k, w))
+			if (switch_to_slot(t, k, w, 0))
 				return 1;
 			/* (taken meanwhile, by a thread that has it now) */
 		}
@@ -899,15 +908,12 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		uint64_t w;
 		int other;
 		if (held->key && held->max && sp + STACK_JUMP >= held->min && sp <= held->max + STACK_JUMP) {
-			switch_to(t, held->id);
-			window_add(t, sp);
+			switch_to(t, held->id, sp);
 			return 0;
 		}
 		uint32_t k = park_next(0) < PARK_MAX ? park_near(t, sp, 1, &w, &other) : UINT32_MAX;
-		if (k != UINT32_MAX && (!other || park_other_ok()) && switch_to_slot(t, k, w)) {
-			window_add(t, sp);
+		if (k != UINT32_MAX && (!other || park_other_ok()) && switch_to_slot(t, k, w, sp))
 			return 0;
-		}
 		fnt_lost_events(t, FNT_LOST_STACKS, events);
 		return 1;
 	}
@@ -924,18 +930,17 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 		uint32_t k = park_near(t, sp, !near, &w, &other);
 		if (k == UINT32_MAX || (other && !park_other_ok()))
 			break;
-		if (switch_to_slot(t, k, w)) {
-			window_add(t, sp);
+		if (switch_to_slot(t, k, w, sp))
 			return 0;
-		}
 	}
 	if (!near) {
-		switch_to(t, sp | 1);
+		switch_to(t, sp | 1, sp);
 		if (t->stk_cur == UNTRACKED) {
 			/* no slot to park the stack left (switch_stacks) */
 			fnt_lost_events(t, FNT_LOST_STACKS, events);
 			return 1;
 		}
+		return 0;
 	}
 	window_add(t, sp);
 	return 0;
@@ -1036,7 +1041,7 @@ static void enter_ctx(struct fnt_thread *t, const ucontext_t *ucp)
 	if (!ucp)
 		return;
 	if (ctx_get((uintptr_t)ucp, &to))
-		switch_to(t, to);
+		switch_to(t, to, 0);
 	else if (on_stack_in_use(t, (uintptr_t)ucp->uc_mcontext.gregs[REG_RSP]))
 		fnt_note_setcontext(ucp);
 }

@@ -822,7 +822,9 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 	uintptr_t slot = sp - 8;
 	struct fnt_shadow_entry e;
 	struct fnt_vfork *vfork;
+	int tries = 0;
 
+again:
 	if (unlikely(!t->ss_top || t->ss[t->ss_top - 1].slot != slot)) {
 		/* frames above ours were left without returning (longjmp out of a
 		 * signal handler, an exception caught in untraced code): find our
@@ -847,6 +849,13 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 		}
 		if (!j && grave_find(slot, &e.ret))
 			return e.ret;    /* a frame dropped as left that was not (its exit: the UNWIND then) */
+		/* a handler on a sigaltstack that landed in the search (where a
+		 * switch lets the signals blocked in it through) and returned
+		 * left the thread on its own stack, and the frame's stack parked
+		 * again, maybe in a slot the search had passed: search again,
+		 * before giving up */
+		if (!j && tries++ < 16)
+			goto again;
 		if (!j)
 			return shadow_lost(slot);
 		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */
@@ -854,8 +863,28 @@ uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
 			/* not below ours: another stack (coroutines); drop them anyway */
 			shadow_drop(t, j);
 	}
-	e = t->ss[t->ss_top - 1];
-	t->ss_top--;
+	/* The pop, under the guard, of the frame found on top: a handler on
+	 * a sigaltstack that lands between the search and the pop and
+	 * returns leaves the thread on its stack (its hooks switch to it),
+	 * and the pop took that stack's top (the program then returned to
+	 * a wrong address, or found none and aborted, "out of sync").  A
+	 * handler that lands once the guard is held switches nothing. */
+	if (likely(!t->busy)) {
+		t->busy = 1;
+		barrier();
+		if (unlikely(!t->ss_top || t->ss[t->ss_top - 1].slot != slot)) {
+			barrier();
+			t->busy = 0;
+			goto again;     /* (the stack switched meanwhile: find the frame again) */
+		}
+		e = t->ss[t->ss_top - 1];
+		t->ss_top--;
+		barrier();
+		t->busy = 0;
+	} else {
+		e = t->ss[t->ss_top - 1];
+		t->ss_top--;
+	}
 	vfork = t->vfork;
 	exit_event(t, &e, r);
 	if (unlikely(t->vfork != vfork)) {

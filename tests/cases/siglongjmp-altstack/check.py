@@ -5,11 +5,7 @@ JUMPS = 200
 CALLS = 2000000
 
 
-def check(ctx):
-    """each thread's calls are recorded whole after its handlers' jumps out
-    of a signal stack: the calls of leaf() per thread, between CALLS and
-    CALLS + JUMPS (a jump leaves one); no thread left recording nothing"""
-    d = ctx.data
+def check_calls(ctx, d, jumps):
     info = ctx.run("info", "-d", d, check=True).stdout
     assert "could not be decoded" not in info and "damaged" not in info, info
     # info's threads: "TID  COMMAND  EVENTS  exited, N lost"
@@ -20,9 +16,22 @@ def check(ctx):
         # recorded a fraction of them
         assert n >= 2 * CALLS, (n, info)
     counts = ctx.counts("-d", d)
-    assert THREADS * CALLS <= counts.get("leaf", 0) <= THREADS * (CALLS + JUMPS), counts.get("leaf")
+    assert THREADS * CALLS <= counts.get("leaf", 0) <= THREADS * (CALLS + jumps), counts.get("leaf")
     assert counts.get("run") == THREADS and counts.get("main") == 1, counts
-    # (not checked: the nesting.  With alarms every 20 us, leaf() shows
-    # nested in itself now and then, on this build too: a jump out of a
+
+
+def check(ctx):
+    """each thread's calls are recorded whole after its handlers' jumps out
+    of a signal stack: the calls of leaf() per thread, between CALLS and
+    CALLS + JUMPS (a jump leaves one); no thread left recording nothing.
+    On the -pg -mfentry build with handlers that return: the program runs
+    to its end, every call recorded, leaf() only under run()"""
+    check_calls(ctx, ctx.data, JUMPS)
+    # (not checked on the jumping runs: the nesting.  With alarms every
+    # 20 us, leaf() shows nested in itself now and then: a jump out of a
     # signal stack that lands in a switch back to the thread's stack, not
-    # fixed yet)
+    # fixed yet; and the -pg build of that can still abort)
+    d = ctx.record_build("prog-fentry", stdout="leaf %d\n" % (THREADS * CALLS), args=("return",))[0]
+    check_calls(ctx, d, 0)
+    rows = [l for l in ctx.run("graph", "-d", d, check=True).stdout.splitlines() if re.search(r"\bleaf\b", l)]
+    assert len(rows) == 1 and re.search(r"\s\+-leaf$", rows[0]), rows[:4]

@@ -5,7 +5,10 @@
  * then: its handler's jump left the switch half made and the guard held,
  * and the thread recorded nothing more (its calls counted as lost), on
  * every run.  Every call must be recorded, under its own thread, at its
- * own depth. */
+ * own depth.  "return": the handlers return, and never jump (a -pg
+ * program then aborted, "shadow stack out of sync", or crashed: a handler
+ * that landed in the runtime's search for a returning frame's stack left
+ * the thread on the signal stack). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <setjmp.h>
@@ -24,6 +27,7 @@
 static __thread sigjmp_buf jb;
 static __thread volatile long calls, jumps;
 static __thread volatile int armed;
+static long max_jumps = JUMPS;
 
 __attribute__((noinline)) void leaf(void)
 {
@@ -33,7 +37,7 @@ __attribute__((noinline)) void leaf(void)
 static void on_sig(int sig)
 {
 	(void)sig;
-	if (armed && jumps < JUMPS) {
+	if (armed && jumps < max_jumps) {
 		jumps++;
 		siglongjmp(jb, 1);
 	}
@@ -68,11 +72,13 @@ static void *run(void *arg)
 	return (void *)calls;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_sig, .sa_flags = SA_ONSTACK };
 	pthread_t th[THREADS];
 	long total = 0;
+	if (argc > 1 && !strcmp(argv[1], "return"))
+		max_jumps = 0;
 	sigaction(SIGRTMIN, &sa, NULL);
 	for (int i = 0; i < THREADS; i++)
 		pthread_create(&th[i], NULL, run, NULL);

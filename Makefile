@@ -113,6 +113,9 @@ $(O)/tests/test-%: tests/unit/test-%.c $(LIB_OBJ)
 # test-diff prints report's and graph's --diff columns
 $(O)/tests/test-diff: UNIT_EXTRA = $(O)/tool/report-diff.o $(O)/tool/pager.o $(O)/tool/summary.o
 $(O)/tests/test-diff: $(O)/tool/report-diff.o $(O)/tool/pager.o $(O)/tool/summary.o
+# test-drain drives record's copies of the drained ring
+$(O)/tests/test-drain: UNIT_EXTRA = $(O)/tool/record-drain.o
+$(O)/tests/test-drain: $(O)/tool/record-drain.o
 
 deps:
 	@sh scripts/install-deps.sh

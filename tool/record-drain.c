@@ -159,6 +159,28 @@ static void clear_tail(struct drain *d, uint32_t i, uint64_t off, size_t n)
 	d->high[i] = (uint32_t)n;
 	if (d->copied[i] > n)
 		d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
+	d->walked[i] = 0;       /* (records were taken back: walked again from the header) */
+}
+
+/* Where the next partial copy of slot i starts: the last 16 bytes of what
+ * was copied (the writer stores 8 bytes at a time from its position, so
+ * zeros at the end of the copy may belong to an event that the next store
+ * completes), or, if earlier, the first record not whole in the slot.  A
+ * record with a body (argument values, a mark, a stack, a thread's name)
+ * is written body first and its one-byte head last: a copy that caught
+ * the body before the head put a zero head in the file, and copies that
+ * start 16 bytes from the end did not go back to it: the reader stopped
+ * there, and replay --follow showed nothing more of the thread until the
+ * slot was full or the program ended. */
+static uint32_t copy_resume(struct drain *d, uint32_t i, const uint8_t *m, size_t n)
+{
+	size_t b = d->walked[i] ? d->walked[i] : FNT_CHUNK_HDR_SIZE, len;
+	int ev;
+	while (b < n && (len = fnt_record_len(m + b, m + d->chunk_size, &ev)) && b + len <= n)
+		b += len;
+	d->walked[i] = (uint32_t)b;
+	size_t keep = n > 16 ? n - 16 : 0, at = b & ~(size_t)7;
+	return (uint32_t)(at < keep ? at : keep);
 }
 
 /* Every 50 ms, what the program has added to the slots it is writing goes
@@ -178,6 +200,15 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 		if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) != FNT_SLOT_WRITING || sl->image != image)
 			continue;
 		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
+		/* not before the chunk's header is sealed: the writer stores its
+		 * magic last, at offset 0, after the other fields, and a copy made
+		 * before that left the file's magic zero under copies that start
+		 * further on, until the slot was full or the program ended: the
+		 * reader skipped the chunk (replay --follow showed none of the
+		 * thread's calls for a minute).  The acquire makes the fields
+		 * stored before the magic visible to the copy */
+		if (!d->copied[i] && __atomic_load_n((const uint32_t *)m, __ATOMIC_ACQUIRE) != FNT_CHUNK_MAGIC)
+			continue;
 		size_t n = used_len(m, d->chunk_size);
 		/* the last 16 bytes go again next time: the writer stores 8 bytes
 		 * at a time from its position, so zeros at the end of what was
@@ -197,7 +228,7 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 		}
 		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from)) {
 			whole_chunk(d, sl->off, n);
-			d->copied[i] = (uint32_t)(n > 16 ? n - 16 : 0);
+			d->copied[i] = copy_resume(d, i, m, n);
 			if (n > d->high[i])
 				d->high[i] = (uint32_t)n;
 		}
@@ -261,7 +292,7 @@ int drain_poll(struct drain *d, const char *dir, int final)
 		uint8_t *m = fnt_drain_slot_at(c, i, d->chunk_size);
 		size_t n = used_len(m, d->chunk_size);
 		clear_tail(d, i, sl->off, n);
-		d->copied[i] = d->high[i] = 0;
+		d->copied[i] = d->high[i] = d->walked[i] = 0;
 		whole_chunk(d, sl->off, n);
 		ssize_t w = n ? pwrite(d->file_fd, m, n, (off_t)sl->off) : 0;
 		if (w != (ssize_t)n) {

@@ -27,6 +27,7 @@ struct drain {
 	uint8_t *buf;                /* one chunk: a partial copy is read into it */
 	uint32_t copied[224];        /* per slot: bytes of it copied so far (FNT_DRAIN_MAX_SLOTS) */
 	uint32_t high[224];          /* per slot: the end of what partial copies put in the file */
+	uint32_t walked[224];        /* per slot: the end of its whole records seen so far (0: its header's) */
 };
 
 /* a ring of n_slots chunks; 0, or -1 (then record goes on without one) */

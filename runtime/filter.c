@@ -851,8 +851,8 @@ int fnt_filter_unwind_erase(struct fnt_thread *t, int32_t depth)
  * of the filter depth, and before it had closed what the call held open
  * (-C's match and kept depths, -N, -F, -H, depth=N) leaves that to here;
  * kept, a -C match's depth kept the next call at that depth, which led to
- * no match.  In a thread whose state agrees, nothing is held open deeper
- * than the filter depth, and this changes nothing) */
+ * no match.  No call deeper than the filter depth is open, so what is
+ * held for one is stale either way) */
 void fnt_filter_longjmp(struct fnt_thread *t, int32_t fdepth)
 {
 	int32_t was = t->flt.fdepth;

@@ -46,9 +46,11 @@ void *fnt_note_setjmp(void *env, int which, long arg)
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t sp;
 	unsigned i;
-	/* sigsetjmp(env, 1), which saves the signal mask: the buffer of a
-	 * jump out of a signal handler (coro.c, switch_with) */
-	if (which == 2 && arg && !__atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED))
+	/* sigsetjmp(env, 1), or BSD setjmp, which save the signal mask: the
+	 * buffer a jump out of a signal handler needs (coro.c, switch_with).
+	 * Also a program that never jumps from a handler (an error loop's
+	 * sigsetjmp): its stack switches then pay two system calls each */
+	if (((which == 2 && arg) || which == 1) && !__atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED))
 		__atomic_store_n(&fnt_handler_jumps, 1, __ATOMIC_RELAXED);
 	/* the machine stack this runs on, as a hook would find it first: a
 	 * return from a handler on a sigaltstack, or a switch back from a

@@ -162,7 +162,7 @@ static void clear_tail(struct drain *d, uint32_t i, uint64_t off, size_t n)
 	d->walked[i] = 0;       /* (records were taken back: walked again from the header) */
 }
 
-/* Where the next partial copy of slot i starts: the last 16 bytes of what
+/* Where the next partial copy of slot i (m, n bytes used) starts: the last 16 bytes of what
  * was copied (the writer stores 8 bytes at a time from its position, so
  * zeros at the end of the copy may belong to an event that the next store
  * completes), or, if earlier, the first record not whole in the slot.  A
@@ -174,6 +174,9 @@ static void clear_tail(struct drain *d, uint32_t i, uint64_t off, size_t n)
  * slot was full or the program ended. */
 static uint32_t copy_resume(struct drain *d, uint32_t i, const uint8_t *m, size_t n)
 {
+	/* (the walk goes on from where the last one stopped: from the header
+	 * each time, it would cost the record process about 0.3 ms a full
+	 * slot every 50 ms) */
 	size_t b = d->walked[i] ? d->walked[i] : FNT_CHUNK_HDR_SIZE, len;
 	int ev;
 	while (b < n && (len = fnt_record_len(m + b, m + d->chunk_size, &ev)) && b + len <= n)
@@ -222,13 +225,17 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 		 * bytes read ahead of it, so the copy is a prefix of the
 		 * events, never a gap followed by later ones */
 		size_t from = d->copied[i];
+		/* where the next copy starts, from the slot as it is before this
+		 * copy reads it: a record whole now is whole in the copy (walked
+		 * after it, a head stored meanwhile was taken as copied) */
+		uint32_t resume = copy_resume(d, i, m, n);
 		for (size_t k = n; k > from; k -= 8) {
 			uint64_t v = __atomic_load_n((const uint64_t *)(m + k - 8), __ATOMIC_RELAXED);
 			memcpy(d->buf + k - 8, &v, 8);
 		}
 		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from)) {
 			whole_chunk(d, sl->off, n);
-			d->copied[i] = copy_resume(d, i, m, n);
+			d->copied[i] = resume;
 			if (n > d->high[i])
 				d->high[i] = (uint32_t)n;
 		}

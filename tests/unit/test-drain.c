@@ -17,6 +17,22 @@
 #include "format/format.h"
 #include "tool/record-drain.h"
 #include "tests/unit/check.h"
+#include <sys/syscall.h>
+
+/* record's writes to the trace file: pend_at, when set, is a head byte the
+ * program stores while a copy is being written (the copier reads the slot
+ * before it writes, and the program goes on meanwhile) */
+static volatile uint8_t *pend_at;
+static uint8_t pend_val;
+ssize_t pwrite(int fd, const void *b, size_t n, off_t off)
+{
+	ssize_t r = syscall(SYS_pwrite64, fd, b, n, off);
+	if (pend_at) {
+		*pend_at = pend_val;
+		pend_at = NULL;
+	}
+	return r;
+}
 
 #define CHUNK 65536u
 
@@ -97,9 +113,35 @@ int main(void)
 	d.last_partial_ns = 0;
 	drain_poll(&d, dir, 0);
 	uint8_t rec[32];
-	CHECK(pread(fd, rec, sizeof(rec), FNT_HEADER_SIZE + FNT_CHUNK_HDR_SIZE + 40) == (ssize_t)sizeof(rec) &&
-	      rec[0] == head, "a record's head written after its body is in the file: %#x", rec[0]);
+	memset(rec, 0xee, sizeof(rec));
+	ssize_t got3 = pread(fd, rec, sizeof(rec), FNT_HEADER_SIZE + FNT_CHUNK_HDR_SIZE + 40);
+	CHECK(got3 == (ssize_t)sizeof(rec) && rec[0] == head,
+	      "a record's head written after its body is in the file: %#x", rec[0]);
 	CHECK(!memcmp(rec, p3, sizeof(rec)), "the record is the slot's");
+
+	/* a fourth, the same, but its head stored while the copy that read it
+	 * zero is written, then four more records: the next copy must still
+	 * go back to it (the resume point was worked out after the copy, from
+	 * the slot, which had the head by then) */
+	uint8_t *p4 = m + FNT_CHUNK_HDR_SIZE + 72;
+	p4[1] = (uint8_t)fnt_varint_pack(18, 1);
+	memset(p4 + 2, 0x44, 18);
+	pend_at = p4;
+	pend_val = head;
+	d.last_partial_ns = 0;
+	drain_poll(&d, dir, 0);
+	for (int r = 1; r < 5; r++) {
+		uint8_t *p = p4 + 20 * r;
+		p[1] = (uint8_t)fnt_varint_pack(18, 1);
+		memset(p + 2, 0x44 + r, 18);
+		p[0] = head;
+	}
+	d.last_partial_ns = 0;
+	drain_poll(&d, dir, 0);
+	memset(rec, 0xee, sizeof(rec));
+	ssize_t got = pread(fd, rec, 20, FNT_HEADER_SIZE + FNT_CHUNK_HDR_SIZE + 72);
+	CHECK(got == 20 && rec[0] == head && !memcmp(rec, p4, 20),
+	      "a head stored while its copy was written is in the file: %#x", rec[0]);
 
 	close(fd);
 	drain_close(&d);

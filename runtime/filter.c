@@ -692,13 +692,17 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		fnt_fn_note(t, d, fn);
 		if (t->flt.n_root)
 			return 1;
-		if (max_stack && d > max_stack)
-			return 1;          /* --max-stack: deeper than N from the thread's first frame */
 		unsigned m = (n_F || n_N || n_H || n_C) ? lookup(s, fn) : 0;
 		if ((m & FM_N) || t->flt.thread_off) {
 			t->flt.n_root = d;
 			return 1;
 		}
+		/* -C: the open calls lead to a match, also one that is not
+		 * written (past -D, --max-stack or a depth=N trigger) */
+		if ((m & FM_C) && d > t->flt.c_keep)
+			t->flt.c_keep = d;
+		if (max_stack && d > max_stack)
+			return 1;          /* --max-stack: deeper than N from the thread's first frame */
 		if (n_F && !t->flt.f_root) {
 			if (!(m & FM_F))
 				return 1;
@@ -724,10 +728,8 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			t->flt.h_open++;
 			return 1;          /* -H: its callees are written one level up */
 		}
-		if (m & FM_C) {
+		if (m & FM_C)
 			t->flt.c_root = d;
-			t->flt.c_keep = d;
-		}
 		if (min_ticks || n_C)
 			tframe_push(t, fn, (m & FM_C) != 0);
 		return 0;
@@ -736,6 +738,11 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		return 1;
 	d = t->flt.fdepth;
 	t->flt.fdepth = d - 1;
+	/* -C: whether the call led to a match, before any early return (a
+	 * call not written, -H's included, passes it on to its caller) */
+	int led = d <= t->flt.c_keep;
+	if (led)
+		t->flt.c_keep = d - 1;
 	if (t->flt.n_root) {
 		if (d <= t->flt.n_root)
 			t->flt.n_root = 0;
@@ -766,9 +773,6 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	if (n_C) {
 		/* -C: a call that led to no -C match is erased, when its entry is
 		 * still the last thing written (its callees were erased before it) */
-		int led = d <= t->flt.c_keep;
-		if (led)
-			t->flt.c_keep = d - 1;
 		if (!led && tframe_erase(t, fn, d, 1))
 			return 1;
 	}

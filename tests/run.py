@@ -324,7 +324,8 @@ def main():
                 print("skip %-22s %s: %s" % (c, b, e), flush=True)
             except AssertionError as e:
                 failed += 1
-                print("FAIL %-22s %s\n%s" % (c, b, e), flush=True)
+                # (where, when the assertion says nothing else)
+                print("FAIL %-22s %s\n%s" % (c, b, e if str(e) else traceback.format_exc(limit=-1)), flush=True)
             except Exception:
                 failed += 1
                 print("FAIL %-22s %s\n%s" % (c, b, traceback.format_exc()), flush=True)

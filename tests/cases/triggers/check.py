@@ -139,6 +139,16 @@ def check(ctx):
     assert replay(record("-C", "leaf")) == callers
     assert replay(record("-C", "mid")) == sub("main", ["mid();", "top() {", "  mid();", "} /* top */"] +
                                               sub("quick", tm2) + sub("slow", tm2) + sub("quick", tm2))
+    # -C with the calls it leads through hidden (-H) or not written (-D,
+    # --max-stack, depth=N): they still lead to FUNC, and start() still does
+    # not (kept after a hidden mid(), and everything erased past -D, before)
+    th = sub("top", ["leaf();"] * 2)
+    assert replay(record("-C", "leaf", "-H", "mid")) == sub("main", ["leaf();"] * 2 + th + sub("quick", th) +
+                                                             sub("slow", th) + sub("quick", th))
+    for opts in (["-D", "2"], ["-D", "1"], ["-F", "top", "-D", "1"], ["-T", "top@depth=1"]):
+        want = replay(full, "-C", "leaf", *opts)
+        assert want and replay(record("-C", "leaf", *opts)) == want, opts
+    assert replay(record("-C", "leaf", "--max-stack", "2")) == replay(full, "-C", "leaf", "-D", "2")
 
     # --max-stack N: no call deeper than N from the thread's first frame,
     # whatever -F says (-D counts from each -F match)

@@ -757,17 +757,21 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			return 1;
 		t->flt.c_root = 0;
 	}
+	/* what the call opened closes before any early return (a hidden -F
+	 * match or depth=N trigger kept it open, before) */
+	int32_t f_root = t->flt.f_root;
+	if (f_root >= d)
+		t->flt.f_root = 0;
+	int trig = t->flt.n_dstack && t->flt.dstack[t->flt.n_dstack - 1].fdepth == d;
+	if (trig)
+		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
 	if (t->flt.h_open && hbit_take(t, d)) {
 		t->flt.h_open--;
 		return 1;
 	}
-	if (t->flt.n_dstack && t->flt.dstack[t->flt.n_dstack - 1].fdepth == d)
-		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
-	else if (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim)
+	if (!trig && t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim)
 		return 1;
-	rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open;
-	if (t->flt.f_root >= d)
-		t->flt.f_root = 0;
+	rel = d - (f_root ? f_root : 1) - t->flt.h_open;
 	if (max_depth && rel >= max_depth)
 		return 1;
 	if (n_C) {

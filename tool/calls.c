@@ -744,7 +744,13 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			}
 			if (s->off || f->hidden || (f->dlim && f->depth >= f->dlim))
 				f->shown = 0;
-			if ((f->trig & TRIG_DEPTH) && f->shown) {
+			/* (a call left out only by -H sets its limit too, as at
+			 * record time: its callees take its level) */
+			if ((f->trig & TRIG_DEPTH) && (f->shown || (!s->off && !f->hidden && f->in_filter &&
+								    !(f->dlim && f->depth >= f->dlim) &&
+								    (view_filter_match(w->v, ev->func) & 4) &&
+								    (!w->v->opts->max_depth ||
+								     f->depth < w->v->opts->max_depth)))) {
 				int lim = f->depth + view_trigger(w->v, ev->func)->depth;
 				if (!f->dlim || lim < f->dlim)
 					f->dlim = lim;

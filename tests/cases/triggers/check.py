@@ -149,6 +149,19 @@ def check(ctx):
         want = replay(full, "-C", "leaf", *opts)
         assert want and replay(record("-C", "leaf", *opts)) == want, opts
     assert replay(record("-C", "leaf", "--max-stack", "2")) == replay(full, "-C", "leaf", "-D", "2")
+    # a hidden call that opened a -F match or a depth=N limit closes them
+    # on its exit (they stayed open: 'stop();' kept after a hidden -F top,
+    # slow()'s subtree cut after a hidden quick@depth=1); and read time
+    # applies a hidden call's depth=N as record time does (it ignored it)
+    tq = sub("top", ["mid();"])
+    assert replay(record("-F", "top", "-H", "top")) == MID * 4
+    assert replay(full, "-H", "quick", "-T", "quick@depth=2") == \
+        sub("main", MID + ["start();"] + TM + ["stop();"] + tq + sub("slow", TM) + tq)
+    for opts in (["-H", "quick", "-T", "quick@depth=2"], ["-H", "quick", "-T", "quick@depth=1"],
+                 ["-F", "mid", "-H", "mid"], ["-H", "top", "-T", "top@depth=1", "-C", "leaf"],
+                 ["-F", "quick", "-H", "quick", "-T", "quick@depth=2"]):
+        want = replay(full, *opts)
+        assert want and replay(record(*opts)) == want, (opts, want)
 
     # --max-stack N: no call deeper than N from the thread's first frame,
     # whatever -F says (-D counts from each -F match)

@@ -1009,6 +1009,57 @@ void *fnt_unwind_caught(int which, uintptr_t sp)
 	return unwind_target(which);
 }
 
+static void (*setip_real(void))(struct _Unwind_Context *, _Unwind_Ptr)
+{
+	static void (*real)(struct _Unwind_Context *, _Unwind_Ptr);
+	void (*f)(struct _Unwind_Context *, _Unwind_Ptr) = __atomic_load_n(&real, __ATOMIC_RELAXED);
+
+	if (!f) {
+		f = (void (*)(struct _Unwind_Context *, _Unwind_Ptr))dlsym(RTLD_NEXT, "_Unwind_SetIP");
+		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+/* The personality of the return trampoline's frame.  An unwind that meets
+ * a swapped return address as a frame's (the stubs above put them back
+ * before an unwind starts, but glibc starts a cancelled thread's forced
+ * unwind through its own pointer into libgcc) would end there, its
+ * undefined return address taken as the stack's end: the thread's
+ * cleanups above it (C++ destructors, -fexceptions cleanups) never ran.
+ * In the cleanup phase the unwind lands in fnt_unwind_pad instead, which
+ * resumes it with the real return addresses back. */
+void fnt_unwind_pad(void) FNT_HIDDEN;
+void fnt_unwind_landed(uintptr_t sp) FNT_HIDDEN;
+
+/* (fnt_unwind_pad: the slot below sp held a swapped return address; 0 in
+ * it, if no frame of the shadow stack has that slot, ends the unwind
+ * there, as before) */
+void fnt_unwind_landed(uintptr_t sp)
+{
+	struct fnt_thread *t = &fnt_self;
+	uintptr_t *slot = (uintptr_t *)sp - 1;
+	*slot = 0;
+	for (uint32_t i = t->ss_top; i-- > 0;)
+		if (t->ss[i].slot == (uintptr_t)slot) {
+			*slot = (uintptr_t)fnt_return_trampoline;
+			break;
+		}
+}
+_Unwind_Reason_Code fnt_trampoline_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
+					       struct _Unwind_Exception *exc, struct _Unwind_Context *c) FNT_HIDDEN;
+_Unwind_Reason_Code fnt_trampoline_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
+					       struct _Unwind_Exception *exc, struct _Unwind_Context *c)
+{
+	void (*setip)(struct _Unwind_Context *, _Unwind_Ptr) = setip_real();
+	(void)cls;
+	if (version != 1 || !(actions & _UA_CLEANUP_PHASE) || !setip)
+		return _URC_CONTINUE_UNWIND;
+	_Unwind_SetGR(c, __builtin_eh_return_data_regno(0), (_Unwind_Ptr)exc);
+	setip(c, (_Unwind_Ptr)fnt_unwind_pad);   /* (not a function's landing: not recorded) */
+	return _URC_INSTALL_CONTEXT;
+}
+
 /* The personality routine found a landing pad (a cleanup that runs
  * destructors, or a catch) in the frame whose CFA the context gives, and
  * sets the IP to it just before the unwinder jumps there: every frame
@@ -1018,14 +1069,9 @@ void *fnt_unwind_caught(int which, uintptr_t sp)
  * that owns the objects, after the frames the exception left. */
 FNT_EXPORT void _Unwind_SetIP(struct _Unwind_Context *c, _Unwind_Ptr ip)
 {
-	static void (*real)(struct _Unwind_Context *, _Unwind_Ptr);
 	struct fnt_thread *t = &fnt_self;
-	void (*f)(struct _Unwind_Context *, _Unwind_Ptr) = __atomic_load_n(&real, __ATOMIC_RELAXED);
+	void (*f)(struct _Unwind_Context *, _Unwind_Ptr) = setip_real();
 
-	if (!f) {
-		f = (void (*)(struct _Unwind_Context *, _Unwind_Ptr))dlsym(RTLD_NEXT, "_Unwind_SetIP");
-		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
-	}
 	if (t->ss_top && t->ss_restored)
 		shadow_resync(t, _Unwind_GetCFA(c));
 	/* and for the reader, which function's frame it lands in (the calls

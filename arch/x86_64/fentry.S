@@ -553,6 +553,10 @@ fnt_libcall_entry_slow:
 	.type fnt_return_trampoline, @function
 	.cfi_startproc
 	.cfi_undefined rip
+	/* a forced unwind that meets it (a cancelled thread's: glibc starts
+	 * it past the _Unwind_ForcedUnwind stub below) lands in
+	 * fnt_unwind_pad through this personality (runtime/fentry.c) */
+	.cfi_personality 0x1b, fnt_trampoline_personality
 	/* An unwinder that meets the trampoline as a return address looks
 	 * up the address before it, which would be the end of __fentry__
 	 * and its CFI (a walk through it dies).  This byte keeps that
@@ -603,6 +607,26 @@ fnt_return_trampoline:
 	.size fnt_return_trampoline, . - fnt_return_trampoline
 	.size fnt_traced_return, . - fnt_traced_return
 
+/* Where fnt_trampoline_personality sends an unwind that reached a swapped
+ * return address: %rsp is the caller's, one past the slot; %rax the
+ * exception.  The unwinder came here through the slot (it stored this
+ * address there and returned to it): fnt_unwind_landed puts the
+ * trampoline back in it.  The unwind then resumes from the slot, as if
+ * called from there, through the _Unwind_Resume stub, which puts the real
+ * return addresses back (this slot's included) before the unwinder reads
+ * them. */
+	.globl fnt_unwind_pad
+	.hidden fnt_unwind_pad
+	.type fnt_unwind_pad, @function
+fnt_unwind_pad:
+	sub $8, %rsp                /* onto the slot */
+	push %rax
+	lea 16(%rsp), %rdi          /* the caller's %rsp */
+	call fnt_unwind_landed
+	pop %rdi
+	jmp fnt_unwind_resume_stub
+	.size fnt_unwind_pad, . - fnt_unwind_pad
+
 /* The unwinder must see real return addresses: before an exception (or a
  * forced unwind: pthread_exit, cancellation) starts walking the stack, put
  * the real ones back (fnt_unwind_begin); once a handler catches it, drop the
@@ -646,6 +670,8 @@ fnt_return_trampoline:
 	UNWIND_STUB _Unwind_RaiseException, fnt_unwind_begin, 0
 	UNWIND_STUB _Unwind_Resume_or_Rethrow, fnt_unwind_begin, 1
 	UNWIND_STUB _Unwind_ForcedUnwind, fnt_unwind_begin, 2
+	.hidden fnt_unwind_resume_stub
+fnt_unwind_resume_stub:
 	UNWIND_STUB _Unwind_Resume, fnt_unwind_begin, 3
 	UNWIND_STUB __cxa_begin_catch, fnt_unwind_caught, 4
 

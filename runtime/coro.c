@@ -553,21 +553,25 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 	return 1;
 }
 
+/* A handler that lands in a switch and leaves by a siglongjmp would leave
+ * it half made, the guard held for good: the thread recorded nothing more.
+ * Once the program is seen to jump out of handlers, a switch blocks the
+ * asynchronous signals while it runs (two system calls; not before: a
+ * coroutine switch costs about 300 ns here): 1 if they were blocked */
+static int switch_block(uint64_t *was)
+{
+	return __atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED) && fnt_async_block(was);
+}
+
 /* ...under the guard, so that a signal handler that lands meanwhile pushes
  * nothing onto a half-switched stack (its calls are dropped and counted);
  * the records are written unless the guard was held already (a handler
- * inside a hook).  taken: the stack, already out of the registry. */
+ * inside a hook).  taken: the stack, already out of the registry.  Its
+ * caller blocks the signals first (switch_block). */
 static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_state *taken, uintptr_t sp)
 {
 	uint32_t held = t->busy;
 	struct stack_moved mv;
-	uint64_t was;
-	/* A handler that lands in the switch and leaves by a siglongjmp would
-	 * leave it half made, the guard held for good: the thread recorded
-	 * nothing more.  Once the program is seen to jump out of handlers, a
-	 * switch blocks the asynchronous signals while it runs (two system
-	 * calls; not before: a coroutine switch costs about 300 ns here) */
-	int blocked = __atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED) && fnt_async_block(&was);
 	t->busy = FNT_BUSY_RUNTIME;
 	__asm__ volatile("" ::: "memory");
 	t->jmp_pend.land = 0;
@@ -597,29 +601,47 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 		window_set(t, t->stk_max && t->stk_min < sp ? t->stk_min : sp, t->stk_max > sp ? t->stk_max : sp);
 	__asm__ volatile("" ::: "memory");
 	t->busy = held;
-	if (blocked)
-		fnt_async_unblock(&was);
 }
 
 static void switch_to(struct fnt_thread *t, uintptr_t to, uintptr_t sp)
 {
+	uint64_t was;
+	int blocked = switch_block(&was);
 	switch_with(t, to, NULL, sp);
+	if (blocked)
+		fnt_async_unblock(&was);
 }
 
 /* take the stack in slot k (word w) and run on it: 1, or 0 if another
- * thread took it first */
+ * thread took it first.  The signals are blocked from the take on: the
+ * stack, once out of the registry (or its slot claimed), is nowhere but
+ * here until the switch is made, and a handler on a sigaltstack that
+ * landed between and jumped out lost it: its slot busy for good, or its
+ * state, the thread's own stack's (its shadow stack and open calls) with
+ * it.  The thread then took its own stack for a new one: the frames the
+ * jumps left there were never closed (the jump's landing waits for stack
+ * 0), and a -pg return of a frame on the lost shadow stack found no
+ * address, "shadow stack out of sync" */
 static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w, uintptr_t sp)
 {
 	struct stack_state s;
-	if (t->file || !park_take(k, w, &s))
+	uint64_t was;
+	int blocked, ok = 0;
+	if (t->file)
 		return 0;
-	if ((s.key >> 63) && s.key != own_key(t)) {
-		/* another thread's "own" stack, which turns out to be a fiber's
-		 * (park_near): from now on a stack of its own name */
-		s.id = s.key = fresh_name();
+	blocked = switch_block(&was);
+	if (park_take(k, w, &s)) {
+		if ((s.key >> 63) && s.key != own_key(t)) {
+			/* another thread's "own" stack, which turns out to be a
+			 * fiber's (park_near): from now on a stack of its own name */
+			s.id = s.key = fresh_name();
+		}
+		switch_with(t, s.id, &s, sp);
+		ok = t->stk_cur == s.id;        /* (else no room to park the stack in use: s went back) */
 	}
-	switch_with(t, s.id, &s, sp);
-	return t->stk_cur == s.id;      /* (else no room to park the stack in use: s went back) */
+	if (blocked)
+		fnt_async_unblock(&was);
+	return ok;
 }
 
 /* Read n bytes at p without ever faulting: a parked stack's shadow array

@@ -847,15 +847,18 @@ again:
 			exit_event(t, &e, r);
 			return e.ret;
 		}
-		if (!j && grave_find(slot, &e.ret))
-			return e.ret;    /* a frame dropped as left that was not (its exit: the UNWIND then) */
 		/* a handler on a sigaltstack that landed in the search (where a
 		 * switch lets the signals blocked in it through) and returned
-		 * left the thread on its own stack, and the frame's stack parked
-		 * again, maybe in a slot the search had passed: search again,
-		 * before giving up */
+		 * left the thread on the signal stack, and the frame's stack
+		 * parked again, maybe in a slot the search had passed: search again,
+		 * before giving up, and before the graveyard, which may hold an
+		 * older frame at the same slot (one a jump left): its address
+		 * was taken while the frame stayed on its stack, its exit never
+		 * written, and the program's later calls showed inside it */
 		if (!j && tries++ < 16)
 			goto again;
+		if (!j && grave_find(slot, &e.ret))
+			return e.ret;    /* a frame dropped as left that was not (its exit: the UNWIND then) */
 		if (!j)
 			return shadow_lost(slot);
 		shadow_resync(t, slot);          /* (drops exactly those: their slots lie below ours) */

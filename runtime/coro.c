@@ -390,6 +390,12 @@ static void window_set(struct fnt_thread *t, uintptr_t min, uintptr_t max)
 	t->stk_span = max ? hi - lo : 0;
 }
 
+/* the window of the stack in use, widened to take sp in */
+static void window_take(struct fnt_thread *t, uintptr_t sp)
+{
+	window_set(t, t->stk_max && t->stk_min < sp ? t->stk_min : sp, t->stk_max > sp ? t->stk_max : sp);
+}
+
 /* A context on this thread's TLS that is not the thread (a raw CLONE_VM
  * child running beside it) has an event at stack pointer sp: the window
  * leaves its stack pointers out from now on, even once the thread's own
@@ -598,7 +604,7 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 	 * that stack, their frames pushed on its shadow stack, and a -pg
 	 * program's returns found no address (it aborted, or crashed) */
 	if (sp && t->stk_cur != UNTRACKED)
-		window_set(t, t->stk_max && t->stk_min < sp ? t->stk_min : sp, t->stk_max > sp ? t->stk_max : sp);
+		window_take(t, sp);
 	__asm__ volatile("" ::: "memory");
 	t->busy = held;
 }
@@ -803,7 +809,7 @@ static void window_add(struct fnt_thread *t, uintptr_t sp)
 {
 	t->busy = 1;
 	__asm__ volatile("" ::: "memory");
-	window_set(t, t->stk_max && t->stk_min < sp ? t->stk_min : sp, t->stk_max > sp ? t->stk_max : sp);
+	window_take(t, sp);
 	__asm__ volatile("" ::: "memory");
 	t->busy = 0;
 }

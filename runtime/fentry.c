@@ -384,6 +384,24 @@ static inline __attribute__((always_inline)) int shadow_frame(struct fnt_thread 
 	return 0;
 }
 
+/* ...with the guard held, after the room is checked again (the entry
+ * written may have found the thread on another machine stack); the guard
+ * released */
+static inline __attribute__((always_inline)) void shadow_place(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot,
+							       const struct fnt_argplan *plan, uint32_t written,
+							       const int how)
+{
+	if (unlikely(!t->ss || t->ss_top == t->ss_cap) && shadow_room_again(t)) {
+		barrier();
+		t->busy = 0;
+		return;
+	}
+	if (shadow_frame(t, fn, slot, plan, written, how))
+		return;
+	barrier();
+	t->busy = 0;
+}
+
 /* The entry of fn, whose return address is at *slot, and its frame as
  * `how` says (a constant: FNT_ENTER_SWAP for every function, the others
  * for some library calls). */
@@ -450,15 +468,7 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 			}
 			written = t->depth != depth;
 		}
-		if (unlikely(!t->ss || t->ss_top == t->ss_cap) && shadow_room_again(t)) {
-			barrier();
-			t->busy = 0;
-			return;
-		}
-		if (shadow_frame(t, fn, slot, written ? plan : NULL, written, how))
-			return;
-		barrier();
-		t->busy = 0;
+		shadow_place(t, fn, slot, written ? plan : NULL, written, how);
 		return;
 	}
 	if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
@@ -521,15 +531,8 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 	if (t->busy)
 		return;         /* (cannot happen: nothing above leaves it held) */
 	t->busy = 1;
-	__asm__ volatile("" ::: "memory");
-	if (unlikely(!t->ss || t->ss_top == t->ss_cap) && shadow_room_again(t)) {
-		__asm__ volatile("" ::: "memory");
-		t->busy = 0;
-		return;
-	}
-	shadow_frame(t, fn, slot, plan, 1, how);
-	__asm__ volatile("" ::: "memory");
-	t->busy = 0;
+	barrier();
+	shadow_place(t, fn, slot, plan, 1, how);
 }
 
 /* The entry of fn, whose return address is at *slot (also the library-call
@@ -872,7 +875,8 @@ again:
 	 * and the pop took that stack's top (the program then returned to
 	 * a wrong address, or found none and aborted, "out of sync").  A
 	 * handler that lands once the guard is held switches nothing. */
-	if (likely(!t->busy)) {
+	uint32_t held = t->busy;
+	if (likely(!held)) {
 		t->busy = 1;
 		barrier();
 		if (unlikely(!t->ss_top || t->ss[t->ss_top - 1].slot != slot)) {
@@ -880,13 +884,12 @@ again:
 			t->busy = 0;
 			goto again;     /* (the stack switched meanwhile: find the frame again) */
 		}
-		e = t->ss[t->ss_top - 1];
-		t->ss_top--;
+	}
+	e = t->ss[t->ss_top - 1];
+	t->ss_top--;
+	if (likely(!held)) {
 		barrier();
 		t->busy = 0;
-	} else {
-		e = t->ss[t->ss_top - 1];
-		t->ss_top--;
 	}
 	vfork = t->vfork;
 	exit_event(t, &e, r);

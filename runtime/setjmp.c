@@ -15,6 +15,14 @@ int fnt_handler_jumps;
 /* ---- setjmp / longjmp (not in the static archive: see the Makefile) ---- */
 #ifndef FNT_STATIC_ARCHIVE
 
+/* the program may jump out of signal handlers: stack switches block the
+ * signals from now on (coro.c, switch_block) */
+static void handler_jumps_seen(void)
+{
+	if (!__atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED))
+		__atomic_store_n(&fnt_handler_jumps, 1, __ATOMIC_RELAXED);
+}
+
 static const char *const jmp_names[] = {
 	"_setjmp", "setjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "getcontext",
 };
@@ -50,8 +58,8 @@ void *fnt_note_setjmp(void *env, int which, long arg)
 	 * buffer a jump out of a signal handler needs (coro.c, switch_with).
 	 * Also a program that never jumps from a handler (an error loop's
 	 * sigsetjmp): its stack switches then pay two system calls each */
-	if (((which == 2 && arg) || which == 1) && !__atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED))
-		__atomic_store_n(&fnt_handler_jumps, 1, __ATOMIC_RELAXED);
+	if ((which == 2 && arg) || which == 1)
+		handler_jumps_seen();
 	/* the machine stack this runs on, as a hook would find it first: a
 	 * return from a handler on a sigaltstack, or a switch back from a
 	 * coroutine, that no hook has seen yet would give the buffer the other
@@ -168,8 +176,8 @@ static void jmp_unwind(const void *env)
 	for (unsigned i = 0; i < 8; i++) {
 		if (t->jmp[i].env != (uintptr_t)env)
 			continue;
-		if (t->busy && t->jmp[i].guard_free && !__atomic_load_n(&fnt_handler_jumps, __ATOMIC_RELAXED))
-			__atomic_store_n(&fnt_handler_jumps, 1, __ATOMIC_RELAXED);
+		if (t->busy && t->jmp[i].guard_free)
+			handler_jumps_seen();
 		if ((t->busy == 1 || t->busy == FNT_BUSY_MOVED || t->busy == FNT_BUSY_ERASING) && t->jmp[i].guard_free &&
 		    !t->tls_shared && !t->file) {
 			guard_abandoned(t);     /* (a hook's: not the runtime's own work, FNT_BUSY_RUNTIME) */

@@ -34,6 +34,11 @@ fnt_filter_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 	if (!t->flt.f_root && !t->flt.n_root) {
 		/* outside any -F subtree: an exit, or an entry that matches nothing */
 		if (is_exit && (fnt_filtering & FNT_FILTER_F_DEPTH_ONLY) == FNT_FILTER_F_DEPTH_ONLY) {
+			/* (-C: a match out here leads only to calls not written) */
+			if (t->flt.c_keep > 0 && t->flt.c_keep >= t->flt.fdepth)
+				t->flt.c_keep = t->flt.fdepth - 1;
+			if (t->flt.c_root >= t->flt.fdepth)
+				t->flt.c_root = 0;   /* (a -C match outside the -F subtrees returns) */
 			t->flt.fdepth--;
 			return 1;
 		}

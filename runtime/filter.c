@@ -511,6 +511,20 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 			return 0;
 		p += 1 + len + v;
 	}
+	/* a backtrace trigger's stack (an EXT_STACK record after the entry,
+	 * api.c's stack_write): erased with it */
+	if ((fnt_trig_flags & FNT_TRIG_BACKTRACE) && p < t->pos && (len = fnt_varint_get(p, &v)) &&
+	    (v & 0xff) == ((uint64_t)FNT_EXT_STACK << 2 | FNT_K_EXT)) {
+		uint64_t n;
+		p += len;
+		if (p >= t->pos || !(len = fnt_varint_get(p, &n)))
+			return 0;
+		for (p += len; n > 0; n--) {
+			if (p >= t->pos || !(len = fnt_varint_get(p, &zz)))
+				return 0;
+			p += len;
+		}
+	}
 	/* an exception's UNWIND_TO records since (fentry.c's _Unwind_SetIP
 	 * writes one at each landing pad, before gcc's cleanup calls the exit
 	 * hook of the very frame it lands in), each with its LANDING record:
@@ -704,8 +718,13 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		if (max_stack && d > max_stack)
 			return 1;          /* --max-stack: deeper than N from the thread's first frame */
 		if (n_F && !t->flt.f_root) {
-			if (!(m & FM_F))
+			if (!(m & FM_F)) {
+				if ((m & FM_C) && !t->flt.c_root)
+					t->flt.c_root = d;   /* (not written: its callees are not either, -F ones included) */
 				return 1;
+			}
+			if (t->flt.c_root)
+				return 1;          /* a -F match under a -C match outside the -F subtrees */
 			t->flt.f_root = d;
 		}
 		if (t->flt.c_root || (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim))
@@ -715,17 +734,21 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			return 1;
 		if (fnt_trig_flags & FNT_TRIG_DEPTH) {
 			const struct fnt_trig *g = fnt_trigger_find(fn);
-			if (g && (g->flags & FNT_TRIG_DEPTH) && t->flt.n_dstack < 8) {
+			/* (in levels that are written: -H calls do not count; only
+			 * a trigger that narrows the limit takes one of the 8 slots,
+			 * so that a recursion or a chain of depth= functions does not
+			 * use them up before the one that narrows it) */
+			int32_t lim = g && (g->flags & FNT_TRIG_DEPTH) ? d - t->flt.h_open + g->depth - 1 : 0;
+			if (lim && (!t->flt.d_lim || lim < t->flt.d_lim) && t->flt.n_dstack < 8) {
 				t->flt.dstack[t->flt.n_dstack].fdepth = d;
 				t->flt.dstack[t->flt.n_dstack++].prev = t->flt.d_lim;
-				/* (in levels that are written: -H calls do not count) */
-				int32_t lim = d - t->flt.h_open + g->depth - 1;
-				if (!t->flt.d_lim || lim < t->flt.d_lim)
-					t->flt.d_lim = lim;
+				t->flt.d_lim = lim;
 			}
 		}
 		if ((m & FM_H) && hbit_set(t, d)) {
 			t->flt.h_open++;
+			if (m & FM_C)
+				t->flt.c_root = d;   /* (a hidden -C match: its callees are not written either) */
 			return 1;          /* -H: its callees are written one level up */
 		}
 		if (m & FM_C)
@@ -748,15 +771,15 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			t->flt.n_root = 0;
 		return 1;
 	}
-	if (max_stack && d > max_stack)
-		return 1;
-	if (n_F && !t->flt.f_root)
-		return 1;
 	if (t->flt.c_root) {
 		if (d > t->flt.c_root)
 			return 1;
 		t->flt.c_root = 0;
 	}
+	if (max_stack && d > max_stack)
+		return 1;
+	if (n_F && !t->flt.f_root)
+		return 1;
 	/* what the call opened closes before any early return (a hidden -F
 	 * match or depth=N trigger kept it open, before) */
 	int32_t f_root = t->flt.f_root;

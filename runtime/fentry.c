@@ -1061,6 +1061,23 @@ _Unwind_Reason_Code fnt_trampoline_personality(int version, _Unwind_Action actio
 	(void)cls;
 	if (version != 1 || !(actions & _UA_CLEANUP_PHASE) || !setip)
 		return _URC_CONTINUE_UNWIND;
+	/* only a frame met through its return address (or a signal that
+	 * landed on the trampoline's first instruction): %rsp one past a
+	 * slot the shadow stack knows.  Elsewhere in the trampoline (an
+	 * asynchronous cancel) the stack is not the caller's: end there. */
+	{
+		int before = 0;
+		uintptr_t ip = (uintptr_t)_Unwind_GetIPInfo(c, &before);
+		uintptr_t sp = (uintptr_t)_Unwind_GetCFA(c);   /* (the frame's %rsp) */
+		struct fnt_thread *t = &fnt_self;
+		uint32_t i = t->ss_top;
+		if (ip != (uintptr_t)fnt_return_trampoline || before || (sp & 15))
+			return _URC_CONTINUE_UNWIND;
+		while (i > 0 && t->ss[i - 1].slot != sp - 8)
+			i--;
+		if (!i)
+			return _URC_CONTINUE_UNWIND;
+	}
 	_Unwind_SetGR(c, __builtin_eh_return_data_regno(0), (_Unwind_Ptr)exc);
 	setip(c, (_Unwind_Ptr)fnt_unwind_pad);   /* (not a function's landing: not recorded) */
 	return _URC_INSTALL_CONTEXT;
@@ -1111,11 +1128,13 @@ static unwind_trace_fn unwind_backtrace_real(void)
 	return f;
 }
 
-/* backtrace() is often called from a crash handler: look libgcc up at
+/* backtrace() is often called from a crash handler, and the trampoline's
+ * personality from a cancellation's signal handler: look libgcc up at
  * start, not there (dlsym's stack use, see doc/safety.md) */
 __attribute__((constructor)) static void unwind_backtrace_resolve(void)
 {
 	(void)unwind_backtrace_real();
+	(void)setip_real();
 }
 
 /* inlined: the walk's first frame is the exported function that called it */

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -191,6 +192,10 @@ int fnt_snapshot_write(const char *name)
 		return -1;
 	if (__atomic_exchange_n(&snap_lock, 1, __ATOMIC_ACQUIRE))
 		return -1;              /* one snapshot at a time */
+	/* its open, pwrite and close are cancellation points: a thread
+	 * cancelled there (at a snapshot trigger's call) left the lock held
+	 * and a half-written snapshot */
+	int cancel, cancel_off = !pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	if (fnt_snapshot_calls_denied())
 		goto out;               /* the program's seccomp filter forbids what it takes (sandbox.c) */
 	int in = fnt_trace_fd();
@@ -307,6 +312,8 @@ out:
 	if (dfd >= 0)
 		close(dfd);
 	__atomic_store_n(&snap_lock, 0, __ATOMIC_RELEASE);
+	if (cancel_off)
+		pthread_setcancelstate(cancel, NULL);
 	return ret;
 }
 

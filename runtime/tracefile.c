@@ -484,13 +484,21 @@ static int chunk_start(struct fnt_thread *t);
 /* Start a new chunk for this thread: fresh timestamp base, fresh cache.
  * No signal handler lands in the middle of it (fnt_async_block): one that
  * left it by a siglongjmp left the thread with no chunk and the file with
- * a half-made one. */
+ * a half-made one.  Nor does a thread cancellation: the chunk's
+ * fallocate, pwrite and close are cancellation points, where a pending
+ * cancel unwound the thread from inside a traced call's hook (a call that
+ * is no cancellation point untraced: a mutex it held stayed locked), or,
+ * with the signals blocked, glibc waited for SIGCANCEL for good (the
+ * program hung in pthread_join). */
 int thread_chunk_start(struct fnt_thread *t)
 {
 	uint64_t was;
+	int cancel, off = !pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	int blocked = fnt_async_block(&was), ret = chunk_start(t);
 	if (blocked)
 		fnt_async_unblock(&was);
+	if (off)
+		pthread_setcancelstate(cancel, NULL);
 	return ret;
 }
 

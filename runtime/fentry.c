@@ -971,19 +971,23 @@ static void *unwind_target(int which)
 /* Put the real return addresses back for a walk of the stack.  Innermost
  * first, so a slot shared by a tail call and its caller ends up with the
  * caller's real address. */
-static void shadow_put_back(struct fnt_thread *t)
+static uint32_t shadow_put_back(struct fnt_thread *t)
 {
+	uint32_t low = t->ss_top;     /* the lowest put back */
 	for (uint32_t i = t->ss_top; i-- > 0;) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
-		if (*slot == (uintptr_t)fnt_return_trampoline && !(t->ss[i].written & FNT_SS_KEPT))
+		if (*slot == (uintptr_t)fnt_return_trampoline && !(t->ss[i].written & FNT_SS_KEPT)) {
 			*slot = t->ss[i].ret;
+			low = i;
+		}
 	}
+	return low;
 }
 
-/* ...and swap them again once it is over. */
-static void shadow_swap_again(struct fnt_thread *t)
+/* ...and swap them again once it is over, from the frame `from` up. */
+static void shadow_swap_again(struct fnt_thread *t, uint32_t from)
 {
-	for (uint32_t i = 0; i < t->ss_top; i++) {
+	for (uint32_t i = from; i < t->ss_top; i++) {
 		uintptr_t *slot = (uintptr_t *)t->ss[i].slot;
 		if (*slot == t->ss[i].ret && !(t->ss[i].written & FNT_SS_KEPT))
 			*slot = (uintptr_t)fnt_return_trampoline;
@@ -1009,7 +1013,7 @@ void *fnt_unwind_caught(int which, uintptr_t sp)
 	struct fnt_thread *t = &fnt_self;
 	if (t->ss_restored) {
 		shadow_resync(t, sp);
-		shadow_swap_again(t);
+		shadow_swap_again(t, 0);
 		t->ss_restored = 0;
 	}
 	return unwind_target(which);
@@ -1142,16 +1146,17 @@ static inline __attribute__((always_inline)) _Unwind_Reason_Code walk_real(struc
 									     _Unwind_Trace_Fn fn, void *arg)
 {
 	unwind_trace_fn f = unwind_backtrace_real();
-	int swapped = t->ss_top && !t->ss_restored;
 	_Unwind_Reason_Code rc;
+	uint32_t low;
 
 	if (!f)
 		return _URC_FATAL_PHASE1_ERROR;
-	if (swapped)
-		shadow_put_back(t);
+	/* (during an exception's unwind the frames found are back already,
+	 * but not the ones its cleanups entered since: those, and only
+	 * those, swapped again after: they lie above the others) */
+	low = shadow_put_back(t);
 	rc = f(fn, arg);
-	if (swapped)
-		shadow_swap_again(t);
+	shadow_swap_again(t, low);
 	return rc;
 }
 

@@ -1065,9 +1065,9 @@ _Unwind_Reason_Code fnt_trampoline_personality(int version, _Unwind_Action actio
 	(void)cls;
 	if (version != 1 || !(actions & _UA_CLEANUP_PHASE) || !setip)
 		return _URC_CONTINUE_UNWIND;
-	/* only a frame met through its return address (or a signal that
-	 * landed on the trampoline's first instruction): %rsp one past a
-	 * slot the shadow stack knows.  Elsewhere in the trampoline (an
+	/* only a frame met through its return address: %rsp one past a
+	 * slot the shadow stack knows (a signal frame, even one on the
+	 * trampoline's first instruction, is not landed).  Elsewhere in the trampoline (an
 	 * asynchronous cancel) the stack is not the caller's: end there. */
 	{
 		int before = 0;

@@ -136,6 +136,18 @@ void fnt_async_unblock(const uint64_t *was)
 	fnt_sys6(SYS_rt_sigprocmask, SIG_SETMASK, (long)was, 0, 8, 0, 0);
 }
 
+/* (not from a context that shares the thread's TLS, a raw CLONE_VM child:
+ * its state is the thread's, whose own pair would interleave with it) */
+int fnt_cancel_off(int *was)
+{
+	return !fnt_self.tls_shared && !pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, was);
+}
+
+void fnt_cancel_back(int was)
+{
+	pthread_setcancelstate(was, NULL);
+}
+
 int fnt_open_knob_file(const char *path, struct stat *st)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);

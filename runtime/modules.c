@@ -129,8 +129,24 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-/* with the table's lock held (scan_owner) */
+static void scan_files(void);
+
+/* with the table's lock held (scan_owner).  The modules' files are read
+ * (ELF headers, for library calls and name filters): cancellation points
+ * in glibc, where a pending cancel was taken inside a dlopen, which is
+ * none, and the dynamic linker's lock was left held (every later dlopen
+ * hung) */
+#ifndef FNT_STATIC_ARCHIVE
 static void scan_locked(void)
+{
+	int cancel, off = fnt_cancel_off(&cancel);
+	scan_files();
+	if (off)
+		fnt_cancel_back(cancel);
+}
+#endif
+
+static void scan_files(void)
 {
 	if (!*exe_path)
 		fnt_self_exe(exe_path, sizeof(exe_path));
@@ -193,9 +209,12 @@ void fnt_modules_unlock(void)
 
 void fnt_modules_scan(void)
 {
+	int cancel, off = fnt_cancel_off(&cancel);   /* (the wait below naps: nanosleep) */
 	scan_lock_take();
-	scan_locked();
+	scan_files();
 	fnt_modules_unlock();
+	if (off)
+		fnt_cancel_back(cancel);
 }
 
 /* fork, and a vfork child's first file: the table must not change while

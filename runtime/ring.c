@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -195,7 +194,7 @@ int fnt_snapshot_write(const char *name)
 	/* its open, pwrite and close are cancellation points: a thread
 	 * cancelled there (at a snapshot trigger's call) left the lock held
 	 * and a half-written snapshot */
-	int cancel, cancel_off = !pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	int cancel, cancel_off = fnt_cancel_off(&cancel);
 	if (fnt_snapshot_calls_denied())
 		goto out;               /* the program's seccomp filter forbids what it takes (sandbox.c) */
 	int in = fnt_trace_fd();
@@ -313,7 +312,7 @@ out:
 		close(dfd);
 	__atomic_store_n(&snap_lock, 0, __ATOMIC_RELEASE);
 	if (cancel_off)
-		pthread_setcancelstate(cancel, NULL);
+		fnt_cancel_back(cancel);
 	return ret;
 }
 

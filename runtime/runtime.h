@@ -837,6 +837,11 @@ uint32_t fnt_fsize_chunk(uint32_t size) FNT_HIDDEN;
  * it), then the mask given back as it was */
 int fnt_async_block(uint64_t *was) FNT_HIDDEN;
 void fnt_async_unblock(const uint64_t *was) FNT_HIDDEN;
+/* thread cancellation off while the runtime makes system calls that are
+ * cancellation points in glibc (a traced call, a dlopen, is none): 1 if it
+ * was turned off, then its state given back */
+int fnt_cancel_off(int *was) FNT_HIDDEN;
+void fnt_cancel_back(int was) FNT_HIDDEN;
 /* the program jumps out of signal handlers that land in the runtime's
  * work (a longjmp found the guard held, setjmp.c): from then on a stack
  * switch, which such a jump cannot leave half made, blocks them (coro.c) */

@@ -493,12 +493,12 @@ static int chunk_start(struct fnt_thread *t);
 int thread_chunk_start(struct fnt_thread *t)
 {
 	uint64_t was;
-	int cancel, off = !pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	int cancel, off = fnt_cancel_off(&cancel);
 	int blocked = fnt_async_block(&was), ret = chunk_start(t);
 	if (blocked)
 		fnt_async_unblock(&was);
 	if (off)
-		pthread_setcancelstate(cancel, NULL);
+		fnt_cancel_back(cancel);
 	return ret;
 }
 

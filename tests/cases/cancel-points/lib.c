@@ -1,0 +1,1 @@
+__attribute__((noinline)) int libfn(int x) { return x + 1; }

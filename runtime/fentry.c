@@ -1040,22 +1040,7 @@ static void (*setip_real(void))(struct _Unwind_Context *, _Unwind_Ptr)
  * In the cleanup phase the unwind lands in fnt_unwind_pad instead, which
  * resumes it with the real return addresses back. */
 void fnt_unwind_pad(void) FNT_HIDDEN;
-void fnt_unwind_landed(uintptr_t sp) FNT_HIDDEN;
 
-/* (fnt_unwind_pad: the slot below sp held a swapped return address; 0 in
- * it, if no frame of the shadow stack has that slot, ends the unwind
- * there, as before) */
-void fnt_unwind_landed(uintptr_t sp)
-{
-	struct fnt_thread *t = &fnt_self;
-	uintptr_t *slot = (uintptr_t *)sp - 1;
-	*slot = 0;
-	for (uint32_t i = t->ss_top; i-- > 0;)
-		if (t->ss[i].slot == (uintptr_t)slot) {
-			*slot = (uintptr_t)fnt_return_trampoline;
-			break;
-		}
-}
 _Unwind_Reason_Code fnt_trampoline_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
 					       struct _Unwind_Exception *exc, struct _Unwind_Context *c) FNT_HIDDEN;
 _Unwind_Reason_Code fnt_trampoline_personality(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,

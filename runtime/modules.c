@@ -129,24 +129,12 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-static void scan_files(void);
-
 /* with the table's lock held (scan_owner).  The modules' files are read
  * (ELF headers, for library calls and name filters): cancellation points
- * in glibc, where a pending cancel was taken inside a dlopen, which is
- * none, and the dynamic linker's lock was left held (every later dlopen
- * hung) */
-#ifndef FNT_STATIC_ARCHIVE
+ * in glibc, so its callers turn cancellation off (a pending cancel was
+ * taken inside a dlopen, which is none, with the dynamic linker's lock
+ * held: every later dlopen hung) */
 static void scan_locked(void)
-{
-	int cancel, off = fnt_cancel_off(&cancel);
-	scan_files();
-	if (off)
-		fnt_cancel_back(cancel);
-}
-#endif
-
-static void scan_files(void)
 {
 	if (!*exe_path)
 		fnt_self_exe(exe_path, sizeof(exe_path));
@@ -211,7 +199,7 @@ void fnt_modules_scan(void)
 {
 	int cancel, off = fnt_cancel_off(&cancel);   /* (the wait below naps: nanosleep) */
 	scan_lock_take();
-	scan_files();
+	scan_locked();
 	fnt_modules_unlock();
 	if (off)
 		fnt_cancel_back(cancel);
@@ -406,10 +394,13 @@ uintptr_t fnt_init_trap(uint64_t i)
 	if (traps[i].fired++)
 		return real;
 	if (fnt_trace_header() && !fnt_self.busy && scan_trylock(fnt_gettid())) {
+		int cancel, off = fnt_cancel_off(&cancel);
 		fnt_self.busy = FNT_BUSY_RUNTIME;
 		scan_locked();
 		fnt_self.busy = 0;
 		fnt_modules_unlock();
+		if (off)
+			fnt_cancel_back(cancel);
 	}
 	return real;
 }

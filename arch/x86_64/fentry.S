@@ -610,8 +610,8 @@ fnt_return_trampoline:
 /* Where fnt_trampoline_personality sends an unwind that reached a swapped
  * return address: %rsp is the caller's, one past the slot; %rax the
  * exception.  The unwinder came here through the slot (it stored this
- * address there and returned to it): fnt_unwind_landed puts the
- * trampoline back in it.  The unwind then resumes from the slot, as if
+ * address there and returned to it): the trampoline goes back in it (the
+ * personality found the slot's frame).  The unwind then resumes from the slot, as if
  * called from there, through the _Unwind_Resume stub, which puts the real
  * return addresses back (this slot's included) before the unwinder reads
  * them. */
@@ -620,10 +620,9 @@ fnt_return_trampoline:
 	.type fnt_unwind_pad, @function
 fnt_unwind_pad:
 	sub $8, %rsp                /* onto the slot */
-	push %rax
-	lea 16(%rsp), %rdi          /* the caller's %rsp */
-	call fnt_unwind_landed
-	pop %rdi
+	lea fnt_return_trampoline(%rip), %r11
+	mov %r11, (%rsp)
+	mov %rax, %rdi
 	jmp fnt_unwind_resume_stub
 	.size fnt_unwind_pad, . - fnt_unwind_pad
 

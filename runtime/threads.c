@@ -122,6 +122,28 @@ void thread_register(struct fnt_thread *t)
 	t->state = FNT_T_ACTIVE;
 }
 
+/* The thread ends with calls open on its own stack: it left them without
+ * their returns (a cancellation's unwind ends in start_thread, past the
+ * thread's outermost frame, which has no cleanup to land in; pthread_exit
+ * under -finstrument-functions frames that no cleanup closes).  They close
+ * as unwound, -C and -t erasing first those their returns would have;
+ * their shadow-stack frames, dead now, go (not to the graveyard: the
+ * stack's memory serves the next thread).  Not while recording is off:
+ * calls that returned then still count as open. */
+static void left_open(struct fnt_thread *t)
+{
+	int32_t n = t->depth;
+	t->ss_top = 0;
+	if (n <= 0 || t->stk_base || fnt_paused())
+		return;
+	if (unlikely(fnt_filtering))
+		n -= fnt_filter_unwind_erase(t, 0);
+	if (n > 0 && unlikely(fnt_trig_flags & FNT_TRIG_TIME))
+		n -= fnt_trigger_unwind_erase(t, 0);
+	if (n > 0)
+		fnt_put_unwind(t, (uint32_t)n);
+}
+
 /* pthread key destructor: the thread is exiting. */
 void thread_exit_cb(void *arg)
 {
@@ -137,6 +159,7 @@ void thread_exit_cb(void *arg)
 		return;
 	}
 	put_lost(t);
+	left_open(t);
 	put_thread_name(t);
 	put_thread_end(t);
 	chunk_release(t, 1);

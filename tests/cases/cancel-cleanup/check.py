@@ -17,7 +17,8 @@ SHAPE = ["worker() {", "  Guard::Guard();", "  middle() {", "    Guard::Guard();
 def worker_lines(ctx, d):
     """the cancelled thread's replay lines, library calls left out, a call
     left with nothing in it shown as a leaf, and the closing lines without
-    their '(no return: ...)' (the frames were unwound)"""
+    their '(no return: unwound)': the cancellation unwound every frame, the
+    thread's outermost one included (it read "trace ended" before)"""
     out = ctx.run("replay", "--no-pager", "--fields", "tid", "-d", d, check=True).stdout
     by = {}
     for l in out.splitlines()[1:]:
@@ -30,7 +31,7 @@ def worker_lines(ctx, d):
     for l in got[0]:
         if LIB.search(l):
             continue
-        l = re.sub(r" \(no return: [^)]*\) \*/$", " */", l)
+        l = re.sub(r" \(no return: unwound\) \*/$", " */", l)
         m = re.match(r"^( *)\} /\* (\S+) \*/$", l)
         if m and lines and lines[-1] == "%s%s() {" % (m.group(1), m.group(2)):
             lines[-1] = "%s%s();" % (m.group(1), m.group(2))

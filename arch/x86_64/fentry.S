@@ -614,16 +614,23 @@ fnt_return_trampoline:
  * personality found the slot's frame).  The unwind then resumes from the slot, as if
  * called from there, through the _Unwind_Resume stub, which puts the real
  * return addresses back (this slot's included) before the unwinder reads
- * them. */
+ * them.  Its unwind entry is the trampoline's, without the personality:
+ * the real return address is in the shadow stack, where no CFI reaches, so
+ * a walk (a debugger's, an asynchronous cancel's) ends here, as it does in
+ * the trampoline, rather than at an address with no entry at all. */
 	.globl fnt_unwind_pad
 	.hidden fnt_unwind_pad
 	.type fnt_unwind_pad, @function
 fnt_unwind_pad:
+	.cfi_startproc
+	.cfi_undefined rip
 	sub $8, %rsp                /* onto the slot */
+	.cfi_adjust_cfa_offset 8
 	lea fnt_return_trampoline(%rip), %r11
 	mov %r11, (%rsp)
 	mov %rax, %rdi
 	jmp fnt_unwind_resume_stub
+	.cfi_endproc
 	.size fnt_unwind_pad, . - fnt_unwind_pad
 
 /* The unwinder must see real return addresses: before an exception (or a

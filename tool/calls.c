@@ -610,7 +610,8 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
 /* -C: a call is shown only if it is a -C function or leads to one.  Calls
  * wait (wait_c) until a -C function is entered below them, which begins the
  * waiting callers, outermost first; the callees of a -C function are not
- * shown; calls that never lead to one end unseen. */
+ * shown; calls that never lead to one end unseen.  A -C function inside
+ * a -N subtree is no match. */
 static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct tstack *s, struct frame *f,
 			  const struct frame *parent)
 {
@@ -619,7 +620,9 @@ static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct 
 		f->shown = f->begun = f->wait_t = 0;
 		return;
 	}
-	if (!(view_filter_match(w->v, f->func) & 16)) {
+	/* (a -N function and its callees are not traced, as at record time:
+	 * a -C match among them leads its callers nowhere) */
+	if (f->in_n || !(view_filter_match(w->v, f->func) & 16)) {
 		if (f->shown && (f->begun || f->wait_t || !s->reached)) {
 			f->wait_c = 1;
 			f->begun = 0;
@@ -647,13 +650,14 @@ static void entry_filters(struct calls_walk *w, struct tstack *s, struct frame *
 	if (w->filtering) {
 		int m = view_filter_match(w->v, f->func);
 		f->hidden = (parent && parent->hidden) || (m & 2);
+		f->in_n = (parent && parent->in_n) || (m & 2);
 		f->in_filter = !w->v->opts->filter.n || (parent && parent->in_filter) || (m & 1);
 		if (w->v->opts->filter.n && f->in_filter && !(parent && parent->in_filter))
 			f->depth = 0;
 		f->shown = f->in_filter && !f->hidden && !(m & 4) &&    /* -H: its callees one level up */
 			   (!w->v->opts->max_depth || f->depth < w->v->opts->max_depth);
 	} else {
-		f->hidden = 0;
+		f->hidden = f->in_n = 0;
 		f->in_filter = 1;
 		f->shown = 1;
 	}

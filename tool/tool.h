@@ -399,7 +399,8 @@ struct frame {
 	int depth;               /* display depth */
 	int shown;               /* passes -F/-N/-D */
 	int in_filter;           /* inside a -F subtree */
-	int hidden;              /* inside a -N subtree */
+	int hidden;              /* inside a -N subtree (or a time= trigger's short call) */
+	int in_n;                /* inside a -N subtree: no -C match there counts */
 	int begun;               /* begin was handed to the view (so end will be) */
 	int wait_t;              /* -t: shown once it has lasted min_ns, dropped if it ends sooner */
 	int wait_c;              /* -C: shown once it turns out to lead to a -C function */

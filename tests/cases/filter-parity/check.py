@@ -18,6 +18,9 @@ SETS = [
     ["-T", "r@depth=30", "-T", "leafy@depth=1"],
     # a function both -C and -H: its callees are not written (-C's rule)
     ["-C", "h2", "-H", "h2"],
+    # a -C match inside a -N subtree (f7 under leafy) is no match: the 13
+    # r() that lead to it showed at read time, none at record time
+    ["-C", "f7", "-N", "leafy"],
 ]
 
 
@@ -46,3 +49,5 @@ def check(ctx):
     # what they show, in full for two of them
     assert lines(ctx, "-d", full, *SETS[2]) == ["| main() {", "|   f1();", "| } /* main */"]
     assert "|" + " " * 29 + "leafy();" in lines(ctx, "-d", full, *SETS[3])
+    assert lines(ctx, "-d", full, *SETS[5]) == ["| main() {", "|   g1() {", "|     f7();", "|   } /* g1 */",
+                                                "|   f7();", "| } /* main */"], lines(ctx, "-d", full, *SETS[5])

@@ -428,13 +428,32 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 /* A frame's begin, late (--since, -t, -C): its arguments may lie in a
  * chunk the walk has left, which the view's read maps again; hand them back
  * (trace_payload_done), as pop() does for the ones read at the exit. */
-static void begin_late(struct calls_walk *w, struct trace_thread *th, struct frame *f)
+/* A backtrace trigger's stack: the frames open at the entry of the call at
+ * index i, that call first (at read time they are the stack) */
+static void trigger_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
 {
+	const struct frame *f = fs_at(&s->fs, i);
+	uint32_t funcs[FNT_STACK_MAX];
+	size_t n = 0;
+	if (!(f->trig & TRIG_BACKTRACE) || !f->begun || !w->ops->stack)
+		return;
+	for (size_t k = i + 1; k > 0 && n < FNT_STACK_MAX; k--)
+		funcs[n++] = fs_at(&s->fs, k - 1)->func;
+	w->ops->stack(w->ctx, th, NULL, funcs, n, f->start_ns, f->depth + 1);
+}
+
+/* the frame at index i, begun after its entry (-C, -t, --since): with its
+ * backtrace trigger's stack, as a recording with the same filters has it
+ * right after the entry */
+static void begin_late(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
+{
+	struct frame *f = fs_at(&s->fs, i);
 	if (!w->ops->begin)
 		return;
 	const uint8_t *args = args_watch(f);
 	w->ops->begin(w->ctx, th, f);
 	args_hand_back(th, args, f->args_len);
+	trigger_stack(w, th, s, i);
 }
 
 /* the thread reached --since: begin the frames still open */
@@ -446,7 +465,7 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
 		if (!f->begun && !f->wait_t && !f->wait_c && !f->inherited && (f->shown || w->all) &&
 		    f->start_ns <= w->until) {
 			f->begun = 1;
-			begin_late(w, th, f);
+			begin_late(w, th, s, i);
 		}
 	}
 }
@@ -462,7 +481,7 @@ static void promote(struct calls_walk *w, struct trace_thread *th, struct tstack
 				return;
 			f->wait_t = 0;
 			f->begun = 1;
-			begin_late(w, th, f);
+			begin_late(w, th, s, s->decided);
 		}
 		s->decided++;
 	}
@@ -637,7 +656,7 @@ static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct 
 		a->wait_c = 0;
 		if (s->reached && !a->wait_t && a->start_ns <= w->until) {
 			a->begun = 1;
-			begin_late(w, th, a);
+			begin_late(w, th, s, i);
 		}
 	}
 	s->c_done = s->fs.n;
@@ -771,15 +790,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			caller_filter(w, th, s, f, parent);
 		if (f->begun && w->ops->begin)
 			w->ops->begin(w->ctx, th, f);
-		if ((f->trig & TRIG_BACKTRACE) && f->begun && w->ops->stack) {
-			/* read time: the open frames are the stack, FUNC first */
-			uint32_t funcs[FNT_STACK_MAX];
-			size_t n = 0, depth = f->depth + 1;
-			uint64_t ns = f->start_ns;
-			for (size_t i = s->fs.n; i > 0 && n < FNT_STACK_MAX; i--)
-				funcs[n++] = fs_at(&s->fs, i - 1)->func;
-			w->ops->stack(w->ctx, th, NULL, funcs, n, ns, (int)depth);
-		}
+		trigger_stack(w, th, s, s->fs.n - 1);
 		break;
 	}
 	case TRACE_EXIT: {

@@ -21,6 +21,9 @@ SETS = [
     # a -C match inside a -N subtree (f7 under leafy) is no match: the 13
     # r() that lead to it showed at read time, none at record time
     ["-C", "f7", "-N", "leafy"],
+    # a backtrace trigger on a caller that -C shows once f7 is reached:
+    # replay dropped its stack, record kept it
+    ["-C", "f7", "-T", "g1@backtrace"],
 ]
 
 
@@ -51,3 +54,6 @@ def check(ctx):
     assert "|" + " " * 29 + "leafy();" in lines(ctx, "-d", full, *SETS[3])
     assert lines(ctx, "-d", full, *SETS[5]) == ["| main() {", "|   g1() {", "|     f7();", "|   } /* g1 */",
                                                 "|   f7();", "| } /* main */"], lines(ctx, "-d", full, *SETS[5])
+    got = lines(ctx, "-d", full, *SETS[6])
+    assert got[:6] == ["| main() {", "|   g1() {", "|     /* stack #0  prog-fentry!g1 (prog.c:6) */",
+                       "|     /* stack #1  prog-fentry!main (prog.c:10) */", "|     f7();", "|   } /* g1 */"], got

@@ -187,6 +187,13 @@ def check(ctx):
     assert bt[-4:] == ["/* stack #0  prog!mid (prog.c:8) */", "/* stack #1  prog!top (prog.c:9) */",
                        "/* stack #2  prog!quick (prog.c:10) */", "/* stack #3  prog!main (prog.c:14) */"], bt
     assert len(bt) == 17 and [l for l in got if "/* stack" not in l] == FULL
+    # ...also when -t (or -C) shows the call only after its entry (read
+    # time dropped the stack then; record time keeps it): slow() lasts 3 ms
+    for d, opts in ((full, ["-t", "2ms", "-T", "slow@backtrace"]), (record("-t", "2ms", "-T", "slow@backtrace"), [])):
+        got = [l.strip() for l in replay(d, *opts)]
+        i = got.index("slow() {")
+        assert re.sub(r":\d+\)", ")", " ".join(got[i + 1:i + 3])) == \
+            "/* stack #0  prog!slow (prog.c) */ /* stack #1  prog!main (prog.c) */", (opts, got)
     p = ctx.run("stacks", "--no-pager", "-d", record("-T", "leaf@backtrace"), check=True)
     assert p.stdout.count("\nstack ") + p.stdout.startswith("stack ") == 10, p.stdout
 

@@ -126,22 +126,40 @@ void thread_register(struct fnt_thread *t)
  * their returns (a cancellation's unwind ends in start_thread, past the
  * thread's outermost frame, which has no cleanup to land in; pthread_exit
  * under -finstrument-functions frames that no cleanup closes).  They close
- * as unwound, -C and -t erasing first those their returns would have;
- * their shadow-stack frames, dead now, go (not to the graveyard: the
- * stack's memory serves the next thread).  Not while recording is off:
- * calls that returned then still count as open. */
+ * as unwound, -C and -t erasing first those their returns would have.
+ * Not while recording is off: calls that returned then still count as
+ * open. */
 static void left_open(struct fnt_thread *t)
 {
 	int32_t n = t->depth;
-	t->ss_top = 0;
-	if (n <= 0 || t->stk_base || fnt_paused())
+	if (t->stk_base || fnt_paused())
 		return;
-	if (unlikely(fnt_filtering))
+	if (n > 0 && unlikely(fnt_filtering))
 		n -= fnt_filter_unwind_erase(t, 0);
 	if (n > 0 && unlikely(fnt_trig_flags & FNT_TRIG_TIME))
 		n -= fnt_trigger_unwind_erase(t, 0);
 	if (n > 0)
 		fnt_put_unwind(t, (uint32_t)n);
+	/* (and the filters' depth, written calls or not: a later key
+	 * destructor's calls are outside them) */
+	fnt_filter_longjmp(t, 0);
+}
+
+/* ...and the shadow stack's frames of those calls, when every one is on
+ * the machine stack the thread runs on now, its own: they are dead (a
+ * fiber's, left by a hand-written switch, are parked for the thread that
+ * resumes it: fnt_coro_thread_exit).  Parked, they filled the registry of
+ * parked stacks, 4,096 cancelled threads on, and their shadow stacks
+ * (2.5 MB each) were never unmapped. */
+static void own_frames_drop(struct fnt_thread *t)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0), span = t->stk_span & fnt_fork_mask;
+	if (!t->ss_top || sp - t->stk_lo > span)
+		return;
+	for (uint32_t i = 0; i < t->ss_top; i++)
+		if (t->ss[i].slot - t->stk_lo > span)
+			return;
+	t->ss_top = 0;          /* (not to the graveyard: the stack's memory serves the next thread) */
 }
 
 /* pthread key destructor: the thread is exiting. */
@@ -150,6 +168,7 @@ void thread_exit_cb(void *arg)
 	struct fnt_thread *t = arg;
 	if (t != &fnt_self)
 		return;
+	own_frames_drop(t);
 	fnt_coro_thread_exit(t);        /* its own stack leaves the registry of parked stacks */
 	if (t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
 		return;

@@ -4,7 +4,12 @@ glibc starts the forced unwind past the runtime's stubs, and the unwind
 ended at the first swapped frame).  The destructors run, innermost first,
 under -finstrument-functions with library calls traced (usleep's return
 swapped) and under -pg -mfentry with and without them; the trace shows
-each one in its frame."""
+each one in its frame.  A thread that ends with calls open closes them as
+unwound at its end, the outermost one included (it read "trace ended");
+the calls a later pthread key destructor makes are outside them, for the
+record-time filters too; and 300 cancelled -pg threads leave the address
+space flat (their shadow stacks were never unmapped)."""
+import os
 import re
 
 WANT = "destructors cba, cancelled 1\n"
@@ -50,3 +55,42 @@ def check(ctx):
         # trampoline included): the program runs as untraced (it was
         # killed by SIGSEGV in 3 runs of 3 on 4764757)
         ctx.record_build("async-fentry", stdout="cancelled 100 of 100\n", record_args=args)
+    # 300 cancelled -pg threads: 2.5 MB of shadow stack each was kept
+    # (750 MB), 4,096 of them filled the registry of parked stacks
+    ctx.record_build("many-fentry", stdout="cancelled 300, address space flat\n", record_args=["--no-libcall"])
+    check_keys(ctx)
+
+
+KEYS = ["main() {", "worker() {", "  f() {", "    b() {", "      leaf();", "      c() {", "        leaf();",
+        "      } /* c */", "    } /* b */", "  } /* f */", "} /* worker */", "dtor() {", "  d() {",
+        "    e() {", "      leaf();", "    } /* e */", "    leaf();", "  } /* d */", "} /* dtor */", "} /* main */"]
+
+
+def keys_lines(ctx, d, *opts):
+    out = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, *opts, check=True).stdout
+    # (gcc's exit hooks run in the cleanups of a forced unwind: the frames
+    # return; clang's -finstrument-functions and -pg ones close as unwound)
+    return [re.sub(r"\.constprop\.\d+| \(no return: unwound\)", "", l[2:]) for l in out.splitlines()
+            if not l.startswith("#")]
+
+
+def check_keys(ctx):
+    """pthread_exit (0) and a cancel (1) of a thread inside f() -> b() -> c(),
+    then a pthread key destructor's calls: the thread's frames close as
+    unwound; record-time filters see the destructor's calls outside f()
+    (record -F f kept them, -N f and -D 2 dropped them)"""
+    for prog in ("keys", "keys-fentry"):
+        for mode, said in (("0", "exited\n"), ("1", "cancelled\n")):
+            full = ctx.record_build(prog, stdout=said, args=[mode], record_args=["--no-libcall"])[0]
+            assert keys_lines(ctx, full) == KEYS, (prog, mode, keys_lines(ctx, full))
+            for opts in (["-F", "f"], ["-N", "f"], ["-D", "2"], ["-C", "e"]):
+                d = os.path.join(ctx.work, "keys-%s-%s-%s.data" % (prog, mode, opts[1]))
+                p = ctx.run("record", "-q", "--no-libcall", "-d", d, *opts, "--", os.path.join(ctx.work, prog), mode,
+                            data=False, check=True)
+                assert p.stdout == said, (prog, mode, opts, p.stdout)
+                want = keys_lines(ctx, full, *opts)
+                assert want and keys_lines(ctx, d) == want, (prog, mode, opts, keys_lines(ctx, d), want)
+    # -F f shows f's subtree only; -N f the destructor's calls at the
+    # thread's top level
+    assert keys_lines(ctx, full, "-F", "f") == [l[2:] for l in KEYS[2:10]], keys_lines(ctx, full, "-F", "f")
+    assert keys_lines(ctx, full, "-N", "f")[-9:] == KEYS[-9:], keys_lines(ctx, full, "-N", "f")

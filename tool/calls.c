@@ -442,10 +442,11 @@ static void trigger_stack(struct calls_walk *w, struct trace_thread *th, struct 
 	w->ops->stack(w->ctx, th, NULL, funcs, n, f->start_ns, f->depth + 1);
 }
 
-/* the frame at index i, begun after its entry (-C, -t, --since): with its
- * backtrace trigger's stack, as a recording with the same filters has it
- * right after the entry */
-static void begin_late(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
+/* the frame at index i, begun after its entry (-C, -t, --since); by -C
+ * and -t (stack) with its backtrace trigger's stack, as a recording with
+ * the same filters has it right after the entry (not by --since: that
+ * recording's stack lies before it) */
+static void begin_late(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i, int stack)
 {
 	struct frame *f = fs_at(&s->fs, i);
 	if (!w->ops->begin)
@@ -453,7 +454,8 @@ static void begin_late(struct calls_walk *w, struct trace_thread *th, struct tst
 	const uint8_t *args = args_watch(f);
 	w->ops->begin(w->ctx, th, f);
 	args_hand_back(th, args, f->args_len);
-	trigger_stack(w, th, s, i);
+	if (stack)
+		trigger_stack(w, th, s, i);
 }
 
 /* the thread reached --since: begin the frames still open */
@@ -465,7 +467,7 @@ static void reach(struct calls_walk *w, struct trace_thread *th, struct tstack *
 		if (!f->begun && !f->wait_t && !f->wait_c && !f->inherited && (f->shown || w->all) &&
 		    f->start_ns <= w->until) {
 			f->begun = 1;
-			begin_late(w, th, s, i);
+			begin_late(w, th, s, i, 0);
 		}
 	}
 }
@@ -480,8 +482,13 @@ static void promote(struct calls_walk *w, struct trace_thread *th, struct tstack
 			if (now - f->start_ns < w->min || now < f->start_ns)
 				return;
 			f->wait_t = 0;
-			f->begun = 1;
-			begin_late(w, th, s, s->decided);
+			/* (still waiting for -C: begun when it leads to a match,
+			 * caller_filter; begun here too, it showed twice, and a call
+			 * that led to none showed) */
+			if (!f->wait_c) {
+				f->begun = 1;
+				begin_late(w, th, s, s->decided, 1);
+			}
 		}
 		s->decided++;
 	}
@@ -656,7 +663,7 @@ static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct 
 		a->wait_c = 0;
 		if (s->reached && !a->wait_t && a->start_ns <= w->until) {
 			a->begun = 1;
-			begin_late(w, th, s, i);
+			begin_late(w, th, s, i, 1);
 		}
 	}
 	s->c_done = s->fs.n;

@@ -194,6 +194,14 @@ def check(ctx):
         i = got.index("slow() {")
         assert re.sub(r":\d+\)", ")", " ".join(got[i + 1:i + 3])) == \
             "/* stack #0  prog!slow (prog.c) */ /* stack #1  prog!main (prog.c) */", (opts, got)
+    # -t with -C: a call that has lasted long enough is shown only once it
+    # leads to the -C function (slow() lasts 3 ms and leads to no stop():
+    # it showed; main() showed twice, and a backtrace trigger's stack too)
+    got = replay(full, "-t", "2ms", "-C", "stop", "-T", "main@backtrace")
+    got = [l for l in got if "/* stack" not in l or "prog!main" in l]
+    assert got in (["main() {", "  /* stack #0  prog!main (prog.c:14) */", "} /* main */"],
+                   ["main() {", "  /* stack #0  prog!main (prog.c:14) */", "  stop();", "} /* main */"]), got
+    assert replay(full, "-t", "2ms", "-C", "slow") == replay(record("-t", "2ms", "-C", "slow")) == sub("main", ["slow();"])
     p = ctx.run("stacks", "--no-pager", "-d", record("-T", "leaf@backtrace"), check=True)
     assert p.stdout.count("\nstack ") + p.stdout.startswith("stack ") == 10, p.stdout
 

@@ -170,8 +170,15 @@ void thread_exit_cb(void *arg)
 		return;
 	own_frames_drop(t);
 	fnt_coro_thread_exit(t);        /* its own stack leaves the registry of parked stacks */
-	if (t->state != FNT_T_ACTIVE || !t->chunk || t->busy)
+	if (t->state != FNT_T_ACTIVE || !t->chunk || t->busy) {
+		/* a thread that wrote no event (-pg calls all filtered out, or
+		 * recording off) has a shadow stack too: 2.5 MB each, kept */
+		if (!t->busy) {
+			fnt_filter_thread_gone(t);
+			fnt_shadow_release(t);
+		}
 		return;
+	}
 	t->busy = FNT_BUSY_RUNTIME;
 	if (t->pos >= t->limit && thread_chunk_start(t)) {
 		t->busy = 0;

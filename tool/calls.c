@@ -352,9 +352,17 @@ static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct ts
 
 /* an exit with no frame on this stack: a coroutine returned to its
  * uc_link inside libc, which wrote no switch; the parked stack whose
- * innermost frame it closes is where the thread is now */
+ * innermost frame it closes is where the thread is now.  Not on a stack
+ * named by a hand-written switch (bit 0 set, below 2^55): the runtime
+ * finds every switch away from such a stack by the stack pointer and
+ * writes it, so an exit there with no frame is a call entered before the
+ * thread came to it (a fiber another thread left unseen, resumed here),
+ * not the return of a parked stack's innermost call: taken for one, it
+ * closed the frames of another fiber suspended in the same functions */
 static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t addr, uint64_t ns)
 {
+	if (stack_hand_named(s->stack))
+		return 0;
 	for (size_t i = 0; i < s->n_parked; i++)
 		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr) {
 			switch_stack(w, th, s, s->parked[i].stack, ns, 0, 0);

@@ -391,7 +391,7 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 				d->owed--;
 				continue;
 			}
-			if (!k && d->n_parked && fast_find_parked(d, e->func))
+			if (!k && d->n_parked && !stack_hand_named(d->cur) && fast_find_parked(d, e->func))
 				k = d->stack.n;
 			if (!k)
 				continue;   /* entered before the trace began */

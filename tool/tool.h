@@ -159,6 +159,13 @@ static inline uint64_t mean_ns(uint64_t sum, uint64_t n)
 {
 	return n ? sum / n + (sum % n >= n - n / 2) : 0;
 }
+/* coroutines: a machine stack named in SWITCH records by a hand-written
+ * switch (the first stack pointer seen on it, bit 0 set; names from 2^55
+ * are the runtime's own) */
+static inline int stack_hand_named(uint64_t id)
+{
+	return (id & 1) && id < (1ull << 55);
+}
 void lost_kinds_text(const struct fnt_file_header *h, int all, char *out, size_t cap);
 void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
 void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */

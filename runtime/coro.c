@@ -135,6 +135,9 @@ static uint64_t own_next;    /* the last token made for a thread's own stack, or
 
 /* the threads that switched stacks, for fnt_coro_borrow (slot index + 1 in stk_runner) */
 static struct fnt_thread *runners[RUNNERS_MAX];
+/* per runner: the name of the stack it left unseen that another thread
+ * took last (left_unseen), so that it is told once */
+static uintptr_t unseen_taken[RUNNERS_MAX];
 
 static uint32_t park_hash(uint64_t key)
 {
@@ -364,8 +367,10 @@ void fnt_coro_runner(struct fnt_thread *t)
 		return;         /* (a vfork child's state is its parent thread's) */
 	for (uint32_t i = 0; !t->stk_runner && i < RUNNERS_MAX; i++) {
 		struct fnt_thread *none = NULL;
-		if (__atomic_compare_exchange_n(&runners[i], &none, t, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		if (__atomic_compare_exchange_n(&runners[i], &none, t, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&unseen_taken[i], 0, __ATOMIC_RELAXED);
 			t->stk_runner = i + 1;
+		}
 	}
 	/* it leaves the list when it exits (threads.c), registered or not */
 	if (t->stk_runner && t->state != FNT_T_ACTIVE)
@@ -547,6 +552,8 @@ static int switch_stacks(struct fnt_thread *t, uintptr_t to, const struct stack_
 	}
 	if (!untracked)
 		t->stk_hint = (uint32_t)k + 1;
+	if (t->stk_runner)      /* (a stack it leaves unseen from now on is told again: left_unseen) */
+		__atomic_store_n(&unseen_taken[t->stk_runner - 1], 0, __ATOMIC_RELAXED);
 	run_on(t, to, &next);
 	t->stk_from = from;
 	t->stk_from_h = from_h;
@@ -574,7 +581,8 @@ static int switch_block(uint64_t *was)
  * the records are written unless the guard was held already (a handler
  * inside a hook).  taken: the stack, already out of the registry.  Its
  * caller blocks the signals first (switch_block). */
-static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_state *taken, uintptr_t sp)
+static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_state *taken, uintptr_t sp,
+			const struct stack_moved *unseen)
 {
 	uint32_t held = t->busy;
 	struct stack_moved mv;
@@ -582,6 +590,8 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 	__asm__ volatile("" ::: "memory");
 	t->jmp_pend.land = 0;
 	if (switch_stacks(t, to, taken, &mv) && !held) {
+		if (mv.from == NO_SERIAL && unseen && t->state == FNT_T_ACTIVE)
+			mv = *unseen;   /* a stack another thread left unseen (left_unseen) */
 		if (mv.from != NO_SERIAL) {
 			struct fnt_meta_stack_moved m = {
 				.ticks = fnt_now(), .stack = to, .from_stack = mv.was, .from = mv.from,
@@ -609,13 +619,18 @@ static void switch_with(struct fnt_thread *t, uintptr_t to, const struct stack_s
 	t->busy = held;
 }
 
-static void switch_to(struct fnt_thread *t, uintptr_t to, uintptr_t sp)
+static void switch_to_from(struct fnt_thread *t, uintptr_t to, uintptr_t sp, const struct stack_moved *unseen)
 {
 	uint64_t was;
 	int blocked = switch_block(&was);
-	switch_with(t, to, NULL, sp);
+	switch_with(t, to, NULL, sp, unseen);
 	if (blocked)
 		fnt_async_unblock(&was);
+}
+
+static void switch_to(struct fnt_thread *t, uintptr_t to, uintptr_t sp)
+{
+	switch_to_from(t, to, sp, NULL);
 }
 
 /* take the stack in slot k (word w) and run on it: 1, or 0 if another
@@ -642,7 +657,7 @@ static int switch_to_slot(struct fnt_thread *t, uint32_t k, uint64_t w, uintptr_
 			 * fiber's (park_near): from now on a stack of its own name */
 			s.id = s.key = fresh_name();
 		}
-		switch_with(t, s.id, &s, sp);
+		switch_with(t, s.id, &s, sp, NULL);
 		ok = t->stk_cur == s.id;        /* (else no room to park the stack in use: s went back) */
 	}
 	if (blocked)
@@ -868,6 +883,64 @@ int fnt_foreign_event(struct fnt_thread *t, int is_exit, uint64_t pause)
 	return 1;
 }
 
+/* A stack pointer far from every stack this thread knows, on no parked
+ * stack: a stack new to the registry, or a fiber that another thread left
+ * by a switch in code that is not traced and made no event since, so that
+ * it never parked it (its window still holds sp; two threads never run on
+ * one stack at once, so it is not there any more).  That thread's trace
+ * still has the fiber's calls open: 1 and what the STACK_MOVED record
+ * tells, so that the reader ends them there as moved and takes their
+ * returns here as returns of calls entered on another thread.  Before, the
+ * reader took those returns for calls entered before the process began
+ * (and the calls stayed open on the first thread to the end of the trace).
+ * Only the other thread's fields are read (read_safe: it may be exiting),
+ * twice, and only while it is outside the runtime; its state is not
+ * changed (its frames' -pg returns still come through fnt_coro_borrow).
+ * Told once per stack left (unseen_taken): a stack freed and made again
+ * at the same place would otherwise be told again. */
+static int left_unseen(const struct fnt_thread *t, uintptr_t sp, struct stack_moved *mv)
+{
+	if (t->state != FNT_T_ACTIVE)
+		return 0;
+	for (uint32_t i = 0; i < RUNNERS_MAX; i++) {
+		struct fnt_thread *o = __atomic_load_n(&runners[i], __ATOMIC_ACQUIRE);
+		struct {
+			uint64_t depth_busy;
+			uint32_t ids[4];         /* serial, tid, seq, state */
+			uint32_t pid;
+			uintptr_t cur;
+			int32_t base;
+			uintptr_t min, max;
+		} a[2];
+		if (!o || o == t)
+			continue;
+		memset(a, 0, sizeof(a));
+		for (int k = 0; k < 2; k++)
+			if (read_safe(&a[k].depth_busy, &o->depth_busy, 8) || read_safe(a[k].ids, &o->serial, 16) ||
+			    read_safe(&a[k].pid, &o->pid, 4) || read_safe(&a[k].cur, &o->stk_cur, sizeof(uintptr_t)) ||
+			    read_safe(&a[k].base, &o->stk_base, 4) || read_safe(&a[k].min, &o->stk_min, sizeof(uintptr_t)) ||
+			    read_safe(&a[k].max, &o->stk_max, sizeof(uintptr_t)))
+				goto next;
+		if (memcmp(&a[0], &a[1], sizeof(a[0])))
+			continue;           /* (it ran meanwhile) */
+		int32_t depth = (int32_t)(uint32_t)a[0].depth_busy, frames = depth - a[0].base;
+		uint32_t busy = (uint32_t)(a[0].depth_busy >> 32);
+		if (busy || a[0].ids[3] != FNT_T_ACTIVE || a[0].pid != t->pid || !a[0].cur || a[0].cur == UNTRACKED ||
+		    !a[0].max || sp + STACK_SLACK < a[0].min || sp > a[0].max + STACK_SLACK || frames <= 0)
+			continue;
+		uintptr_t was = __atomic_load_n(&unseen_taken[i], __ATOMIC_RELAXED);
+		if (was == a[0].cur ||
+		    !__atomic_compare_exchange_n(&unseen_taken[i], &was, a[0].cur, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			continue;
+		mv->from = a[0].ids[0];
+		mv->frames = frames;
+		mv->was = a[0].cur;
+		return 1;
+	next:;
+	}
+	return 0;
+}
+
 /* A stack pointer out of the hooks' window (see the top of this file). */
 int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 {
@@ -962,7 +1035,8 @@ int fnt_stack_moved(struct fnt_thread *t, uintptr_t sp, unsigned events)
 			return 0;
 	}
 	if (!near) {
-		switch_to(t, sp | 1, sp);
+		struct stack_moved mv;
+		switch_to_from(t, sp | 1, sp, left_unseen(t, sp, &mv) ? &mv : NULL);
 		if (t->stk_cur == UNTRACKED) {
 			/* no slot to park the stack left (switch_stacks) */
 			fnt_lost_events(t, FNT_LOST_STACKS, events);

@@ -512,17 +512,23 @@ static void move_out(struct calls_walk *w, struct trace_thread *th, struct tstac
 	size_t i = 0;
 	while (i < s->n_parked && s->parked[i].stack != m->from_stack)
 		i++;
-	if (back == m->from_stack || i == s->n_parked)
-		return;         /* (not parked here: the trace lost the switch away from it) */
+	if (back != m->from_stack && i == s->n_parked)
+		return;         /* (not known here) */
 	if (w->min)
 		promote(w, th, s, m->ns);
 	if (!s->reached && m->ns >= w->since)
 		reach(w, th, s);
-	switch_stack(w, th, s, m->from_stack, m->ns, 0, 0);
+	/* the stack the thread is on in its trace: it left it by a switch
+	 * it made no event after (a scheduler that is not traced), and the
+	 * thread that resumed it found it by the stack pointer; its SWITCH
+	 * away comes at its next event */
+	if (back != m->from_stack)
+		switch_stack(w, th, s, m->from_stack, m->ns, 0, 0);
 	while (s->fs.n)
 		pop(w, th, s, m->ns, CALL_MOVED);
 	s->owed = 0;
-	switch_stack(w, th, s, back, m->ns, 0, 0);
+	if (back != m->from_stack)
+		switch_stack(w, th, s, back, m->ns, 0, 0);
 }
 
 /* the moves away from th up to ns */

@@ -286,13 +286,15 @@ static void fast_moves_out(struct fstat *tab, uint32_t *active, struct thread_da
 		size_t i = 0;
 		while (i < d->n_parked && d->parked[i].id != m->from_stack)
 			i++;
-		if (back == m->from_stack || i == d->n_parked)
+		if (back != m->from_stack && i == d->n_parked)
 			continue;
-		fast_switch(d, m->from_stack);
+		if (back != m->from_stack)      /* (else the stack it is on: left unseen) */
+			fast_switch(d, m->from_stack);
 		while (d->stack.n)
 			close_call(tab, active, d, m->ns);
 		d->owed = 0;
-		fast_switch(d, back);
+		if (back != m->from_stack)
+			fast_switch(d, back);
 	}
 }
 

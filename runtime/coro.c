@@ -912,7 +912,15 @@ static int left_unseen(const struct fnt_thread *t, uintptr_t sp, struct stack_mo
 			int32_t base;
 			uintptr_t min, max;
 		} a[2];
+		uintptr_t win[2];
 		if (!o || o == t)
+			continue;
+		/* first its window alone (stk_min, stk_max: one read): most
+		 * threads' do not hold sp */
+		_Static_assert(offsetof(struct fnt_thread, stk_max) == offsetof(struct fnt_thread, stk_min) + 8,
+			       "left_unseen reads stk_min and stk_max at once");
+		if (read_safe(win, &o->stk_min, sizeof(win)) || !win[1] || sp + STACK_SLACK < win[0] ||
+		    sp > win[1] + STACK_SLACK)
 			continue;
 		memset(a, 0, sizeof(a));
 		for (int k = 0; k < 2; k++)

@@ -5,7 +5,7 @@
 # svg/html export tests); safe to re-run.
 set -e
 pkgs="make gcc g++ clang libclang-rt-14-dev libc6-dev libdw-dev libelf-dev zlib1g-dev libiberty-dev libncurses-dev libcapstone-dev libzydis-dev pkg-config python3 binutils"
-[ "$1" = "--test" ] && pkgs="$pkgs chromium chromium-driver python3-selenium protobuf-compiler tmux uftrace linux-perf strace e2fsprogs libboost-context-dev"
+[ "$1" = "--test" ] && pkgs="$pkgs chromium chromium-driver python3-selenium protobuf-compiler tmux uftrace linux-perf strace e2fsprogs libboost-context-dev libboost-fiber-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -351,20 +351,19 @@ static void suspend_all(struct calls_walk *w, struct trace_thread *th, struct ts
 }
 
 /* an exit with no frame on this stack: a coroutine returned to its
- * uc_link inside libc, which wrote no switch; the parked stack whose
- * innermost frame it closes is where the thread is now.  Not on a stack
- * named by a hand-written switch (bit 0 set, below 2^55): the runtime
- * finds every switch away from such a stack by the stack pointer and
- * writes it, so an exit there with no frame is a call entered before the
- * thread came to it (a fiber another thread left unseen, resumed here),
- * not the return of a parked stack's innermost call: taken for one, it
- * closed the frames of another fiber suspended in the same functions */
+ * uc_link inside libc, which wrote no switch, or a handler's jump off its
+ * signal stack; the parked stack whose innermost frame it closes is where
+ * the thread is now.  From a stack named by a hand-written switch (bit 0
+ * set, below 2^55) not to another such stack: a fiber another thread left
+ * unseen and this one resumed has exits of calls entered before it came
+ * there, and taken for a return of the innermost call of another fiber
+ * suspended in the same function, it closed that fiber's calls
+ * (stack_hand_pair) */
 static int find_parked(struct calls_walk *w, struct trace_thread *th, struct tstack *s, uint64_t addr, uint64_t ns)
 {
-	if (stack_hand_named(s->stack))
-		return 0;
 	for (size_t i = 0; i < s->n_parked; i++)
-		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr) {
+		if (s->parked[i].fs.n && fs_top(&s->parked[i].fs)->addr == addr &&
+		    !stack_hand_pair(s->stack, s->parked[i].stack)) {
 			switch_stack(w, th, s, s->parked[i].stack, ns, 0, 0);
 			return 1;
 		}

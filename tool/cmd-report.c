@@ -326,7 +326,8 @@ static inline size_t fast_open_upto(struct thread_data *d, const uint32_t *activ
 static int fast_find_parked(struct thread_data *d, uint32_t func)
 {
 	for (size_t i = 0; i < d->n_parked; i++)
-		if (d->parked[i].stack.n && oc_func(ps_top(&d->parked[i].stack)) == func) {
+		if (d->parked[i].stack.n && oc_func(ps_top(&d->parked[i].stack)) == func &&
+		    !stack_hand_pair(d->cur, d->parked[i].id)) {
 			fast_switch(d, d->parked[i].id);
 			return 1;
 		}
@@ -393,7 +394,7 @@ static int fast_batch(void *ctx, const struct trace_event *ev, size_t n)
 				d->owed--;
 				continue;
 			}
-			if (!k && d->n_parked && !stack_hand_named(d->cur) && fast_find_parked(d, e->func))
+			if (!k && d->n_parked && fast_find_parked(d, e->func))
 				k = d->stack.n;
 			if (!k)
 				continue;   /* entered before the trace began */

@@ -166,6 +166,13 @@ static inline int stack_hand_named(uint64_t id)
 {
 	return (id & 1) && id < (1ull << 55);
 }
+/* ...two of them: fibers, whose switches away the runtime sees (not the
+ * thread's own stack, which a handler's jump off its signal stack returns
+ * to before the next hook writes the switch) */
+static inline int stack_hand_pair(uint64_t from, uint64_t to)
+{
+	return stack_hand_named(from) && stack_hand_named(to);
+}
 void lost_kinds_text(const struct fnt_file_header *h, int all, char *out, size_t cap);
 void human_count(char *buf, size_t len, uint64_t n);           /* 987, 12.3 K, 4.6 M */
 void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB, 26.0 MB */

@@ -432,9 +432,6 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 	}
 }
 
-/* A frame's begin, late (--since, -t, -C): its arguments may lie in a
- * chunk the walk has left, which the view's read maps again; hand them back
- * (trace_payload_done), as pop() does for the ones read at the exit. */
 /* A backtrace trigger's stack: the frames open at the entry of the call at
  * index i, that call first (at read time they are the stack) */
 static void trigger_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
@@ -449,10 +446,13 @@ static void trigger_stack(struct calls_walk *w, struct trace_thread *th, struct 
 	w->ops->stack(w->ctx, th, NULL, funcs, n, f->start_ns, f->depth + 1);
 }
 
-/* the frame at index i, begun after its entry (-C, -t, --since); by -C
- * and -t (stack) with its backtrace trigger's stack, as a recording with
- * the same filters has it right after the entry (not by --since: that
- * recording's stack lies before it) */
+/* The frame at index i, begun after its entry (-C, -t, --since): its
+ * arguments may lie in a chunk the walk has left, which the view's read
+ * maps again; hand them back (trace_payload_done), as pop() does for the
+ * ones read at the exit.  By -C and -t (stack) with its backtrace
+ * trigger's stack, as a recording with the same filters has it right
+ * after the entry (not by --since: that recording's stack lies before
+ * it). */
 static void begin_late(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i, int stack)
 {
 	struct frame *f = fs_at(&s->fs, i);

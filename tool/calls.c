@@ -82,6 +82,7 @@ struct calls_walk {
 	uint64_t since, until;
 	uint64_t min;        /* -t */
 	int by_time;         /* threads merged in time order */
+	size_t kept_bytes;   /* kept_stack copies held by frames */
 };
 
 /* time= triggers: the start times of the FUNC calls that were too short, per thread */
@@ -386,6 +387,77 @@ static void args_hand_back(struct trace_thread *th, const uint8_t *args, uint32_
 		trace_payload_done(th, args, len);
 }
 
+/* A stack the trace holds (a backtrace trigger's at record time,
+ * fnt_capture_stack()) while its innermost open call waits for -C or -t:
+ * a copy, handed to the view when that call is begun, as a recording with
+ * the same filters has it; freed with the call if it never is.  At most
+ * KEPT_MAX bytes of them at once (a deep recursion whose every level
+ * waits): past that such a stack is dropped, as before. */
+#define KEPT_MAX (16u << 20)
+struct kept_stack {
+	struct kept_stack *next;
+	size_t size;
+	struct trace_event ev;
+	struct trace_body body;
+	uint64_t data[];         /* n addresses, n vaddrs, n files */
+};
+
+static void keep_stack(struct calls_walk *w, struct frame *f, const struct trace_event *ev)
+{
+	size_t n = ev->count < FNT_STACK_MAX ? ev->count : FNT_STACK_MAX;
+	size_t size = sizeof(struct kept_stack) + n * (2 * sizeof(uint64_t) + sizeof(uint32_t));
+	if (w->kept_bytes + size > KEPT_MAX)
+		return;
+	struct kept_stack *k = xmalloc(size), **tail = &f->kept;
+	uint64_t *stack = k->data, *vaddr = stack + n;
+	uint32_t *file = (uint32_t *)(vaddr + n);
+	k->next = NULL;
+	k->size = size;
+	k->ev = *ev;
+	k->ev.count = n;
+	memcpy(stack, ev->body->stack, n * sizeof(*stack));
+	memcpy(vaddr, ev->body->stack_vaddr, n * sizeof(*vaddr));
+	memcpy(file, ev->body->stack_file, n * sizeof(*file));
+	k->body = (struct trace_body){ NULL, 0, stack, file, vaddr };
+	k->ev.body = &k->body;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = k;
+	w->kept_bytes += size;
+}
+
+static void drop_kept(struct calls_walk *w, struct frame *f)
+{
+	while (f->kept) {
+		struct kept_stack *k = f->kept;
+		f->kept = k->next;
+		w->kept_bytes -= k->size;
+		free(k);
+	}
+}
+
+/* the frames left open (live's polls): their copies */
+static void drop_all_kept(struct calls_walk *w, struct tstack *s)
+{
+	for (size_t j = 0; j <= s->n_parked; j++) {
+		struct pstack *fs = j < s->n_parked ? &s->parked[j].fs : &s->fs;
+		for (size_t i = 0; i < fs->n; i++)
+			drop_kept(w, fs_at(fs, i));
+	}
+}
+
+/* the frame at index i was just begun: the stacks it kept, in order */
+static void hand_kept(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
+{
+	struct frame *f = fs_at(&s->fs, i);
+	uint32_t bottom = fs_at(&s->fs, 0)->func;
+	for (struct kept_stack *k = f->kept; k; k = k->next) {
+		w->ops->stack(w->ctx, th, &k->ev, &bottom, k->ev.count, k->ev.ns, f->depth + (f->shown ? 1 : 0));
+		f = fs_at(&s->fs, i);    /* (a spilled page read back) */
+	}
+	drop_kept(w, fs_at(&s->fs, i));
+}
+
 /* how many frames up to the innermost open call of addr (0: none open) */
 static size_t open_upto(struct tstack *s, uint64_t addr)
 {
@@ -399,6 +471,8 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 {
 	struct frame *f = fs_top(&s->fs);
 	fs_pop(&s->fs);          /* f stays valid until the next push */
+	if (__builtin_expect(f->kept != NULL, 0))
+		drop_kept(w, f);
 	uint64_t dur = ns > f->start_ns ? ns - f->start_ns : 0;
 	if (f->trig & (TRIG_FINISH | TRIG_TIME)) {
 		const struct trigger *g = view_trigger(w->v, f->func);
@@ -461,8 +535,11 @@ static void begin_late(struct calls_walk *w, struct trace_thread *th, struct tst
 	const uint8_t *args = args_watch(f);
 	w->ops->begin(w->ctx, th, f);
 	args_hand_back(th, args, f->args_len);
-	if (stack)
+	if (stack) {
 		trigger_stack(w, th, s, i);
+		if (fs_at(&s->fs, i)->kept)
+			hand_kept(w, th, s, i);
+	}
 }
 
 /* the thread reached --since: begin the frames still open */
@@ -751,6 +828,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		f->addr = ev->addr;
 		f->start_ns = ev->ns;
 		f->child_ns = 0;
+		f->kept = NULL;
 		f->callsite = ev->callsite;
 		f->callsite_file = ev->callsite_file;
 		f->callsite_vaddr = ev->callsite_vaddr;
@@ -844,6 +922,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		if (done->inherited) {
 			if (w->ops->orphan && done->shown && !w->callers && in_range)
 				w->ops->orphan(w->ctx, th, ev, done->depth, ORPHAN_BEFORE);
+			drop_kept(w, done);
 			fs_pop(&s->fs);
 			break;
 		}
@@ -894,6 +973,8 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			if (!top || top->begun)
 				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns,
 					      top ? top->depth + (top->shown ? 1 : 0) : s->base);
+			else if (top->wait_c || top->wait_t)
+				keep_stack(w, top, ev);
 		}
 		break;
 	case TRACE_UNWIND: {
@@ -995,6 +1076,8 @@ static int walk(struct view *v, int by_time, const struct calls_ops *ops, void *
 				close_all(&w, th, th->last_ns, th->ended);
 			if (th->view_data) {
 				struct tstack *s = th->view_data;
+				if (w.kept_bytes)
+					drop_all_kept(&w, s);
 				for (size_t j = 0; j < s->n_parked; j++) {
 					fs_free(&s->parked[j].fs);
 					ghosts_free(&s->parked[j].gh);

@@ -427,6 +427,8 @@ struct frame {
 	uint32_t args_len;
 	const uint8_t *ret;      /* raw RETVAL payload, set when the call returned */
 	uint32_t ret_len;
+	struct kept_stack *kept; /* stacks the trace holds from while it waited to be shown (-C, -t):
+	                            the view gets them when it is begun (calls.c) */
 };
 
 /* how a call ended: CALL_MOVED, on this thread, because another thread

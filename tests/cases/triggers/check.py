@@ -194,6 +194,14 @@ def check(ctx):
         i = got.index("slow() {")
         assert re.sub(r":\d+\)", ")", " ".join(got[i + 1:i + 3])) == \
             "/* stack #0  prog!slow (prog.c) */ /* stack #1  prog!main (prog.c) */", (opts, got)
+    # ...and the stack a recording holds (record -T) of a call that -t or
+    # -C shows only after its entry: shown with the call, as a recording
+    # with the read-time filters too has it (replay dropped it)
+    for opts, trig, frames in ((["-t", "2ms"], ["-T", "slow@backtrace"], 2),
+                               (["-C", "leaf"], ["-T", "mid@backtrace"], 17)):
+        got = replay(record(*trig), *opts)
+        assert sum("/* stack #" in l for l in got) == frames, (opts, got)
+        assert got == replay(record(*(opts + trig))), (opts, got)
     # -t with -C: a call that has lasted long enough is shown only once it
     # leads to the -C function (slow() lasts 3 ms and leads to no stop():
     # it showed; main() showed twice, and a backtrace trigger's stack too)

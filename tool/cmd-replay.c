@@ -700,10 +700,31 @@ static void on_mark(void *ctx, struct trace_thread *th, const char *text, size_t
 	newline(r);
 }
 
+/* How many frames of a recorded stack replay shows: down to main, or,
+ * without one (a thread, a coroutine, a binary without its symbols), all
+ * but the frames that start the thread (the trailing ones in the module of
+ * the outermost: libc's start_thread and clone3; a coroutine's start).
+ * What is below is libc's, which `fntrace stacks` shows.  Not down to the
+ * outermost call the trace holds open: under record -F that was the -F
+ * function itself, a backtrace of one frame. */
+static size_t stack_shown(struct replay *r, const struct trace_event *ev, size_t n)
+{
+	const struct trace_body *b = ev->body;
+	size_t k = n;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = b->stack_file[i] == TRACE_NO_FILE ? NULL :
+				   view_addr_func(r->v, b->stack_file[i], b->stack_vaddr[i] - 1);
+		if (name && !strcmp(name, "main"))
+			return i + 1;
+	}
+	while (k > 1 && b->stack_file[k - 2] == b->stack_file[n - 1])
+		k--;
+	return k > 1 ? k - 1 : n;
+}
+
 /* a call stack (fnt_capture_stack(), a backtrace trigger): one comment
- * line a frame, as `fntrace stacks` writes them, down to the thread's
- * outermost open call (main, a thread's start function: what is below it
- * is libc's, which `fntrace stacks` shows) */
+ * line a frame, as `fntrace stacks` writes them; a read-time trigger's
+ * (no ev) is the calls open, a recorded one ends as stack_shown says */
 static void on_stack(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
 		     size_t n, uint64_t ns, int depth)
 {
@@ -711,6 +732,8 @@ static void on_stack(void *ctx, struct trace_thread *th, const struct trace_even
 	char text[1100];
 	flush_others(r, th);
 	flush_pending(r, th, slot(th));
+	if (ev && n)
+		n = stack_shown(r, ev, n);
 	for (size_t i = 0; i < n; i++) {
 		line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
 		put_mem(r, "/* stack ", 9);
@@ -718,11 +741,6 @@ static void on_stack(void *ctx, struct trace_thread *th, const struct trace_even
 		put_str(r, text);
 		put_mem(r, " */", 3);
 		newline(r);
-		if (ev && funcs) {
-			const char *name = view_addr_func(r->v, ev->body->stack_file[i], ev->body->stack_vaddr[i] - 1);
-			if (name && !strcmp(name, view_name(r->v, funcs[0])))
-				break;
-		}
 	}
 }
 

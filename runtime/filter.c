@@ -635,31 +635,41 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
 	return 1;
 }
 
-/* -H: the open hidden calls, by fdepth (a call deeper than HBITS_MAX is not hidden) */
+/* Levels by fdepth, two bits each (a call deeper than HBITS_MAX is not
+ * marked): plane 0, -H's open hidden calls (their callees move up a
+ * level); plane 1, the open calls entered while recording was off, which
+ * -D does not count either (the reader has none of them: its depths start
+ * at the first call written, and uftrace does not count them) */
 #define HBITS_MAX 65536
-static int hbit_set(struct fnt_thread *t, int32_t d)
+#define HBITS_BYTES (2 * HBITS_MAX / 8)
+#define H_PLANE 0
+#define O_PLANE (HBITS_MAX / 64)
+static int bit_set(struct fnt_thread *t, int plane, int32_t d)
 {
 	if (d <= 0 || d >= HBITS_MAX)
 		return 0;
 	if (!t->flt.hbits) {
 		if (fnt_no_clock)
 			return 0;       /* seccomp strict: no mmap (clock.c) */
-		void *m = mmap(NULL, HBITS_MAX / 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *m = mmap(NULL, HBITS_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			return 0;
 		t->flt.hbits = m;
 	}
-	t->flt.hbits[d / 64] |= 1ull << (d % 64);
+	t->flt.hbits[plane + d / 64] |= 1ull << (d % 64);
 	return 1;
 }
 
-static int hbit_take(struct fnt_thread *t, int32_t d)
+static int bit_take(struct fnt_thread *t, int plane, int32_t d)
 {
-	if (!t->flt.hbits || d <= 0 || d >= HBITS_MAX || !(t->flt.hbits[d / 64] & (1ull << (d % 64))))
+	if (!t->flt.hbits || d <= 0 || d >= HBITS_MAX || !(t->flt.hbits[plane + d / 64] & (1ull << (d % 64))))
 		return 0;
-	t->flt.hbits[d / 64] &= ~(1ull << (d % 64));
+	t->flt.hbits[plane + d / 64] &= ~(1ull << (d % 64));
 	return 1;
 }
+
+#define hbit_set(t, d) bit_set(t, H_PLANE, d)
+#define hbit_take(t, d) bit_take(t, H_PLANE, d)
 
 /* a note at fdepth d past the notes mapped: the thread's first (the
  * depths above it not known), or a call deeper than any before.  The
@@ -729,7 +739,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		}
 		if (t->flt.c_root || (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim))
 			return 1;          /* under a -C match, or deeper than a depth=N trigger allows */
-		rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open;
+		rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open - t->flt.o_open;
 		if (max_depth && rel >= max_depth)
 			return 1;
 		if (fnt_trig_flags & FNT_TRIG_DEPTH) {
@@ -761,6 +771,10 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		return 1;
 	d = t->flt.fdepth;
 	t->flt.fdepth = d - 1;
+	/* (a call entered while recording was off, returning now: its level
+	 * was not counted, nor is it at its exit) */
+	if (t->flt.o_open && bit_take(t, O_PLANE, d))
+		t->flt.o_open--;
 	/* -C: whether the call led to a match, before any early return (a
 	 * call not written, -H's included, passes it on to its caller) */
 	int led = d <= t->flt.c_keep;
@@ -794,7 +808,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	}
 	if (!trig && t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim)
 		return 1;
-	rel = d - (f_root ? f_root : 1) - t->flt.h_open;
+	rel = d - (f_root ? f_root : 1) - t->flt.h_open - t->flt.o_open;
 	if (max_depth && rel >= max_depth)
 		return 1;
 	if (n_C) {
@@ -820,6 +834,8 @@ static void filter_left(struct fnt_thread *t, int32_t fdepth, int32_t was)
 		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
 	for (int32_t d = fdepth + 1; t->flt.h_open && d <= was && d < HBITS_MAX; d++)
 		t->flt.h_open -= hbit_take(t, d);
+	for (int32_t d = fdepth + 1; t->flt.o_open && d <= was && d < HBITS_MAX; d++)
+		t->flt.o_open -= bit_take(t, O_PLANE, d);
 }
 
 /* fnt_disable() in force: nothing is written, but the depth moves as in
@@ -831,7 +847,22 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	if (n_m && outside_modules(__atomic_load_n(&cur_set, __ATOMIC_ACQUIRE), fn))
 		return;
 	if (!is_exit) {
-		fnt_fn_note(t, ++t->flt.fdepth, fn);
+		d = ++t->flt.fdepth;
+		fnt_fn_note(t, d, fn);
+		/* a -N or -F match opens its subtree while recording is off
+		 * too: a trace_on inside it finds it open, as replay does */
+		if ((n_N || n_F) && !t->flt.n_root) {
+			unsigned m = lookup(__atomic_load_n(&cur_set, __ATOMIC_ACQUIRE), fn);
+			if (m & FM_N)
+				t->flt.n_root = d;
+			else if ((m & FM_F) && !t->flt.f_root && !t->flt.c_root)
+				t->flt.f_root = d;
+		}
+		/* (-D: not a level, once recording is on again; but inside a
+		 * -N subtree or outside the -F ones -D counts nothing, and
+		 * their exits there are not looked at one by one) */
+		if (max_depth && !t->flt.n_root && (!n_F || t->flt.f_root) && bit_set(t, O_PLANE, d))
+			t->flt.o_open++;
 		return;
 	}
 	if (fnt_exit_skipped(t, fn, 0))
@@ -1047,6 +1078,7 @@ void fnt_filter_park(struct fnt_thread *t, struct fnt_filter_park *p)
 	p->f_root = t->flt.f_root;
 	p->n_root = t->flt.n_root;
 	p->h_open = t->flt.h_open;
+	p->o_open = t->flt.o_open;
 	p->c_root = t->flt.c_root;
 	p->c_keep = t->flt.c_keep;
 	p->d_lim = t->flt.d_lim;
@@ -1086,6 +1118,7 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 	t->flt.f_root = p->f_root;
 	t->flt.n_root = p->n_root;
 	t->flt.h_open = p->h_open;
+	t->flt.o_open = p->o_open;
 	t->flt.c_root = p->c_root;
 	t->flt.c_keep = p->c_keep;
 	t->flt.d_lim = p->d_lim;
@@ -1097,7 +1130,7 @@ void fnt_filter_unpark(struct fnt_thread *t, const struct fnt_filter_park *p)
 void fnt_filter_park_drop(struct fnt_filter_park *p)
 {
 	if (p->valid && p->hbits && !fnt_no_clock)
-		munmap(p->hbits, HBITS_MAX / 8);
+		munmap(p->hbits, HBITS_BYTES);
 	p->hbits = NULL;
 }
 
@@ -1106,20 +1139,20 @@ void fnt_filter_vfork_child(struct fnt_filter_state *f)
 	if (!f->hbits)
 		return;
 	void *m = fnt_no_clock ? MAP_FAILED :
-		  mmap(NULL, HBITS_MAX / 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		  mmap(NULL, HBITS_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED) {
 		f->hbits = NULL;        /* (its hidden calls then show) */
 		f->h_open = 0;
 		return;
 	}
-	memcpy(m, f->hbits, HBITS_MAX / 8);
+	memcpy(m, f->hbits, HBITS_BYTES);
 	f->hbits = m;
 }
 
 void fnt_filter_vfork_done(struct fnt_filter_state *child, const struct fnt_filter_state *parent)
 {
 	if (child->hbits && child->hbits != parent->hbits && !fnt_no_clock)
-		munmap(child->hbits, HBITS_MAX / 8);
+		munmap(child->hbits, HBITS_BYTES);
 	child->hbits = NULL;
 }
 
@@ -1143,7 +1176,7 @@ void fnt_filter_thread_gone(struct fnt_thread *t)
 		t->flt_cap = 0;
 	}
 	if (t->flt.hbits) {
-		munmap(t->flt.hbits, HBITS_MAX / 8);
+		munmap(t->flt.hbits, HBITS_BYTES);
 		t->flt.hbits = NULL;
 		t->flt.h_open = 0;
 	}

@@ -64,7 +64,7 @@ struct fnt_filter_park {
 	uint32_t off_epoch;
 	int32_t off_rel;
 	struct fnt_gone gone;
-	int32_t fdepth, f_root, n_root, h_open, c_root, c_keep, d_lim;
+	int32_t fdepth, f_root, n_root, h_open, c_root, c_keep, d_lim, o_open;
 	int32_t fbase;           /* fdepth when the stack was entered anew */
 	uint32_t n_dstack;
 	struct { int32_t fdepth, prev; } dstack[8];
@@ -139,6 +139,7 @@ struct fnt_thread {
 		int32_t n_root;          /* fdepth of the open hidden subtree (-N, excluded thread), 0: none */
 		uint32_t name_gen;       /* fnt_name_gen when this thread's name was last checked */
 		uint32_t thread_off;     /* its name matches --no-thread */
+		int32_t o_open;          /* -D: open calls entered while recording was off (not levels) */
 		struct fnt_tframe *tframes;  /* -t, -C: state before each open written entry, by depth */
 		int32_t h_open;          /* -H: open hidden calls (their callees move up a level) */
 		int32_t c_root;          /* -C: fdepth of the open -C match, whose callees are left out; 0: none */
@@ -146,7 +147,8 @@ struct fnt_thread {
 		int32_t d_lim;           /* depth=N trigger: no call deeper than this fdepth; 0: none */
 		uint32_t n_dstack;
 		struct { int32_t fdepth, prev; } dstack[8];   /* the open depth=N triggers */
-		uint64_t *hbits;         /* -H: the fdepths of the open hidden calls (bit set) */
+		uint64_t *hbits;         /* -H: the fdepths of the open hidden calls (bit set); then, as many
+					    words on, those of the open calls entered while recording was off */
 		struct fnt_tsave *tsaves;    /* time=DUR triggers: the writer's state at each open entry */
 		uint32_t n_tsaves;
 	} flt;

@@ -163,6 +163,18 @@ def check(ctx):
         want = replay(full, *opts)
         assert want and replay(record(*opts)) == want, (opts, want)
 
+    # -D N after a trace_on counts the levels written, not those entered
+    # while recording was off (main, and quick above the second top): the
+    # first top() showed without its callees, nothing of the next ones.
+    # (The returns of the calls entered while off are written, replay -T
+    # trace_on does not show them: compared without.)
+    for opts in (["-D", "2"], ["-D", "1"], ["-H", "mid", "-D", "2"]):
+        want = replay(full, "-T", "top@trace_on", *opts)
+        got = [l for l in replay(record("--trace=off", "-T", "top@trace_on", *opts))
+               if "(entered while recording was off)" not in l]
+        assert got == want, (opts, got, want)
+    assert replay(full, "-T", "top@trace_on", "-D", "2")[:5] == ["top() {", "  mid();", "} /* top */", "stop();",
+                                                                  "quick() {"]
     # --max-stack N: no call deeper than N from the thread's first frame,
     # whatever -F says (-D counts from each -F match)
     two = sub("main", ["mid();", "start();", "top();", "stop();", "quick();", "slow();", "quick();"])

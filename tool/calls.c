@@ -858,7 +858,14 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 				f->trig = g->flags;
 				if ((g->flags & TRIG_ON) && !s->finished)
 					s->off = 0;
-				if (g->flags & TRIG_OFF)
+				/* trace_off, finish and backtrace act on a call that
+				 * is shown, as at record time on a call written:
+				 * not under -N, -H, outside -F, past -D or depth=N,
+				 * inside a -C match, or while off (the runtime looks
+				 * for them only as it writes the entry) */
+				if (!f->shown || s->off || (f->dlim && f->depth >= f->dlim) || (parent && parent->in_c))
+					f->trig &= ~(unsigned)(TRIG_OFF | TRIG_FINISH | TRIG_BACKTRACE | TRIG_SNAPSHOT);
+				if (f->trig & TRIG_OFF)
 					s->off = 1;
 				if ((g->flags & TRIG_TIME) && !w->collect && is_short_call(w->v, th, s, ev->ns))
 					f->hidden = 1;        /* with its callees, like -N */

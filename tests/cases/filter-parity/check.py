@@ -24,6 +24,13 @@ SETS = [
     # a backtrace trigger on a caller that -C shows once f7 is reached:
     # replay dropped its stack, record kept it
     ["-C", "f7", "-T", "g1@backtrace"],
+    # a trigger on a call the filters leave out acted at read time only
+    # (the runtime looks for one as it writes the entry): under -N, outside
+    # -F, hidden by -H, deeper than -D
+    ["-N", "g1", "-T", "f7@trace_off"],
+    ["-F", "r", "-T", "g1@trace_off"],
+    ["-H", "g1", "-T", "g1@trace_off"],
+    ["-D", "1", "-T", "f7@trace_off"],
 ]
 
 

@@ -106,9 +106,17 @@ def check(ctx):
     fin = ["main() {"] + ["  " + l for l in MID + ["start();"] + TM]
     both(["-T", "top@finish"], fin + ["} /* main */"], fin + ["} /* main (no return: recording was off) */"])
 
-    # after a finish, trace_on turns nothing on again (at read time the
-    # trace_on makes the threads start off: nothing is shown at all)
-    both(["-T", "top@finish", "-T", "quick@trace_on"], [], fin + ["} /* main (no return: recording was off) */"])
+    # after a finish, trace_on turns nothing on again; a finish on a call
+    # made while recording is off does nothing (at record time the runtime
+    # looks for it only as it writes an entry): at read time the trace_on
+    # makes the threads start off, so the first top() is not shown and
+    # does not finish (before, nothing at all was shown), as in a
+    # recording with --trace=off
+    qtm = ["quick() {"] + ["  " + l for l in TM]
+    both(["-T", "top@finish", "-T", "quick@trace_on"], qtm + ["} /* quick */"],
+         fin + ["} /* main (no return: recording was off) */"])
+    both(["-T", "top@finish", "-T", "quick@trace_on"], qtm + ["} /* quick */"],
+         qtm + ["} /* quick (no return: recording was off) */"], record_opts=["--trace=off"])
 
     # time=DUR: FUNC's calls shorter than DUR left out with their subtrees
     # (at record time, a quick() call kept must have lasted 1 ms: then the

@@ -471,18 +471,21 @@ static void name_check(struct fnt_thread *t)
 }
 
 /* the entry starting at f->pos (with its CALLSITE and ARGS records) is the
- * whole of [f->pos, t->pos) */
-static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, uintptr_t fn)
+ * whole of [f->pos, t->pos); *at: its time */
+static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, uintptr_t fn, uint64_t *at)
 {
 	const uint8_t *p = f->pos;
-	uint64_t v, zz;
+	uint64_t v, zz, base = f->last;
 	unsigned len;
 
-	if (p[0] == (uint8_t)fnt_varint_pack((uint64_t)FNT_EXT_TIME << 2 | FNT_K_EXT, 1))
+	if (p[0] == (uint8_t)fnt_varint_pack((uint64_t)FNT_EXT_TIME << 2 | FNT_K_EXT, 1)) {
+		memcpy(&base, p + 1, 8);
 		p += 9;
+	}
 	if (p >= t->pos || !(len = fnt_varint_get(p, &v)))
 		return 0;
 	p += len;
+	*at = base + (v >> 8);
 	if ((v & 3) == FNT_K_ENTRY) {
 		unsigned slot = (v >> 2) & 63;   /* fn's, in its set (nothing follows: it still holds fn) */
 		if ((slot | 1) != (fnt_slot(fn) | 1) || (t->cache[slot] & ~FNT_CACHE_TAG) != fn)
@@ -511,10 +514,11 @@ static int only_entry(const struct fnt_thread *t, const struct fnt_tframe *f, ui
 			return 0;
 		p += 1 + len + v;
 	}
-	/* a backtrace trigger's stack (an EXT_STACK record after the entry,
-	 * api.c's stack_write): erased with it */
-	if ((fnt_trig_flags & FNT_TRIG_BACKTRACE) && p < t->pos && (len = fnt_varint_get(p, &v)) &&
-	    (v & 0xff) == ((uint64_t)FNT_EXT_STACK << 2 | FNT_K_EXT)) {
+	/* stacks (EXT_STACK records, api.c's stack_write): a backtrace
+	 * trigger's after the entry, and those fnt_capture_stack() took in
+	 * the call (its callees erased before it): erased with it, as a
+	 * read-time -t or -C drops them with the call */
+	while (p < t->pos && (len = fnt_varint_get(p, &v)) && (v & 0xff) == ((uint64_t)FNT_EXT_STACK << 2 | FNT_K_EXT)) {
 		uint64_t n;
 		p += len;
 		if (p >= t->pos || !(len = fnt_varint_get(p, &n)))
@@ -614,7 +618,10 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
 	}
 	if (!f->pos || f->pos < t->chunk + FNT_CHUNK_HDR_SIZE || f->pos >= t->pos)
 		return 0;
-	if ((!force && fnt_now() - t->last >= min_ticks) || !only_entry(t, f, fn))
+	/* (short: from its entry, which stacks it took since may follow;
+	 * the last event, the entry or such a stack, is a first test) */
+	uint64_t now = force ? 0 : fnt_now(), at;
+	if ((!force && now - t->last >= min_ticks) || !only_entry(t, f, fn, &at) || (!force && now - at >= min_ticks))
 		return 0;
 	int marked = fnt_erase_mark(t, f->pos, t->depth - 1);   /* (a jump out of a handler finishes it) */
 	fnt_erase_tail(t, f->pos);
@@ -1141,8 +1148,9 @@ void fnt_filter_vfork_child(struct fnt_filter_state *f)
 	void *m = fnt_no_clock ? MAP_FAILED :
 		  mmap(NULL, HBITS_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED) {
-		f->hbits = NULL;        /* (its hidden calls then show) */
-		f->h_open = 0;
+		f->hbits = NULL;        /* (its hidden calls then show, and its calls
+					 * entered while recording was off count for -D) */
+		f->h_open = f->o_open = 0;
 		return;
 	}
 	memcpy(m, f->hbits, HBITS_BYTES);

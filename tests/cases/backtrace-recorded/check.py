@@ -2,7 +2,11 @@
 on the main thread and at the thread's start function on another, the
 frames below (libc's) left to `fntrace stacks`.  Under record -F it ended
 at the outermost call written, the -F function itself: a backtrace of one
-frame.  -finstrument-functions and -pg -mfentry builds."""
+frame.  -finstrument-functions and -pg -mfentry builds.
+
+stacks.c: a call that record-time -C or -t erases goes with the stacks
+fnt_capture_stack() took in it (they kept it, where replay dropped it),
+and -t measures a call from its entry, not from its last stack."""
 import os
 import re
 
@@ -23,6 +27,7 @@ def stacks(ctx, d, *opts):
 
 
 def check(ctx):
+    check_stacks(ctx)
     for prog in ("prog", "prog-fentry"):
         exe = os.path.join(ctx.builddir if prog == "prog" else ctx.work, prog)
         want = [[l.format(p=prog) for l in MAIN], [l.format(p=prog) for l in WORKER]]
@@ -36,3 +41,29 @@ def check(ctx):
         # `fntrace stacks` shows every frame, libc's below too
         out = ctx.run("stacks", "--no-pager", "-d", d, check=True).stdout
         assert out.count("\n  #3 ") == 2, out
+
+
+def lines(ctx, d, *opts):
+    p = ctx.run("replay", "--no-pager", "--fields", "none", "-d", d, *opts, check=True)
+    return [re.sub(r":\d+\)", ")", l[2:]) for l in p.stdout.splitlines() if l.startswith("| ")]
+
+
+def check_stacks(ctx):
+    for prog in ("stacks", "stacks-fentry"):
+        exe = os.path.join(ctx.work, prog)
+        full, rc, rt = (os.path.join(ctx.work, "%s-%s.data" % (prog, k)) for k in ("full", "c", "t"))
+        ctx.run("record", "-q", "-d", full, "--", exe, data=False, check=True)
+        ctx.run("record", "-q", "-d", rc, "-C", "b", "--", exe, data=False, check=True)
+        ctx.run("record", "-q", "-d", rt, "-t", "4ms", "--", exe, data=False, check=True)
+        # -C b: q() leads to no b(): gone with its stack, on both sides
+        want = lines(ctx, full, "-C", "b")
+        assert want == lines(ctx, rc), (prog, want, lines(ctx, rc))
+        assert not any("q()" in l or "!q " in l for l in want), want
+        assert sum("/* stack #0" in l for l in want) == 8, want
+        # -t 4ms: s2(2) and s2(1) last 6 ms or more (two sleeps of 3):
+        # kept, with their stacks (s2(1)'s went, measured from its last
+        # stack); q() (microseconds) is not.  (-O2 makes s2's recursion a
+        # loop: one call with the six stacks)
+        got = lines(ctx, rt)
+        assert sum("/* stack #0" in l for l in got) >= 4, (prog, got)
+        assert not any("q()" in l for l in got), (prog, got)

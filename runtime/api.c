@@ -92,6 +92,11 @@ FNT_EXPORT __attribute__((noinline)) void fnt__capture_stack(void)
 
 	if (t->busy)
 		return;
+	/* not in a call the record-time filters leave out (under -N,
+	 * outside -F, past -D...): the stack goes with the call, as replay
+	 * with those filters shows it */
+	if (unlikely(fnt_filtering) && !fnt_filter_inner_written(t))
+		return;
 	_Unwind_Backtrace(unwind_one, &u);
 	if (!u.n)
 		return;

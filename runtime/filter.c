@@ -829,6 +829,18 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	return 0;
 }
 
+int fnt_filter_inner_written(const struct fnt_thread *t)
+{
+	int32_t d = t->flt.fdepth, rel;
+	if (!fnt_filtering || d <= 0)
+		return 1;
+	if (t->flt.n_root || (n_F && !t->flt.f_root) || (t->flt.c_root && d > t->flt.c_root) ||
+	    (max_stack && d > max_stack) || (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim))
+		return 0;
+	rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open - t->flt.o_open;
+	return !(max_depth && rel >= max_depth);
+}
+
 /* the calls deeper than fdepth were left (returned while disabled, or a
  * longjmp): the -H, -C and depth=N state of those calls goes with them */
 static void filter_left(struct fnt_thread *t, int32_t fdepth, int32_t was)

@@ -509,6 +509,9 @@ void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* fnt_disable() in force: only follow the call depth */
 void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
+/* whether the innermost open call is written (a -H call's callees are:
+ * one level up), for fnt_capture_stack() */
+int fnt_filter_inner_written(const struct fnt_thread *t) FNT_HIDDEN;
 /* the filters' note of a call open at one fdepth (t->flt_notes) */
 struct fnt_fnote {
 	uintptr_t fn;           /* its function; 0: not known */

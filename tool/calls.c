@@ -506,6 +506,16 @@ static void pop(struct calls_walk *w, struct trace_thread *th, struct tstack *s,
 	}
 }
 
+/* f is not shown only because -H hides it (its callees show one level
+ * up) */
+static int h_hidden(struct calls_walk *w, const struct tstack *s, const struct frame *f)
+{
+	return !f->shown && !f->begun && f->in_filter && !f->hidden && !f->in_c && !s->off &&
+	       !(f->dlim && f->depth >= f->dlim) &&
+	       (!w->v->opts->max_depth || f->depth < w->v->opts->max_depth) &&
+	       (view_filter_match(w->v, f->func) & 4);
+}
+
 /* A backtrace trigger's stack: the frames open at the entry of the call at
  * index i, that call first (at read time they are the stack) */
 static void trigger_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
@@ -977,11 +987,18 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		if (w->ops->stack && in_range && s->reached && !s->off) {
 			struct frame *top = fs_top(&s->fs);
 			uint32_t bottom = top ? fs_at(&s->fs, 0)->func : 0;
-			if (!top || top->begun)
+			/* (a call -H hides: the stack goes one level up, with its
+			 * callees, to the call that shows them) */
+			size_t k = s->fs.n;
+			while (k > 0 && h_hidden(w, s, fs_at(&s->fs, k - 1)))
+				k--;
+			struct frame *at = k ? fs_at(&s->fs, k - 1) : NULL;
+			top = fs_top(&s->fs);
+			if (!at || at->begun)
 				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns,
 					      top ? top->depth + (top->shown ? 1 : 0) : s->base);
-			else if (top->wait_c || top->wait_t)
-				keep_stack(w, top, ev);
+			else if (at->wait_c || at->wait_t)
+				keep_stack(w, at, ev);
 		}
 		break;
 	case TRACE_UNWIND: {

@@ -6,7 +6,9 @@ frame.  -finstrument-functions and -pg -mfentry builds.
 
 stacks.c: a call that record-time -C or -t erases goes with the stacks
 fnt_capture_stack() took in it (they kept it, where replay dropped it),
-and -t measures a call from its entry, not from its last stack."""
+and -t measures a call from its entry, not from its last stack; a stack
+taken in a call the filters leave out is not written, and one in a call
+-H hides shows one level up."""
 import os
 import re
 
@@ -60,6 +62,16 @@ def check_stacks(ctx):
         assert want == lines(ctx, rc), (prog, want, lines(ctx, rc))
         assert not any("q()" in l or "!q " in l for l in want), want
         assert sum("/* stack #0" in l for l in want) == 8, want
+        # a stack taken in a call the filters leave out is not written
+        # (it was, under the innermost call written), and one in a call
+        # -H hides shows one level up (replay dropped it), as replay shows
+        # them of the full recording
+        for n, opts in enumerate((["-H", "s2"], ["-N", "s2"], ["-F", "q"], ["-D", "1"], ["-H", "s2", "-C", "b"])):
+            d = os.path.join(ctx.work, "%s-f%d.data" % (prog, n))
+            ctx.run("record", "-q", "-d", d, *opts, "--", exe, data=False, check=True)
+            want = lines(ctx, full, *opts)
+            assert lines(ctx, d) == want, (prog, opts, lines(ctx, d), want)
+        assert sum("/* stack #0" in l for l in lines(ctx, full, "-H", "s2")) == 9
         # -t 4ms: s2(2) and s2(1) last 6 ms or more (two sleeps of 3):
         # kept, with their stacks (s2(1)'s went, measured from its last
         # stack); q() (microseconds) is not.  (-O2 makes s2's recursion a

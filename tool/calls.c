@@ -748,7 +748,7 @@ static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct 
 	}
 	/* (a -N function and its callees are not traced, as at record time:
 	 * a -C match among them leads its callers nowhere) */
-	if (f->in_n || !(view_filter_match(w->v, f->func) & 16)) {
+	if (f->in_n || s->off || !(view_filter_match(w->v, f->func) & 16)) {
 		if (f->shown && (f->begun || f->wait_t || !s->reached)) {
 			f->wait_c = 1;
 			f->begun = 0;

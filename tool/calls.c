@@ -739,7 +739,7 @@ static void close_all(struct calls_walk *w, struct trace_thread *th, uint64_t ns
  * shown; calls that never lead to one end unseen.  A -C function inside
  * a -N subtree is no match. */
 static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct tstack *s, struct frame *f,
-			  const struct frame *parent)
+			  const struct frame *parent, int off)
 {
 	if (parent && parent->in_c) {
 		f->in_c = 1;
@@ -748,7 +748,7 @@ static void caller_filter(struct calls_walk *w, struct trace_thread *th, struct 
 	}
 	/* (a -N function and its callees are not traced, as at record time:
 	 * a -C match among them leads its callers nowhere) */
-	if (f->in_n || s->off || !(view_filter_match(w->v, f->func) & 16)) {
+	if (f->in_n || off || !(view_filter_match(w->v, f->func) & 16)) {
 		if (f->shown && (f->begun || f->wait_t || !s->reached)) {
 			f->wait_c = 1;
 			f->begun = 0;
@@ -862,12 +862,17 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		entry_filters(w, s, f, parent);
 		f->dlim = parent ? parent->dlim : 0;
 		f->trig = 0;
+		/* the display off at the entry (a trace_on of its own counted,
+		 * not a trace_off: at record time its entry is written, and a
+		 * -C match made, before the trace_off acts) */
+		int off = s->off;
 		if (w->triggers) {
 			if (view_filter_match(w->v, ev->func) & 32) {
 				const struct trigger *g = view_trigger(w->v, ev->func);
 				f->trig = g->flags;
 				if ((g->flags & TRIG_ON) && !s->finished)
 					s->off = 0;
+				off = s->off;
 				/* trace_off, finish and backtrace act on a call that
 				 * is shown, as at record time on a call written:
 				 * not under -N, -H, outside -F, past -D or depth=N,
@@ -902,7 +907,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 		}
 		f->wait_c = f->in_c = 0;
 		if (w->callers)
-			caller_filter(w, th, s, f, parent);
+			caller_filter(w, th, s, f, parent, off);
 		if (f->begun && w->ops->begin)
 			w->ops->begin(w->ctx, th, f);
 		trigger_stack(w, th, s, s->fs.n - 1);
@@ -992,7 +997,9 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			size_t k = s->fs.n;
 			while (k > 0 && h_hidden(w, s, fs_at(&s->fs, k - 1)))
 				k--;
-			struct frame *at = k ? fs_at(&s->fs, k - 1) : NULL;
+			/* (none shown: a -H call that is the -F match itself, its
+			 * callees at the top) */
+			struct frame *at = !k ? NULL : k == s->fs.n || fs_at(&s->fs, k - 1)->in_filter ? fs_at(&s->fs, k - 1) : NULL;
 			top = fs_top(&s->fs);
 			if (!at || at->begun)
 				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns,

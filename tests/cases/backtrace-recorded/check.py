@@ -66,7 +66,8 @@ def check_stacks(ctx):
         # (it was, under the innermost call written), and one in a call
         # -H hides shows one level up (replay dropped it), as replay shows
         # them of the full recording
-        for n, opts in enumerate((["-H", "s2"], ["-N", "s2"], ["-F", "q"], ["-D", "1"], ["-H", "s2", "-C", "b"])):
+        for n, opts in enumerate((["-H", "s2"], ["-N", "s2"], ["-F", "q"], ["-D", "1"], ["-H", "s2", "-C", "b"],
+                                  ["-F", "s2", "-H", "s2"])):
             d = os.path.join(ctx.work, "%s-f%d.data" % (prog, n))
             ctx.run("record", "-q", "-d", d, *opts, "--", exe, data=False, check=True)
             want = lines(ctx, full, *opts)

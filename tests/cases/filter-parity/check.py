@@ -35,6 +35,10 @@ SETS = [
     # follows -C only as it writes): replay showed the r() that lead to
     # leafy, off by its trace_off, and so to the f7 in it
     ["-C", "f7", "-T", "leafy@trace_off"],
+    # ...but a -C function with a trace_off of its own is a match (its
+    # entry is written before the trace_off acts; the line above made it
+    # none, found by this stop's second review)
+    ["-C", "f7", "-T", "f7@trace_off"],
 ]
 
 

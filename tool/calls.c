@@ -449,13 +449,12 @@ static void drop_all_kept(struct calls_walk *w, struct tstack *s)
 /* the frame at index i was just begun: the stacks it kept, in order */
 static void hand_kept(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
 {
-	struct frame *f = fs_at(&s->fs, i);
 	uint32_t bottom = fs_at(&s->fs, 0)->func;
-	for (struct kept_stack *k = f->kept; k; k = k->next) {
-		w->ops->stack(w->ctx, th, &k->ev, &bottom, k->ev.count, k->ev.ns, f->depth + (f->shown ? 1 : 0));
-		f = fs_at(&s->fs, i);    /* (a spilled page read back) */
-	}
-	drop_kept(w, fs_at(&s->fs, i));
+	struct frame *f = fs_at(&s->fs, i);      /* (after: a spilled frame's pointer lasts to the next fs_at) */
+	int depth = f->depth + (f->shown ? 1 : 0);
+	for (struct kept_stack *k = f->kept; k; k = k->next)
+		w->ops->stack(w->ctx, th, &k->ev, &bottom, k->ev.count, k->ev.ns, depth);
+	drop_kept(w, f);
 }
 
 /* how many frames up to the innermost open call of addr (0: none open) */
@@ -994,16 +993,18 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			uint32_t bottom = top ? fs_at(&s->fs, 0)->func : 0;
 			/* (a call -H hides: the stack goes one level up, with its
 			 * callees, to the call that shows them) */
+			int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
 			size_t k = s->fs.n;
 			while (k > 0 && h_hidden(w, s, fs_at(&s->fs, k - 1)))
 				k--;
 			/* (none shown: a -H call that is the -F match itself, its
-			 * callees at the top) */
-			struct frame *at = !k ? NULL : k == s->fs.n || fs_at(&s->fs, k - 1)->in_filter ? fs_at(&s->fs, k - 1) : NULL;
-			top = fs_top(&s->fs);
+			 * callees at the top; a spilled frame's pointer lasts to
+			 * the next fs_at) */
+			struct frame *at = k ? fs_at(&s->fs, k - 1) : NULL;
+			if (at && k < s->fs.n && !at->in_filter)
+				at = NULL;
 			if (!at || at->begun)
-				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns,
-					      top ? top->depth + (top->shown ? 1 : 0) : s->base);
+				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns, depth);
 			else if (at->wait_c || at->wait_t)
 				keep_stack(w, at, ev);
 		}

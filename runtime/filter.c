@@ -646,7 +646,7 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
  * marked): plane 0, -H's open hidden calls (their callees move up a
  * level); plane 1, the open calls entered while recording was off, which
  * -D does not count either (the reader has none of them: its depths start
- * at the first call written, and uftrace does not count them) */
+ * at the first call written) */
 #define HBITS_MAX 65536
 #define HBITS_BYTES (2 * HBITS_MAX / 8)
 #define H_PLANE 0

@@ -449,11 +449,10 @@ static void drop_all_kept(struct calls_walk *w, struct tstack *s)
 /* the frame at index i was just begun: the stacks it kept, in order */
 static void hand_kept(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
 {
-	uint32_t bottom = fs_at(&s->fs, 0)->func;
-	struct frame *f = fs_at(&s->fs, i);      /* (after: a spilled frame's pointer lasts to the next fs_at) */
+	struct frame *f = fs_at(&s->fs, i);
 	int depth = f->depth + (f->shown ? 1 : 0);
 	for (struct kept_stack *k = f->kept; k; k = k->next)
-		w->ops->stack(w->ctx, th, &k->ev, &bottom, k->ev.count, k->ev.ns, depth);
+		w->ops->stack(w->ctx, th, &k->ev, NULL, k->ev.count, k->ev.ns, depth);
 	drop_kept(w, f);
 }
 
@@ -990,7 +989,6 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 	case TRACE_STACK:
 		if (w->ops->stack && in_range && s->reached && !s->off) {
 			struct frame *top = fs_top(&s->fs);
-			uint32_t bottom = top ? fs_at(&s->fs, 0)->func : 0;
 			/* (a call -H hides: the stack goes one level up, with its
 			 * callees, to the call that shows them) */
 			int depth = top ? top->depth + (top->shown ? 1 : 0) : s->base;
@@ -1004,7 +1002,7 @@ static inline void on_event(struct calls_walk *w, struct trace_thread *th, struc
 			if (at && k < s->fs.n && !at->in_filter)
 				at = NULL;
 			if (!at || at->begun)
-				w->ops->stack(w->ctx, th, ev, top ? &bottom : NULL, ev->count, ev->ns, depth);
+				w->ops->stack(w->ctx, th, ev, NULL, ev->count, ev->ns, depth);
 			else if (at->wait_c || at->wait_t)
 				keep_stack(w, at, ev);
 		}

@@ -737,7 +737,7 @@ static void on_stack(void *ctx, struct trace_thread *th, const struct trace_even
 	for (size_t i = 0; i < n; i++) {
 		line_done(r, prefix(r, th, NULL, ns, depth, 0, NULL));
 		put_mem(r, "/* stack ", 9);
-		stack_frame_text(r->v, ev, i, ev || !funcs ? TRACE_NO_FUNC : funcs[i], text, sizeof(text));
+		stack_frame_text(r->v, ev, i, ev ? TRACE_NO_FUNC : funcs[i], text, sizeof(text));
 		put_str(r, text);
 		put_mem(r, " */", 3);
 		newline(r);

@@ -460,9 +460,8 @@ struct calls_ops {
 	void (*mark)(void *ctx, struct trace_thread *th, const char *text, size_t len, uint64_t ns, int depth);
 	/* a call stack, innermost first, at display depth `depth`: a STACK record
 	 * (fnt_capture_stack(), or a backtrace trigger at record time: ev, with
-	 * n frames; funcs[0], when funcs is not NULL, is the thread's outermost
-	 * open call) or a backtrace trigger at read time (ev NULL: the functions
-	 * of the n open frames) */
+	 * n frames, funcs NULL) or a backtrace trigger at read time (ev NULL:
+	 * funcs, the functions of the n open frames) */
 	void (*stack)(void *ctx, struct trace_thread *th, const struct trace_event *ev, const uint32_t *funcs,
 		      size_t n, uint64_t ns, int depth);
 	/* coroutines: a begun frame, open on the machine stack the thread

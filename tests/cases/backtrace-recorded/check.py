@@ -38,7 +38,7 @@ def check(ctx):
             d = os.path.join(ctx.work, "%s-%d.data" % (prog, n))
             ctx.run("record", "-q", "-d", d, *opts, "--", exe, data=False, check=True)
             assert stacks(ctx, d) == want, (prog, opts, stacks(ctx, d))
-            # read-time filters and -t keep them as they are
+            # a read-time filter keeps them as they are
             assert stacks(ctx, d, "-F", "leaf") == want, (prog, opts)
         # `fntrace stacks` shows every frame, libc's below too
         out = ctx.run("stacks", "--no-pager", "-d", d, check=True).stdout

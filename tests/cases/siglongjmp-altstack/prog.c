@@ -8,7 +8,16 @@
  * own depth.  "return": the handlers return, and never jump (a -pg
  * program then aborted, "shadow stack out of sync", or crashed: a handler
  * that landed in the runtime's search for a returning frame's stack left
- * the thread on the signal stack). */
+ * the thread on the signal stack).
+ *
+ * Handlers nest: siglongjmp unblocks the signal before it leaves the
+ * signal stack, and an alarm pending by then runs its handler below the
+ * first one's frame, on the same stack.  With each signal frame 3 KiB or
+ * more (AVX-512's register state) and a slow delivery, a nest of up to
+ * JUMPS + 1 handlers is seen: 340 KB untraced.  The signal stack is sized
+ * for that, and has a guard page below it: a 64 KiB one from malloc was
+ * overrun into the heap, and the program died in free() ("invalid
+ * pointer") or by SIGSEGV, traced or not. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <setjmp.h>
@@ -18,11 +27,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #define THREADS 2
 #define JUMPS 200
 #define CALLS 2000000
+#define ALT_SIZE (16 << 20)    /* mapped on demand: what a nest touches */
 
 static __thread sigjmp_buf jb;
 static __thread volatile long calls, jumps;
@@ -49,9 +60,13 @@ static void *run(void *arg)
 	struct sigevent sev;
 	struct itimerspec its = { { 0, 20000 }, { 0, 20000 } };
 	static const struct itimerspec off;
-	stack_t ss = { .ss_sp = malloc(65536), .ss_size = 65536 };
+	char *alt = mmap(NULL, ALT_SIZE + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	stack_t ss = { .ss_sp = alt + 4096, .ss_size = ALT_SIZE };
 	(void)arg;
-	sigaltstack(&ss, NULL);
+	if (alt == MAP_FAILED || mprotect(alt, 4096, PROT_NONE) || sigaltstack(&ss, NULL)) {
+		perror("signal stack");
+		exit(1);
+	}
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev.sigev_signo = SIGRTMIN;

@@ -819,7 +819,23 @@ void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 
 static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, struct fnt_regs *r);
 
-uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
+/* A return whose frame is not found at once, searched for again: with the
+ * asynchronous signals blocked from then on, to the end of the return.
+ * A handler on a sigaltstack that lands between the search and the pop
+ * switches the thread to its stack and leaves it there, so the frame is
+ * not on the shadow stack in use when the search looks at it.  A timer
+ * whose handlers take about as long as its period (20 us on a slow
+ * machine, under tracing) lands in every try: 16 went by within one
+ * return, the search gave up, and the runtime aborted the program ("shadow
+ * stack out of sync"). */
+static inline void exit_block(uint64_t *was, int *blocked)
+{
+	if (!*blocked)
+		*blocked = fnt_async_block(was) ? 1 : -1;
+}
+
+static inline __attribute__((always_inline)) uintptr_t fentry_exit(struct fnt_regs *r, uintptr_t sp, uint64_t *was,
+								   int *blocked)
 {
 	struct fnt_thread *t = &fnt_self;
 	uintptr_t slot = sp - 8;
@@ -854,12 +870,15 @@ again:
 		 * switch lets the signals blocked in it through) and returned
 		 * left the thread on the signal stack, and the frame's stack
 		 * parked again, maybe in a slot the search had passed: search again,
+		 * with the signals blocked (exit_block),
 		 * before giving up, and before the graveyard, which may hold an
 		 * older frame at the same slot (one a jump left): its address
 		 * was taken while the frame stayed on its stack, its exit never
 		 * written, and the program's later calls showed inside it */
-		if (!j && tries++ < 16)
+		if (!j && tries++ < 16) {
+			exit_block(was, blocked);
 			goto again;
+		}
 		if (!j && grave_find(slot, &e.ret))
 			return e.ret;    /* a frame dropped as left that was not (its exit: the UNWIND then) */
 		if (!j)
@@ -882,6 +901,7 @@ again:
 		if (unlikely(!t->ss_top || t->ss[t->ss_top - 1].slot != slot)) {
 			barrier();
 			t->busy = 0;
+			exit_block(was, blocked);
 			goto again;     /* (the stack switched meanwhile: find the frame again) */
 		}
 	}
@@ -905,6 +925,16 @@ again:
 			return *(uintptr_t *)slot;
 	}
 	return e.ret;
+}
+
+uintptr_t fnt_fentry_exit(struct fnt_regs *r, uintptr_t sp)
+{
+	uint64_t was;
+	int blocked = 0;
+	uintptr_t ret = fentry_exit(r, sp, &was, &blocked);
+	if (unlikely(blocked > 0))
+		fnt_async_unblock(&was);
+	return ret;
 }
 
 /* The exit event of e, with its return value if it has a plan. */

@@ -823,11 +823,15 @@ static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, 
  * asynchronous signals blocked from then on, to the end of the return.
  * A handler on a sigaltstack that lands between the search and the pop
  * switches the thread to its stack and leaves it there, so the frame is
- * not on the shadow stack in use when the search looks at it.  A timer
- * whose handlers take about as long as its period (20 us on a slow
- * machine, under tracing) lands in every try: 16 went by within one
- * return, the search gave up, and the runtime aborted the program ("shadow
- * stack out of sync"). */
+ * not on the shadow stack in use when the search looks at it.  And it
+ * lands there whenever a signal is pending at the end of the search's
+ * switch: a program that may jump out of handlers has the signals
+ * unblocked there (coro.c, switch_block), and the kernel delivers a
+ * pending one as that system call returns.  Under a timer whose traced
+ * handlers take about as long as its period (20 us, on a loaded machine),
+ * one was pending at every try: 16 went by within one return, the search
+ * gave up, and the runtime aborted the program ("shadow stack out of
+ * sync"). */
 static inline void exit_block(uint64_t *was, int *blocked)
 {
 	if (!*blocked)

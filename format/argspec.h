@@ -188,7 +188,26 @@ static inline int fnt_argspec_parse(const char *s, size_t len, struct fnt_argspe
 	return 0;
 }
 
-/* Bytes an item's payload takes at most */
+/* Whether an item is a fixed-size value (an integer, pointer, char,
+ * bool, float or enum): stored as its `size` low bytes since format
+ * version 4, as 8 bytes before (doc/format.md, "Argument payloads") */
+static inline int fnt_argspec_item_fixed(const struct fnt_arg_item *it)
+{
+	return it->fmt != FNT_FMT_STRUCT && it->fmt != FNT_FMT_STR && it->fmt != FNT_FMT_STDSTRING &&
+	       it->fmt != FNT_FMT_STRVIEW && it->fmt != FNT_FMT_LDOUBLE;
+}
+
+/* the format version from which a fixed-size item takes its size */
+#define FNT_FORMAT_ARGS_SIZED 4
+
+/* Bytes a fixed-size item takes in a file of format `version` */
+static inline unsigned fnt_argspec_item_width(const struct fnt_arg_item *it, uint32_t version)
+{
+	return version >= FNT_FORMAT_ARGS_SIZED ? it->size : 8;
+}
+
+/* Bytes an item's payload takes at most, as the runtime writes it (the
+ * current format version) */
 static inline unsigned fnt_argspec_item_max(const struct fnt_arg_item *it)
 {
 	if (it->fmt == FNT_FMT_STRUCT)
@@ -197,7 +216,7 @@ static inline unsigned fnt_argspec_item_max(const struct fnt_arg_item *it)
 		return 2 + FNT_ARG_STR_MAX > 9 ? 2 + FNT_ARG_STR_MAX : 9;
 	if (it->fmt == FNT_FMT_LDOUBLE)
 		return 16;
-	return 8;
+	return it->size;
 }
 
 #endif

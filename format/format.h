@@ -17,7 +17,8 @@
 #include <string.h>
 
 #define FNT_FILE_MAGIC      "FNTRACE1"
-#define FNT_FORMAT_VERSION  3   /* 2: a NEW event names the slot of its two-way set; 3: SWITCH_OPEN, chunk `below` */
+#define FNT_FORMAT_VERSION  4   /* 2: a NEW event names the slot of its two-way set; 3: SWITCH_OPEN, chunk `below`;
+                                   4: fixed-size argument values take their size (FNT_FORMAT_ARGS_SIZED) */
 #define FNT_FORMAT_OLDEST   1   /* the oldest version readers still take */
 #define FNT_HEADER_SIZE     4096u
 #define FNT_CHUNK_MAGIC     0x434e5446u   /* "FTNC" little-endian */

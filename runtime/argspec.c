@@ -248,6 +248,7 @@ static void plan_list(struct fnt_argplan_list *l, const struct fnt_argspec *spec
 		case FNT_FMT_INT: case FNT_FMT_UINT: case FNT_FMT_HEX: case FNT_FMT_PTR:
 		case FNT_FMT_CHAR: case FNT_FMT_BOOL: case FNT_FMT_FLOAT: case FNT_FMT_ENUM:
 			l->kind[l->n] = FNT_PLAN_RAW;
+			l->size[l->n] = it->size;
 			break;
 		case FNT_FMT_STR:
 			l->kind[l->n] = FNT_PLAN_STR;

@@ -206,8 +206,8 @@ static uint8_t *put_item(uint8_t *p, const struct fnt_arg_item *it, uint64_t v)
 		return fnt_put_string(p, (uintptr_t)v);
 	if (it->fmt == FNT_FMT_STDSTRING)
 		return put_std_string(p, (uintptr_t)v);
-	memcpy(p, &v, 8);
-	return p + 8;
+	memcpy(p, &v, it->size);      /* its size's low bytes (format version 4) */
+	return p + it->size;
 }
 
 /* the integer-class argument word i (0-based): a register, then the stack */

@@ -123,15 +123,17 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 	p += len;
 	body = q = p + 1 + l->len_len;
 	if (fixed_only || !l->n_str) {
-		/* fixed size: the length is known, and stored before the body */
-		x = fnt_varint_pack(8u * l->n, l->len_len);
+		/* fixed size: the length is known (each item's size), and
+		 * stored before the body */
+		x = fnt_varint_pack(l->max, l->len_len);
 		memcpy(p + 1, &x, 8);
 		for (unsigned i = 0; i < l->n; i++) {
 			uint8_t s = l->src[i];
 			v = s & FNT_PLAN_STACK ? slot[s & 0x7f] : w[s];
-			memcpy(q, &v, 8);
-			q += 8;
+			memcpy(q, &v, 8);       /* the bytes past its size: the next item's, or zeroed below */
+			q += l->size[i];
 		}
+		memset(q, 0, 8);                /* past the body: zeros, as past every event */
 	} else {
 		for (unsigned i = 0; i < l->n; i++) {
 			uint8_t s = l->src[i];
@@ -140,9 +142,10 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 				q = fnt_put_string(q, (uintptr_t)v);
 			} else {
 				memcpy(q, &v, 8);
-				q += 8;
+				q += l->size[i];
 			}
 		}
+		memset(q, 0, 8);
 		/* the length, as short as it can be: the body moves up when
 		 * the worst case needed a longer one */
 		size_t n = (size_t)(q - body);

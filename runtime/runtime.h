@@ -704,6 +704,7 @@ struct fnt_argplan_list {
 	uint16_t max;              /* body bytes at most */
 	uint8_t src[FNT_ARGS_MAX];   /* word of struct fnt_regs, or FNT_PLAN_STACK | slot word */
 	uint8_t kind[FNT_ARGS_MAX];
+	uint8_t size[FNT_ARGS_MAX];  /* RAW: the item's bytes in the payload (format version 4) */
 };
 struct fnt_argplan {
 	const struct fnt_argspec *spec;

@@ -253,9 +253,24 @@ static int put_enum(struct sbuf *b, const char *text, size_t len, uint64_t v, ui
 	return -1;
 }
 
-/* one item at *pp (advanced); returns -1 when the payload is short */
+/* a fixed-size value of w bytes (1, 2, 4 or 8) at p */
+static inline uint64_t load_width(const uint8_t *p, unsigned w)
+{
+	uint64_t v;
+	uint32_t v4;
+	uint16_t v2;
+	switch (w) {
+	case 8: memcpy(&v, p, 8); return v;
+	case 4: memcpy(&v4, p, 4); return v4;
+	case 2: memcpy(&v2, p, 2); return v2;
+	default: return p[0];
+	}
+}
+
+/* one item at *pp (advanced); returns -1 when the payload is short.
+ * wide: a fixed-size item takes 8 bytes (format versions before 4) */
 static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *text, size_t tlen,
-		   const uint8_t **pp, const uint8_t *end)
+		   const uint8_t **pp, const uint8_t *end, int wide)
 {
 	const uint8_t *p = *pp;
 	uint64_t v;
@@ -301,10 +316,11 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 		*pp = p;
 		return 0;
 	}
-	if (end - p < 8)
+	unsigned w = wide ? 8 : it->size;
+	if ((size_t)(end - p) < w)
 		return -1;
-	memcpy(&v, p, 8);
-	*pp = p + 8;
+	v = load_width(p, w);
+	*pp = p + w;
 	unsigned bits = it->size * 8u;
 	uint64_t mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
 	switch (it->fmt) {
@@ -359,10 +375,12 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 #define SPEC_CACHE 256
 struct args_spec {                   /* what each line reads first, the rest after */
 	const char *key;                 /* the text; NULL when the slot is empty (first: args_spec_holds) */
+	uint8_t wide;                    /* fixed-size items take 8 bytes (format versions before 4) */
 	/* [0] arguments, [1] return value: how many items, and whether each
-	 * is a plain integer (int, unsigned or hex: 8 bytes of payload, at
-	 * most 55 bytes of text with its name), which args_format writes
-	 * without put_item's checks from `ops`, the side's items in order */
+	 * is a plain integer (int, unsigned or hex: its size's bytes of
+	 * payload, or 8 when wide; at most 55 bytes of text with its name),
+	 * which args_format writes without put_item's checks from `ops`, the
+	 * side's items in order */
 	uint8_t n_side[2], ints[2];
 	/* the fast path's conditions, per side: a payload of at least
 	 * fast_len bytes (SIZE_MAX: the side is not all plain integers) and
@@ -373,6 +391,7 @@ struct args_spec {                   /* what each line reads first, the rest aft
 		uint8_t name_len;
 		uint8_t fmt;             /* FNT_FMT_INT, _UINT or _HEX */
 		uint8_t shift;           /* 64 - the item's bits: (v << shift) >> shift keeps them */
+		uint8_t width;           /* its bytes in the payload */
 	} ops[2][FNT_ARGS_MAX];
 	struct fnt_argspec spec;
 	uint16_t off[FNT_ARGS_MAX], len[FNT_ARGS_MAX];   /* each item's own text */
@@ -380,9 +399,10 @@ struct args_spec {                   /* what each line reads first, the rest aft
 static struct args_spec *spec_cache;
 _Static_assert(__builtin_offsetof(struct args_spec, key) == 0, "args_spec_holds reads the key first");
 
-static int spec_parse(const char *spec_text, struct args_spec *ps)
+static int spec_parse(const char *spec_text, int wide, struct args_spec *ps)
 {
 	size_t n = strlen(spec_text);
+	ps->wide = (uint8_t)wide;
 	memset(&ps->spec, 0, sizeof(ps->spec));
 	if (n > UINT16_MAX || fnt_argspec_parse(spec_text, n, &ps->spec))
 		return -1;
@@ -405,35 +425,40 @@ static int spec_parse(const char *spec_text, struct args_spec *ps)
 		op->name_len = side ? 0 : (uint8_t)strnlen(it->name, sizeof(it->name) - 1);
 		op->fmt = it->fmt;
 		op->shift = (uint8_t)(64u - (it->size >= 8 ? 64u : it->size * 8u));
+		op->width = (uint8_t)(wide ? 8 : it->size);
 		if (it->fmt != FNT_FMT_INT && it->fmt != FNT_FMT_UINT && it->fmt != FNT_FMT_HEX)
 			ps->ints[side] = 0;
 	}
 	for (int side = 0; side < 2; side++) {
-		ps->fast_len[side] = ps->ints[side] ? 8u * ps->n_side[side] : SIZE_MAX;
+		size_t need = 0;
+		for (unsigned i = 0; i < ps->n_side[side]; i++)
+			need += ps->ops[side][i].width;
+		ps->fast_len[side] = ps->ints[side] ? need : SIZE_MAX;
 		ps->fast_cap[side] = 56u * ps->n_side[side];
 	}
 	return 0;
 }
 
 /* a spec not in the cache: parsed into its slot */
-static __attribute__((noinline)) const struct args_spec *spec_load(const char *spec_text)
+static __attribute__((noinline)) const struct args_spec *spec_load(const char *spec_text, int wide)
 {
 	if (!spec_cache)
 		spec_cache = xcalloc(SPEC_CACHE, sizeof(*spec_cache));
 	struct args_spec *ps = &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
 	ps->key = NULL;
-	if (spec_parse(spec_text, ps))
+	if (spec_parse(spec_text, wide, ps))
 		return NULL;
 	ps->key = spec_text;
 	return ps;
 }
 
-const struct args_spec *args_spec(const char *spec_text)
+const struct args_spec *args_spec(const char *spec_text, uint32_t version)
 {
 	const struct args_spec *ps = spec_cache ? &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE] : NULL;
+	int wide = version < FNT_FORMAT_ARGS_SIZED;
 	if (!spec_text)
 		return NULL;
-	return ps && ps->key == spec_text ? ps : spec_load(spec_text);
+	return ps && ps->key == spec_text && ps->wide == wide ? ps : spec_load(spec_text, wide);
 }
 
 void args_forget(void)
@@ -448,7 +473,7 @@ static size_t ints_format(const struct args_spec *ps, const uint8_t *p, int is_r
 {
 	char *q = out;
 	const struct int_op *op = ps->ops[is_ret], *end = op + ps->n_side[is_ret];
-	for (; op < end; op++, p += 8) {
+	for (; op < end; p += op->width, op++) {
 		uint64_t v;
 		if (q != out) {
 			memcpy(q, ", ", 2);
@@ -459,7 +484,7 @@ static size_t ints_format(const struct args_spec *ps, const uint8_t *p, int is_r
 			q += op->name_len;
 			*q++ = '=';
 		}
-		memcpy(&v, p, 8);
+		v = load_width(p, op->width);
 		if (op->fmt == FNT_FMT_INT) {
 			int64_t sv = sign_extend(v, op->shift);
 			q = dec_at(q, sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv, sv < 0);
@@ -506,7 +531,7 @@ static __attribute__((noinline)) size_t items_format(const struct args_spec *ps,
 			sb_put(&b, it->name, strlen(it->name));
 			sb_put(&b, "=", 1);
 		}
-		if (short_ || (!payload && fnt_argspec_item_max(it)) || put_item(&b, it, itext, tlen, &p, end)) {
+		if (short_ || (!payload && fnt_argspec_item_max(it)) || put_item(&b, it, itext, tlen, &p, end, ps->wide)) {
 			short_ = 1;
 			sb_put(&b, "?", 1);
 		}
@@ -527,9 +552,10 @@ size_t args_format_spec(const struct args_spec *ps, const uint8_t *payload, size
 	return items_format(ps, payload, len, is_ret, out, cap);
 }
 
-size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap)
+size_t args_format(const char *spec_text, uint32_t version, const uint8_t *payload, size_t len, int is_ret, char *out,
+		   size_t cap)
 {
-	const struct args_spec *ps = args_spec(spec_text);
+	const struct args_spec *ps = args_spec(spec_text, version);
 	if (ps)
 		return args_format_spec(ps, payload, len, is_ret, out, cap);
 	if (!is_ret)
@@ -545,5 +571,5 @@ size_t args_orphan_retval(const struct trace_thread *th, const struct trace_even
 	if (!spec)
 		return 0;
 	args_where(th->proc, ev->ns);
-	return args_format(spec, ev->payload, ev->payload_len, 1, out, cap);
+	return args_format(spec, th->proc->hdr.version, ev->payload, ev->payload_len, 1, out, cap);
 }

@@ -499,7 +499,7 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 	}
 	if (!text)
 		return 0;
-	if (!args_spec_holds(ss->parsed, text) && !(ss->parsed = args_spec(text)))
+	if (!args_spec_holds(ss->parsed, text) && !(ss->parsed = args_spec(text, th->proc->hdr.version)))
 		return 0;
 	spec = ss->parsed;
 	args_where(th->proc, f->start_ns);     /* pointers named by the module map of the call */
@@ -1026,10 +1026,10 @@ static void json_end(void *ctx, struct trace_thread *th, const struct frame *f, 
 	json_str(r, name, n);
 	if (spec) {
 		args_where(th->proc, f->start_ns);
-		n = args_format(spec, f->args, f->args_len, 0, buf, sizeof(buf));
+		n = args_format(spec, th->proc->hdr.version, f->args, f->args_len, 0, buf, sizeof(buf));
 		put_str(r, ",\"args\":");
 		json_str(r, buf, n);
-		if (how == CALL_RETURN && !open && (n = args_format(spec, f->ret, f->ret_len, 1, buf, sizeof(buf)))) {
+		if (how == CALL_RETURN && !open && (n = args_format(spec, th->proc->hdr.version, f->ret, f->ret_len, 1, buf, sizeof(buf)))) {
 			put_str(r, ",\"retval\":");
 			json_str(r, buf, n);
 		}

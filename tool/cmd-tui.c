@@ -465,11 +465,11 @@ static void draw_replay(struct tui *u, int h)
 		size_t n_ret = 0;
 		/* the values record -A/-R captured, as replay shows them */
 		if (spec && l->kind != LINE_CLOSE)
-			args_format(spec, l->args, l->args_len, 0, args, sizeof(args));
+			args_format(spec, proc->hdr.version, l->args, l->args_len, 0, args, sizeof(args));
 		else
 			args[0] = 0;
 		if (spec && l->kind != LINE_OPEN && l->how == CALL_RETURN) {
-			n_ret = args_format(spec, l->ret, l->ret_len, 1, ret + 3, sizeof(ret) - 3);
+			n_ret = args_format(spec, proc->hdr.version, l->ret, l->ret_len, 1, ret + 3, sizeof(ret) - 3);
 			memcpy(ret, " = ", 3);
 		}
 		if (!n_ret)

@@ -239,14 +239,14 @@ static void on_end(void *ctx, struct trace_thread *th, const struct frame *f, ui
 	const char *sep = ",\"args\":{";
 	size_t n;
 	args_where(th->proc, f->start_ns);
-	if (spec && (n = args_format(spec, f->args, f->args_len, 0, text, sizeof(text))) > 0) {
+	if (spec && (n = args_format(spec, th->proc->hdr.version, f->args, f->args_len, 0, text, sizeof(text))) > 0) {
 		/* the recorded arguments: "args":{"args":"12, 18"} */
 		e = stpcpy(stpcpy(e, sep), "\"args\":\"");
 		e = json_escape(e, text, n);
 		*e++ = '"';
 		sep = ",";
 	}
-	if (spec && !mark && (n = args_format(spec, f->ret, f->ret_len, 1, text, sizeof(text))) > 0) {
+	if (spec && !mark && (n = args_format(spec, th->proc->hdr.version, f->ret, f->ret_len, 1, text, sizeof(text))) > 0) {
 		/* the recorded return value: "retval":"6" */
 		e = stpcpy(stpcpy(e, sep), "\"retval\":\"");
 		e = json_escape(e, text, n);

@@ -466,7 +466,7 @@ static const char *values(struct trace_thread *th, const struct frame *f, int is
 	if (!th->proc->n_argspecs || !(spec = trace_argspec(th->proc, f->addr)))
 		return NULL;
 	args_where(th->proc, f->start_ns);
-	if (!args_format(spec, is_ret ? f->ret : f->args, is_ret ? f->ret_len : f->args_len, is_ret, buf, cap))
+	if (!args_format(spec, th->proc->hdr.version, is_ret ? f->ret : f->args, is_ret ? f->ret_len : f->args_len, is_ret, buf, cap))
 		return NULL;
 	return buf;
 }

@@ -507,15 +507,18 @@ void replay_fields_check(const char *fields);
 
 /* ---- args.c: argument / return values as text ---- */
 /* Format the payload of a function whose spec text is spec_text (from
- * trace_argspec): its argN/fpargN items (is_ret 0) or its retval (is_ret 1),
+ * trace_argspec), in a file of format `version` (its process's
+ * hdr.version: fixed-size items take their size from version 4, 8 bytes
+ * before): its argN/fpargN items (is_ret 0) or its retval (is_ret 1),
  * comma-separated, into out (NUL-terminated).  Returns the length; 0 when
  * there is nothing to show. */
-size_t args_format(const char *spec_text, const uint8_t *payload, size_t len, int is_ret, char *out, size_t cap);
+size_t args_format(const char *spec_text, uint32_t version, const uint8_t *payload, size_t len, int is_ret, char *out,
+		   size_t cap);
 /* The same in two steps, for a view that formats both sides of a call:
  * the spec text parsed (NULL when there is none or it does not parse;
  * valid until args_forget), then a side formatted by it */
 struct args_spec;
-const struct args_spec *args_spec(const char *spec_text);
+const struct args_spec *args_spec(const char *spec_text, uint32_t version);
 /* whether a parsed spec kept from an earlier args_spec() still holds
  * spec_text's parse (the cache is direct-mapped: another text may have
  * taken its slot).  Its first member is the text it was parsed from. */

@@ -227,6 +227,8 @@ def synthetic():
     spec = b"".join(meta_record(4, struct.pack("<Q", a) + b"x=arg1/i64,name=arg2/s,retval\0") for a in addrs)
     body = meta_chunk(extra=spec) + chunk(1, events(addrs, seed=13, payloads=True), thread=0, tid=4242)
     seeds["synth-args.fnt"] = file_header(flags=2, n_chunks=2) + body
+    # (version 4: fixed-size values take their size; the reader sees only lengths)
+    seeds["synth-args-v4.fnt"] = file_header(flags=2, n_chunks=2, version=4) + body
     # hostile headers (doc/safety.md, "Reading untrusted traces"): call
     # depths at both ends of int32, and a thread serial at the reader's limit
     body = (meta_chunk() + chunk(1, events(addrs, seed=15), thread=0, tid=4242, depth=0x7FFFFFFF)

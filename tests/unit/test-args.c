@@ -15,11 +15,19 @@ static size_t put64(uint8_t *p, uint64_t v)
 	return 8;
 }
 
-static void fmt(const char *spec, const uint8_t *pl, size_t len, int is_ret, const char *want)
+/* version: the file's format (3 and before: every fixed-size item takes
+ * 8 bytes; 4: its size) */
+static void fmt_v(const char *spec, uint32_t version, const uint8_t *pl, size_t len, int is_ret, const char *want)
 {
 	char out[512];
-	args_format(spec, pl, len, is_ret, out, sizeof(out));
-	CHECK(!strcmp(out, want), "'%s' (%zu bytes, ret %d) gave '%s', not '%s'", spec, len, is_ret, out, want);
+	args_format(spec, version, pl, len, is_ret, out, sizeof(out));
+	CHECK(!strcmp(out, want), "'%s' (v%u, %zu bytes, ret %d) gave '%s', not '%s'", spec, version, len, is_ret, out,
+	      want);
+}
+
+static void fmt(const char *spec, const uint8_t *pl, size_t len, int is_ret, const char *want)
+{
+	fmt_v(spec, 3, pl, len, is_ret, want);
 }
 
 int main(void)
@@ -59,6 +67,46 @@ int main(void)
 	fmt("arg1/u,arg2/i8", p, n, 0, "4294967295, 13");
 	fmt("arg1/i64,arg2/x", p, n, 0, "4294967295, 0xdeadbeefcafef00d");
 	fmt("a=arg1/i16,b=arg2/u16", p, n, 0, "a=-1, b=61453");
+	/* format version 4: each fixed-size item takes its size, in order,
+	 * whatever the register held above it */
+	{
+		uint8_t q[64];
+		size_t m = 0;
+		uint32_t u32 = 0xffffffffu, c32 = 0xcafef00du;
+		memcpy(q + m, &u32, 4), m += 4;
+		memcpy(q + m, &c32, 4), m += 4;
+		fmt_v("arg1,arg2/x32", 4, q, m, 0, "-1, 0xcafef00d");
+		fmt_v("arg1,arg2/x32", 4, q, m - 1, 0, "-1, ?");       /* short: never read past */
+		fmt_v("arg1,arg2/x32", 4, q, 3, 0, "?, ?");
+		m = 0;
+		q[m++] = 0x80;                                        /* i8 */
+		q[m++] = 0x34, q[m++] = 0x12;                         /* u16 */
+		m += put64(q + m, 0xdeadbeefcafef00dull);             /* x64 */
+		m += put64(q + m, 0x1000);                            /* p */
+		q[m++] = 'z';                                         /* c */
+		q[m++] = 1;                                           /* b */
+		fmt_v("arg1/i8,arg2/u16,arg3/x,arg4/p,arg5/c,arg6/b", 4, q, m, 0,
+		      "-128, 4660, 0xdeadbeefcafef00d, 0x1000, 'z', true");
+		m = 0;
+		memcpy(q + m, &d, 8), m += 8;
+		memcpy(q + m, &f, 4), m += 4;
+		fmt_v("fparg1,fparg2/f32", 4, q, m, 0, "2.5, -0.1");
+		/* a string between integers, and the return side alone */
+		m = 0;
+		q[m++] = 7, q[m++] = 0;                               /* i16 7 */
+		q[m++] = FNT_STR_OK, q[m++] = 2, q[m++] = 'h', q[m++] = 'i';
+		q[m++] = 0xfe, q[m++] = 0xff, q[m++] = 0xff, q[m++] = 0xff;   /* i32 -2 */
+		fmt_v("arg1/i16,arg2/s,arg3,retval/u8", 4, q, m, 0, "7, \"hi\", -2");
+		q[0] = 200;
+		fmt_v("arg1/i16,arg2/s,arg3,retval/u8", 4, q, 1, 1, "200");
+		/* one text read as version 3 and then as version 4 (parsed specs
+		 * are cached): each by its own layout */
+		m = put64(q, 5) + put64(q + 8, 6);
+		fmt_v("arg1,arg2", 3, q, m, 0, "5, 6");
+		memcpy(q + 4, q + 8, 4);
+		fmt_v("arg1,arg2", 4, q, 8, 0, "5, 6");
+		fmt_v("arg1,arg2", 3, q, 8, 0, "5, ?");
+	}
 	/* pointers, chars, bools */
 	n = put64(p, 0) + put64(p + 8, 0x1000) + put64(p + 16, '\n') + put64(p + 24, 0x100);
 	fmt("arg1/p,arg2/p,arg3/c,arg4/b", p, n, 0, "NULL, 0x1000, '\\n', false");
@@ -155,6 +203,7 @@ int main(void)
 			"arg1/x8,arg2/i16,arg3/u32,arg4/x16,arg5/i32,arg6/u8,retval/x64",
 		};
 		uint64_t x = 0x9e3779b97f4a7c15ull;
+		for (uint32_t version = 3; version <= 4; version++)
 		for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
 			struct fnt_argspec ps = { 0 };
 			CHECK(!fnt_argspec_parse(specs[k], strlen(specs[k]), &ps), "parse %s", specs[k]);
@@ -163,16 +212,42 @@ int main(void)
 				for (unsigned i = 0; i < ps.n; i++)
 					items += (ps.item[i].src == FNT_SRC_RET) == r;
 				for (int t = 0; t < 2000; t++) {
-					uint8_t pl[8 * FNT_ARGS_MAX];
-					char fast[1024], slow[1024];
-					for (size_t i = 0; i < items; i++) {
+					uint8_t pl[8 * FNT_ARGS_MAX + 8];
+					char fast[1024], slow[1024], want[1024];
+					size_t len = 0, wl = 0;
+					for (unsigned i = 0; i < ps.n; i++) {
+						const struct fnt_arg_item *it = &ps.item[i];
+						if ((it->src == FNT_SRC_RET) != r)
+							continue;
 						x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-						put64(pl + 8 * i, x >> (t % 64));   /* every length of number */
+						uint64_t v = x >> (t % 64);          /* every length of number */
+						put64(pl + len, v);
+						len += fnt_argspec_item_width(it, version);
+						/* what printf makes of the item's low bytes */
+						unsigned b = it->size * 8u;
+						uint64_t m = b >= 64 ? UINT64_MAX : (1ull << b) - 1;
+						wl += (size_t)snprintf(want + wl, sizeof(want) - wl, "%s%s%s", wl ? ", " : "",
+								       r ? "" : it->name, it->name[0] && !r ? "=" : "");
+						if (it->fmt == FNT_FMT_HEX)
+							wl += (size_t)snprintf(want + wl, sizeof(want) - wl, "0x%" PRIx64, v & m);
+						else if (it->fmt == FNT_FMT_UINT)
+							wl += (size_t)snprintf(want + wl, sizeof(want) - wl, "%" PRIu64, v & m);
+						else
+							wl += (size_t)snprintf(want + wl, sizeof(want) - wl, "%" PRId64,
+									       (int64_t)(v << (64 - b)) >> (64 - b));
 					}
-					size_t nf = args_format(specs[k], pl, 8 * items, r, fast, sizeof(fast));
-					size_t ns = args_format(specs[k], pl, 8 * items, r, slow, 56 * items);
-					CHECK(nf == ns && !strcmp(fast, slow), "%s ret %d: '%s' fast, '%s' through put_item",
-					      specs[k], r, fast, slow);
+					size_t nf = args_format(specs[k], version, pl, len, r, fast, sizeof(fast));
+					size_t ns = args_format(specs[k], version, pl, len, r, slow, 56 * items);
+					CHECK(nf == ns && !strcmp(fast, slow), "%s v%u ret %d: '%s' fast, '%s' through put_item",
+					      specs[k], version, r, fast, slow);
+					CHECK(!strcmp(fast, want), "%s v%u ret %d: '%s', not '%s'", specs[k], version, r, fast,
+					      want);
+					/* a byte short: the last item is '?', never read past the end */
+					if (len) {
+						nf = args_format(specs[k], version, pl, len - 1, r, fast, sizeof(fast));
+						CHECK(nf >= 1 && fast[nf - 1] == '?', "%s v%u ret %d, a byte short: '%s'",
+						      specs[k], version, r, fast);
+					}
 				}
 			}
 		}
@@ -195,14 +270,14 @@ int main(void)
 			snprintf(want, sizeof(want), "%" PRIu64 ", %" PRId64 ", 0x%" PRIx64 ", %d, %u, %d", v[0],
 				 (int64_t)v[1], v[2], (int32_t)(uint32_t)v[3], (unsigned)(uint16_t)v[4],
 				 (int)(int8_t)(uint8_t)v[5]);
-			args_format(spec, (const uint8_t *)v, sizeof(v), 0, out, sizeof(out));
+			args_format(spec, 3, (const uint8_t *)v, sizeof(v), 0, out, sizeof(out));
 			CHECK(!strcmp(out, want), "%s: '%s', not '%s'", spec, out, want);
 			/* a named argument, and the return side (never named) */
 			snprintf(want, sizeof(want), "n=%" PRId64, (int64_t)v[0]);
-			args_format("n=arg1/i64,retval/i16", (const uint8_t *)v, 8, 0, out, sizeof(out));
+			args_format("n=arg1/i64,retval/i16", 3, (const uint8_t *)v, 8, 0, out, sizeof(out));
 			CHECK(!strcmp(out, want), "n=arg1/i64: '%s', not '%s'", out, want);
 			snprintf(want, sizeof(want), "%d", (int)(int16_t)(uint16_t)v[1]);
-			args_format("n=arg1/i64,retval/i16", (const uint8_t *)&v[1], 8, 1, out, sizeof(out));
+			args_format("n=arg1/i64,retval/i16", 3, (const uint8_t *)&v[1], 8, 1, out, sizeof(out));
 			CHECK(!strcmp(out, want), "retval/i16: '%s', not '%s'", out, want);
 		}
 	}
@@ -212,9 +287,9 @@ int main(void)
 		char out[5];
 		uint64_t v = (uint64_t)-123456;
 		memset(out, 'z', sizeof(out));
-		CHECK(args_format("arg1/i64", (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "-12") &&
+		CHECK(args_format("arg1/i64", 3, (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "-12") &&
 		      out[4] == 'z', "cut integer '%s'", out);
-		CHECK(args_format("arg1/x64", (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "0xf") &&
+		CHECK(args_format("arg1/x64", 3, (const uint8_t *)&v, 8, 0, out, 4) == 3 && !strcmp(out, "0xf") &&
 		      out[4] == 'z', "cut hex '%s'", out);
 	}
 

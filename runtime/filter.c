@@ -642,15 +642,18 @@ static int tframe_erase(struct fnt_thread *t, uintptr_t fn, int32_t fdepth, int 
 	return 1;
 }
 
-/* Levels by fdepth, two bits each (a call deeper than HBITS_MAX is not
+/* Levels by fdepth, three bits each (a call deeper than HBITS_MAX is not
  * marked): plane 0, -H's open hidden calls (their callees move up a
  * level); plane 1, the open calls entered while recording was off, which
  * -D does not count either (the reader has none of them: its depths start
- * at the first call written) */
+ * at the first call written); plane 2, every open call entered while
+ * recording was off, whose return is not written once recording is on
+ * again (fnt_filter_event) */
 #define HBITS_MAX 65536
-#define HBITS_BYTES (2 * HBITS_MAX / 8)
+#define HBITS_BYTES (3 * HBITS_MAX / 8)
 #define H_PLANE 0
 #define O_PLANE (HBITS_MAX / 64)
+#define P_PLANE (2 * HBITS_MAX / 64)
 static int bit_set(struct fnt_thread *t, int plane, int32_t d)
 {
 	if (d <= 0 || d >= HBITS_MAX)
@@ -721,6 +724,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	if (!is_exit) {
 		d = ++t->flt.fdepth;
 		fnt_fn_note(t, d, fn);
+		(void)bit_take(t, P_PLANE, d);   /* (a level left on a path that does not look at it) */
 		if (t->flt.n_root)
 			return 1;
 		unsigned m = (n_F || n_N || n_H || n_C) ? lookup(s, fn) : 0;
@@ -782,6 +786,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	 * was not counted, nor is it at its exit) */
 	if (t->flt.o_open && bit_take(t, O_PLANE, d))
 		t->flt.o_open--;
+	int off_entered = bit_take(t, P_PLANE, d);
 	/* -C: whether the call led to a match, before any early return (a
 	 * call not written, -H's included, passes it on to its caller) */
 	int led = d <= t->flt.c_keep;
@@ -813,6 +818,13 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		t->flt.h_open--;
 		return 1;
 	}
+	/* The return of a call entered while recording was off: not written
+	 * (its entry was not), as a -pg build does not see it and replay -T
+	 * FUNC@trace_on does not show it.  Written, it kept the -C and -t
+	 * erasures of its written callers from finding their entries last,
+	 * and took one off t->depth, which its entry had not added. */
+	if (off_entered)
+		return 1;
 	if (!trig && t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim)
 		return 1;
 	rel = d - (f_root ? f_root : 1) - t->flt.h_open - t->flt.o_open;
@@ -855,6 +867,8 @@ static void filter_left(struct fnt_thread *t, int32_t fdepth, int32_t was)
 		t->flt.h_open -= hbit_take(t, d);
 	for (int32_t d = fdepth + 1; t->flt.o_open && d <= was && d < HBITS_MAX; d++)
 		t->flt.o_open -= bit_take(t, O_PLANE, d);
+	for (int32_t d = fdepth + 1; t->flt.hbits && d <= was && d < HBITS_MAX; d++)
+		(void)bit_take(t, P_PLANE, d);
 }
 
 /* fnt_disable() in force: nothing is written, but the depth moves as in
@@ -882,6 +896,7 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		 * their exits there are not looked at one by one) */
 		if (max_depth && !t->flt.n_root && (!n_F || t->flt.f_root) && bit_set(t, O_PLANE, d))
 			t->flt.o_open++;
+		(void)bit_set(t, P_PLANE, d);
 		return;
 	}
 	if (fnt_exit_skipped(t, fn, 0))
@@ -892,6 +907,11 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	if (t->flt.f_root >= d)
 		t->flt.f_root = 0;
 	filter_left(t, d - 1, d);
+}
+
+void fnt_filter_off_entered(struct fnt_thread *t)
+{
+	(void)bit_set(t, P_PLANE, t->flt.fdepth);
 }
 
 /* -C (or -t) and a longjmp that leaves frames which led to no -C match (or

@@ -509,6 +509,9 @@ void fnt_filter_write_meta(void) FNT_HIDDEN; /* the FILTERS meta record */
 int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
 /* fnt_disable() in force: only follow the call depth */
 void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit) FNT_HIDDEN;
+/* the call just entered (its level counted by the filters, not written) is
+ * one entered while recording is off: a trace_off trigger's own */
+void fnt_filter_off_entered(struct fnt_thread *t) FNT_HIDDEN;
 /* whether the innermost open call is written (a -H call's callees are:
  * one level up), for fnt_capture_stack() */
 int fnt_filter_inner_written(const struct fnt_thread *t) FNT_HIDDEN;

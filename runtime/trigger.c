@@ -189,6 +189,8 @@ int fnt_trigger_before(struct fnt_thread *t, const struct fnt_trig *g, uint64_t 
 	if (g->flags & FNT_TRIG_OFF) {
 		fnt__set_enabled(0);
 		fnt_off_step(t, 0);     /* (an entry while recording is off: its return is not written) */
+		if (fnt_filtering)
+			fnt_filter_off_entered(t);   /* (nor once recording is on again) */
 		return 1;
 	}
 	if (g->flags & FNT_TRIG_TIME)

@@ -748,7 +748,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 				return 1;          /* a -F match under a -C match outside the -F subtrees */
 			t->flt.f_root = d;
 		}
-		if (t->flt.c_root || (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim))
+		if (t->flt.c_root || (t->flt.d_lim && d - t->flt.h_open - t->flt.o_open > t->flt.d_lim))
 			return 1;          /* under a -C match, or deeper than a depth=N trigger allows */
 		rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open - t->flt.o_open;
 		if (max_depth && rel >= max_depth)
@@ -759,7 +759,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 			 * a trigger that narrows the limit takes one of the 8 slots,
 			 * so that a recursion or a chain of depth= functions does not
 			 * use them up before the one that narrows it) */
-			int32_t lim = g && (g->flags & FNT_TRIG_DEPTH) ? d - t->flt.h_open + g->depth - 1 : 0;
+			int32_t lim = g && (g->flags & FNT_TRIG_DEPTH) ? d - t->flt.h_open - t->flt.o_open + g->depth - 1 : 0;
 			if (lim && (!t->flt.d_lim || lim < t->flt.d_lim) && t->flt.n_dstack < 8) {
 				t->flt.dstack[t->flt.n_dstack].fdepth = d;
 				t->flt.dstack[t->flt.n_dstack++].prev = t->flt.d_lim;
@@ -825,7 +825,7 @@ int fnt_filter_event(struct fnt_thread *t, uintptr_t fn, int is_exit)
 	 * and took one off t->depth, which its entry had not added. */
 	if (off_entered)
 		return 1;
-	if (!trig && t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim)
+	if (!trig && t->flt.d_lim && d - t->flt.h_open - t->flt.o_open > t->flt.d_lim)
 		return 1;
 	rel = d - (f_root ? f_root : 1) - t->flt.h_open - t->flt.o_open;
 	if (max_depth && rel >= max_depth)
@@ -847,7 +847,7 @@ int fnt_filter_inner_written(const struct fnt_thread *t)
 	if (!fnt_filtering || d <= 0)
 		return 1;
 	if (t->flt.n_root || (n_F && !t->flt.f_root) || (t->flt.c_root && d > t->flt.c_root) ||
-	    (max_stack && d > max_stack) || (t->flt.d_lim && d - t->flt.h_open > t->flt.d_lim))
+	    (max_stack && d > max_stack) || (t->flt.d_lim && d - t->flt.h_open - t->flt.o_open > t->flt.d_lim))
 		return 0;
 	rel = d - (t->flt.f_root ? t->flt.f_root : 1) - t->flt.h_open - t->flt.o_open;
 	return !(max_depth && rel >= max_depth);
@@ -894,7 +894,8 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 		/* (-D: not a level, once recording is on again; but inside a
 		 * -N subtree or outside the -F ones -D counts nothing, and
 		 * their exits there are not looked at one by one) */
-		if (max_depth && !t->flt.n_root && (!n_F || t->flt.f_root) && bit_set(t, O_PLANE, d))
+		if ((max_depth || (fnt_trig_flags & FNT_TRIG_DEPTH)) && !t->flt.n_root && (!n_F || t->flt.f_root) &&
+		    bit_set(t, O_PLANE, d))
 			t->flt.o_open++;
 		(void)bit_set(t, P_PLANE, d);
 		return;
@@ -911,6 +912,14 @@ void fnt_filter_paused(struct fnt_thread *t, uintptr_t fn, int is_exit)
 
 void fnt_filter_off_entered(struct fnt_thread *t)
 {
+	/* (a trace_off call: its entry passed the filters but is not
+	 * written; -D does not count its level either, as replay does not) */
+	if ((max_depth || (fnt_trig_flags & FNT_TRIG_DEPTH)) && bit_set(t, O_PLANE, t->flt.fdepth))
+		t->flt.o_open++;
+	/* (nor does a depth=N of its own limit anything: replay sets none on
+	 * a call it does not show) */
+	if (t->flt.n_dstack && t->flt.dstack[t->flt.n_dstack - 1].fdepth == t->flt.fdepth)
+		t->flt.d_lim = t->flt.dstack[--t->flt.n_dstack].prev;
 	(void)bit_set(t, P_PLANE, t->flt.fdepth);
 }
 

@@ -6,8 +6,9 @@ a -F or -N function entered while it was off did not open its subtree (-F b
 recorded nothing, -N b everything after f's trace_on).  Not compared: the
 returns of main, a and b, which record writes ("entered while recording was
 off") and replay -T trace_on does not show.  -finstrument-functions and
--pg -mfentry builds.  And offret.c: calls entered while recording was off
-that return after a trace_on (below)."""
+-pg -mfentry builds.  And offret.c, offdepth.c: calls entered while
+recording was off that return after a trace_on, and -D with a trace_off
+call left out (below)."""
 import os
 import subprocess
 
@@ -63,6 +64,21 @@ def check(ctx):
 # return.
 
 
+def same(ctx, prog, argv, trig, opts):
+    """record --trace=off with trig and opts against replay of a full recording (kept per program and mode)"""
+    full = os.path.join(ctx.work, "full-%s-%d.data" % (prog, len(argv)))
+    if not os.path.isdir(full):
+        subprocess.run([ctx.fntrace, "record", "-q", "-d", full, "--", *argv], check=True, capture_output=True)
+    d = os.path.join(ctx.work, "%s-%d-%s.data" % (prog, len(argv), "-".join(trig + opts).replace("@", "_")))
+    p = subprocess.run([ctx.fntrace, "record", "-q", "-d", d, "--trace=off", *trig, *opts, "--", *argv],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 or "no function events" in p.stderr, (opts, p.stderr)
+    got = lines(ctx, "-d", d) if p.returncode == 0 else []
+    read = lines(ctx, "-d", full, *trig, *opts)
+    assert got == read, (prog, argv[1:], trig, opts, "record", got, "replay", read)
+    return got
+
+
 def check_offret(ctx):
     want = {
         ("3", ()): ["| on();", "| x3() {", "|   on();", "|   y();", "| } /* x3 */", "| c();"],
@@ -74,15 +90,26 @@ def check_offret(ctx):
         exe = os.path.join(ctx.work, prog)
         for mode in ("3", "1"):
             argv = [exe] if mode == "3" else [exe, "1"]
-            full = os.path.join(ctx.work, "full-%s-%s.data" % (prog, mode))
-            subprocess.run([ctx.fntrace, "record", "-q", "-d", full, "--", *argv], check=True, capture_output=True)
             for opts in ((), ("-C", "c"), ("-C", "on"), ("-C", "y")):
-                d = os.path.join(ctx.work, "%s-%s-%s.data" % (prog, mode, "-".join(opts)))
-                p = subprocess.run([ctx.fntrace, "record", "-q", "-d", d, "--trace=off", *TRIG, *opts,
-                                    "--", *argv], capture_output=True, text=True)
-                assert p.returncode == 0 or "no function events" in p.stderr, (opts, p.stderr)
-                got = lines(ctx, "-d", d) if p.returncode == 0 else []
-                read = lines(ctx, "-d", full, *TRIG, *opts)
-                assert got == read, (prog, mode, opts, "record", got, "replay", read)
+                got = same(ctx, prog, argv, TRIG, list(opts))
                 if (mode, opts) in want:
                     assert got == want[(mode, opts)], (prog, mode, opts, got)
+    check_offdepth(ctx)
+
+
+# offdepth.c: -D N and depth=N count the levels written; off(), the
+# trace_off trigger's own call, is not shown, so its level is not counted
+# (replay's).  Before, record counted it: -D 1 left out the second on(),
+# and f@depth=3 all of on() below it.
+def check_offdepth(ctx):
+    on_c = ["| on() {", "|   c();", "| } /* on */"]
+    for prog in ("offdepth", "offdepth-fentry"):
+        exe = os.path.join(ctx.work, prog)
+        assert same(ctx, prog, [exe], TRIG, ["-D", "1"]) == ["| on();", "| on();"], prog
+        assert same(ctx, prog, [exe], TRIG, ["-D", "2"]) == on_c + on_c, prog
+        assert same(ctx, prog, [exe, "1"], ["-T", "f@trace_on,depth=3"] + TRIG, []) == [
+            "| f() {", "|   on() {", "|     c();", "|   } /* on */", "| } /* f */"], prog
+        assert same(ctx, prog, [exe, "1"], ["-T", "f@trace_on,depth=2"] + TRIG, []) == [
+            "| f() {", "|   on();", "| } /* f */"], prog
+        assert same(ctx, prog, [exe, "1"], ["-T", "f@trace_on", "-T", "on@trace_on", "-T", "off@trace_off,depth=1"],
+                    []) == ["| f() {", "|   on() {", "|     c();", "|   } /* on */", "| } /* f */"], prog

@@ -13,7 +13,6 @@
 #include <unwind.h>
 #include "fntrace.h"
 #include "runtime/runtime.h"
-#include "runtime/event.h"
 
 static inline uint64_t ext_head(uint64_t d, enum fnt_ext e)
 {
@@ -185,18 +184,7 @@ FNT_EXPORT void fnt__set_enabled(int on)
 	struct fnt_file_header *h = fnt_trace_header();
 	uint32_t was;
 	if (on) {
-		struct fnt_thread *t = &fnt_self;
 		was = __atomic_fetch_and(&fnt_fast_off, ~FNT_FAST_PAUSED, __ATOMIC_RELAXED);
-		/* this thread's calls entered while it was off return with
-		 * recording on (event.h); not inside a hook (a trace_on trigger
-		 * does it there itself, a --signal handler leaves it) */
-		if ((was & FNT_FAST_PAUSED) && !t->busy) {
-			t->busy = 1;
-			__asm__ volatile("" ::: "memory");
-			fnt_off_resume(t);
-			__asm__ volatile("" ::: "memory");
-			t->busy = 0;
-		}
 	} else {
 		/* a new switch off, before any thread finds recording off:
 		 * each counts the calls open then anew (event.h, fnt_off_step) */

@@ -82,28 +82,6 @@ static inline __attribute__((always_inline)) int fnt_off_step(struct fnt_thread 
 	return t->depth > 0 && !__atomic_load_n(&fnt_trig_finished, __ATOMIC_RELAXED);
 }
 
-/* Recording comes back on at this thread (with t->busy held, or from
- * fnt_enable() on it): the calls it entered while recording was off and
- * has not left (fnt_off_step's count) return while it is on.  Without
- * filters their returns are written (the -finstrument-functions exit hook
- * writes any exit while recording is on; a -pg build does not see them,
- * nor count them), so they count in t->depth from now on, as frames
- * entered before a chunk do: each such return takes one off, as every
- * written exit does, and t->depth stays the written calls open, which
- * fnt_off_step, a chunk's `depth` and -t's erasures read.  (Before, each
- * took one off that its entry had not added: a caller's return was then
- * not written after a later trace_off.)  With filters those returns are
- * not written (filter.c, P_PLANE) and nothing moves.  Another thread's
- * calls entered while off are not seen here: the hooks' fast path writes
- * their returns without asking. */
-static inline void fnt_off_resume(struct fnt_thread *t)
-{
-	if (!fnt_filtering && t->off_epoch == __atomic_load_n(&fnt_off_epoch, __ATOMIC_RELAXED) && t->off_rel > 0) {
-		t->depth += t->off_rel;
-		t->off_rel = 0;
-	}
-}
-
 /* With t->busy held, when fnt_disable() is in force or filters are on: 1
  * when this entry or exit is not written.  While disabled nothing is
  * written but the returns of the calls open when it began (fnt_off_step);
@@ -114,18 +92,15 @@ static inline void fnt_off_resume(struct fnt_thread *t)
 static inline __attribute__((always_inline)) int
 fnt_gate_skip(struct fnt_thread *t, uintptr_t fn, const int is_exit)
 {
-	if (unlikely(fnt_paused())) {
-		if (is_exit || !(fnt_trig_flags & FNT_TRIG_ON) || !fnt_trigger_paused(fn)) {
-			if (!fnt_off_step(t, is_exit)) {
-				if (fnt_filtering)
-					fnt_filter_paused(t, fn, is_exit);
-				return 1;
-			}
-			if (!fnt_filtering)
-				return 0;
-		} else {
-			fnt_off_resume(t);       /* (a trace_on trigger on fn) */
+	if (unlikely(fnt_paused()) &&
+	    (is_exit || !(fnt_trig_flags & FNT_TRIG_ON) || !fnt_trigger_paused(fn))) {
+		if (!fnt_off_step(t, is_exit)) {
+			if (fnt_filtering)
+				fnt_filter_paused(t, fn, is_exit);
+			return 1;
 		}
+		if (!fnt_filtering)
+			return 0;
 	}
 	return fnt_filter_skip(t, fn, is_exit);
 }

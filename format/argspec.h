@@ -188,16 +188,9 @@ static inline int fnt_argspec_parse(const char *s, size_t len, struct fnt_argspe
 	return 0;
 }
 
-/* Whether an item is a fixed-size value (an integer, pointer, char,
- * bool, float or enum): stored as its `size` low bytes since format
- * version 4, as 8 bytes before (doc/format.md, "Argument payloads") */
-static inline int fnt_argspec_item_fixed(const struct fnt_arg_item *it)
-{
-	return it->fmt != FNT_FMT_STRUCT && it->fmt != FNT_FMT_STR && it->fmt != FNT_FMT_STDSTRING &&
-	       it->fmt != FNT_FMT_STRVIEW && it->fmt != FNT_FMT_LDOUBLE;
-}
-
-/* the format version from which a fixed-size item takes its size */
+/* the format version from which a fixed-size item (an integer, pointer,
+ * char, bool, float or enum) takes its `size` low bytes, not 8
+ * (doc/format.md, "Argument payloads") */
 #define FNT_FORMAT_ARGS_SIZED 4
 
 /* Bytes a fixed-size item takes in a file of format `version` */

@@ -40,10 +40,6 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 all: $(O)/fntrace $(O)/libfntrace.so $(O)/libfntrace.a
 
-# the trampolines' fast C side saves only the registers it uses: no vector
-# register may be among them (runtime/fastpath.c)
-$(O)/runtime/fastpath.o: RT_CFLAGS += -mgeneral-regs-only
-
 $(O)/runtime/%.o: runtime/%.c $(wildcard runtime/*.h format/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<

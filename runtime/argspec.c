@@ -271,6 +271,22 @@ static void plan_list(struct fnt_argplan_list *l, const struct fnt_argspec *spec
 		l->src[l->n++] = (uint8_t)src;
 	}
 	l->len_len = (uint8_t)fnt_varint_len(l->max);
+	l->plain = l->fast && l->gp && !l->n_str;
+}
+
+/* the return list in brief (struct fnt_argplan_ret1) */
+static void plan_ret1(struct fnt_argplan_ret1 *r, const struct fnt_argplan_list *l)
+{
+	if (!l->max) {
+		r->kind = FNT_RET1_NONE;
+	} else if (l->plain && l->n == 1 && l->max == l->size[0] && l->size[0] <= 8 &&
+		   !(l->src[0] & FNT_PLAN_STACK) && l->src[0] < FNT_REGS_XMM(0)) {
+		r->kind = FNT_RET1_ONE;
+		r->src = l->src[0];
+		r->size = l->size[0];
+	} else {
+		r->kind = FNT_RET1_LIST;
+	}
 }
 
 /* a function matched: merge every rule that names it, record it.  no_ret:
@@ -329,13 +345,16 @@ static void add_function(const char *name, uintptr_t addr, int no_ret)
 	text[tl] = 0;
 	/* the text must describe exactly the items kept */
 	struct fnt_argspec check = { 0 };
-	if (fnt_argspec_parse(text, tl, &check) || check.n != spec->n || !(plan = calloc(1, sizeof(*plan)))) {
+	if (fnt_argspec_parse(text, tl, &check) || check.n != spec->n ||
+	    !(plan = aligned_alloc(_Alignof(struct fnt_argplan), sizeof(*plan)))) {
 		free(spec);
 		return;
 	}
+	memset(plan, 0, sizeof(*plan));
 	plan->spec = spec;
 	plan_list(&plan->args, spec, 0);
 	plan_list(&plan->ret, spec, 1);
+	plan_ret1(&plan->ret1, &plan->ret);
 	struct fnt_meta_argspec rec = { .addr = addr };
 	fnt_meta_append(FNT_META_ARGSPEC, &rec, sizeof(rec), text, tl + 1);
 	for (uint32_t h = addr_hash(addr);; h = (h + 1) & (TABLE_SIZE - 1)) {

@@ -152,8 +152,7 @@ _Static_assert((FNT_GAP_TICKS << 8) <= (1u << 21), "fnt_event_head: a hit's head
  * the chunk's cache), and its length; or nothing done (0) when it needs
  * the rare path: a long pause, a trigger (a function with one is tagged
  * in the cache, or not in it yet), an address the reader would reject.
- * Calls nothing: the fast trampolines' C side (fastpath.c) is built on it
- * with no vector register to save. */
+ * Calls nothing. */
 static inline __attribute__((always_inline)) unsigned
 fnt_event_head(struct fnt_thread *t, uint8_t *p, uintptr_t fn, uint64_t now, const int is_exit)
 {

@@ -1,9 +1,7 @@
 /*
- * fentry.h - what the -pg -mfentry trampolines' two C sides share: the
- * slow one (fentry.c: arguments, filters, exceptions, everything) and the
- * fast one (fastpath.c: an entry or exit with nothing special about it,
- * built without vector registers so that the trampolines need not save
- * them).
+ * fentry.h - the -pg -mfentry trampolines' C side (fentry.c: arguments,
+ * filters, exceptions, everything the assembly of arch/x86_64/fentry.S
+ * leaves), and what the library-call and -P trampolines share with it.
  */
 #ifndef FNT_FENTRY_H
 #define FNT_FENTRY_H

@@ -304,8 +304,8 @@ extern int fnt_use_tsc FNT_HIDDEN;
 /* Non-zero when the assembly hooks and trampolines (arch/x86_64/hooks.S,
  * fentry.S) must leave an event to C: --callsite, record-time filters, no
  * cycle counter (or not set up yet), fnt_disable(), or some function with
- * values to capture (the trampolines' second tier, fastpath.c, which
- * reads the other bits).  One word, so that the hot path reads one word
+ * values to capture (then the trampolines' assembly takes the values' own
+ * common case, ENTER_VALUES_ASM, when this bit is the only one).  One word, so that the hot path reads one word
  * and tests it once.  FNT_FAST_PAUSED changes both ways at any time (each
  * change one atomic operation); the other bits are set at start-up and
  * only ever added to afterwards (the switch to the monotonic clock, the
@@ -704,15 +704,28 @@ struct fnt_argplan_list {
 	uint8_t n_str;             /* STR items among them */
 	uint8_t len_len;           /* bytes of the body's length varint, for the worst case */
 	uint8_t gp;                /* every source is a general register or the stack (no xmm) */
+	uint8_t plain;             /* fast, gp and no string: the trampolines' assembly writes it */
 	uint16_t max;              /* body bytes at most */
 	uint8_t src[FNT_ARGS_MAX];   /* word of struct fnt_regs, or FNT_PLAN_STACK | slot word */
 	uint8_t kind[FNT_ARGS_MAX];
 	uint8_t size[FNT_ARGS_MAX];  /* RAW: the item's bytes in the payload (format version 4) */
 };
-struct fnt_argplan {
-	const struct fnt_argspec *spec;
-	struct fnt_argplan_list args, ret;
+/* The return list in brief, beside args in the plan's first cache line,
+ * which the entry has just read: what the return trampoline's assembly
+ * needs in the common case without the second line (fentry.S,
+ * EXIT_VALUES_ASM) */
+#define FNT_RET1_NONE 0     /* no RETVAL record (ret.max is 0) */
+#define FNT_RET1_ONE  1     /* one fixed-size item of a general register: src, size */
+#define FNT_RET1_LIST 2     /* anything else: the whole list, ret */
+struct fnt_argplan_ret1 {
+	uint8_t kind, src, size, pad[5];
 };
+struct fnt_argplan {
+	struct fnt_argplan_list args;
+	struct fnt_argplan_ret1 ret1;
+	struct fnt_argplan_list ret;
+	const struct fnt_argspec *spec;
+} __attribute__((aligned(64)));
 void fnt_argspec_fork_child(void) FNT_HIDDEN;
 
 /* the functions with a spec, by address: open addressing, filled at

@@ -11,13 +11,15 @@
  * rcx, rdx, rsi, rdi, r8-r11, xmm0-xmm15) around the C code, whatever it
  * does, and the stack is realigned to 16 bytes for it.
  *
- * Each first tries the common case.  When no function has values to
- * capture, that is the assembly of ENTER_ASM and EXIT_ASM below, which
- * saves the six registers it uses; when some function has, the C of
- * runtime/fastpath.c, built to use no vector register and to save every
- * general register it uses, with the nine general registers pushed for it
- * to read values from.  Either does the whole entry or exit or changes
- * nothing; then the general path below runs, with the full save.
+ * Each first tries the common case, in assembly.  When no function has
+ * values to capture, that is ENTER_ASM and EXIT_ASM below, which save the
+ * six registers they use; when some function has, ENTER_VALUES_ASM and
+ * EXIT_VALUES_ASM, which push the nine general registers and read the
+ * values from there and from the stack.  Either does the whole entry or
+ * exit or changes nothing; then the general path below runs, with the full
+ * save.  (The values' common case was C once, runtime/fastpath.c, an
+ * ordinary call between the two: doc/perf-floor.md, "Values in the
+ * assembly".)
  *
  * Frame (struct fnt_regs in runtime/fentry.c), from the aligned %rsp:
  *   0 rdi, 8 rsi, 16 rdx, 24 rcx, 32 r8, 40 r9, 48 rax, 56 r10, 64 r11,
@@ -171,6 +173,36 @@
 	jmp *-8(%rsp)
 .endm
 
+/* What both return paths check once they hold the guard: the top frame of
+ * the shadow stack (into %rdi) is this return's, its slot at \slot(%rsp),
+ * and was written; room in the chunk (its write position into %r8).
+ * Otherwise a jump to \bail.  Uses %rax and %rcx. */
+.macro EXIT_FRAME slot, bail
+	mov %fs:T_SS_TOP(%rsi), %ecx
+	sub $1, %ecx
+	jb \bail                            /* an empty shadow stack */
+	lea (%rcx,%rcx,4), %rdi
+	shl $3, %rdi
+	add %fs:T_SS(%rsi), %rdi          /* the top frame */
+	lea \slot(%rsp), %rax
+	cmp %rax, E_SLOT(%rdi)
+	jne \bail                           /* frames to drop first, or another stack's */
+	testb $1, E_WRITTEN(%rdi)               /* FNT_SS_WRITTEN */
+	je \bail
+	mov %fs:T_POS(%rsi), %r8
+	cmp %fs:T_LIMIT(%rsi), %r8
+	jae \bail
+.endm
+
+/* The end of an exit whose event is written up to %r8: the depth, then
+ * the position moved on, the pop, the guard released. */
+.macro EXIT_DONE
+	DEPTH_MOVE %rsi, -1, %eax, %rax, %rax  /* before the event counts */
+	mov %r8, %fs:T_POS(%rsi)
+	subl $1, %fs:T_SS_TOP(%rsi)
+	movl $0, %fs:T_BUSY(%rsi)
+.endm
+
 /* The return trampoline's plain case, whole, in assembly: the frame at the
  * top of the shadow stack is this return's (its slot just above %rsp), was
  * written, has no value to capture; recording is on with no filter; the
@@ -179,31 +211,18 @@
  * pause since the thread's last event is short.  Then: the exit event
  * (fnt_event_head's encoding, runtime/event.h), the pop, and the real
  * return.  Otherwise nothing is changed and it goes on at \slow, with the
- * stack as it found it.  The same steps as the second tier's C
- * (exit_frame and leave, runtime/fastpath.c); the guard is taken before
+ * stack as it found it.  The same steps as the general path's
+ * (fnt_fentry_exit, runtime/fentry.c); the guard is taken before
  * any of the thread's state is read, so that a signal handler's events
  * land either wholly before it or are turned away.  The six registers
  * it uses are saved, none else touched.  Fields by runtime/asm-offsets.h,
- * which fastpath.c checks against the structs. */
+ * which asm-offsets.c checks against the structs. */
 .macro EXIT_ASM slow
 	SCRATCH_PUSH
 	/* 48(%rsp): the slot for the real return address, the caller's %rsp at 56(%rsp) */
 	FAST_CLAIM 56, .Lex_unclaimed
-	mov %fs:T_SS_TOP(%rsi), %ecx
-	sub $1, %ecx
-	jb .Lex_bail                            /* an empty shadow stack */
-	lea (%rcx,%rcx,4), %rdi
-	shl $3, %rdi
-	add %fs:T_SS(%rsi), %rdi          /* the top frame */
-	lea 48(%rsp), %rax
-	cmp %rax, E_SLOT(%rdi)
-	jne .Lex_bail                           /* frames to drop first, or another stack's */
-	testb $1, E_WRITTEN(%rdi)               /* FNT_SS_WRITTEN */
-	je .Lex_bail
+	EXIT_FRAME 48, .Lex_bail
 	/* (no value to capture: with no spec anywhere, no frame has a plan) */
-	mov %fs:T_POS(%rsi), %r8
-	cmp %fs:T_LIMIT(%rsi), %r8
-	jae .Lex_bail
 	/* the real return address into its slot now, which the general path
 	 * overwrites if it is taken: the frame is then needed no more, and
 	 * its register holds the function */
@@ -211,10 +230,7 @@
 	mov %rax, 48(%rsp)
 	mov E_FN(%rdi), %rdi
 	EVENT_ASM 1, %rdi, .Lex_bail, ex      /* FNT_K_EXIT */
-	DEPTH_MOVE %rsi, -1, %eax, %rax, %rax  /* before the event counts */
-	mov %r8, %fs:T_POS(%rsi)
-	subl $1, %fs:T_SS_TOP(%rsi)
-	movl $0, %fs:T_BUSY(%rsi)
+	EXIT_DONE
 	SCRATCH_POP
 	RETURN_JMP
 	.cfi_adjust_cfa_offset 56
@@ -226,9 +242,42 @@
 	jmp \slow
 .endm
 
+/* The end of an entry whose event is written up to %r8, with the guard
+ * held and the function in %rdi: the depth, then the position moved on,
+ * the shadow push (with the plan in \plan, when given) and the swap of the
+ * return address at \slot(%rsp) for the return trampoline, the guard
+ * released.  Without \plan, E_PLAN is left as it is: with no spec
+ * anywhere it is 0 in every frame (shadow stacks are mapped zeroed, and a
+ * plan is only ever stored once some function has a spec, when ENTER_ASM
+ * is no longer taken). */
+.macro ENTER_DONE slot, plan
+	DEPTH_MOVE %rsi, 1, %edx, %rdx, %rax   /* before the event counts */
+	mov %r8, %fs:T_POS(%rsi)
+	mov %fs:T_SS_TOP(%rsi), %ecx      /* the shadow push (fnt_shadow_push) */
+	lea (%rcx,%rcx,4), %r8
+	shl $3, %r8
+	add %fs:T_SS(%rsi), %r8           /* its frame */
+	mov \slot(%rsp), %rax
+	mov %rax, E_RET(%r8)
+	lea \slot(%rsp), %rax
+	mov %rax, E_SLOT(%r8)
+	mov %rdi, E_FN(%r8)
+	.ifnb \plan
+	mov \plan, E_PLAN(%r8)
+	.endif
+	shl $32, %rdx
+	or $1, %rdx
+	mov %rdx, E_WRITTEN(%r8)          /* written 1 and the depth, one store (E_DEPTH follows) */
+	add $1, %ecx
+	mov %ecx, %fs:T_SS_TOP(%rsi)
+	lea fnt_return_trampoline(%rip), %rax
+	mov %rax, \slot(%rsp)
+	movl $0, %fs:T_BUSY(%rsi)
+.endm
+
 /* The entry trampolines' plain case, whole, in assembly (the entry twin
- * of EXIT_ASM, with the same steps as the second tier's C, enter_args and
- * arrive in runtime/fastpath.c): recording on with no filter and no call sites, the
+ * of EXIT_ASM, with the same steps as the general path's, fnt_fentry_enter
+ * in runtime/fentry.c): recording on with no filter and no call sites, the
  * thread on its own stack with room on its shadow stack and in its chunk,
  * the guard free, the cycle counter in use, the function in the chunk's
  * address cache and a short pause.  Then the entry event, the shadow push
@@ -245,29 +294,7 @@
 	cmp %fs:T_LIMIT(%rsi), %r8
 	jae .L\id\()_bail
 	EVENT_ASM 0, %rdi, .L\id\()_bail, \id  /* FNT_K_ENTRY */
-	DEPTH_MOVE %rsi, 1, %edx, %rdx, %rax   /* before the event counts */
-	mov %r8, %fs:T_POS(%rsi)
-	mov %fs:T_SS_TOP(%rsi), %ecx      /* the shadow push (fnt_shadow_push) */
-	lea (%rcx,%rcx,4), %r8
-	shl $3, %r8
-	add %fs:T_SS(%rsi), %r8           /* its frame */
-	mov \slot(%rsp), %rax
-	mov %rax, E_RET(%r8)
-	lea \slot(%rsp), %rax
-	mov %rax, E_SLOT(%r8)
-	mov %rdi, E_FN(%r8)
-	/* E_PLAN is left as it is: with no spec anywhere it is 0 in every
-	 * frame (shadow stacks are mapped zeroed, and a plan is only ever
-	 * stored once some function has a spec, when this path is no longer
-	 * taken) */
-	shl $32, %rdx
-	or $1, %rdx
-	mov %rdx, E_WRITTEN(%r8)          /* written 1 and the depth, one store (E_DEPTH follows) */
-	add $1, %ecx
-	mov %ecx, %fs:T_SS_TOP(%rsi)
-	lea fnt_return_trampoline(%rip), %rax
-	mov %rax, \slot(%rsp)
-	movl $0, %fs:T_BUSY(%rsi)
+	ENTER_DONE \slot
 .endm
 
 /* ENTER_ASM's cold part, which the caller places after its return, with
@@ -276,6 +303,195 @@
 .macro ENTER_ASM_COLD slow, id
 	EVENT_NEW_ASM 0, %rdi, .L\id\()_bail, \id
 .L\id\()_bail:
+	movl $0, %fs:T_BUSY(%rsi)
+	jmp \slow
+.endm
+
+/* ---- the same when some function has values to capture ----
+ * With the nine general registers pushed (GP_PUSH: struct fnt_regs at
+ * 0(%rsp)), the common entry and exit in assembly too, the values
+ * included, as the general path writes them (values_fast in
+ * runtime/fentry.h, with every item a fixed-size word): recording on with
+ * no filter and no call sites (fnt_fast_off is A_FAST_ARGS alone), the
+ * thread ready as for ENTER_ASM and EXIT_ASM, and the function's list
+ * plain (fixed-size words of general registers or the stack: L_PLAIN).
+ * Otherwise nothing is changed and the caller pops the frame and goes on
+ * to the general path. */
+
+/* fn's plan (fnt_argspec_find) into %r9, 0 for none.  Uses %rax, %rcx,
+ * %rdx and %r10.  The table is never more than half full (argspec.c), so
+ * the probe meets an empty entry. */
+.macro PLAN_FIND fn, id
+	xor %r9d, %r9d
+	mov fnt_argspec_table(%rip), %r10
+	test %r10, %r10
+	jz .L\id\()_found
+	movabs $0x9E3779B97F4A7C15, %rax
+	imul \fn, %rax
+	shr $A_SPEC_SHIFT, %rax           /* fnt_argspec_hash */
+.L\id\()_probe:
+	lea (%rax,%rax,2), %rcx
+	mov S_ADDR(%r10,%rcx,8), %rdx
+	cmp %rdx, \fn
+	je .L\id\()_match
+	test %rdx, %rdx
+	jz .L\id\()_found
+	add $1, %eax
+	and $A_SPEC_MASK, %eax
+	jmp .L\id\()_probe
+.L\id\()_match:
+	mov S_PLAN(%r10,%rcx,8), %r9
+.L\id\()_found:
+.endm
+
+/* Whether the list at \list(%r9) fits the chunk whose write position is
+ * %r8 in its worst case (values_fast's bound: a NEW event's 11 bytes, the
+ * record's head, length and body, and 8 bytes of zeros); a jump to \bail
+ * if not, or if the list is not plain.  Uses %rax, %rcx, %rdx. */
+.macro VALUES_ROOM list, bail
+	cmpb $0, \list+L_PLAIN(%r9)
+	je \bail
+	movzwl \list+L_MAX(%r9), %eax
+	movzbl \list+L_LEN_LEN(%r9), %ecx
+	lea 20(%r8,%rax), %rax
+	add %rcx, %rax
+	mov %fs:T_LIMIT(%rsi), %rdx
+	add $A_CHUNK_SLACK, %rdx
+	cmp %rdx, %rax
+	ja \bail
+.endm
+
+/* With %r8 just past the event's head: the record (head byte \head) of the
+ * list at \list(%r9), its length first, then each item's word from the
+ * register frame at 0(%rsp) or the stack slot \slot(%rsp) + 8 * k, moved
+ * on by its size (the next item overwrites the rest), zeros past the body,
+ * and the head byte last; %r8 moves past the record.  Uses %rax, %rcx,
+ * %rdx, %r10 and %r11. */
+.macro VALUES_PUT list, head, slot, id
+	movzwl \list+L_MAX(%r9), %edx
+	movzbl \list+L_LEN_LEN(%r9), %ecx
+	shl %cl, %rdx
+	lea -1(%rcx), %eax
+	bts %rax, %rdx                    /* fnt_varint_pack(max, len_len) */
+	mov %rdx, 1(%r8)
+	lea 1(%r8,%rcx), %r10             /* the body */
+	xor %r11d, %r11d
+	jmp .L\id\()_next
+.L\id\()_item:
+	movzbl \list+L_SRC(%r9,%r11), %eax
+	test $A_PLAN_STACK, %al
+	jnz .L\id\()_stack
+	mov (%rsp,%rax,8), %rdx
+.L\id\()_put:
+	mov %rdx, (%r10)
+	movzbl \list+L_SIZE(%r9,%r11), %eax
+	add %rax, %r10
+	add $1, %r11d
+.L\id\()_next:
+	movzbl \list+L_N(%r9), %eax
+	cmp %eax, %r11d
+	jb .L\id\()_item
+	movq $0, (%r10)                   /* past the body: zeros, as past every event */
+	movb $\head, (%r8)
+	mov %r10, %r8
+.endm
+
+/* the rare source of VALUES_PUT, placed by the caller after its return */
+.macro VALUES_PUT_COLD slot, id
+.L\id\()_stack:
+	and $(A_PLAN_STACK - 1), %eax
+	mov \slot(%rsp,%rax,8), %rdx
+	jmp .L\id\()_put
+.endm
+
+/* ENTER_ASM with some function's values to capture: the function in %rdi
+ * and its return-address slot at \slot(%rsp), above the GP_PUSH frame.
+ * The entry event, with its ARGS record when the function has a plan, the
+ * shadow push with the plan (or 0) and the swap; or nothing changed and a
+ * jump to \slow. */
+.macro ENTER_VALUES_ASM slot, slow, id
+	FAST_CLAIM \slot, \slow
+	mov %fs:T_SS_TOP(%rsi), %ecx
+	cmp %fs:T_SS_CAP(%rsi), %ecx
+	je .L\id\()_bail
+	mov %fs:T_POS(%rsi), %r8
+	cmp %fs:T_LIMIT(%rsi), %r8
+	jae .L\id\()_bail
+	PLAN_FIND %rdi, \id\()p
+	test %r9, %r9
+	jz .L\id\()_ev
+	VALUES_ROOM P_ARGS, .L\id\()_bail
+.L\id\()_ev:
+	EVENT_ASM 0, %rdi, .L\id\()_bail, \id  /* FNT_K_ENTRY */
+	test %r9, %r9
+	jz .L\id\()_novalues
+	VALUES_PUT P_ARGS, A_ARGS_HEAD, \slot, \id\()v
+.L\id\()_novalues:
+	ENTER_DONE \slot, %r9
+.endm
+
+/* its cold part, placed by the caller after its return */
+.macro ENTER_VALUES_ASM_COLD slot, slow, id
+	VALUES_PUT_COLD \slot, \id\()v
+	EVENT_NEW_ASM 0, %rdi, .L\id\()_bail, \id
+.L\id\()_bail:
+	movl $0, %fs:T_BUSY(%rsi)
+	jmp \slow
+.endm
+
+/* EXIT_ASM with some function's values to capture, in the return
+ * trampoline once it has made room for the real return address (72(%rsp)
+ * after GP_PUSH; the caller's %rsp at 80(%rsp)): the exit event, with its
+ * RETVAL record when the frame's plan has one, the pop and the real
+ * return; or nothing changed but that slot, and a jump to \slow. */
+.macro EXIT_VALUES_ASM slow
+	FAST_CLAIM 80, \slow
+	EXIT_FRAME 72, .Lxv_bail
+	mov E_PLAN(%rdi), %r9
+	test %r9, %r9
+	jz .Lxv_ev
+	/* the return list in brief, in the plan's line the entry read */
+	movzbl P_RET1+R1_KIND(%r9), %eax
+	test %eax, %eax
+	je .Lxv_none                            /* FNT_RET1_NONE: no return value to capture */
+	cmp $1, %eax
+	je .Lxv_ev                              /* FNT_RET1_ONE: one word, which always fits */
+	VALUES_ROOM P_RET, .Lxv_bail
+	jmp .Lxv_ev
+.Lxv_none:
+	xor %r9d, %r9d
+.Lxv_ev:
+	mov E_RET(%rdi), %rax
+	mov %rax, 72(%rsp)
+	mov E_FN(%rdi), %rdi
+	EVENT_ASM 1, %rdi, .Lxv_bail, xv      /* FNT_K_EXIT */
+	test %r9, %r9
+	jz .Lxv_novalues
+	cmpb $1, P_RET1+R1_KIND(%r9)
+	jne .Lxv_list
+	/* FNT_RET1_ONE: the RETVAL record of one word, as VALUES_PUT writes it:
+	 * its 1-byte length, the register's word moved on by its size, zeros */
+	movzbl P_RET1+R1_SRC(%r9), %eax
+	mov (%rsp,%rax,8), %rdx
+	mov %rdx, 2(%r8)
+	movzbl P_RET1+R1_SIZE(%r9), %eax
+	lea 1(%rax,%rax), %ecx            /* fnt_varint_pack(size, 1) */
+	mov %cl, 1(%r8)
+	lea 2(%r8,%rax), %r10
+	movq $0, (%r10)
+	movb $A_RETVAL_HEAD, (%r8)
+	mov %r10, %r8
+.Lxv_novalues:
+	EXIT_DONE
+	GP_POP
+	RETURN_JMP
+	.cfi_adjust_cfa_offset 80
+	VALUES_PUT_COLD 80, xvv
+.Lxv_list:
+	VALUES_PUT P_RET, A_RETVAL_HEAD, 80, xvv
+	jmp .Lxv_novalues
+	EVENT_NEW_ASM 1, %rdi, .Lxv_bail, xv
+.Lxv_bail:
 	movl $0, %fs:T_BUSY(%rsi)
 	jmp \slow
 .endm
@@ -418,18 +634,28 @@ __fentry__:
 	ENTER_ASM_COLD 6f, fe
 6:	SCRATCH_POP
 	jmp 1f
-3:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
-	jz 1f
-2:	/* values to capture: the general registers, as struct fnt_regs begins */
+3:	cmpl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jne 1f                            /* something else than values asks for C */
+	/* values to capture: the general registers, as struct fnt_regs begins */
 	GP_PUSH
-	mov %rsp, %rdi
-	mov 72(%rsp), %rsi          /* address just past the call in the function */
-	lea 80(%rsp), %rdx          /* the function's return-address slot */
-	call fnt_fentry_args_fast
-	test %eax, %eax
+	mov 72(%rsp), %rdi                /* address just past the call in the function */
+	cmpw $0x5a41, (%rdi)
+	je 12f                            /* a nested function's */
+	cmpw $0x15ff, -6(%rdi)            /* the function's first byte, as above */
+	je 17f
+	sub $5, %rdi
+18:	cmpl $0xfa1e0ff3, -4(%rdi)
+	je 19f
+15:	ENTER_VALUES_ASM 80, 12f, fv
 	GP_POP
-	jnz 1f
 	ret
+	.cfi_adjust_cfa_offset 72
+17:	sub $6, %rdi
+	jmp 18b
+19:	sub $4, %rdi
+	jmp 15b
+	ENTER_VALUES_ASM_COLD 80, 12f, fv
+12:	GP_POP
 1:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
@@ -466,19 +692,17 @@ fnt_prologue_entry:
 	ENTER_ASM_COLD 6f, pe
 6:	SCRATCH_POP
 	jmp 1f
-3:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
-	jz 1f
-2:
+3:	cmpl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jne 1f
 	GP_PUSH
-	mov %rsp, %rdi
-	mov 72(%rsp), %rsi
-	sub $13, %rsi               /* the .quad */
-	lea 80(%rsp), %rdx          /* the function's return-address slot */
-	call fnt_prologue_args_fast
-	test %eax, %eax
+	mov 72(%rsp), %rdi
+	mov -13(%rdi), %rdi               /* the function */
+	ENTER_VALUES_ASM 80, 12f, pv
 	GP_POP
-	jnz 1f
 	ret
+	.cfi_adjust_cfa_offset 72
+	ENTER_VALUES_ASM_COLD 80, 12f, pv
+12:	GP_POP
 1:
 	SAVE_ALL
 	mov %rsp, %rdi              /* struct fnt_regs * */
@@ -518,18 +742,16 @@ fnt_libcall_entry:
 	ENTER_ASM_COLD 6f, le
 6:	SCRATCH_POP
 	jmp 1f
-3:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
-	jz 1f
-2:
+3:	cmpl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jne 1f
 	GP_PUSH
-	mov %rsp, %rdi
-	mov 8(%r11), %rsi
-	lea 72(%rsp), %rdx          /* the caller's return-address slot */
-	call fnt_args_fast
-	test %eax, %eax
-	GP_POP
-	jnz 1f
-	jmp *(%r11)
+	mov 8(%r11), %rdi                 /* the GOT slot: the event's function */
+	ENTER_VALUES_ASM 72, 12f, lv
+	GP_POP                            /* (%r11 again) */
+	jmp *(%r11)                       /* the real function */
+	.cfi_adjust_cfa_offset 72
+	ENTER_VALUES_ASM_COLD 72, 12f, lv
+12:	GP_POP
 1:
 fnt_libcall_entry_slow:
 	SAVE_ALL
@@ -579,22 +801,13 @@ fnt_return_trampoline:
 	cmpl $0, fnt_fast_off(%rip)
 	jne 5f
 	EXIT_ASM 3f
-5:	testl $A_FAST_ARGS, fnt_fast_off(%rip)
-	jz 3f
-4:	/* some function has values to capture (this frame a return value, maybe):
-	 * the general registers, as struct fnt_regs begins */
+5:	cmpl $A_FAST_ARGS, fnt_fast_off(%rip)
+	jne 3f                            /* something else than values asks for C */
+	/* some function has values to capture (this frame a return value,
+	 * maybe): the general registers, as struct fnt_regs begins */
 	GP_PUSH
-	mov %rsp, %rdi
-	lea 80(%rsp), %rsi          /* the caller's %rsp after the return */
-	call fnt_exit_ret_fast
-	test %rax, %rax
-	jz 2f
-	mov %rax, 72(%rsp)
-	GP_POP
-	RETURN_JMP
-	.cfi_adjust_cfa_offset 80
-2:
-	GP_POP
+	EXIT_VALUES_ASM 6f
+6:	GP_POP
 3:
 	SAVE_ALL
 	mov %rsp, %rdi

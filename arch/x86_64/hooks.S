@@ -23,7 +23,7 @@
  * released.  Any other case
  * jumps to the C hook with rdi and rsi as they came, the guard released
  * and nothing written.  Field offsets: runtime/asm-offsets.h, checked
- * against the structs by fastpath.c.
+ * against the structs by asm-offsets.c.
  */
 #include "runtime/asm-offsets.h"
 #include "arch/x86_64/event-asm.h"

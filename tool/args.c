@@ -267,10 +267,10 @@ static inline uint64_t load_width(const uint8_t *p, unsigned w)
 	}
 }
 
-/* one item at *pp (advanced); returns -1 when the payload is short.
- * wide: a fixed-size item takes 8 bytes (format versions before 4) */
+/* one item at *pp (advanced), of a trace of format `version`; returns -1
+ * when the payload is short */
 static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *text, size_t tlen,
-		   const uint8_t **pp, const uint8_t *end, int wide)
+		   const uint8_t **pp, const uint8_t *end, uint32_t version)
 {
 	const uint8_t *p = *pp;
 	uint64_t v;
@@ -316,7 +316,7 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 		*pp = p;
 		return 0;
 	}
-	unsigned w = wide ? 8 : it->size;
+	unsigned w = fnt_argspec_item_width(it, version);
 	if ((size_t)(end - p) < w)
 		return -1;
 	v = load_width(p, w);
@@ -375,10 +375,11 @@ static int put_item(struct sbuf *b, const struct fnt_arg_item *it, const char *t
 #define SPEC_CACHE 256
 struct args_spec {                   /* what each line reads first, the rest after */
 	const char *key;                 /* the text; NULL when the slot is empty (first: args_spec_holds) */
-	uint8_t wide;                    /* fixed-size items take 8 bytes (format versions before 4) */
+	uint32_t version;                /* the trace's format version (fnt_argspec_item_width) */
 	/* [0] arguments, [1] return value: how many items, and whether each
 	 * is a plain integer (int, unsigned or hex: its size's bytes of
-	 * payload, or 8 when wide; at most 55 bytes of text with its name),
+	 * payload, or 8 before format version 4; at most 55 bytes of text
+	 * with its name),
 	 * which args_format writes without put_item's checks from `ops`, the
 	 * side's items in order */
 	uint8_t n_side[2], ints[2];
@@ -399,10 +400,10 @@ struct args_spec {                   /* what each line reads first, the rest aft
 static struct args_spec *spec_cache;
 _Static_assert(__builtin_offsetof(struct args_spec, key) == 0, "args_spec_holds reads the key first");
 
-static int spec_parse(const char *spec_text, int wide, struct args_spec *ps)
+static int spec_parse(const char *spec_text, uint32_t version, struct args_spec *ps)
 {
 	size_t n = strlen(spec_text);
-	ps->wide = (uint8_t)wide;
+	ps->version = version;
 	memset(&ps->spec, 0, sizeof(ps->spec));
 	if (n > UINT16_MAX || fnt_argspec_parse(spec_text, n, &ps->spec))
 		return -1;
@@ -425,7 +426,7 @@ static int spec_parse(const char *spec_text, int wide, struct args_spec *ps)
 		op->name_len = side ? 0 : (uint8_t)strnlen(it->name, sizeof(it->name) - 1);
 		op->fmt = it->fmt;
 		op->shift = (uint8_t)(64u - (it->size >= 8 ? 64u : it->size * 8u));
-		op->width = (uint8_t)(wide ? 8 : it->size);
+		op->width = (uint8_t)fnt_argspec_item_width(it, version);
 		if (it->fmt != FNT_FMT_INT && it->fmt != FNT_FMT_UINT && it->fmt != FNT_FMT_HEX)
 			ps->ints[side] = 0;
 	}
@@ -440,13 +441,13 @@ static int spec_parse(const char *spec_text, int wide, struct args_spec *ps)
 }
 
 /* a spec not in the cache: parsed into its slot */
-static __attribute__((noinline)) const struct args_spec *spec_load(const char *spec_text, int wide)
+static __attribute__((noinline)) const struct args_spec *spec_load(const char *spec_text, uint32_t version)
 {
 	if (!spec_cache)
 		spec_cache = xcalloc(SPEC_CACHE, sizeof(*spec_cache));
 	struct args_spec *ps = &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE];
 	ps->key = NULL;
-	if (spec_parse(spec_text, wide, ps))
+	if (spec_parse(spec_text, version, ps))
 		return NULL;
 	ps->key = spec_text;
 	return ps;
@@ -455,10 +456,12 @@ static __attribute__((noinline)) const struct args_spec *spec_load(const char *s
 const struct args_spec *args_spec(const char *spec_text, uint32_t version)
 {
 	const struct args_spec *ps = spec_cache ? &spec_cache[((uintptr_t)spec_text >> 3) % SPEC_CACHE] : NULL;
-	int wide = version < FNT_FORMAT_ARGS_SIZED;
 	if (!spec_text)
 		return NULL;
-	return ps && ps->key == spec_text && ps->wide == wide ? ps : spec_load(spec_text, wide);
+	/* the layout changed once: a spec parsed for a version on the same
+	 * side of it reads the same */
+	int same = ps && (ps->version >= FNT_FORMAT_ARGS_SIZED) == (version >= FNT_FORMAT_ARGS_SIZED);
+	return same && ps->key == spec_text ? ps : spec_load(spec_text, version);
 }
 
 void args_forget(void)
@@ -531,7 +534,7 @@ static __attribute__((noinline)) size_t items_format(const struct args_spec *ps,
 			sb_put(&b, it->name, strlen(it->name));
 			sb_put(&b, "=", 1);
 		}
-		if (short_ || (!payload && fnt_argspec_item_max(it)) || put_item(&b, it, itext, tlen, &p, end, ps->wide)) {
+		if (short_ || (!payload && fnt_argspec_item_max(it)) || put_item(&b, it, itext, tlen, &p, end, ps->version)) {
 			short_ = 1;
 			sb_put(&b, "?", 1);
 		}

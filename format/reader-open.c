@@ -1111,7 +1111,8 @@ int trace_open_buffer(struct trace **out, const uint8_t *buf, size_t len, char *
 		free(t->procs[0].modules);
 		free(t->procs[0].filters);
 		for (size_t i = 0; i < t->procs[0].n_argspecs; i++)
-			free(t->procs[0].argspecs[i].text);
+			if (!t->procs[0].argspecs[i].shared)
+				free(t->procs[0].argspecs[i].text);
 		free(t->procs[0].argspecs);
 		free(t->procs[0].libcalls);
 		t->procs[0].map = NULL;
@@ -1160,7 +1161,8 @@ void trace_close(struct trace *t)
 			free(p->patches[k].name);
 		free(p->patches);
 		for (size_t k = 0; k < p->n_argspecs; k++)
-			free(p->argspecs[k].text);
+			if (!p->argspecs[k].shared)
+				free(p->argspecs[k].text);
 		free(p->argspecs);
 		free(p->argspec_hash);
 		free(p->libcalls);
@@ -1203,6 +1205,39 @@ static inline size_t argspec_slot(const struct trace_process *p, uint64_t addr)
 	return (size_t)(fnt_mix64(addr ^ p->trace->hash_seed) >> p->argspec_shift);
 }
 
+/* Equal texts made one, the first entry's: the views cache what they parse
+ * of a spec by its text's address (tool/args.c), and a glob gives every
+ * function it names the same text (`-A '*@arg1'`: thousands).  A seeded
+ * hash, and at most 64 probes an entry (past them an entry keeps its own
+ * text), so that a trace cannot make this quadratic. */
+static void argspec_share(struct trace_process *p, unsigned bits)
+{
+	size_t mask = ((size_t)1 << bits) - 1;
+	uint32_t *h = xrealloc_(NULL, (mask + 1) * sizeof(*h));
+	memset(h, 0, (mask + 1) * sizeof(*h));
+	for (size_t i = 0; i < p->n_argspecs; i++) {
+		struct trace_argspec *a = &p->argspecs[i];
+		uint64_t x = p->trace->hash_seed;
+		for (const unsigned char *c = (const unsigned char *)a->text; *c; c++)
+			x = fnt_mix64(x ^ *c);
+		size_t k = (size_t)x & mask;
+		for (int probe = 0; probe < 64; probe++, k = (k + 1) & mask) {
+			if (!h[k]) {
+				h[k] = (uint32_t)(i + 1);
+				break;
+			}
+			struct trace_argspec *b = &p->argspecs[h[k] - 1];
+			if (!strcmp(a->text, b->text)) {
+				free(a->text);
+				a->text = b->text;
+				a->shared = 1;
+				break;
+			}
+		}
+	}
+	free(h);
+}
+
 /* Every view that shows values looks a function's spec up at each of its
  * events: a hash of the sorted entries, each address once, at its first
  * entry (the one a binary search for the leftmost match finds). */
@@ -1213,6 +1248,7 @@ static void argspec_hash_build(struct trace_process *p)
 		return;
 	while ((1ull << bits) < 2 * (uint64_t)p->n_argspecs)
 		bits++;
+	argspec_share(p, bits);
 	p->argspec_shift = 64 - bits;
 	p->argspec_hash = xrealloc_(NULL, ((size_t)1 << bits) * sizeof(*p->argspec_hash));
 	memset(p->argspec_hash, 0, ((size_t)1 << bits) * sizeof(*p->argspec_hash));

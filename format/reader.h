@@ -80,7 +80,8 @@ struct trace_thread {
 
 struct trace_argspec {              /* ARGSPEC meta record: the items captured for a function */
 	uint64_t addr;              /* runtime address of the function */
-	char *text;                 /* format/argspec.h item list */
+	char *text;                 /* format/argspec.h item list; equal texts are one (argspec_share) */
+	int shared;                 /* text is an earlier entry's: not freed with this one */
 };
 
 struct trace_process {

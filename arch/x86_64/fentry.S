@@ -244,12 +244,12 @@
 
 /* The end of an entry whose event is written up to %r8, with the guard
  * held and the function in %rdi: the depth, then the position moved on,
- * the shadow push (with the plan in \plan, when given) and the swap of the
- * return address at \slot(%rsp) for the return trampoline, the guard
- * released.  Without \plan, E_PLAN is left as it is: with no spec
- * anywhere it is 0 in every frame (shadow stacks are mapped zeroed, and a
- * plan is only ever stored once some function has a spec, when ENTER_ASM
- * is no longer taken). */
+ * the shadow push with the plan \plan (a register, or $0 for none) and the
+ * swap of the return address at \slot(%rsp) for the return trampoline,
+ * the guard released.  ENTER_ASM stores its $0 too: a frame it pushes
+ * after a spec appeared (a dlopen on another thread between its test of
+ * fnt_fast_off and its guard) may reuse a slot that a signal handler's
+ * call with a plan left, and its exit then reads the plan. */
 .macro ENTER_DONE slot, plan
 	DEPTH_MOVE %rsi, 1, %edx, %rdx, %rax   /* before the event counts */
 	mov %r8, %fs:T_POS(%rsi)
@@ -262,9 +262,7 @@
 	lea \slot(%rsp), %rax
 	mov %rax, E_SLOT(%r8)
 	mov %rdi, E_FN(%r8)
-	.ifnb \plan
-	mov \plan, E_PLAN(%r8)
-	.endif
+	movq \plan, E_PLAN(%r8)
 	shl $32, %rdx
 	or $1, %rdx
 	mov %rdx, E_WRITTEN(%r8)          /* written 1 and the depth, one store (E_DEPTH follows) */
@@ -294,7 +292,7 @@
 	cmp %fs:T_LIMIT(%rsi), %r8
 	jae .L\id\()_bail
 	EVENT_ASM 0, %rdi, .L\id\()_bail, \id  /* FNT_K_ENTRY */
-	ENTER_DONE \slot
+	ENTER_DONE \slot, $0
 .endm
 
 /* ENTER_ASM's cold part, which the caller places after its return, with

@@ -396,6 +396,7 @@ static void parse_meta(struct trace_process *p, const uint8_t *d, size_t len)
 				p->argspecs = grow_(p->argspecs, p->n_argspecs, sizeof(*p->argspecs));
 				struct trace_argspec *a = &p->argspecs[p->n_argspecs++];
 				a->addr = ma.addr;
+				a->shared = 0;
 				a->text = xrealloc_(NULL, tl + 1);
 				memcpy(a->text, text, tl);
 				a->text[tl] = 0;

@@ -305,8 +305,8 @@ extern int fnt_use_tsc FNT_HIDDEN;
  * fentry.S) must leave an event to C: --callsite, record-time filters, no
  * cycle counter (or not set up yet), fnt_disable(), or some function with
  * values to capture (then the trampolines' assembly takes the values' own
- * common case, ENTER_VALUES_ASM, when this bit is the only one).  One word, so that the hot path reads one word
- * and tests it once.  FNT_FAST_PAUSED changes both ways at any time (each
+ * common case, ENTER_VALUES_ASM, when this bit is the only one).  One
+ * word, so that the hot path reads one word and tests it once.  FNT_FAST_PAUSED changes both ways at any time (each
  * change one atomic operation); the other bits are set at start-up and
  * only ever added to afterwards (the switch to the monotonic clock, the
  * first spec). */

@@ -459,7 +459,7 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 		if (!fnt_gate_skip(t, fn, 0)) {
 			depth = t->depth;
 			if (unlikely(fnt_argspec_count) && (plan = fnt_argspec_find(fn)) != NULL) {
-				if (!values_fast(t, &plan->args, fn, (const uint64_t *)r, slot, 0, 0))
+				if (!values_fast(t, &plan->args, fn, (const uint64_t *)r, slot, 0))
 					args_slow(t, plan, fn, site, r, slot);
 			} else {
 				fnt_event_write(t, fn, site, 0);   /* releases the guard */
@@ -489,7 +489,7 @@ static inline __attribute__((always_inline)) void shadow_enter(struct fnt_regs *
 		}
 		uint32_t off_epoch = t->off_epoch;
 		int32_t off_rel = t->off_rel;
-		int rc = values_fast(t, &plan->args, fn, (const uint64_t *)r, slot, 0, 0) ? 0 : args_slow(t, plan, fn, site, r, slot);
+		int rc = values_fast(t, &plan->args, fn, (const uint64_t *)r, slot, 0) ? 0 : args_slow(t, plan, fn, site, r, slot);
 		/* (a trace_off trigger on fn: not recorded, and left alone, as
 		 * below; it counted the call as entered while off, whose return
 		 * is not seen.  Counted, it took the next return of a written
@@ -969,7 +969,7 @@ static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, 
 			t->busy = 0;
 			return;
 		}
-		if (e.plan && e.plan->ret.max && (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1, 0) || ret_slow(t, e.plan, e.fn, r) <= 0)) {
+		if (e.plan && e.plan->ret.max && (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0)) {
 			barrier();
 			t->busy = 0;
 			return;
@@ -981,7 +981,7 @@ static void exit_event(struct fnt_thread *t, const struct fnt_shadow_entry *ep, 
 	if (e.plan && e.plan->ret.max && !t->busy && !fnt_paused()) {
 		t->busy = 1;
 		barrier();
-		if (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1, 0) || ret_slow(t, e.plan, e.fn, r) <= 0) {
+		if (values_fast(t, &e.plan->ret, e.fn, (const uint64_t *)r, NULL, 1) || ret_slow(t, e.plan, e.fn, r) <= 0) {
 			barrier();
 			t->busy = 0;
 			return;

@@ -102,11 +102,12 @@ fnt_shadow_push(struct fnt_thread *t, uintptr_t fn, uintptr_t *slot, const struc
  * body.  Values go straight from the register frame into the chunk; a
  * string is copied into it, bounded by FNT_ARG_STR_MAX.  Returns 0 when it
  * wrote nothing: the caller takes the general path (fnt_event_ext).  w:
- * the register frame's words (struct fnt_regs); fixed_only: the caller
- * made sure the list has no string (then nothing here calls out). */
+ * the register frame's words (struct fnt_regs).  Its fixed-size case has
+ * an assembly twin, VALUES_PUT (arch/x86_64/fentry.S), which must write
+ * the same bytes (tests/cases/args-asm-parity). */
 static inline __attribute__((always_inline)) int
 values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn, const uint64_t *w,
-	    const uintptr_t *slot, const int is_exit, const int fixed_only)
+	    const uintptr_t *slot, const int is_exit)
 {
 	uint8_t *p = t->pos, *q, *body;
 	uint64_t v, x;
@@ -120,7 +121,7 @@ values_fast(struct fnt_thread *t, const struct fnt_argplan_list *l, uintptr_t fn
 		return 0;
 	p += len;
 	body = q = p + 1 + l->len_len;
-	if (fixed_only || !l->n_str) {
+	if (!l->n_str) {
 		/* fixed size: the length is known (each item's size), and
 		 * stored before the body */
 		x = fnt_varint_pack(l->max, l->len_len);

@@ -273,6 +273,19 @@
 	movl $0, %fs:T_BUSY(%rsi)
 .endm
 
+/* What both entry paths check first: the guard claimed (FAST_CLAIM, or
+ * \slow with nothing changed), room on the shadow stack and in the chunk
+ * (its write position into %r8), else \bail with the guard held. */
+.macro ENTER_READY slot, slow, bail
+	FAST_CLAIM \slot, \slow
+	mov %fs:T_SS_TOP(%rsi), %ecx
+	cmp %fs:T_SS_CAP(%rsi), %ecx
+	je \bail                            /* full, or no shadow stack yet (its capacity is then 0) */
+	mov %fs:T_POS(%rsi), %r8
+	cmp %fs:T_LIMIT(%rsi), %r8
+	jae \bail
+.endm
+
 /* The entry trampolines' plain case, whole, in assembly (the entry twin
  * of EXIT_ASM, with the same steps as the general path's, fnt_fentry_enter
  * in runtime/fentry.c): recording on with no filter and no call sites, the
@@ -284,13 +297,7 @@
  * (SCRATCH_PUSH) and put the function in %rdi; otherwise nothing is changed
  * and it goes to \slow. */
 .macro ENTER_ASM slot, slow, id
-	FAST_CLAIM \slot, \slow
-	mov %fs:T_SS_TOP(%rsi), %ecx
-	cmp %fs:T_SS_CAP(%rsi), %ecx
-	je .L\id\()_bail                            /* full, or no shadow stack yet (its capacity is then 0) */
-	mov %fs:T_POS(%rsi), %r8
-	cmp %fs:T_LIMIT(%rsi), %r8
-	jae .L\id\()_bail
+	ENTER_READY \slot, \slow, .L\id\()_bail
 	EVENT_ASM 0, %rdi, .L\id\()_bail, \id  /* FNT_K_ENTRY */
 	ENTER_DONE \slot, $0
 .endm
@@ -408,13 +415,7 @@
  * shadow push with the plan (or 0) and the swap; or nothing changed and a
  * jump to \slow. */
 .macro ENTER_VALUES_ASM slot, slow, id
-	FAST_CLAIM \slot, \slow
-	mov %fs:T_SS_TOP(%rsi), %ecx
-	cmp %fs:T_SS_CAP(%rsi), %ecx
-	je .L\id\()_bail
-	mov %fs:T_POS(%rsi), %r8
-	cmp %fs:T_LIMIT(%rsi), %r8
-	jae .L\id\()_bail
+	ENTER_READY \slot, \slow, .L\id\()_bail
 	PLAN_FIND %rdi, \id\()p
 	test %r9, %r9
 	jz .L\id\()_ev

@@ -36,6 +36,9 @@ units() {          # units BUILD: every unit test binary of that build
 	return $rc
 }
 
+# a passed case's traces are deleted as it passes (tests/run.py), so the
+# suite needs about 2 GB at most; say what there is, for a failure's reader
+echo "check: $(df -Ph . | awk 'NR == 2 { print $4 }') free on $(df -P . | awk 'NR == 2 { print $6 }')"
 stage "build" make -j"$J" all unit
 stage "unit tests" units build
 stage "end-to-end" python3 tests/run.py --build build -j "$J"

@@ -235,12 +235,16 @@ def compare(case, name, compiler, actual, update, first):
         raise AssertionError("output differs from %s:\n%s" % (os.path.relpath(path, ROOT), diff[:6000]))
 
 
+def work_dir(args, case, build):
+    return os.path.join(ROOT, "tests", "out", os.path.basename(args.build), case, build)
+
+
 def run_case(case, build, args, fntrace):
     with open(os.path.join(CASES, case, "case.json")) as f:
         cfg = json.load(f)
     if build not in cfg.get("builds", BUILDS):
         return None
-    work = os.path.join(ROOT, "tests", "out", os.path.basename(args.build), case, build)
+    work = work_dir(args, case, build)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     compile_case(case, cfg, build, work)
@@ -284,11 +288,25 @@ def run_case(case, build, args, fntrace):
     return True
 
 
+def forget(args, case, build):
+    """A passed case's traces go: the whole suite's come to some 15 GB, more
+    than a CI machine may have free. A failed case's stay, to look at."""
+    if not args.keep:
+        work = work_dir(args, case, build)
+        shutil.rmtree(work, ignore_errors=True)
+        try:
+            os.rmdir(os.path.dirname(work))     # the case's, once its last build went
+        except OSError:
+            pass
+
+
 def main():
     ap = argparse.ArgumentParser(description="fntrace end-to-end tests")
     ap.add_argument("--build", default="build", help="build directory holding fntrace (default: build)")
     ap.add_argument("--update", action="store_true", help="rewrite golden files from the first build")
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--keep", action="store_true",
+                    help="keep every case's work directory (by default only a failed case's is kept)")
     ap.add_argument("names", nargs="*", help="only cases whose name contains one of these")
     args = ap.parse_args()
     # the cases' programs get signals' default actions: a suite started
@@ -319,9 +337,11 @@ def main():
                     continue
                 passed += 1
                 print("ok   %-22s %s" % (c, b), flush=True)
+                forget(args, c, b)
             except Skip as e:
                 skipped += 1
                 print("skip %-22s %s: %s" % (c, b, e), flush=True)
+                forget(args, c, b)
             except AssertionError as e:
                 failed += 1
                 # (where, when the assertion says nothing else)

@@ -516,16 +516,23 @@ static int h_hidden(struct calls_walk *w, const struct tstack *s, const struct f
 
 /* A backtrace trigger's stack: the frames open at the entry of the call at
  * index i, that call first (at read time they are the stack) */
-static void trigger_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
+static void trigger_stack_(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
 {
 	const struct frame *f = fs_at(&s->fs, i);
 	uint32_t funcs[FNT_STACK_MAX];
 	size_t n = 0;
-	if (!(f->trig & TRIG_BACKTRACE) || !f->begun || !w->ops->stack)
+	if (!f->begun || !w->ops->stack)
 		return;
 	for (size_t k = i + 1; k > 0 && n < FNT_STACK_MAX; k--)
 		funcs[n++] = fs_at(&s->fs, k - 1)->func;
 	w->ops->stack(w->ctx, th, NULL, funcs, n, f->start_ns, f->depth + 1);
+}
+
+/* (the test inline: at every entry, and hardly ever a backtrace trigger) */
+static inline void trigger_stack(struct calls_walk *w, struct trace_thread *th, struct tstack *s, size_t i)
+{
+	if (fs_at(&s->fs, i)->trig & TRIG_BACKTRACE)
+		trigger_stack_(w, th, s, i);
 }
 
 /* The frame at index i, begun after its entry (-C, -t, --since): its

@@ -480,13 +480,11 @@ static inline char *retval_at(char *p, const struct args_spec *spec, const struc
 	return p + 3 + n;
 }
 
-static int values_line(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
-		       const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
+static int values_line_(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
+			const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
 {
 	const char *text;
 	const struct args_spec *spec;
-	if (!th->proc->n_argspecs)
-		return 0;
 	struct spec_slot *ss = &r->specs[f->func % 64];
 	if (f->addr == ss->addr && th->proc == ss->proc) {
 		text = ss->spec;
@@ -544,6 +542,15 @@ static int values_line(struct replay *r, struct trace_thread *th, const uint64_t
 	srcline(r, f);
 	newline(r);
 	return 1;
+}
+
+/* a line with the call's values, if its process has any spec (else 0, and
+ * the caller prints the plain line): the test inline, since most traces
+ * have none and every line of replay asks */
+static inline int values_line(struct replay *r, struct trace_thread *th, const uint64_t *dur, uint64_t ns, int depth,
+			      const struct frame *f, int kind, enum call_end how, const char *why, size_t why_len)
+{
+	return th->proc->n_argspecs && values_line_(r, th, dur, ns, depth, f, kind, how, why, why_len);
 }
 
 /* per-thread look-ahead, hung on the thread */

@@ -412,6 +412,17 @@ static void add_argspec(char **env, const char *opt, const char *val, int is_ret
 	strcpy(*env + old, val);
 }
 
+/* an option's values as record passes them on ("a@arg1;b@retval"), for a
+ * message that quotes each: "a@arg1', 'b@retval" (malloc'ed) */
+static char *quoted_list(const char *values)
+{
+	char *list = xmalloc(3 * strlen(values) + 1), *q = list;
+	for (const char *p = values; *p; p++)
+		q = *p == ';' ? stpcpy(q, "', '") : (*q = *p, q + 1);
+	*q = 0;
+	return list;
+}
+
 /* -A/-R given and no function got a spec (no ARGSPEC record in any file
  * of the trace): every glob named nothing that was loaded; say so, as the
  * views do for -F globs that match nothing.  (Globs that matched while
@@ -427,13 +438,31 @@ static void argspecs_matched(const char *dir, const char *specs)
 		n += t->procs[i].n_argspecs;
 	trace_close(t);
 	if (!n) {
-		char *list = xmalloc(3 * strlen(specs) + 1), *q = list;
-		for (const char *p = specs; *p; p++)     /* "a@arg1;b@retval" -> "a@arg1', 'b@retval" */
-			q = *p == ';' ? stpcpy(q, "', '") : (*q = *p, q + 1);
-		*q = 0;
+		char *list = quoted_list(specs);
 		warning("-A/-R: no values were recorded: '%s' matched no function that can show them (one built "
 			"with -pg -mfentry or patchable entries, or a library call), as 'fntrace report' names "
 			"functions", list);
+		free(list);
+	}
+}
+
+/* -P given and no function patched or skipped in any process: every glob
+ * named nothing in the program or its own libraries (a comma list is one
+ * glob, which matches no name); say so, as for -A/-R, or the trace is
+ * silently without them */
+static void patches_matched(const char *dir, const char *globs)
+{
+	struct trace *t;
+	struct patch_totals pt;
+	char err[4400];
+	if (trace_open(&t, dir, err, sizeof(err)))
+		return;
+	patch_totals(t, &pt);
+	trace_close(t);
+	if (!pt.patched && !pt.skipped && !pt.no_disasm) {
+		char *list = quoted_list(globs);
+		warning("-P: '%s' matched no function of the program or of its own libraries (one name or glob "
+			"per -P; 'nm' lists the names; libraries under /lib and /usr/lib are not patched)", list);
 		free(list);
 	}
 }
@@ -1128,7 +1157,6 @@ int cmd_record(int argc, char **argv)
 	}
 	free(signals_env);      /* the child has them in its environment */
 	patching = patch_env != NULL;
-	free(patch_env);
 	close(pipefd[1]);
 	{
 		int err = 0;
@@ -1139,6 +1167,7 @@ int cmd_record(int argc, char **argv)
 			trace_dir_remove(&td, absdir);
 			trace_dir_unlink_preload(lib, preload_dir);
 			free(prog);
+			free(patch_env);
 			return err == ENOENT ? 127 : 126;
 		}
 		close(pipefd[0]);
@@ -1212,6 +1241,9 @@ int cmd_record(int argc, char **argv)
 		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
 	if (recorded && args_env)
 		argspecs_matched(absdir, args_env);
+	if (recorded && patch_env && !stripped)     /* (a stripped program: said above) */
+		patches_matched(absdir, patch_env);
+	free(patch_env);
 	free(args_env);
 	if (!recorded && stripped)
 		fprintf(stderr, "fntrace: no function events were recorded: '%s' has no symbol table for -P "

@@ -47,3 +47,16 @@ def check(ctx):
                 env=dict(os.environ, FNTRACE_PATCH_SCAN="capstone"))
     assert p.returncode == 0 and p.stdout == ctx.record.stdout, (p.returncode, p.stdout, p.stderr)
     assert verdicts(ctx, d) == REFUSED
+
+    # a glob that names nothing (a comma list is one glob): said, not a
+    # trace silently without the functions; once one -P matches, nothing
+    d = os.path.join(ctx.work, "nomatch.data")
+    p = ctx.run("record", "-q", "-d", d, "-P", "patched,main", "--", os.path.join(ctx.work, "prog"), data=False)
+    assert p.returncode == 0 and p.stdout == ctx.record.stdout, (p.returncode, p.stderr)
+    assert p.stderr == ("fntrace: warning: -P: 'patched,main' matched no function of the program or of its own "
+                        "libraries (one name or glob per -P; 'nm' lists the names; libraries under /lib and "
+                        "/usr/lib are not patched)\n"), p.stderr
+    p = ctx.run("record", "-q", "-d", d, "-P", "nosuch", "-P", "patched", "--", os.path.join(ctx.work, "prog"),
+                data=False)
+    assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
+    assert ctx.counts("-d", d) == {"patched": 1, "printf": 1}, ctx.counts("-d", d)

@@ -70,3 +70,5 @@ _Static_assert(64 - FNT_ARGSPEC_TABLE_BITS == A_SPEC_SHIFT && (1u << FNT_ARGSPEC
 _Static_assert(FNT_CHUNK_SLACK == A_CHUNK_SLACK && FNT_PLAN_STACK == A_PLAN_STACK, "asm-offsets.h: slack, stack");
 _Static_assert(A_ARGS_HEAD == (((FNT_EXT_ARGS << 2 | FNT_K_EXT) << 1) | 1) &&
 	       A_RETVAL_HEAD == (((FNT_EXT_RETVAL << 2 | FNT_K_EXT) << 1) | 1), "asm-offsets.h: record heads");
+_Static_assert(A_XSAVE_INUSE == FNT_XSAVE_INUSE && A_XSAVE_COMPACT == FNT_XSAVE_COMPACT &&
+	       A_XSAVE_UPPER == FNT_XSAVE_UPPER, "asm-offsets.h: xsave bits");

@@ -58,5 +58,9 @@
 #define A_PLAN_STACK 0x80         /* FNT_PLAN_STACK */
 #define A_ARGS_HEAD 0x3f          /* an ARGS record's head byte, a 1-byte varint */
 #define A_RETVAL_HEAD 0x47        /* a RETVAL record's */
+#define A_XSAVE_INUSE 1           /* FNT_XSAVE_INUSE (fnt_xsave_how) */
+#define A_XSAVE_COMPACT 2         /* FNT_XSAVE_COMPACT */
+#define A_XSAVE_UPPER 0x44        /* FNT_XSAVE_UPPER */
+#define A_REGS_XSTATE 72          /* struct fnt_regs: xstate */
 
 #endif

@@ -91,7 +91,7 @@ void fnt_shadow_vfork_back(struct fnt_thread *t, uintptr_t sp)
 
 struct fnt_regs {
 	uint64_t gp[9];          /* rdi rsi rdx rcx r8 r9 rax r10 r11 */
-	uint64_t pad;
+	uint64_t xstate;         /* the save area of SAVE_ALL's XSAVE(C), or 0: not the C code's */
 	uint64_t xmm[16][2];
 };
 _Static_assert(sizeof(struct fnt_regs) == 336, "fentry.S frame is 336 bytes");

@@ -194,6 +194,7 @@ void runtime_init(void)
 	if (state)
 		return;
 	state = 2;
+	fnt_xstate_init();
 	fnt_fork_mask_init();
 	if (fnt_secure_exec())          /* setuid & co: the caller's settings are not to be trusted */
 		return;

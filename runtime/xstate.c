@@ -16,10 +16,12 @@
  * So the general path saves, with XSAVEC (XSAVE where there is none), the
  * state components 2 (AVX: ymm0-15's upper halves), 5 (the opmask
  * registers), 6 (zmm0-15's upper halves) and 7 (zmm16-31) that XCR0
- * enables, and restores them after the C call; only when XGETBV 1 says one
- * of them is in use (not in its initial state), which most of the time,
- * after a vzeroupper, none is.  The fast paths in assembly touch no vector
- * register.
+ * enables, and restores them after the C call; only when XGETBV 1 says the
+ * upper halves (2 or 6) are in use (not in their initial state), which
+ * most of the time, after a vzeroupper, they are not.  (Components 5 and
+ * 7 alone do not count: glibc's EVEX functions leave them in use nearly
+ * always, and saving them cost 76 ns a call: doc/safety.md, "Vector
+ * registers".)  The fast paths in assembly touch no vector register.
  */
 #include <cpuid.h>
 #include <stdint.h>

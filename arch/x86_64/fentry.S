@@ -8,8 +8,9 @@
  * gcc -O2 -fipa-ra lets a caller keep values in call-clobbered registers
  * across a call to a function it knows, unaware of the __fentry__ call
  * inside it: so both trampolines save EVERY call-clobbered register (rax,
- * rcx, rdx, rsi, rdi, r8-r11, xmm0-xmm15) around the C code, whatever it
- * does, and the stack is realigned to 16 bytes for it.
+ * rcx, rdx, rsi, rdi, r8-r11, xmm0-xmm15, and the upper parts of the ymm
+ * and zmm registers, the opmasks and zmm16-31 when one is in use: XSTATE_SAVE)
+ * around the C code, whatever it does, and the stack is realigned for it.
  *
  * Each first tries the common case, in assembly.  When no function has
  * values to capture, that is ENTER_ASM and EXIT_ASM below, which save the
@@ -23,7 +24,7 @@
  *
  * Frame (struct fnt_regs in runtime/fentry.c), from the aligned %rsp:
  *   0 rdi, 8 rsi, 16 rdx, 24 rcx, 32 r8, 40 r9, 48 rax, 56 r10, 64 r11,
- *   72 pad, 80 + 16*i xmm_i (i = 0..15): 336 bytes.
+ *   72 the XSAVE area above it or 0, 80 + 16*i xmm_i (i = 0..15): 336 bytes.
  */
 #include "runtime/asm-offsets.h"
 #include "arch/x86_64/event-asm.h"
@@ -495,14 +496,64 @@
 	jmp \slow
 .endm
 
+/* The vector state beyond xmm0-15 (runtime/xstate.c): when XCR0 enables
+ * AVX and the upper halves of ymm0-15 or zmm0-15 are in use (XGETBV 1; or
+ * always, where the processor cannot tell), an area of fnt_xsave_size
+ * bytes below %rsp, 64-byte aligned, its header zeroed (XRSTOR wants its
+ * reserved bytes 0, which XSAVE(C) does not write), saved by XSAVEC (or
+ * XSAVE) with that mask; its address in %rcx, else 0.  With %rbp the
+ * frame's base and %rax, %rcx and %rdx at -8, -16 and -24(%rbp). */
+.macro XSTATE_SAVE
+	push %rax
+	push %rcx
+	push %rdx
+	xor %ecx, %ecx
+	mov fnt_xsave_mask(%rip), %eax
+	test %eax, %eax
+	jz 2f                               /* nothing beyond xmm0-15, or not known yet */
+	testb $A_XSAVE_INUSE, fnt_xsave_how(%rip)
+	jz 1f
+	mov $1, %ecx
+	xgetbv                              /* XINUSE & XCR0 */
+	xor %ecx, %ecx
+	test $A_XSAVE_UPPER, %eax
+	jz 2f                               /* the upper halves all 0: the usual case */
+1:	mov fnt_xsave_size(%rip), %ecx
+	sub %rcx, %rsp
+	and $-64, %rsp
+	xor %ecx, %ecx
+	mov %rcx, 512(%rsp)
+	mov %rcx, 520(%rsp)
+	mov %rcx, 528(%rsp)
+	mov %rcx, 536(%rsp)
+	mov %rcx, 544(%rsp)
+	mov %rcx, 552(%rsp)
+	mov %rcx, 560(%rsp)
+	mov %rcx, 568(%rsp)
+	mov fnt_xsave_mask(%rip), %eax
+	xor %edx, %edx
+	testb $A_XSAVE_COMPACT, fnt_xsave_how(%rip)
+	jz 3f
+	xsavec (%rsp)
+	jmp 4f
+3:	xsave (%rsp)
+4:	mov %rsp, %rcx
+2:
+.endm
+
 .macro SAVE_ALL
 	push %rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
 	mov %rsp, %rbp
 	.cfi_def_cfa_register %rbp
+	XSTATE_SAVE
 	and $-16, %rsp
 	sub $336, %rsp
+	mov %rcx, A_REGS_XSTATE(%rsp)
+	mov -8(%rbp), %rax
+	mov -16(%rbp), %rcx
+	mov -24(%rbp), %rdx
 	mov %rdi, 0(%rsp)
 	mov %rsi, 8(%rsp)
 	mov %rdx, 16(%rsp)
@@ -573,7 +624,13 @@
 .endm
 
 .macro RESTORE_ALL
-	mov 0(%rsp), %rdi
+	mov A_REGS_XSTATE(%rsp), %rcx
+	test %rcx, %rcx
+	jz 1f
+	mov fnt_xsave_mask(%rip), %eax
+	xor %edx, %edx
+	xrstor (%rcx)
+1:	mov 0(%rsp), %rdi
 	mov 8(%rsp), %rsi
 	mov 16(%rsp), %rdx
 	mov 24(%rsp), %rcx

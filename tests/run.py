@@ -292,12 +292,7 @@ def forget(args, case, build):
     """A passed case's traces go: the whole suite's come to some 15 GB, more
     than a CI machine may have free. A failed case's stay, to look at."""
     if not args.keep:
-        work = work_dir(args, case, build)
-        shutil.rmtree(work, ignore_errors=True)
-        try:
-            os.rmdir(os.path.dirname(work))     # the case's, once its last build went
-        except OSError:
-            pass
+        shutil.rmtree(work_dir(args, case, build), ignore_errors=True)
 
 
 def main():
@@ -349,6 +344,14 @@ def main():
             except Exception:
                 failed += 1
                 print("FAIL %-22s %s\n%s" % (c, b, traceback.format_exc()), flush=True)
+    # the cases' directories that are left empty (not while their other
+    # builds run: one's removal raced another's makedirs)
+    out = os.path.join(ROOT, "tests", "out", os.path.basename(args.build))
+    for c in cases:
+        try:
+            os.rmdir(os.path.join(out, c))
+        except OSError:
+            pass
     print("%d passed, %d failed%s" % (passed, failed, ", %d skipped" % skipped if skipped else ""))
     return 1 if failed else 0
 

@@ -1023,6 +1023,8 @@ static inline int fnt_stack_foreign(const struct fnt_thread *t)
 	return t->stk_max && !t->stk_span;
 }
 void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child */
+int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */
+void fnt_raw_fork_child(void) FNT_HIDDEN;     /* fork.c: the fork treatment, no prepare step ran */
 
 /* the vector state the trampolines' general path keeps beyond xmm0-15
  * (xstate.c; read by fentry.S's SAVE_ALL) */
@@ -1031,8 +1033,6 @@ void fnt_fork_mask_init(void) FNT_HIDDEN;     /* start-up, and in a forked child
 #define FNT_XSAVE_UPPER ((1u << 2) | (1u << 6))   /* the components whose use makes the save */
 extern uint32_t fnt_xsave_mask FNT_HIDDEN, fnt_xsave_size FNT_HIDDEN, fnt_xsave_how FNT_HIDDEN;
 void fnt_xstate_init(void) FNT_HIDDEN;
-int fnt_raw_fork_check(void) FNT_HIDDEN;      /* the page was wiped: this is a raw clone's child (1) */
-void fnt_raw_fork_child(void) FNT_HIDDEN;     /* fork.c: the fork treatment, no prepare step ran */
 
 /* with the guard held for a child: give it back if the child is gone (clone.c) */
 void fnt_tls_check(struct fnt_thread *t) FNT_HIDDEN;

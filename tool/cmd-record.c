@@ -423,43 +423,34 @@ static char *quoted_list(const char *values)
 	return list;
 }
 
-/* -A/-R given and no function got a spec (no ARGSPEC record in any file
- * of the trace): every glob named nothing that was loaded; say so, as the
- * views do for -F globs that match nothing.  (Globs that matched while
- * others did not are not told apart: that needs every function's name.) */
-static void argspecs_matched(const char *dir, const char *specs)
+/* -A/-R or -P given, and what they name matched nothing in any process
+ * of the trace: say so, as the views do for -F globs that match nothing,
+ * or the trace is silently without them.  -A/-R: no ARGSPEC record in any
+ * file, every glob named nothing that was loaded (globs that matched
+ * while others did not are not told apart: that needs every function's
+ * name).  -P: no function patched or skipped, every glob named nothing in
+ * the program or its own libraries (a comma list is one glob, which
+ * matches no name).  One opening of the trace for both. */
+static void specs_matched(const char *dir, const char *specs, const char *globs)
 {
 	struct trace *t;
+	struct patch_totals pt;
 	char err[4400];
 	size_t n = 0;
-	if (trace_open(&t, dir, err, sizeof(err)))
+	if ((!specs && !globs) || trace_open(&t, dir, err, sizeof(err)))
 		return;
 	for (size_t i = 0; i < t->n_procs; i++)
 		n += t->procs[i].n_argspecs;
+	patch_totals(t, &pt);
 	trace_close(t);
-	if (!n) {
+	if (specs && !n) {
 		char *list = quoted_list(specs);
 		warning("-A/-R: no values were recorded: '%s' matched no function that can show them (one built "
 			"with -pg -mfentry or patchable entries, or a library call), as 'fntrace report' names "
 			"functions", list);
 		free(list);
 	}
-}
-
-/* -P given and no function patched or skipped in any process: every glob
- * named nothing in the program or its own libraries (a comma list is one
- * glob, which matches no name); say so, as for -A/-R, or the trace is
- * silently without them */
-static void patches_matched(const char *dir, const char *globs)
-{
-	struct trace *t;
-	struct patch_totals pt;
-	char err[4400];
-	if (trace_open(&t, dir, err, sizeof(err)))
-		return;
-	patch_totals(t, &pt);
-	trace_close(t);
-	if (!pt.patched && !pt.skipped && !pt.no_disasm) {
+	if (globs && !pt.patched && !pt.skipped && !pt.no_disasm) {
 		char *list = quoted_list(globs);
 		warning("-P: '%s' matched no function of the program or of its own libraries (one name or glob "
 			"per -P; 'nm' lists the names; libraries under /lib and /usr/lib are not patched)", list);
@@ -1239,10 +1230,8 @@ int cmd_record(int argc, char **argv)
 	int recorded = count_fnt(absdir) > 0;
 	if (recorded && !quiet)
 		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
-	if (recorded && args_env)
-		argspecs_matched(absdir, args_env);
-	if (recorded && patch_env && !stripped)     /* (a stripped program: said above) */
-		patches_matched(absdir, patch_env);
+	if (recorded)     /* (-P on a stripped program: said above) */
+		specs_matched(absdir, args_env, stripped ? NULL : patch_env);
 	free(patch_env);
 	free(args_env);
 	if (!recorded && stripped)

@@ -38,10 +38,65 @@ void __fentry__(void);
 
 #include "symbols/cxxname.h"
 
-static int is_pad(const uint8_t *p)
+/* the length of the NOP instruction at p, or 0: 90, 66 90, and 0f 1f /0
+ * with its ModRM forms, after 66 or 2e prefixes (what gcc and clang put in
+ * a patchable entry) */
+static unsigned nop_len(const uint8_t *p)
 {
-	static const uint8_t nops[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
-	return !memcmp(p, nops, 5) || (p[0] == 0x0f && p[1] == 0x1f && p[2] == 0x44 && p[3] == 0x00);
+	unsigned n = 0;
+	while (n < 8 && (p[n] == 0x66 || p[n] == 0x2e))
+		n++;
+	if (p[n] == 0x90)
+		return n + 1;
+	if (p[n] != 0x0f || p[n + 1] != 0x1f || (p[n + 2] & 0x38))
+		return 0;
+	unsigned modrm = p[n + 2], mod = modrm >> 6, rm = modrm & 7;
+	n += 3;
+	if (mod == 3)
+		return n;
+	if (rm == 4)
+		n += 1 + (mod == 0 && (p[n] & 7) == 5) * 4;     /* a SIB byte; base 5: disp32 */
+	else if (mod == 0 && rm == 5)
+		n += 4;                                         /* rip + disp32 */
+	return n + (mod == 1) + (mod == 2) * 4;
+}
+
+/* The NOPs at a patchable entry: how many bytes of whole NOP instructions
+ * it takes to hold the 5-byte call (0: fewer than 5 bytes of them).  *kind:
+ * 1 if they are five 1-byte NOPs (gcc) or one 5-byte NOP (clang), which
+ * the switch protocol handles as they are; 0 if they are rewritten first */
+static unsigned pad_len(const uint8_t *p, int *kind)
+{
+	unsigned len = 0, k, n = 0, ones = 1;
+	while (len < 5 && (k = nop_len(p + len))) {
+		ones &= k == 1;
+		len += k;
+		n++;
+	}
+	*kind = len == 5 && (ones || n == 1);
+	return len >= 5 ? len : 0;
+}
+
+/* the same NOPs as one 5-byte NOP then NOPs to len: a site the switch can
+ * write, since no thread can be inside its first instruction */
+static void pad_normal(uint8_t *out, unsigned len)
+{
+	static const uint8_t nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const uint8_t fill[5][5] = {
+		{ 0x90 }, { 0x66, 0x90 }, { 0x0f, 0x1f, 0x00 }, { 0x0f, 0x1f, 0x40, 0x00 },
+		{ 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+	};
+	memcpy(out, nop5, 5);
+	for (unsigned at = 5; at < len;) {
+		unsigned k = len - at > 5 ? 5 : len - at;
+		memcpy(out + at, fill[k - 1], k);
+		at += k;
+	}
+}
+
+static int is_endbr64(const uint8_t *p)
+{
+	return p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa;
 }
 
 static int cmp_addr(const void *a, const void *b)
@@ -784,26 +839,70 @@ struct pad_scan {
 	const uint8_t *stub;
 	struct site *news;
 	size_t n_news;
+	struct { uintptr_t at; unsigned len; } *norms;   /* pads rewritten before use */
+	size_t n_norms;
+	uintptr_t *shorts;        /* selected functions whose pad cannot hold the call */
+	size_t n_shorts;
 };
+
+/* Where the pad of the function at a takes the call, or 0 when it has
+ * none listed.  The section lists the pad's first byte:
+ *  - at the symbol, or after its endbr64 (-fpatchable-function-entry=N);
+ *  - M bytes before the symbol (=N,M): those are 1-byte NOPs, which no
+ *    call reaches, and the N - M bytes at the symbol, or after its
+ *    endbr64, are the ones that run. */
+static uintptr_t pad_site(const struct pad_scan *ps, uintptr_t a)
+{
+	size_t lo = 0, hi = ps->n_pads;
+	while (lo < hi) {      /* the last pad at or before a + 4 */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ps->pads[mid] <= a + 4)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	uintptr_t p = ps->pads[lo - 1];
+	if (p == a || (p == a + 4 && is_endbr64((const uint8_t *)a)))
+		return p;
+	if (p >= a || a - p > 64)
+		return 0;
+	for (uintptr_t q = p; q < a; q++)
+		if (*(const uint8_t *)q != 0x90)
+			return 0;      /* another function's pad and code: this one has none */
+	return is_endbr64((const uint8_t *)a) ? a + 4 : a;
+}
 
 /* one function symbol: a site when its pad is listed and it is selected */
 static void pad_function(void *ctx, const char *name, uint64_t vaddr)
 {
 	struct pad_scan *ps = ctx;
-	uintptr_t a = (uintptr_t)(ps->bias + vaddr);
-	/* the pad is at the symbol, or after its endbr64 */
-	if (!bsearch(&a, ps->pads, ps->n_pads, sizeof(*ps->pads), cmp_addr)) {
-		a += 4;
-		if (!bsearch(&a, ps->pads, ps->n_pads, sizeof(*ps->pads), cmp_addr))
-			return;
-	}
-	if (!is_pad((const uint8_t *)a) ||
-	    (!fnt_patch_glob_match(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) &&
-	     !fnt_argspec_find(a - 4)))
+	uintptr_t a = pad_site(ps, (uintptr_t)(ps->bias + vaddr));
+	int kind;
+	if (!a || (!fnt_patch_glob_match(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) &&
+		   !fnt_argspec_find(a - 4)))
 		return;
+	unsigned len = pad_len((const uint8_t *)a, &kind);
+	if (!len) {
+		uintptr_t *sh = realloc(ps->shorts, (ps->n_shorts + 1) * sizeof(*sh));
+		if (sh) {
+			ps->shorts = sh;
+			ps->shorts[ps->n_shorts++] = a;
+		}
+		return;
+	}
 	int64_t rel = (int64_t)((uintptr_t)ps->stub - (a + 5));
 	if (rel != (int32_t)rel)
 		return;
+	if (!kind) {
+		__typeof__(ps->norms) nn = realloc(ps->norms, (ps->n_norms + 1) * sizeof(*nn));
+		if (!nn)
+			return;
+		ps->norms = nn;
+		ps->norms[ps->n_norms].at = a;
+		ps->norms[ps->n_norms++].len = len;
+	}
 	struct site *ns = realloc(ps->news, (ps->n_news + 1) * sizeof(*ns));
 	if (!ns)
 		return;
@@ -814,9 +913,44 @@ static void pad_function(void *ctx, const char *name, uint64_t vaddr)
 	st_->at = a;
 	st_->len = 5;
 	st_->resume = a + 5;
-	memcpy(st_->orig, (const void *)a, 5);
+	if (kind) {
+		memcpy(st_->orig, (const void *)a, 5);
+	} else {
+		uint8_t norm[32];
+		pad_normal(norm, len);
+		memcpy(st_->orig, norm, 5);
+	}
 	st_->call[0] = 0xe8;
 	memcpy(st_->call + 1, &r32, 4);
+}
+
+/* Pads of other NOPs than five 1-byte ones or one 5-byte one (clang's
+ * 6 to 16-byte pads, a 7-byte NOP, 66 90 ...) become one 5-byte NOP and
+ * NOPs after it, the same instructions' worth: the call then replaces one
+ * whole instruction, and returns to the start of the next.  Done once, as
+ * the module is first seen, before any of its sites is switched; returns
+ * a pad whose page could not be made writable stays as it is, and its site
+ * is never switched. */
+static void pad_normalise(struct pad_scan *ps)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	for (size_t i = 0; i < ps->n_norms; i++) {
+		uintptr_t at = ps->norms[i].at, p0 = at & ~(uintptr_t)(pg - 1);
+		unsigned len = ps->norms[i].len;
+		uintptr_t p1 = (at + len + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+		uint8_t norm[32];
+		if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+			patch_errors++;
+			for (size_t k = 0; k < ps->n_news; k++)
+				if (ps->news[k].at == at)
+					ps->news[k].len = 0;     /* never switched */
+			continue;
+		}
+		pad_normal(norm, len);
+		memcpy((void *)at, norm, len);
+		if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC))
+			patch_errors++;
+	}
 }
 
 void fnt_patch_module(const char *path, uint64_t bias)
@@ -859,10 +993,21 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	ps.globs = globs;
 	ps.n_globs = n_globs;
 	fnt_elf_functions(&e, pad_function, &ps);
+	pad_normalise(&ps);
 	if (ps.n_news)
 		fnt_patch_sites_add(ps.news, ps.n_news);
+	if (ps.n_shorts) {
+		/* said once for the module: record warns, info lists it */
+		size_t n = 0;
+		qsort(ps.shorts, ps.n_shorts, sizeof(*ps.shorts), cmp_addr);
+		for (size_t i = 0; i < ps.n_shorts; i++)
+			n += !i || ps.shorts[i] != ps.shorts[i - 1];
+		fnt_patch_note(FNT_PATCH_SHORT_PAD, bias, (uint32_t)n, path);
+	}
 out:
 	free(ps.news);
+	free(ps.norms);
+	free(ps.shorts);
 	free(pads);
 	fnt_elf_close(&e);
 }

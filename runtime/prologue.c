@@ -570,7 +570,7 @@ int fnt_prologue_wanted(const struct fnt_elf *e, const char *path)
 
 int fnt_patch_noted;
 
-static void note(unsigned what, uint64_t addr, uint32_t count, const char *name)
+void fnt_patch_note(unsigned what, uint64_t addr, uint32_t count, const char *name)
 {
 	fnt_patch_noted = 1;
 	struct fnt_meta_patch rec = { addr, what, count };
@@ -609,7 +609,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 	if (!want)
 		goto out;       /* nothing selected: no line for the module */
 	if (cs_load()) {
-		note(FNT_PATCH_NO_DISASM, bias, (uint32_t)want, path);
+		fnt_patch_note(FNT_PATCH_NO_DISASM, bias, (uint32_t)want, path);
 		goto out;
 	}
 	plans = calloc(want, sizeof(*plans));
@@ -617,7 +617,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 		/* without every branch, no function is known safe */
 		for (size_t i = 0; i < ms.n_fns; i++)
 			if (ms.fns[i].selected)
-				note(FNT_PATCH_NO_ROOM, ms.fns[i].at, 0, ms.fns[i].name);
+				fnt_patch_note(FNT_PATCH_NO_ROOM, ms.fns[i].at, 0, ms.fns[i].name);
 		goto done;
 	}
 	for (size_t i = 0; i < ms.n_fns; i++) {
@@ -626,7 +626,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 			continue;
 		unsigned why = plan_function(&ms, f, &plans[n_plans]);
 		if (why) {
-			note(why, f->at, 0, f->name);
+			fnt_patch_note(why, f->at, 0, f->name);
 			skipped++;
 			continue;
 		}
@@ -650,7 +650,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 	sites = calloc(n_plans, sizeof(*sites));
 	if (!area || !sites) {
 		for (size_t i = 0; i < n_plans; i++)
-			note(FNT_PATCH_NO_ROOM, plans[i].fn, 0, plans[i].name);
+			fnt_patch_note(FNT_PATCH_NO_ROOM, plans[i].fn, 0, plans[i].name);
 		skipped += n_plans;
 		goto done;
 	}
@@ -664,7 +664,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 	for (size_t i = 0; i < n_plans; i++) {
 		unsigned why = emit(&plans[i], t, area, &sites[n_sites]);
 		if (why) {
-			note(why, plans[i].fn, 0, plans[i].name);
+			fnt_patch_note(why, plans[i].fn, 0, plans[i].name);
 			skipped++;
 		} else {
 			n_sites++;
@@ -675,7 +675,7 @@ void fnt_prologue_module(const struct fnt_elf *e, const char *path, uint64_t bia
 	if (n_sites)
 		fnt_patch_sites_add(sites, n_sites);
 done:
-	note(FNT_PATCH_DONE, bias, (uint32_t)n_sites, path);
+	fnt_patch_note(FNT_PATCH_DONE, bias, (uint32_t)n_sites, path);
 	(void)skipped;
 out:
 	free(sites);

@@ -775,6 +775,8 @@ struct fnt_patch_site {
 	uint8_t from[7], to[7];  /* at + from[i] goes on at resume + to[i] */
 };
 extern int fnt_patch_noted FNT_HIDDEN;   /* -P wrote what it did: keep the file even without events */
+/* a PATCH record (doc/format.md): what -P or the pads did to a module */
+void fnt_patch_note(unsigned what, uint64_t addr, uint32_t count, const char *name) FNT_HIDDEN;
 void fnt_patch_sites_add(const struct fnt_patch_site *add, size_t n) FNT_HIDDEN;
 /* a module was unloaded (dlclose): its sites leave the table, so that no
  * later switch writes into memory that is no longer it */

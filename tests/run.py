@@ -158,7 +158,8 @@ class Ctx:
 
 
 # case.json "instrument": true (default) -finstrument-functions, false none,
-# "fentry" -pg -mfentry (argument capture), "patchable" -fpatchable-function-entry=5
+# "fentry" -pg -mfentry (argument capture), "patchable" -fpatchable-function-entry=5;
+# a program of "programs" may add "cflags" after these (the last -f... wins)
 INSTRUMENT = {"fentry": ["-pg", "-mfentry"], "patchable": ["-fpatchable-function-entry=5"]}
 
 
@@ -193,7 +194,7 @@ def compile_case(case, cfg, build, builddir):
     def ldflags(spec):
         return [f.replace("{libdir}", LIBDIR[0]).replace("{work}", builddir) for f in spec.get("ldflags", [])]
     for out, spec in cfg.get("programs", {}).items():
-        pflags = instrument_flags(flags, spec.get("instrument", True))
+        pflags = instrument_flags(flags, spec.get("instrument", True)) + spec.get("cflags", [])
         cmd = [compiler, *pflags, "-o", os.path.join(builddir, out)]
         cmd += [os.path.join(srcdir, s) for s in spec["sources"]] + ldflags(spec)
         p = subprocess.run(cmd, capture_output=True, text=True)

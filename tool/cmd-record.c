@@ -430,14 +430,15 @@ static char *quoted_list(const char *values)
  * while others did not are not told apart: that needs every function's
  * name).  -P: no function patched or skipped, every glob named nothing in
  * the program or its own libraries (a comma list is one glob, which
- * matches no name).  One opening of the trace for both. */
+ * matches no name).  And patchable entries too short for the call, which
+ * leave their functions untraced.  One opening of the trace for all. */
 static void specs_matched(const char *dir, const char *specs, const char *globs)
 {
 	struct trace *t;
 	struct patch_totals pt;
 	char err[4400];
 	size_t n = 0;
-	if ((!specs && !globs) || trace_open(&t, dir, err, sizeof(err)))
+	if (trace_open(&t, dir, err, sizeof(err)))
 		return;
 	for (size_t i = 0; i < t->n_procs; i++)
 		n += t->procs[i].n_argspecs;
@@ -456,6 +457,9 @@ static void specs_matched(const char *dir, const char *specs, const char *globs)
 			"per -P; 'nm' lists the names; libraries under /lib and /usr/lib are not patched)", list);
 		free(list);
 	}
+	if (pt.short_pads)
+		warning("%" PRIu64 " function%s not traced: %s ('fntrace info' lists the modules)", pt.short_pads,
+			pt.short_pads == 1 ? " was" : "s were", patch_reason(FNT_PATCH_SHORT_PAD));
 }
 
 /* Libraries that -P never patches (runtime/prologue.c says the same) */

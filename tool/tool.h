@@ -146,6 +146,7 @@ FILE *gz_stream(FILE *raw);
 /* what -P did to code built without instrumentation (FNT_META_PATCH) */
 struct patch_totals {
 	uint64_t modules, patched, skipped, no_disasm;
+	uint64_t short_pads;        /* patchable entries too short for the call (FNT_PATCH_SHORT_PAD) */
 };
 struct trace_totals {
 	uint64_t events, file_bytes, disk_bytes, lost;

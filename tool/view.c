@@ -936,6 +936,14 @@ void view_no_events_hint(struct view *v)
 			"without them to see the names)\n", v->opts->dir, sel);
 		return;
 	}
+	struct patch_totals pt;
+	patch_totals(v->trace, &pt);
+	if (pt.short_pads) {    /* built with pads, but none that takes the call */
+		fprintf(stderr, "fntrace: no function events were recorded in '%s': %" PRIu64 " function%s had "
+			"%s\n", v->opts->dir, pt.short_pads, pt.short_pads == 1 ? "" : "s",
+			patch_reason(FNT_PATCH_SHORT_PAD));
+		return;
+	}
 	fprintf(stderr, "fntrace: no function events were recorded in '%s'\n"
 		"hint: build the program with -finstrument-functions (gcc or clang), "
 		"then run 'fntrace record' again (or, without rebuilding, 'fntrace record -P FUNC')\n",

@@ -1,0 +1,51 @@
+"""Every form of -fpatchable-function-entry that gcc and clang make is
+traced, or said not to be:
+- N,M with M > 0 (the pad's first M bytes before the symbol), with and
+  without -fcf-protection's endbr64;
+- pads longer than 5 bytes, which clang fills with multi-byte NOPs (a
+  6-byte `66 0f 1f 44 00 08`, a 7-byte NOP, 16 bytes as two): the call
+  must replace whole instructions, or the bytes left of a NOP it cut run
+  as code after it returns;
+each with exact counts, argument and return values, and --patch-signal
+switching the pads on and off while the program runs.  Pads with fewer
+than 5 bytes at the entry (5,5 and 3) cannot take the call: record warns,
+and info says which module, instead of a trace silently without them."""
+import os
+import re
+
+OUT = "680\n"
+FULL = {"main": 1, "g": 8, "f": 15, "rec": 5}
+TRACED = ("p-7-2", "p-9-4-cet", "p-6", "p-8-cet", "p-16", "p-16-8", "prog")
+SHORT = "fewer than 5 bytes of NOPs at their entry, too few for the call (-fpatchable-function-entry=N,M needs N - M >= 5; =5 is the usual)"
+
+
+def ours(counts):
+    return {k: v for k, v in counts.items() if k in FULL}
+
+
+def check(ctx):
+    for prog in TRACED:
+        d, rec = ctx.record_build(prog, OUT, record_args=("-q", "-A", "f@arg1", "-R", "f@retval"))
+        assert rec.stderr == "", (prog, rec.stderr)
+        assert ours(ctx.counts("-d", d)) == FULL, (prog, ctx.counts("-d", d))
+        replay = ctx.run("replay", "-d", d, check=True).stdout
+        vals = [(int(a), int(r)) for a, r in re.findall(r"\| +f\((\d+)\) = (\d+);$", replay, re.M)]
+        want = [(x, 2 * x) for x in list(range(5)) + [100, 101, 102] + list(range(7))]
+        assert vals == want, (prog, vals, replay)
+        assert replay.count("rec() {\n") == 4 and "|           rec();\n" in replay, (prog, replay)
+        # switched on for phase 2 only, then off: the pads go back to NOPs
+        d, rec = ctx.record_build(prog, None, record_args=("-q", "--patch-signal", "USR1"),
+                                  env=dict(os.environ, PHASES="1"))
+        assert rec.stdout == OUT and rec.stderr == "", (prog, rec.stdout, rec.stderr)
+        assert ours(ctx.counts("-d", d)) == {"g": 3, "f": 3, "rec": 5}, (prog, ctx.counts("-d", d))
+
+    for prog in ("p-5-5", "p-3"):
+        d, rec = ctx.record_build(prog, OUT, record_args=("-q",))
+        # main, g, f, rec
+        assert rec.stderr == "fntrace: warning: 4 functions were not traced: %s ('fntrace info' lists the " \
+            "modules)\n" % SHORT, (prog, rec.stderr)
+        p = ctx.run("report", "-d", d)
+        assert p.returncode == 1 and p.stderr == "fntrace: no function events were recorded in '%s': 4 " \
+            "functions had %s\n" % (d, SHORT), (prog, p.returncode, p.stderr)
+        info = ctx.run("info", "-d", d, check=True).stdout
+        assert "  pads: 4 functions of '%s' not traced: %s\n" % (os.path.join(ctx.work, prog), SHORT) in info, info

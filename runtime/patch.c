@@ -866,7 +866,7 @@ static uintptr_t pad_site(const struct pad_scan *ps, uintptr_t a)
 	uintptr_t p = ps->pads[lo - 1];
 	if (p == a || (p == a + 4 && is_endbr64((const uint8_t *)a)))
 		return p;
-	if (p >= a || a - p > 64)
+	if (p >= a || a - p > 0xffff)      /* M is below 65536 (gcc and clang) */
 		return 0;
 	for (uintptr_t q = p; q < a; q++)
 		if (*(const uint8_t *)q != 0x90)

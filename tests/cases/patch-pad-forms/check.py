@@ -1,7 +1,7 @@
 """Every form of -fpatchable-function-entry that gcc and clang make is
 traced, or said not to be:
 - N,M with M > 0 (the pad's first M bytes before the symbol), with and
-  without -fcf-protection's endbr64;
+  without -fcf-protection's endbr64, M up to 65;
 - pads longer than 5 bytes, which clang fills with multi-byte NOPs (a
   6-byte `66 0f 1f 44 00 08`, a 7-byte NOP, 16 bytes as two): the call
   must replace whole instructions, or the bytes left of a NOP it cut run
@@ -15,7 +15,7 @@ import re
 
 OUT = "680\n"
 FULL = {"main": 1, "g": 8, "f": 15, "rec": 5}
-TRACED = ("p-7-2", "p-9-4-cet", "p-6", "p-8-cet", "p-16", "p-16-8", "prog")
+TRACED = ("p-7-2", "p-9-4-cet", "p-6", "p-8-cet", "p-16", "p-16-8", "p-70-65", "prog")
 SHORT = "fewer than 5 bytes of NOPs at their entry, too few for the call (-fpatchable-function-entry=N,M needs N - M >= 5; =5 is the usual)"
 
 

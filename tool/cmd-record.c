@@ -431,15 +431,17 @@ static char *quoted_list(const char *values)
  * name).  -P: no function patched or skipped, every glob named nothing in
  * the program or its own libraries (a comma list is one glob, which
  * matches no name).  And patchable entries too short for the call, which
- * leave their functions untraced.  One opening of the trace for all. */
-static void specs_matched(const char *dir, const char *specs, const char *globs)
+ * leave their functions untraced: warned when some events were recorded
+ * (else the caller says it); returns how many.  One opening of the trace
+ * for all. */
+static uint64_t specs_matched(const char *dir, const char *specs, const char *globs, int recorded)
 {
 	struct trace *t;
 	struct patch_totals pt;
 	char err[4400];
 	size_t n = 0;
 	if (trace_open(&t, dir, err, sizeof(err)))
-		return;
+		return 0;
 	for (size_t i = 0; i < t->n_procs; i++)
 		n += t->procs[i].n_argspecs;
 	patch_totals(t, &pt);
@@ -457,9 +459,10 @@ static void specs_matched(const char *dir, const char *specs, const char *globs)
 			"per -P; 'nm' lists the names; libraries under /lib and /usr/lib are not patched)", list);
 		free(list);
 	}
-	if (pt.short_pads)
+	if (pt.short_pads && recorded)
 		warning("%" PRIu64 " function%s not traced: %s ('fntrace info' lists the modules)", pt.short_pads,
 			pt.short_pads == 1 ? " was" : "s were", patch_reason(FNT_PATCH_SHORT_PAD));
+	return pt.short_pads;
 }
 
 /* Libraries that -P never patches (runtime/prologue.c says the same) */
@@ -1231,11 +1234,13 @@ int cmd_record(int argc, char **argv)
 			"up to then are in '%s'\n", argv[optind], WTERMSIG(status),
 			signal_desc(WTERMSIG(status)), dir);
 	/* the summary walks the trace once (~100 M events/s); --quiet skips it */
-	int recorded = count_fnt(absdir) > 0;
+	int files = count_fnt(absdir) > 0, recorded = files;
+	uint64_t short_pads = 0;
 	if (recorded && !quiet)
 		recorded = print_record_summary(dir, absdir, walked ? &totals : NULL) != 0;
-	if (recorded)     /* (-P on a stripped program: said above) */
-		specs_matched(absdir, args_env, stripped ? NULL : patch_env);
+	if (files)     /* (-P on a stripped program: said above) */
+		short_pads = specs_matched(absdir, recorded ? args_env : NULL,
+					   recorded && !stripped ? patch_env : NULL, recorded);
 	free(patch_env);
 	free(args_env);
 	if (!recorded && stripped)
@@ -1262,6 +1267,9 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "fntrace: no function events were recorded: the file size limit (ulimit -f: %llu "
 			"bytes) leaves no room for a trace file, whose header alone takes %u; raise it\n",
 			(unsigned long long)fsz.rlim_cur, (unsigned)FNT_HEADER_SIZE);
+	else if (!recorded && short_pads)
+		fprintf(stderr, "fntrace: no function events were recorded: %" PRIu64 " function%s of '%s' had %s\n",
+			short_pads, short_pads == 1 ? "" : "s", argv[optind], patch_reason(FNT_PATCH_SHORT_PAD));
 	else if (!recorded && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur <= 64)
 		fprintf(stderr, "fntrace: no function events were recorded: the open-files limit (ulimit -n %llu) "
 			"leaves the runtime no descriptor out of the program's way; it needs more than 64 (see "

@@ -47,5 +47,11 @@ def check(ctx):
         p = ctx.run("report", "-d", d)
         assert p.returncode == 1 and p.stderr == "fntrace: no function events were recorded in '%s': 4 " \
             "functions had %s\n" % (d, SHORT), (prog, p.returncode, p.stderr)
+        # without library calls nothing at all is recorded: record says why
+        exe = os.path.join(ctx.work, prog)
+        p = ctx.run("record", "--no-libcall", "-d", d, "--", exe, data=False)
+        assert p.returncode == 0 and p.stdout == OUT, (prog, p.returncode, p.stderr)
+        assert p.stderr == "fntrace: no function events were recorded: 4 functions of '%s' had %s\n" % (exe, SHORT), \
+            (prog, p.stderr)
         info = ctx.run("info", "-d", d, check=True).stdout
         assert "  pads: 4 functions of '%s' not traced: %s\n" % (os.path.join(ctx.work, prog), SHORT) in info, info

@@ -231,7 +231,8 @@ struct fnt_meta_stack_moved {
  * skipped ones); what == FNT_PATCH_NO_DISASM: the same, nothing patched,
  * count functions selected; what == FNT_PATCH_SHORT_PAD: the same, count
  * the selected functions of a -fpatchable-function-entry module whose pad
- * has fewer than 5 bytes at the entry; else a selected function left alone: addr is
+ * has fewer than 5 bytes at the entry; FNT_PATCH_PADS: the same, count the
+ * selected functions whose pad takes the call; else a selected function left alone: addr is
  * its runtime address, what the reason, the name its symbol */
 struct fnt_meta_patch {
 	uint64_t addr;
@@ -252,6 +253,7 @@ enum fnt_patch_reason {
 	FNT_PATCH_NO_DISASM = 10,     /* capstone (libcapstone4) could not be loaded */
 	FNT_PATCH_FRAGMENT = 11,      /* a part of another function (gcc's foo.cold), entered by a jump */
 	FNT_PATCH_SHORT_PAD = 12,     /* per module: count functions whose patchable entry has < 5 bytes */
+	FNT_PATCH_PADS = 13,          /* per module: count functions whose patchable entry was selected */
 	FNT_PATCH_N_REASONS
 };
 

@@ -994,8 +994,16 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	ps.n_globs = n_globs;
 	fnt_elf_functions(&e, pad_function, &ps);
 	pad_normalise(&ps);
-	if (ps.n_news)
+	if (ps.n_news) {
+		/* how many functions, once each (aliases share a pad): record's
+		 * check that the -P globs matched something reads it */
+		size_t n = 0;
+		qsort(ps.news, ps.n_news, sizeof(*ps.news), site_cmp);
+		for (size_t i = 0; i < ps.n_news; i++)
+			n += !i || ps.news[i].at != ps.news[i - 1].at;
 		fnt_patch_sites_add(ps.news, ps.n_news);
+		fnt_patch_note(FNT_PATCH_PADS, bias, (uint32_t)n, path);
+	}
 	if (ps.n_shorts) {
 		/* said once for the module: record warns, info lists it */
 		size_t n = 0;

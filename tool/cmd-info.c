@@ -131,13 +131,17 @@ static void print_patches(const struct trace *t, const struct trace_process *p)
 		else if (tp->what == FNT_PATCH_NO_DISASM)
 			printf("  -P: nothing patched in '%s' (%u selected): %s\n", safe(tp->name), tp->count,
 			       patch_reason(tp->what));
+		else if (tp->what == FNT_PATCH_PADS)
+			printf("  pads: %u function%s of '%s' selected\n", tp->count, tp->count == 1 ? "" : "s",
+			       safe(tp->name));
 		else if (tp->what == FNT_PATCH_SHORT_PAD)
 			printf("  pads: %u function%s of '%s' not traced: %s\n", tp->count, tp->count == 1 ? "" : "s",
 			       safe(tp->name), patch_reason(tp->what));
 	}
 	for (size_t k = 0; k < p->n_patches; k++) {
 		const struct trace_patch *tp = &p->patches[k];
-		if (tp->what == FNT_PATCH_DONE || tp->what == FNT_PATCH_NO_DISASM || tp->what == FNT_PATCH_SHORT_PAD)
+		if (tp->what == FNT_PATCH_DONE || tp->what == FNT_PATCH_NO_DISASM || tp->what == FNT_PATCH_SHORT_PAD ||
+		    tp->what == FNT_PATCH_PADS)
 			continue;
 		char where[64];
 		snprintf(where, sizeof(where), "0x%" PRIx64, tp->addr);

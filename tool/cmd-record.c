@@ -453,7 +453,7 @@ static uint64_t specs_matched(const char *dir, const char *specs, const char *gl
 			"functions", list);
 		free(list);
 	}
-	if (globs && !pt.patched && !pt.skipped && !pt.no_disasm) {
+	if (globs && !pt.patched && !pt.skipped && !pt.no_disasm && !pt.pads && !pt.short_pads) {
 		char *list = quoted_list(globs);
 		warning("-P: '%s' matched no function of the program or of its own libraries (one name or glob "
 			"per -P; 'nm' lists the names; libraries under /lib and /usr/lib are not patched)", list);

@@ -137,6 +137,7 @@ const char *patch_reason(unsigned what)
 		[FNT_PATCH_NO_ROOM] = "no memory for its trampoline within 2 GB",
 		[FNT_PATCH_FRAGMENT] = "a part of another function (.cold), entered by a jump, not a call",
 		[FNT_PATCH_NO_DISASM] = "the capstone disassembler (libcapstone4) could not be loaded",
+		[FNT_PATCH_PADS] = "patchable entries selected",
 		[FNT_PATCH_SHORT_PAD] = "fewer than 5 bytes of NOPs at their entry, too few for the call "
 					"(-fpatchable-function-entry=N,M needs N - M >= 5; =5 is the usual)",
 	};
@@ -158,6 +159,8 @@ void patch_totals(const struct trace *t, struct patch_totals *pt)
 				pt->no_disasm += tp->count;
 			} else if (tp->what == FNT_PATCH_SHORT_PAD) {
 				pt->short_pads += tp->count;
+			} else if (tp->what == FNT_PATCH_PADS) {
+				pt->pads += tp->count;
 			} else {
 				pt->skipped++;
 			}

@@ -147,6 +147,7 @@ FILE *gz_stream(FILE *raw);
 struct patch_totals {
 	uint64_t modules, patched, skipped, no_disasm;
 	uint64_t short_pads;        /* patchable entries too short for the call (FNT_PATCH_SHORT_PAD) */
+	uint64_t pads;              /* patchable entries selected (FNT_PATCH_PADS) */
 };
 struct trace_totals {
 	uint64_t events, file_bytes, disk_bytes, lost;

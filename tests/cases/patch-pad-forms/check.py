@@ -9,7 +9,9 @@ traced, or said not to be:
 each with exact counts, argument and return values, and --patch-signal
 switching the pads on and off while the program runs.  Pads with fewer
 than 5 bytes at the entry (5,5 and 3) cannot take the call: record warns,
-and info says which module, instead of a trace silently without them."""
+and info says which module, instead of a trace silently without them.
+-P globs select among the pads, and are said to match nothing only when
+they do not."""
 import os
 import re
 
@@ -38,6 +40,17 @@ def check(ctx):
                                   env=dict(os.environ, PHASES="1"))
         assert rec.stdout == OUT and rec.stderr == "", (prog, rec.stdout, rec.stderr)
         assert ours(ctx.counts("-d", d)) == {"g": 3, "f": 3, "rec": 5}, (prog, ctx.counts("-d", d))
+
+    # -P on a build with pads selects among them: no "matched no function"
+    # warning when it did match (the warning once came for any -P there)
+    for prog in ("prog", "p-16-8"):
+        d, rec = ctx.record_build(prog, OUT, record_args=("-q", "-P", "g", "-P", "re*"))
+        assert rec.stderr == "", (prog, rec.stderr)
+        assert ours(ctx.counts("-d", d)) == {"g": 8, "rec": 5}, (prog, ctx.counts("-d", d))
+        info = ctx.run("info", "-d", d, check=True).stdout
+        assert "  pads: 2 functions of '%s' selected\n" % os.path.join(ctx.work, prog) in info, info
+        d, rec = ctx.record_build(prog, OUT, record_args=("-q", "-P", "nosuch"))
+        assert "that -P selected and could patch ran" in rec.stderr, (prog, rec.stderr)
 
     for prog in ("p-5-5", "p-3"):
         d, rec = ctx.record_build(prog, OUT, record_args=("-q",))

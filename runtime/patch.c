@@ -830,30 +830,70 @@ void fnt_patch_module_gone(uintptr_t lo, uintptr_t hi)
 	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
+/* a function with a listed pad: where the call goes, and whether it is selected */
+struct pad_cand {
+	uintptr_t site;
+	unsigned run;             /* bytes of whole NOPs from the site (at most PAD_RUN_MAX) */
+	int selected;
+};
+#define PAD_RUN_MAX 16
+
 struct pad_scan {
 	uint64_t bias;
 	const uintptr_t *pads;
 	size_t n_pads;
+	struct { uintptr_t at, end; } *fns;   /* functions with a size, sorted */
+	size_t n_fns, cap_fns;
+	const uint8_t *stub;      /* the call's target, within reach of the module */
 	char **globs;
 	int n_globs;
-	const uint8_t *stub;
-	struct site *news;
-	size_t n_news;
-	struct { uintptr_t at; unsigned len; } *norms;   /* pads rewritten before use */
-	size_t n_norms;
-	uintptr_t *shorts;        /* selected functions whose pad cannot hold the call */
-	size_t n_shorts;
+	struct pad_cand *cands;
+	size_t n_cands;
 };
 
-/* Where the pad of the function at a takes the call, or 0 when it has
- * none listed.  The section lists the pad's first byte:
+/* the bytes of whole NOP instructions at p, up to max (or a little past) */
+static unsigned nop_run(const uint8_t *p, unsigned max)
+{
+	unsigned len = 0, k;
+	while (len < max && (k = nop_len(p + len)))
+		len += k;
+	return len;
+}
+
+static int cmp_fn(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* do the bytes [lo, hi) hold some of a function (one with a size)? */
+static int function_in(const struct pad_scan *ps, uintptr_t lo, uintptr_t hi)
+{
+	size_t l = 0, h = ps->n_fns;
+	while (l < h) {        /* the first one at or after hi */
+		size_t mid = l + (h - l) / 2;
+		if (ps->fns[mid].at < hi)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	return l > 0 && ps->fns[l - 1].end > lo;     /* the last one before hi reaches into them */
+}
+
+/* Where the pad of the function [a, a + size) takes the call, or 0 when it
+ * has none listed.  The section lists the pad's first byte:
  *  - at the symbol, or after its endbr64 (-fpatchable-function-entry=N);
  *  - M bytes before the symbol (=N,M): those are 1-byte NOPs, which no
  *    call reaches, and the N - M bytes at the symbol, or after its
- *    endbr64, are the ones that run. */
-static uintptr_t pad_site(const struct pad_scan *ps, uintptr_t a)
+ *    endbr64, are the ones that run.
+ * A pad is another function's when it lies inside that one (an empty
+ * function's pad is followed at once by the next function); a function
+ * without a size owns none. */
+static uintptr_t pad_site(const struct pad_scan *ps, uintptr_t a, uint64_t size)
 {
 	size_t lo = 0, hi = ps->n_pads;
+	if (!size)
+		return 0;
 	while (lo < hi) {      /* the last pad at or before a + 4 */
 		size_t mid = lo + (hi - lo) / 2;
 		if (ps->pads[mid] <= a + 4)
@@ -864,93 +904,144 @@ static uintptr_t pad_site(const struct pad_scan *ps, uintptr_t a)
 	if (!lo)
 		return 0;
 	uintptr_t p = ps->pads[lo - 1];
-	if (p == a || (p == a + 4 && is_endbr64((const uint8_t *)a)))
+	if (p == a || (p == a + 4 && size > 4 && is_endbr64((const uint8_t *)a)))
 		return p;
-	if (p >= a || a - p > 0xffff)      /* M is below 65536 (gcc and clang) */
+	if (p >= a || a - p > 0xffff || function_in(ps, p, a))     /* M is below 65536 (gcc and clang) */
 		return 0;
 	for (uintptr_t q = p; q < a; q++)
 		if (*(const uint8_t *)q != 0x90)
-			return 0;      /* another function's pad and code: this one has none */
-	return is_endbr64((const uint8_t *)a) ? a + 4 : a;
+			return 0;
+	return size > 4 && is_endbr64((const uint8_t *)a) ? a + 4 : a;
 }
 
-/* one function symbol: a site when its pad is listed and it is selected */
-static void pad_function(void *ctx, const char *name, uint64_t vaddr)
+static void pad_function_size(void *ctx, const Elf64_Sym *s, const char *name)
 {
 	struct pad_scan *ps = ctx;
-	uintptr_t a = pad_site(ps, (uintptr_t)(ps->bias + vaddr));
-	int kind;
-	if (!a || (!fnt_patch_glob_match(name, ps->globs, ps->n_globs) && !fnt_argspec_find(a) &&
-		   !fnt_argspec_find(a - 4)))
+	(void)name;
+	if (!s->st_size)
 		return;
-	unsigned len = pad_len((const uint8_t *)a, &kind);
-	if (!len) {
-		uintptr_t *sh = realloc(ps->shorts, (ps->n_shorts + 1) * sizeof(*sh));
-		if (sh) {
-			ps->shorts = sh;
-			ps->shorts[ps->n_shorts++] = a;
-		}
-		return;
-	}
-	int64_t rel = (int64_t)((uintptr_t)ps->stub - (a + 5));
-	if (rel != (int32_t)rel)
-		return;
-	if (!kind) {
-		__typeof__(ps->norms) nn = realloc(ps->norms, (ps->n_norms + 1) * sizeof(*nn));
-		if (!nn)
+	if (ps->n_fns == ps->cap_fns) {
+		size_t cap = ps->cap_fns ? 2 * ps->cap_fns : 256;
+		__typeof__(ps->fns) nf = realloc(ps->fns, cap * sizeof(*nf));
+		if (!nf)
 			return;
-		ps->norms = nn;
-		ps->norms[ps->n_norms].at = a;
-		ps->norms[ps->n_norms++].len = len;
+		ps->fns = nf;
+		ps->cap_fns = cap;
 	}
-	struct site *ns = realloc(ps->news, (ps->n_news + 1) * sizeof(*ns));
-	if (!ns)
+	ps->fns[ps->n_fns].at = (uintptr_t)(ps->bias + s->st_value);
+	ps->fns[ps->n_fns++].end = (uintptr_t)(ps->bias + s->st_value + s->st_size);
+}
+
+/* one function symbol: a candidate when it has a pad listed */
+static void pad_function(void *ctx, const Elf64_Sym *s, const char *name)
+{
+	struct pad_scan *ps = ctx;
+	uintptr_t fn = (uintptr_t)(ps->bias + s->st_value);
+	uintptr_t a = pad_site(ps, fn, s->st_size);
+	if (!a)
 		return;
-	ps->news = ns;
-	struct site *st_ = &ps->news[ps->n_news++];
-	int32_t r32 = (int32_t)rel;
-	memset(st_, 0, sizeof(*st_));
-	st_->at = a;
-	st_->len = 5;
-	st_->resume = a + 5;
-	if (kind) {
-		memcpy(st_->orig, (const void *)a, 5);
-	} else {
-		uint8_t norm[32];
-		pad_normal(norm, len);
-		memcpy(st_->orig, norm, 5);
-	}
-	st_->call[0] = 0xe8;
-	memcpy(st_->call + 1, &r32, 4);
+	struct pad_cand *nc = realloc(ps->cands, (ps->n_cands + 1) * sizeof(*nc));
+	if (!nc)
+		return;
+	ps->cands = nc;
+	/* the run stops at the function's end: an empty function's NOPs are
+	 * followed by the next function's */
+	uintptr_t end = fn + s->st_size;
+	unsigned run = nop_run((const uint8_t *)a, PAD_RUN_MAX);
+	ps->cands[ps->n_cands++] = (struct pad_cand){
+		a, a + run > end ? (unsigned)(end - a) : run,
+		fnt_patch_glob_match(name, ps->globs, ps->n_globs) || fnt_argspec_find(a) || fnt_argspec_find(a - 4),
+	};
 }
 
 /* Pads of other NOPs than five 1-byte ones or one 5-byte one (clang's
  * 6 to 16-byte pads, a 7-byte NOP, 66 90 ...) become one 5-byte NOP and
  * NOPs after it, the same instructions' worth: the call then replaces one
  * whole instruction, and returns to the start of the next.  Done once, as
- * the module is first seen, before any of its sites is switched; returns
- * a pad whose page could not be made writable stays as it is, and its site
- * is never switched. */
-static void pad_normalise(struct pad_scan *ps)
+ * the module is first seen, before any of its sites is switched; 0 when
+ * the page could not be made writable (the pad stays as it is, not
+ * traced). */
+static int pad_normalise(uintptr_t at, unsigned len)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	for (size_t i = 0; i < ps->n_norms; i++) {
-		uintptr_t at = ps->norms[i].at, p0 = at & ~(uintptr_t)(pg - 1);
-		unsigned len = ps->norms[i].len;
-		uintptr_t p1 = (at + len + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
-		uint8_t norm[32];
-		if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC)) {
-			patch_errors++;
-			for (size_t k = 0; k < ps->n_news; k++)
-				if (ps->news[k].at == at)
-					ps->news[k].len = 0;     /* never switched */
+	uintptr_t p0 = at & ~(uintptr_t)(pg - 1);
+	uintptr_t p1 = (at + len + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+	uint8_t norm[32];
+	if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+		patch_errors++;
+		return 0;
+	}
+	pad_normal(norm, len);
+	memcpy((void *)at, norm, len);
+	if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC))
+		patch_errors++;
+	return 1;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct pad_cand *)a)->site, y = ((const struct pad_cand *)b)->site;
+	return x < y ? -1 : x > y;
+}
+
+/* The module's pads, decided together.  How many NOP bytes follow each
+ * site says the pad's length, except where the function's own code starts
+ * with NOPs (a loop of `nop`s, alignment), which would read as a longer
+ * pad: the call would then cover code that a jump may land in.  The
+ * compiler gives every function the same pad, bar an attribute: the
+ * length most functions show is the module's.  If it is under 5 bytes, no
+ * function is patched (those showing 5 or more owe it to their code). */
+static void pad_decide(struct pad_scan *ps, const char *path)
+{
+	size_t hist[PAD_RUN_MAX + 1] = { 0 }, n_sel = 0, n_short = 0, n_sites = 0;
+	unsigned mode = 0;
+	struct site *news = NULL;
+	qsort(ps->cands, ps->n_cands, sizeof(*ps->cands), cmp_cand);
+	for (size_t i = 0; i < ps->n_cands; i++)
+		if (!i || ps->cands[i].site != ps->cands[i - 1].site)     /* aliases: once */
+			hist[ps->cands[i].run > PAD_RUN_MAX ? PAD_RUN_MAX : ps->cands[i].run]++;
+	for (unsigned k = 1; k <= PAD_RUN_MAX; k++)
+		if (hist[k] > hist[mode])
+			mode = k;
+	for (size_t i = 0; i < ps->n_cands; i++)
+		n_sel += ps->cands[i].selected;
+	if (n_sel && !(news = calloc(n_sel, sizeof(*news))))
+		return;
+	for (size_t i = 0; i < ps->n_cands; i++) {
+		const struct pad_cand *c = &ps->cands[i];
+		int kind;
+		if (!c->selected)
+			continue;
+		if (n_sites && news[n_sites - 1].at == c->site)
+			continue;      /* an alias of the last one */
+		unsigned len = mode >= 5 && c->run >= 5 ? pad_len((const uint8_t *)c->site, &kind) : 0;
+		if (len > c->run)
+			len = 0;
+		int64_t rel = (int64_t)((uintptr_t)ps->stub - (c->site + 5));
+		if (!len) {
+			if (!i || ps->cands[i - 1].site != c->site)
+				n_short++;
 			continue;
 		}
-		pad_normal(norm, len);
-		memcpy((void *)at, norm, len);
-		if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC))
-			patch_errors++;
+		if (rel != (int32_t)rel || (!kind && !pad_normalise(c->site, len)))
+			continue;
+		struct site *st_ = &news[n_sites++];
+		int32_t r32 = (int32_t)rel;
+		st_->at = c->site;
+		st_->len = 5;
+		st_->resume = c->site + 5;
+		memcpy(st_->orig, (const void *)c->site, 5);     /* the 5-byte NOP, if rewritten */
+		st_->call[0] = 0xe8;
+		memcpy(st_->call + 1, &r32, 4);
 	}
+	if (n_sites) {
+		/* record's check that the -P globs matched something reads it */
+		fnt_patch_sites_add(news, n_sites);
+		fnt_patch_note(FNT_PATCH_PADS, ps->bias, (uint32_t)n_sites, path);
+	}
+	if (n_short)   /* said once for the module: record warns, info lists it */
+		fnt_patch_note(FNT_PATCH_SHORT_PAD, ps->bias, (uint32_t)n_short, path);
+	free(news);
 }
 
 void fnt_patch_module(const char *path, uint64_t bias)
@@ -992,30 +1083,13 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	ps.n_pads = n_pads;
 	ps.globs = globs;
 	ps.n_globs = n_globs;
-	fnt_elf_functions(&e, pad_function, &ps);
-	pad_normalise(&ps);
-	if (ps.n_news) {
-		/* how many functions, once each (aliases share a pad): record's
-		 * check that the -P globs matched something reads it */
-		size_t n = 0;
-		qsort(ps.news, ps.n_news, sizeof(*ps.news), site_cmp);
-		for (size_t i = 0; i < ps.n_news; i++)
-			n += !i || ps.news[i].at != ps.news[i - 1].at;
-		fnt_patch_sites_add(ps.news, ps.n_news);
-		fnt_patch_note(FNT_PATCH_PADS, bias, (uint32_t)n, path);
-	}
-	if (ps.n_shorts) {
-		/* said once for the module: record warns, info lists it */
-		size_t n = 0;
-		qsort(ps.shorts, ps.n_shorts, sizeof(*ps.shorts), cmp_addr);
-		for (size_t i = 0; i < ps.n_shorts; i++)
-			n += !i || ps.shorts[i] != ps.shorts[i - 1];
-		fnt_patch_note(FNT_PATCH_SHORT_PAD, bias, (uint32_t)n, path);
-	}
+	fnt_elf_symbols(&e, STT_FUNC, pad_function_size, &ps);
+	qsort(ps.fns, ps.n_fns, sizeof(*ps.fns), cmp_fn);
+	fnt_elf_symbols(&e, STT_FUNC, pad_function, &ps);
+	pad_decide(&ps, path);
 out:
-	free(ps.news);
-	free(ps.norms);
-	free(ps.shorts);
+	free(ps.fns);
+	free(ps.cands);
 	free(pads);
 	fnt_elf_close(&e);
 }

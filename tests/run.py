@@ -159,7 +159,8 @@ class Ctx:
 
 # case.json "instrument": true (default) -finstrument-functions, false none,
 # "fentry" -pg -mfentry (argument capture), "patchable" -fpatchable-function-entry=5;
-# a program of "programs" may add "cflags" after these (the last -f... wins)
+# a program of "programs" or a lib of "libs" may add "cflags" after these
+# (the last -f... wins)
 INSTRUMENT = {"fentry": ["-pg", "-mfentry"], "patchable": ["-fpatchable-function-entry=5"]}
 
 
@@ -185,7 +186,7 @@ def compile_case(case, cfg, build, builddir):
     for out, spec in cfg.get("libs", {}).items():
         lflags = flags
         if isinstance(spec, dict):
-            lflags = instrument_flags(flags, spec.get("instrument", True))   # false, "fentry", "patchable"
+            lflags = instrument_flags(flags, spec.get("instrument", True)) + spec.get("cflags", [])
             spec = spec["sources"]
         cmd = [compiler, *lflags, "-shared", "-fPIC", "-o", os.path.join(builddir, out)]
         cmd += [os.path.join(srcdir, s) for s in spec]

@@ -120,11 +120,14 @@ static void print_untraced(const struct trace_process *p)
 }
 
 /* -P on code built without instrumentation: per module, what was patched
- * and each function left alone with the reason */
+ * and each function left alone with the reason; the pads' modules (each
+ * once: a library loaded again says the same) */
 static void print_patches(const struct trace *t, const struct trace_process *p)
 {
-	for (size_t k = 0; k < p->n_patches; k++) {
-		const struct trace_patch *tp = &p->patches[k];
+	size_t n;
+	const struct trace_patch **v = patch_records(t, p, &n);
+	for (size_t k = 0; k < n; k++) {
+		const struct trace_patch *tp = v[k];
 		if (tp->what == FNT_PATCH_DONE)
 			printf("  -P: %u function%s patched in '%s'\n", tp->count, tp->count == 1 ? "" : "s",
 			       safe(tp->name));
@@ -138,16 +141,15 @@ static void print_patches(const struct trace *t, const struct trace_process *p)
 			printf("  pads: %u function%s of '%s' not traced: %s\n", tp->count, tp->count == 1 ? "" : "s",
 			       safe(tp->name), patch_reason(tp->what));
 	}
-	for (size_t k = 0; k < p->n_patches; k++) {
-		const struct trace_patch *tp = &p->patches[k];
-		if (tp->what == FNT_PATCH_DONE || tp->what == FNT_PATCH_NO_DISASM || tp->what == FNT_PATCH_SHORT_PAD ||
-		    tp->what == FNT_PATCH_PADS)
+	for (size_t k = 0; k < n; k++) {
+		const struct trace_patch *tp = v[k];
+		if (patch_of_module(tp->what))
 			continue;
 		char where[64];
 		snprintf(where, sizeof(where), "0x%" PRIx64, tp->addr);
 		printf("  -P skipped %-30s %s: %s\n", safe(tp->name), where, patch_reason(tp->what));
 	}
-	(void)t;
+	free((void *)v);
 }
 
 /* ns as record's options take it: 2ms, 1500us; returns its length */

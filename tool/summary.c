@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "tool/tool.h"
@@ -144,13 +145,59 @@ const char *patch_reason(unsigned what)
 	return what < FNT_PATCH_N_REASONS && why[what] ? why[what] : "not patched";
 }
 
-/* what -P did to code built without instrumentation, over every process */
+/* a PATCH record about a whole module (else about one function) */
+int patch_of_module(unsigned what)
+{
+	return what == FNT_PATCH_DONE || what == FNT_PATCH_NO_DISASM || what == FNT_PATCH_SHORT_PAD ||
+	       what == FNT_PATCH_PADS;
+}
+
+/* PATCH records by kind, name and (a function's) address, the largest
+ * count first */
+static int cmp_patch(const void *a, const void *b)
+{
+	const struct trace_patch *x = *(const struct trace_patch *const *)a, *y = *(const struct trace_patch *const *)b;
+	int c = strcmp(x->name, y->name);
+	if (x->what != y->what)
+		return x->what < y->what ? -1 : 1;
+	if (c)
+		return c;
+	if (!patch_of_module(x->what) && x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+/* The PATCH records of every process, each module or function once: a
+ * library loaded 6 times, or a program that execs itself, writes the same
+ * records again, which say nothing more (sorted by cmp_patch; free it) */
+const struct trace_patch **patch_records(const struct trace *t, const struct trace_process *only, size_t *n)
+{
+	size_t all = 0, k = 0;
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (!only || only == &t->procs[i])
+			all += t->procs[i].n_patches;
+	const struct trace_patch **v = xmalloc((all + 1) * sizeof(*v));
+	for (size_t i = 0; i < t->n_procs; i++)
+		if (!only || only == &t->procs[i])
+			for (size_t j = 0; j < t->procs[i].n_patches; j++)
+				v[k++] = &t->procs[i].patches[j];
+	qsort(v, k, sizeof(*v), cmp_patch);
+	*n = 0;
+	for (size_t j = 0; j < k; j++)
+		if (!*n || v[*n - 1]->what != v[j]->what || strcmp(v[*n - 1]->name, v[j]->name) ||
+		    (!patch_of_module(v[j]->what) && v[*n - 1]->addr != v[j]->addr))
+			v[(*n)++] = v[j];
+	return v;
+}
+
+/* what -P and the pads did, over every process (each module once) */
 void patch_totals(const struct trace *t, struct patch_totals *pt)
 {
+	size_t n;
+	const struct trace_patch **v = patch_records(t, NULL, &n);
 	memset(pt, 0, sizeof(*pt));
-	for (size_t i = 0; i < t->n_procs; i++)
-		for (size_t k = 0; k < t->procs[i].n_patches; k++) {
-			const struct trace_patch *tp = &t->procs[i].patches[k];
+	for (size_t k = 0; k < n; k++) {
+			const struct trace_patch *tp = v[k];
 			if (tp->what == FNT_PATCH_DONE) {
 				pt->modules++;
 				pt->patched += tp->count;
@@ -164,7 +211,8 @@ void patch_totals(const struct trace *t, struct patch_totals *pt)
 			} else {
 				pt->skipped++;
 			}
-		}
+	}
+	free(v);
 }
 
 void print_patch_totals(const struct patch_totals *pt)

@@ -183,6 +183,9 @@ void human_bytes(char *buf, size_t len, uint64_t n);           /* 512 B, 12.3 KB
  * already made (record_save_symtabs), else dir is walked */
 int print_record_summary(const char *shown, const char *dir, const struct trace_totals *walked);
 void patch_totals(const struct trace *t, struct patch_totals *pt);
+/* the PATCH records of one process (or all: NULL), each once (summary.c); free it */
+const struct trace_patch **patch_records(const struct trace *t, const struct trace_process *only, size_t *n);
+int patch_of_module(unsigned what);
 void print_patch_totals(const struct patch_totals *pt);   /* one line on stderr */
 const char *patch_reason(unsigned what);                  /* FNT_PATCH_* in words */
 

@@ -11,7 +11,10 @@ switching the pads on and off while the program runs.  Pads with fewer
 than 5 bytes at the entry (5,5 and 3) cannot take the call: record warns,
 and info says which module, instead of a trace silently without them.
 -P globs select among the pads, and are said to match nothing only when
-they do not."""
+they do not.  edge.c lays functions out to mislead the attribution of a
+pad (empty functions, functions without a pad, code that starts with NOPs
+a loop jumps to): none is patched wrongly, or warned about wrongly.
+Modules loaded again (dlopen, exec) are counted once."""
 import os
 import re
 
@@ -26,6 +29,14 @@ def ours(counts):
 
 
 def check(ctx):
+    check_edges(ctx)
+    # a library loaded twice: its functions counted once, listed once
+    lib = os.path.join(ctx.work, "libpad3.so")
+    d, rec = ctx.record_build("dl", "6\n", args=(lib,), record_args=("-q",))
+    assert rec.stderr == "fntrace: warning: 2 functions were not traced: %s ('fntrace info' lists the modules)\n" \
+        % SHORT, rec.stderr
+    info = ctx.run("info", "-d", d, check=True).stdout
+    assert info.count("  pads: ") == 1 and "  pads: 2 functions of '%s' not traced: %s\n" % (lib, SHORT) in info, info
     for prog in TRACED:
         d, rec = ctx.record_build(prog, OUT, record_args=("-q", "-A", "f@arg1", "-R", "f@retval"))
         assert rec.stderr == "", (prog, rec.stderr)
@@ -68,3 +79,26 @@ def check(ctx):
             (prog, p.stderr)
         info = ctx.run("info", "-d", d, check=True).stdout
         assert "  pads: 4 functions of '%s' not traced: %s\n" % (os.path.join(ctx.work, prog), SHORT) in info, info
+
+
+EDGE_OUT = "21 55 11 0\n"
+
+
+def check_edges(ctx):
+    for prog in ("e-7-2", "e-5-cet", "e-12-cet"):
+        d, rec = ctx.record_build(prog, EDGE_OUT, record_args=("-q",))
+        assert rec.stderr == "", (prog, rec.stderr)
+        got = {k: v for k, v in ctx.counts("-d", d).items() if k in
+               ("main", "f", "spin", "bump", "die", "stop_here", "never", "main.cold")}
+        assert got == {"main": 1, "f": 3, "spin": 1}, (prog, got)
+        # switched on and off around the middle calls, under threads' feet
+        # of none: the pads next to the empty functions keep whole
+        d, rec = ctx.record_build(prog, None, record_args=("-q", "--patch-signal", "USR1"),
+                                  env=dict(os.environ, PHASES="1"))
+        assert rec.stdout == EDGE_OUT and rec.stderr == "", (prog, rec.stdout, rec.stderr)
+        got = {k: v for k, v in ctx.counts("-d", d).items() if k in ("main", "f", "spin", "bump")}
+        assert got == {"f": 1, "spin": 1}, (prog, got)
+    # 3-byte pads: spin's own NOPs do not make its pad long enough
+    d, rec = ctx.record_build("e-3", EDGE_OUT, record_args=("-q",))
+    assert re.fullmatch(r"fntrace: warning: \d+ functions were not traced: %s \('fntrace info' lists the "
+                        r"modules\)\n" % re.escape(SHORT), rec.stderr), rec.stderr

@@ -866,6 +866,7 @@ void fnt_async_unblock(const uint64_t *was) FNT_HIDDEN;
  * was turned off, then its state given back */
 int fnt_cancel_off(int *was) FNT_HIDDEN;
 void fnt_cancel_back(int was) FNT_HIDDEN;
+int fnt_cancel_async(void) FNT_HIDDEN;   /* (with it off) the type is asynchronous */
 /* the program jumps out of signal handlers that land in the runtime's
  * work (a longjmp found the guard held, setjmp.c): from then on a stack
  * switch, which such a jump cannot leave half made, blocks them (coro.c) */

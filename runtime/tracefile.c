@@ -410,8 +410,17 @@ int fnt_meta_append(unsigned type, const void *a, size_t alen, const void *b, si
 	uint32_t head = (uint32_t)((alen + blen) << 8 | type);
 	int ret = -1;
 
+	int cancel, off_ = 0, blocked = 0;
+	uint64_t was;
 	if (state != 1 || need > chunk_size / 2)
 		goto drop;
+	/* no cancellation with the lock held: a deferred one in a new chunk's
+	 * system calls, an asynchronous one anywhere (its SIGCANCEL blocked,
+	 * with the other asynchronous signals, as at a chunk's start; only
+	 * then: two system calls): either left the lock held, and every
+	 * record after it waited 200 ms to be dropped */
+	off_ = fnt_cancel_off(&cancel);
+	blocked = off_ && fnt_cancel_async() && fnt_async_block(&was);
 	if (meta_lock_take())
 		goto drop;
 	if (!tf->meta_pos || tf->meta_pos + need + 4 > tf->meta_end) {
@@ -442,6 +451,10 @@ unlock:
 drop:
 	if (ret)
 		count_lost(lost_meta, 1);
+	if (blocked)
+		fnt_async_unblock(&was);
+	if (off_)
+		fnt_cancel_back(cancel);
 	return ret;
 }
 

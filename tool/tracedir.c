@@ -334,6 +334,26 @@ char *trace_dir_preload_path(const char *lib, char **tmpdir)
 		base = "/tmp";
 	dir = xmalloc(strlen(base) + 32);
 	sprintf(dir, "%s/fntrace-preload-XXXXXX", base);
+	{
+		/* a $TMPDIR that someone else may change (theirs, or open to
+		 * all without the sticky bit) could have the directory renamed
+		 * and another put in its place, with their library to preload
+		 * into the program, as the user who records: /tmp then (found by
+		 * an adversarial review) */
+		char comp[PATH_MAX], scratch[FNT_PATHCHECK_SCRATCH];
+		const char *why = NULL;
+		if (strcmp(base, "/tmp") &&
+		    fnt_path_trusted(dir, geteuid(), fnt_user_private_gid(geteuid()), comp, sizeof(comp), &why,
+				     scratch)) {
+			base = "/tmp";
+			sprintf(dir, "%s/fntrace-preload-XXXXXX", base);
+		}
+		if (fnt_path_trusted(dir, geteuid(), fnt_user_private_gid(geteuid()), comp, sizeof(comp), &why,
+				     scratch))
+			die("the runtime's path '%s' has a space or a colon, which LD_PRELOAD cannot take, and "
+			    "'%s', where a private directory for a link to it would go, is not safe: %s; install "
+			    "fntrace under a path without them", lib, comp, why ? why : strerror(errno));
+	}
 	if (!mkdtemp(dir))
 		die("the runtime's path '%s' has a space or a colon, which LD_PRELOAD cannot take, and "
 		    "a private directory for a link to it cannot be made in '%s': %s; install fntrace "

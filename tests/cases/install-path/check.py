@@ -26,3 +26,19 @@ def check(ctx):
         assert ctx.counts("-d", d) == {"main": 1, "twice": 4}, name
         # the private link it preloaded through is gone
         assert os.listdir(tmp) == [], os.listdir(tmp)
+
+    # a $TMPDIR that another user may change (theirs): the link's directory
+    # goes in /tmp, or they could swap it for one that preloads their
+    # library, as this user (found by an adversarial review)
+    if os.geteuid() == 0:
+        theirs = os.path.join(w, "theirs")
+        os.makedirs(theirs)
+        os.chown(theirs, 65534, 65534)
+        inst = os.path.join(w, "my tools", "bin")
+        env = dict(os.environ, TMPDIR=theirs)
+        env.pop("FNTRACE_LIBRARY", None)
+        p = subprocess.run([os.path.join(inst, "fntrace"), "record", "-q", "-d", os.path.join(w, "theirs.data"), "--",
+                            "/bin/sh", "-c", 'printf "%s\n" "$LD_PRELOAD"'],
+                           capture_output=True, text=True, cwd=w, env=env, timeout=120)
+        assert p.returncode == 0 and p.stdout.startswith("/tmp/fntrace-preload-"), p
+        assert os.listdir(theirs) == [], os.listdir(theirs)

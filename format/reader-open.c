@@ -11,10 +11,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -506,10 +508,14 @@ static void process_scan(struct trace_process *p)
 			break;
 		if (ch->magic != FNT_CHUNK_MAGIC) {
 			/* (in a ring, a zero magic is a chunk being rewritten) */
-			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING)))
+			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING))) {
 				p->damaged_chunks++;
-			else if (!ch->type)
-				i = skip_hole(p, i);
+			} else if (!ch->type) {
+				uint64_t last = skip_hole(p, i);
+				if (!(p->hdr.flags & FNT_FLAG_RING))
+					p->unwritten_chunks += last - i + 1;
+				i = last;
+			}
 			continue;
 		}
 		if (ch->type == FNT_CHUNK_META) {
@@ -830,8 +836,55 @@ static void start_times(struct trace *t)
 
 static void scope_hash_build(struct trace *t);
 
+/* does a `fntrace record` still hold the directory (its .lock, with its
+ * pid in it)?  (Its witness, a child that shares the lock, may outlive it
+ * by a moment when a whole process group is killed.) */
+static int recorder_running(const struct trace *t)
+{
+	char path[4200], buf[32];
+	snprintf(path, sizeof(path), "%s/.lock", t->dir);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK), held;
+	ssize_t n;
+	if (fd < 0)
+		return 0;
+	held = flock(fd, LOCK_SH | LOCK_NB) && errno == EWOULDBLOCK;
+	n = held ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+	close(fd);
+	if (n > 0) {
+		buf[n] = 0;
+		long pid = strtol(buf, NULL, 10);
+		if (pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH)
+			held = 0;
+	}
+	return held;
+}
+
+/* Chunks handed out to the program and never written, in a recording
+ * that record did not finish: record copies the program's chunks out of
+ * its ring, and the two were killed together (a SIGKILL to the whole
+ * process group: timeout -s KILL, kill(0, ...), a service manager).  The
+ * events in them are lost, and nothing else counts them.  (A finished
+ * recording has none; a live one has them as it goes.) */
+static void unwritten_warn(struct trace *t)
+{
+	if (!t->dir || !t->session_command || t->session_has_status || recorder_running(t))
+		return;
+	for (size_t i = 0; i < t->n_procs; i++) {
+		const struct trace_process *p = &t->procs[i];
+		t->unwritten_lost += p->unwritten_chunks;
+		if (p->unwritten_chunks)
+			warn(t, "'%s': %llu chunk%s of %u KiB handed out to the program %s not in the file: fntrace "
+			     "record did not finish (killed along with the program, as a kill of the whole process "
+			     "group does), and the events the program wrote in %s are lost", p->file,
+			     (unsigned long long)p->unwritten_chunks, p->unwritten_chunks == 1 ? "" : "s",
+			     p->hdr.chunk_size / 1024, p->unwritten_chunks == 1 ? "is" : "are",
+			     p->unwritten_chunks == 1 ? "it" : "them");
+	}
+}
+
 static void trace_finish_open(struct trace *t)
 {
+	unwritten_warn(t);
 	for (size_t i = 0; i < t->n_procs; i++)
 		if (t->procs[i].n_argspecs > 1)
 			qsort(t->procs[i].argspecs, t->procs[i].n_argspecs, sizeof(*t->procs[i].argspecs), cmp_argspec);

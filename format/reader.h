@@ -116,6 +116,7 @@ struct trace_process {
 	uint64_t damaged_bytes;     /* bytes of event data skipped as corrupt or torn */
 	uint64_t damaged_chunks;
 	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
+	uint64_t unwritten_chunks;  /* handed out, all zeros in the file (not in a flight recorder) */
 	int exec_replaced;          /* the next image of the same pid started after this one's end: exec */
 	int after_exec;             /* the image that replaced an earlier one of the same pid */
 	struct scope_pending *scope_ticks;
@@ -207,6 +208,7 @@ struct trace {
 	size_t n_warnings;
 	/* from the session file written by `fntrace record` (may be absent) */
 	int has_session;            /* the directory has one, readable or not */
+	uint64_t unwritten_lost;    /* chunks never written, record gone (reader-open.c, unwritten_warn) */
 	char *session_command;
 	char *session_options;      /* record's own options ("-F main -A f@arg1"), or NULL */
 	int session_has_status;

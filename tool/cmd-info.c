@@ -357,7 +357,11 @@ int cmd_info(int argc, char **argv)
 	if (events)
 		printf(" (%.2f bytes per event on disk)", (double)disk / (double)events);
 	printf("\n");
-	printf("lost: %" PRIu64 "\n", lost);
+	if (t->unwritten_lost)     /* (the warning above says why) */
+		printf("lost: %" PRIu64 ", and the events of %" PRIu64 " chunk%s never written\n", lost,
+		       t->unwritten_lost, t->unwritten_lost == 1 ? "" : "s");
+	else
+		printf("lost: %" PRIu64 "\n", lost);
 	print_untraced_total(t);
 	{
 		struct patch_totals pt;

@@ -836,9 +836,8 @@ static void start_times(struct trace *t)
 
 static void scope_hash_build(struct trace *t);
 
-/* does a `fntrace record` still hold the directory (its .lock, with its
- * pid in it)?  (Its witness, a child that shares the lock, may outlive it
- * by a moment when a whole process group is killed.) */
+/* does a `fntrace record` still hold the directory: its .lock locked,
+ * and the pid it wrote there alive? */
 static int recorder_running(const struct trace *t)
 {
 	char path[4200], buf[32];

@@ -858,19 +858,31 @@ static int recorder_running(const struct trace *t)
 	return held;
 }
 
-/* Chunks handed out to the program and never written, in a recording
- * that record did not finish: record copies the program's chunks out of
- * its ring, and the two were killed together (a SIGKILL to the whole
- * process group: timeout -s KILL, kill(0, ...), a service manager).  The
- * events in them are lost, and nothing else counts them.  (A finished
- * recording has none; a live one has them as it goes.) */
+/* A recording that record did not finish, of a process that did not exit
+ * either: record copies the program's chunks out of its ring, and the two
+ * were killed together (a SIGKILL to the whole process group: timeout -s
+ * KILL, kill(0, ...), a service manager).  Chunks handed out and never
+ * copied are in the file as zeros: their events are lost, and nothing
+ * else counts them.  The chunks the process was writing had been copied
+ * as far as record's last copy, about 50 ms before: what came after is
+ * lost too, and cannot be counted.  (A finished recording has neither; a
+ * live one has them as it goes; without the ring, --no-drain or a flight
+ * recorder, the process's own mapping of its file keeps every event.) */
 static void unwritten_warn(struct trace *t)
 {
 	if (!t->dir || !t->session_command || t->session_has_status || recorder_running(t))
 		return;
+	int drained = !t->session_options || !strstr(t->session_options, "--no-drain");
 	for (size_t i = 0; i < t->n_procs; i++) {
 		const struct trace_process *p = &t->procs[i];
+		int ended = p->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL | FNT_END_EXEC);
 		t->unwritten_lost += p->unwritten_chunks;
+		if (!p->unwritten_chunks && !ended && drained && !(p->hdr.flags & FNT_FLAG_RING)) {
+			t->tail_unknown++;
+			warn(t, "'%s': fntrace record did not finish, and this process did not exit (both killed at "
+			     "once, as a kill of the whole process group does): the events it wrote after record's "
+			     "last copy of its buffers (about 50 ms before) may be missing", p->file);
+		}
 		if (p->unwritten_chunks)
 			warn(t, "'%s': %llu chunk%s of %u KiB handed out to the program %s not in the file: fntrace "
 			     "record did not finish (killed along with the program, as a kill of the whole process "

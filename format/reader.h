@@ -209,6 +209,7 @@ struct trace {
 	/* from the session file written by `fntrace record` (may be absent) */
 	int has_session;            /* the directory has one, readable or not */
 	uint64_t unwritten_lost;    /* chunks never written, record gone (reader-open.c, unwritten_warn) */
+	size_t tail_unknown;        /* processes whose last events may be missing, record gone (the same) */
 	char *session_command;
 	char *session_options;      /* record's own options ("-F main -A f@arg1"), or NULL */
 	int session_has_status;

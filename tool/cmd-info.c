@@ -357,9 +357,12 @@ int cmd_info(int argc, char **argv)
 	if (events)
 		printf(" (%.2f bytes per event on disk)", (double)disk / (double)events);
 	printf("\n");
-	if (t->unwritten_lost)     /* (the warning above says why) */
+	if (t->unwritten_lost)     /* (the warnings above say why) */
 		printf("lost: %" PRIu64 ", and the events of %" PRIu64 " chunk%s never written\n", lost,
 		       t->unwritten_lost, t->unwritten_lost == 1 ? "" : "s");
+	else if (t->tail_unknown)
+		printf("lost: %" PRIu64 ", and maybe the last events of %zu process%s\n", lost, t->tail_unknown,
+		       t->tail_unknown == 1 ? "" : "es");
 	else
 		printf("lost: %" PRIu64 "\n", lost);
 	print_untraced_total(t);

@@ -3,8 +3,10 @@ whole process group: timeout -s KILL, kill(0, ...), a service manager).
 record copies the program's chunks out of its ring: the chunks the program
 was still writing are never written, and their events are lost.  Found by
 an adversarial review: the trace then said "lost: 0" and nothing else.
-Now every view warns, naming the chunks, and info counts them; with
---no-drain (no ring) nothing is lost, and nothing is said."""
+Now every view warns, naming the chunks, and info counts them; when
+record had copied them, as far as its last copy, the views say the end
+may be missing.  With --no-drain (no ring) nothing is lost, and nothing
+is said."""
 import os
 import re
 import subprocess
@@ -24,40 +26,47 @@ WARN = re.compile(r"^fntrace: warning: '.*\.fnt': (\d+) chunks? of 256 KiB hande
                   r"the whole process group does\), and the events the program wrote in (?:it|them) are lost$", re.M)
 
 
+MAYBE = re.compile(r"^fntrace: warning: '.*\.fnt': fntrace record did not finish, and this process did not "
+                   r"exit \(both killed at once, as a kill of the whole process group does\): the events it "
+                   r"wrote after record's last copy of its buffers \(about 50 ms before\) may be missing$", re.M)
+
+
 def one_kill(ctx, d):
-    """1 if the kill lost events (and the trace says so), 0 if not (record
-    outlived the program by enough to copy its last slots: nothing lost,
-    nothing said)"""
+    """1 if the kill left chunks unwritten (and the trace counts them), 0
+    if record had copied every chunk, the ones being written as far as its
+    last copy (and the trace says the end may be missing)"""
     record(ctx, d)
     info = ctx.run("info", "-d", d, check=True)
     assert "status: unknown (fntrace record itself did not finish)\n" in info.stdout, info.stdout
     rep = ctx.run("report", "-d", d, "--format", "csv")
+    assert rep.returncode == 0, rep.stderr
     leaf = [int(r.split(",")[1]) for r in rep.stdout.splitlines() if r.startswith("leaf,")]
+    # (none of the calls in the chunks lost, if the only one was just begun)
+    assert leaf and 0 < leaf[0] <= CALLS, leaf
     warn = WARN.findall(info.stderr)
     if not warn:
-        assert leaf == [CALLS] and info.stderr == "" and rep.stderr == "", (leaf, info.stderr, rep.stderr)
-        assert re.search(r"^lost: 0$", info.stdout, re.M), info.stdout
+        assert len(MAYBE.findall(info.stderr)) == 1 and info.stderr.count("\n") == 1, info.stderr
+        assert len(MAYBE.findall(rep.stderr)) == 1, rep.stderr
+        assert re.search(r"^lost: 0, and maybe the last events of 1 process$", info.stdout, re.M), info.stdout
         return 0
-    assert len(warn) == 1 and int(warn[0]) >= 1, info.stderr
+    assert len(warn) == 1 and int(warn[0]) >= 1 and info.stderr.count("\n") == 1, info.stderr
     assert re.search(r"^lost: 0, and the events of %s chunks? never written$" % warn[0], info.stdout, re.M), \
         info.stdout
-    assert rep.returncode == 0 and len(WARN.findall(rep.stderr)) == 1, rep.stderr
-    # the calls in those chunks are gone (none, if the only chunk lost was
-    # one just begun)
-    assert leaf and 0 < leaf[0] <= CALLS, leaf
+    assert len(WARN.findall(rep.stderr)) == 1, rep.stderr
     return 1
 
 
 def check(ctx):
-    # the group's members die in some order: usually the program's last
-    # slots go with it (every run of the review's and mine); a record that
-    # outlives it copies them.  Either way the trace must say what it holds
+    # the group's members die in some order: usually the chunks the
+    # program was writing go with it (40 runs in 41 of mine); a record
+    # that outlives it by a moment copies them as far as it can.  Either
+    # way the trace must say what it may lack
     lossy = 0
     for i in range(6):
         lossy += one_kill(ctx, os.path.join(ctx.work, "ring%d.data" % i))
         if lossy:
             break
-    assert lossy, "6 group kills, and record copied every slot each time"
+    assert lossy, "6 group kills, and none left a chunk unwritten"
 
     # without the ring the program writes its file itself: nothing lost
     d = os.path.join(ctx.work, "file.data")

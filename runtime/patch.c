@@ -40,35 +40,40 @@ void __fentry__(void);
 
 /* the length of the NOP instruction at p, or 0: 90, 66 90, and 0f 1f /0
  * with its ModRM forms, after 66 or 2e prefixes (what gcc and clang put in
- * a patchable entry) */
-static unsigned nop_len(const uint8_t *p)
+ * a patchable entry); it reads no byte from p + lim on (the function's
+ * end: what follows may be a gap between segments, not mapped) */
+static unsigned nop_len(const uint8_t *p, unsigned lim)
 {
 	unsigned n = 0;
-	while (n < 8 && (p[n] == 0x66 || p[n] == 0x2e))
+	while (n < 8 && n < lim && (p[n] == 0x66 || p[n] == 0x2e))
 		n++;
-	if (p[n] == 0x90)
+	if (n < lim && p[n] == 0x90)
 		return n + 1;
-	if (p[n] != 0x0f || p[n + 1] != 0x1f || (p[n + 2] & 0x38))
+	if (n + 3 > lim || p[n] != 0x0f || p[n + 1] != 0x1f || (p[n + 2] & 0x38))
 		return 0;
 	unsigned modrm = p[n + 2], mod = modrm >> 6, rm = modrm & 7;
 	n += 3;
-	if (mod == 3)
-		return n;
-	if (rm == 4)
-		n += 1 + (mod == 0 && (p[n] & 7) == 5) * 4;     /* a SIB byte; base 5: disp32 */
-	else if (mod == 0 && rm == 5)
-		n += 4;                                         /* rip + disp32 */
-	return n + (mod == 1) + (mod == 2) * 4;
+	if (mod != 3) {
+		if (rm == 4) {
+			if (n >= lim)
+				return 0;
+			n += 1 + (mod == 0 && (p[n] & 7) == 5) * 4;     /* a SIB byte; base 5: disp32 */
+		} else if (mod == 0 && rm == 5) {
+			n += 4;                                         /* rip + disp32 */
+		}
+		n += (mod == 1) + (mod == 2) * 4;
+	}
+	return n <= lim ? n : 0;
 }
 
 /* The NOPs at a patchable entry: how many bytes of whole NOP instructions
  * it takes to hold the 5-byte call (0: fewer than 5 bytes of them).  *kind:
  * 1 if they are five 1-byte NOPs (gcc) or one 5-byte NOP (clang), which
  * the switch protocol handles as they are; 0 if they are rewritten first */
-static unsigned pad_len(const uint8_t *p, int *kind)
+static unsigned pad_len(const uint8_t *p, unsigned lim, int *kind)
 {
 	unsigned len = 0, k, n = 0, ones = 1;
-	while (len < 5 && (k = nop_len(p + len))) {
+	while (len < 5 && (k = nop_len(p + len, lim - len))) {
 		ones &= k == 1;
 		len += k;
 		n++;
@@ -851,11 +856,12 @@ struct pad_scan {
 	size_t n_cands;
 };
 
-/* the bytes of whole NOP instructions at p, up to max (or a little past) */
-static unsigned nop_run(const uint8_t *p, unsigned max)
+/* the bytes of whole NOP instructions at p, up to max (or a little past),
+ * none from p + lim on */
+static unsigned nop_run(const uint8_t *p, unsigned max, unsigned lim)
 {
 	unsigned len = 0, k;
-	while (len < max && (k = nop_len(p + len)))
+	while (len < max && (k = nop_len(p + len, lim - len)))
 		len += k;
 	return len;
 }
@@ -944,12 +950,12 @@ static void pad_function(void *ctx, const Elf64_Sym *s, const char *name)
 	if (!nc)
 		return;
 	ps->cands = nc;
-	/* the run stops at the function's end: an empty function's NOPs are
-	 * followed by the next function's */
+	/* the run stops at the function's end: what follows may be the next
+	 * function, or not mapped */
 	uintptr_t end = fn + s->st_size;
-	unsigned run = nop_run((const uint8_t *)a, PAD_RUN_MAX);
+	unsigned lim = end - a > 64 ? 64 : (unsigned)(end - a);
 	ps->cands[ps->n_cands++] = (struct pad_cand){
-		a, a + run > end ? (unsigned)(end - a) : run,
+		a, nop_run((const uint8_t *)a, PAD_RUN_MAX, lim),
 		fnt_patch_glob_match(name, ps->globs, ps->n_globs) || fnt_argspec_find(a) || fnt_argspec_find(a - 4),
 	};
 }
@@ -1014,9 +1020,7 @@ static void pad_decide(struct pad_scan *ps, const char *path)
 			continue;
 		if (n_sites && news[n_sites - 1].at == c->site)
 			continue;      /* an alias of the last one */
-		unsigned len = mode >= 5 && c->run >= 5 ? pad_len((const uint8_t *)c->site, &kind) : 0;
-		if (len > c->run)
-			len = 0;
+		unsigned len = mode >= 5 && c->run >= 5 ? pad_len((const uint8_t *)c->site, c->run, &kind) : 0;
 		int64_t rel = (int64_t)((uintptr_t)ps->stub - (c->site + 5));
 		if (!len) {
 			if (!i || ps->cands[i - 1].site != c->site)

@@ -866,12 +866,6 @@ static unsigned nop_run(const uint8_t *p, unsigned max, unsigned lim)
 	return len;
 }
 
-static int cmp_fn(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* do the bytes [lo, hi) hold some of a function (one with a size)? */
 static int function_in(const struct pad_scan *ps, uintptr_t lo, uintptr_t hi)
 {
@@ -964,30 +958,48 @@ static void pad_function(void *ctx, const Elf64_Sym *s, const char *name)
  * 6 to 16-byte pads, a 7-byte NOP, 66 90 ...) become one 5-byte NOP and
  * NOPs after it, the same instructions' worth: the call then replaces one
  * whole instruction, and returns to the start of the next.  Done once, as
- * the module is first seen, before any of its sites is switched; 0 when
- * the page could not be made writable (the pad stays as it is, not
- * traced). */
-static int pad_normalise(uintptr_t at, unsigned len)
+ * the module is first seen, before any of its sites is switched; one
+ * mprotect each way per run of pages (a pair per pad took 6 us each: 50 ms
+ * at the start of a program of 8,000 functions).  A site whose page could
+ * not be made writable keeps its pad and is dropped (len 0).
+ * norm[i]: the bytes to rewrite at sites[i], 0 for none; sites by address */
+static void pad_normalise(struct site *sites, const uint8_t *norm, size_t n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t p0 = at & ~(uintptr_t)(pg - 1);
-	uintptr_t p1 = (at + len + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
-	uint8_t norm[32];
-	if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC)) {
-		patch_errors++;
-		return 0;
+	size_t i = 0;
+	while (i < n) {
+		if (!norm[i]) {
+			i++;
+			continue;
+		}
+		uintptr_t p0 = sites[i].at & ~(uintptr_t)(pg - 1), p1 = 0;
+		size_t k = i;
+		for (; k < n; k++) {       /* the run: pads whose pages touch or overlap */
+			if (!norm[k])
+				continue;
+			uintptr_t a0 = sites[k].at & ~(uintptr_t)(pg - 1);
+			uintptr_t a1 = (sites[k].at + norm[k] + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+			if (p1 && a0 > p1)
+				break;
+			if (a1 > p1)
+				p1 = a1;
+		}
+		int ok = !mprotect((void *)p0, p1 - p0, PROT_READ | PROT_WRITE | PROT_EXEC);
+		for (size_t j = i; j < k; j++) {
+			uint8_t bytes[32];
+			if (!norm[j])
+				continue;
+			if (!ok) {
+				sites[j].len = 0;
+				continue;
+			}
+			pad_normal(bytes, norm[j]);
+			memcpy((void *)sites[j].at, bytes, norm[j]);
+		}
+		if (!ok || mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC))
+			patch_errors++;
+		i = k;
 	}
-	pad_normal(norm, len);
-	memcpy((void *)at, norm, len);
-	if (mprotect((void *)p0, p1 - p0, PROT_READ | PROT_EXEC))
-		patch_errors++;
-	return 1;
-}
-
-static int cmp_cand(const void *a, const void *b)
-{
-	uintptr_t x = ((const struct pad_cand *)a)->site, y = ((const struct pad_cand *)b)->site;
-	return x < y ? -1 : x > y;
 }
 
 /* The module's pads, decided together.  How many NOP bytes follow each
@@ -999,10 +1011,11 @@ static int cmp_cand(const void *a, const void *b)
  * function is patched (those showing 5 or more owe it to their code). */
 static void pad_decide(struct pad_scan *ps, const char *path)
 {
-	size_t hist[PAD_RUN_MAX + 1] = { 0 }, n_sel = 0, n_short = 0, n_sites = 0;
+	size_t hist[PAD_RUN_MAX + 1] = { 0 }, n_sel = 0, n_short = 0, n_sites = 0, n_on = 0;
 	unsigned mode = 0;
 	struct site *news = NULL;
-	qsort(ps->cands, ps->n_cands, sizeof(*ps->cands), cmp_cand);
+	uint8_t *norm = NULL;
+	qsort(ps->cands, ps->n_cands, sizeof(*ps->cands), cmp_addr);     /* by site, its first field */
 	for (size_t i = 0; i < ps->n_cands; i++)
 		if (!i || ps->cands[i].site != ps->cands[i - 1].site)     /* aliases: once */
 			hist[ps->cands[i].run > PAD_RUN_MAX ? PAD_RUN_MAX : ps->cands[i].run]++;
@@ -1011,8 +1024,10 @@ static void pad_decide(struct pad_scan *ps, const char *path)
 			mode = k;
 	for (size_t i = 0; i < ps->n_cands; i++)
 		n_sel += ps->cands[i].selected;
-	if (n_sel && !(news = calloc(n_sel, sizeof(*news))))
+	if (n_sel && (!(news = calloc(n_sel, sizeof(*news))) || !(norm = calloc(n_sel, 1)))) {
+		free(news);
 		return;
+	}
 	for (size_t i = 0; i < ps->n_cands; i++) {
 		const struct pad_cand *c = &ps->cands[i];
 		int kind;
@@ -1027,25 +1042,31 @@ static void pad_decide(struct pad_scan *ps, const char *path)
 				n_short++;
 			continue;
 		}
-		if (rel != (int32_t)rel || (!kind && !pad_normalise(c->site, len)))
+		if (rel != (int32_t)rel)
 			continue;
+		norm[n_sites] = kind ? 0 : (uint8_t)len;
 		struct site *st_ = &news[n_sites++];
 		int32_t r32 = (int32_t)rel;
 		st_->at = c->site;
 		st_->len = 5;
 		st_->resume = c->site + 5;
-		memcpy(st_->orig, (const void *)c->site, 5);     /* the 5-byte NOP, if rewritten */
 		st_->call[0] = 0xe8;
 		memcpy(st_->call + 1, &r32, 4);
 	}
-	if (n_sites) {
-		/* record's check that the -P globs matched something reads it */
-		fnt_patch_sites_add(news, n_sites);
-		fnt_patch_note(FNT_PATCH_PADS, ps->bias, (uint32_t)n_sites, path);
-	}
+	pad_normalise(news, norm, n_sites);
+	for (size_t i = 0; i < n_sites; i++)
+		if (news[i].len) {
+			news[n_on] = news[i];
+			memcpy(news[n_on++].orig, (const void *)news[i].at, 5);     /* the 5-byte NOP, if rewritten */
+		}
+	if (n_on)
+		fnt_patch_sites_add(news, n_on);
+	if (n_on)   /* record's check that the -P globs matched something reads it */
+		fnt_patch_note(FNT_PATCH_PADS, ps->bias, (uint32_t)n_on, path);
 	if (n_short)   /* said once for the module: record warns, info lists it */
 		fnt_patch_note(FNT_PATCH_SHORT_PAD, ps->bias, (uint32_t)n_short, path);
 	free(news);
+	free(norm);
 }
 
 void fnt_patch_module(const char *path, uint64_t bias)
@@ -1088,7 +1109,7 @@ void fnt_patch_module(const char *path, uint64_t bias)
 	ps.globs = globs;
 	ps.n_globs = n_globs;
 	fnt_elf_symbols(&e, STT_FUNC, pad_function_size, &ps);
-	qsort(ps.fns, ps.n_fns, sizeof(*ps.fns), cmp_fn);
+	qsort(ps.fns, ps.n_fns, sizeof(*ps.fns), cmp_addr);     /* by at, their first field */
 	fnt_elf_symbols(&e, STT_FUNC, pad_function, &ps);
 	pad_decide(&ps, path);
 out:

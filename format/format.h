@@ -43,6 +43,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_FLAG_RING       0x4u   /* flight recorder: each thread reuses its oldest chunk */
 #define FNT_FLAG_FILTERED   0x8u   /* recorded with record-time filters (a FILTERS meta record says which) */
 #define FNT_FLAG_SNAPSHOT   0x10u  /* this file is a snapshot copy (fnt_snapshot / signal) */
+#define FNT_FLAG_DRAINED    0x20u  /* event chunks went through record's ring (runtime/drain.c) */
 
 /* fnt_file_header.reserved[] slots owned by the flight recorder */
 #define FNT_RES_RING_CHUNKS 2      /* chunks per thread in ring mode */

@@ -866,18 +866,18 @@ static int recorder_running(const struct trace *t)
  * else counts them.  The chunks the process was writing had been copied
  * as far as record's last copy, about 50 ms before: what came after is
  * lost too, and cannot be counted.  (A finished recording has neither; a
- * live one has them as it goes; without the ring, --no-drain or a flight
- * recorder, the process's own mapping of its file keeps every event.) */
+ * live one has them as it goes; a process that never used the ring,
+ * --no-drain, a flight recorder, a file size limit, keeps every event in
+ * its own mapping of its file.) */
 static void unwritten_warn(struct trace *t)
 {
 	if (!t->dir || !t->session_command || t->session_has_status || recorder_running(t))
 		return;
-	int drained = !t->session_options || !strstr(t->session_options, "--no-drain");
 	for (size_t i = 0; i < t->n_procs; i++) {
 		const struct trace_process *p = &t->procs[i];
 		int ended = p->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL | FNT_END_EXEC);
 		t->unwritten_lost += p->unwritten_chunks;
-		if (!p->unwritten_chunks && !ended && drained && !(p->hdr.flags & FNT_FLAG_RING)) {
+		if (!p->unwritten_chunks && !ended && (p->hdr.flags & FNT_FLAG_DRAINED)) {
 			t->tail_unknown++;
 			warn(t, "'%s': fntrace record did not finish, and this process did not exit (both killed at "
 			     "once, as a kill of the whole process group does): the events it wrote after record's "

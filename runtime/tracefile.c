@@ -375,6 +375,10 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	if (!blind && reserve_space(off, chunk_size))
 		return NULL;
 	m = fnt_drain_take((uint64_t)off);
+	/* the reader's cue that a process killed with record may lack the end
+	 * of the chunks it was writing (reader-open.c, unwritten_warn) */
+	if (m && !(__atomic_load_n(&tf->hdr->flags, __ATOMIC_RELAXED) & FNT_FLAG_DRAINED))
+		__atomic_or_fetch(&tf->hdr->flags, FNT_FLAG_DRAINED, __ATOMIC_RELAXED);
 	if (blind) {
 		if (!m)
 			return NULL;

@@ -197,20 +197,20 @@ void patch_totals(const struct trace *t, struct patch_totals *pt)
 	const struct trace_patch **v = patch_records(t, NULL, &n);
 	memset(pt, 0, sizeof(*pt));
 	for (size_t k = 0; k < n; k++) {
-			const struct trace_patch *tp = v[k];
-			if (tp->what == FNT_PATCH_DONE) {
-				pt->modules++;
-				pt->patched += tp->count;
-			} else if (tp->what == FNT_PATCH_NO_DISASM) {
-				pt->modules++;
-				pt->no_disasm += tp->count;
-			} else if (tp->what == FNT_PATCH_SHORT_PAD) {
-				pt->short_pads += tp->count;
-			} else if (tp->what == FNT_PATCH_PADS) {
-				pt->pads += tp->count;
-			} else {
-				pt->skipped++;
-			}
+		const struct trace_patch *tp = v[k];
+		if (tp->what == FNT_PATCH_DONE) {
+			pt->modules++;
+			pt->patched += tp->count;
+		} else if (tp->what == FNT_PATCH_NO_DISASM) {
+			pt->modules++;
+			pt->no_disasm += tp->count;
+		} else if (tp->what == FNT_PATCH_SHORT_PAD) {
+			pt->short_pads += tp->count;
+		} else if (tp->what == FNT_PATCH_PADS) {
+			pt->pads += tp->count;
+		} else {
+			pt->skipped++;
+		}
 	}
 	free(v);
 }

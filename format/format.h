@@ -44,6 +44,7 @@ enum fnt_clock { FNT_CLOCK_TSC = 1, FNT_CLOCK_MONOTONIC = 2 };
 #define FNT_FLAG_FILTERED   0x8u   /* recorded with record-time filters (a FILTERS meta record says which) */
 #define FNT_FLAG_SNAPSHOT   0x10u  /* this file is a snapshot copy (fnt_snapshot / signal) */
 #define FNT_FLAG_DRAINED    0x20u  /* event chunks went through record's ring (runtime/drain.c) */
+#define FNT_FLAG_RESERVED   0x40u  /* the header's chunks_reserved is kept */
 
 /* fnt_file_header.reserved[] slots owned by the flight recorder */
 #define FNT_RES_RING_CHUNKS 2      /* chunks per thread in ring mode */
@@ -124,6 +125,12 @@ struct fnt_file_header {
 	 * unseen, and exits seen after may be of calls entered unseen. */
 	uint64_t first_off_ticks;
 	uint64_t last_switch;
+	/* with FNT_FLAG_RESERVED: 1 + the highest chunk index whose blocks
+	 * were reserved (atomic max; 0: none).  next_chunk counts the numbers
+	 * taken, and a thread killed by exit_group between taking one and
+	 * reserving it leaves a number that no chunk ever had: the file is
+	 * cut only if it holds fewer chunks than this */
+	uint64_t chunks_reserved;
 };
 
 /* every event the process made but could not record, all kinds together */
@@ -305,7 +312,8 @@ struct fnt_meta_argspec {
 
 _Static_assert(sizeof(struct fnt_file_header) <= FNT_HEADER_SIZE, "file header fits its block");
 _Static_assert(__builtin_offsetof(struct fnt_file_header, first_off_ticks) == 2808 &&
-	       __builtin_offsetof(struct fnt_file_header, last_switch) == 2816, "doc/format.md's offsets");
+	       __builtin_offsetof(struct fnt_file_header, last_switch) == 2816 &&
+	       __builtin_offsetof(struct fnt_file_header, chunks_reserved) == 2824, "doc/format.md's offsets");
 _Static_assert(sizeof(struct fnt_chunk_header) == FNT_CHUNK_HDR_SIZE, "chunk header is 64 bytes");
 _Static_assert(sizeof(struct fnt_meta_module) == 72, "doc/format.md says 72");
 _Static_assert(sizeof(struct fnt_meta_thread) == 32, "doc/format.md says 32");

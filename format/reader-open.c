@@ -181,6 +181,19 @@ static const struct fnt_chunk_header *chunk_header(const struct trace_process *p
 	return buf;
 }
 
+/* The first byte of chunk idx's data (0: none written), read as
+ * chunk_header reads; 0 past the end */
+static uint8_t chunk_data_byte(const struct trace_process *p, uint64_t idx, size_t avail)
+{
+	uint64_t off = FNT_HEADER_SIZE + idx * (uint64_t)p->hdr.chunk_size + FNT_CHUNK_HDR_SIZE;
+	uint8_t b;
+	if (avail <= FNT_CHUNK_HDR_SIZE)
+		return 0;
+	if (p->fd >= 0 && pread(p->fd, &b, 1, (off_t)off) == 1)
+		return b;
+	return p->map[off];
+}
+
 /* After an unused chunk idx, the index of the chunk before the next one that
  * holds any data: the holes of a sparse file are skipped with one lseek
  * each, not read chunk by chunk, so opening takes the time of what the file
@@ -507,7 +520,12 @@ static void process_scan(struct trace_process *p)
 		if (!ch)
 			break;
 		if (ch->magic != FNT_CHUNK_MAGIC) {
-			/* (in a ring, a zero magic is a chunk being rewritten) */
+			/* (in a ring, a zero magic is a chunk being rewritten; a
+			 * header without its magic and nothing after it, a chunk
+			 * being begun when the process ended: exit() ends the
+			 * other threads wherever they are) */
+			if (!ch->magic && ch->type && !chunk_data_byte(p, i, avail))
+				continue;
 			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING))) {
 				p->damaged_chunks++;
 			} else if (!ch->type) {
@@ -682,11 +700,14 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 			     "events up to the cut are kept", name, (unsigned long long)(body / p->hdr.chunk_size),
 			     (unsigned long long)(body % p->hdr.chunk_size), p->hdr.chunk_size);
 	}
-	/* cut at a chunk boundary: the header knows how many were handed out */
-	if (p->hdr.next_chunk > p->n_chunks && p->hdr.next_chunk < (1ull << 40) && !p->hdr.lost_nospace &&
+	/* cut at a chunk boundary: the header knows how many chunks had their
+	 * blocks (older files: how many numbers were handed out, more than
+	 * that when threads died between taking a number and reserving it) */
+	uint64_t want = p->hdr.flags & FNT_FLAG_RESERVED ? p->hdr.chunks_reserved : p->hdr.next_chunk;
+	if (want > p->n_chunks && want < (1ull << 40) && !p->hdr.lost_nospace &&
 	    (size - FNT_HEADER_SIZE) % p->hdr.chunk_size == 0)
 		warn(t, "'%s': file is truncated: %llu of %llu chunks present; events up to the cut are kept",
-		     name, (unsigned long long)p->n_chunks, (unsigned long long)p->hdr.next_chunk);
+		     name, (unsigned long long)p->n_chunks, (unsigned long long)want);
 	/* argv */
 	{
 		const char *c = p->hdr.cmdline;

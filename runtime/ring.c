@@ -294,8 +294,11 @@ int fnt_snapshot_write(const char *name)
 		memcpy(&copy, h, sizeof(copy));
 		copy.flags |= FNT_FLAG_SNAPSHOT;
 		/* the chunks copied, not the ones handed out since */
-		if (copy.next_chunk > (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size)
-			copy.next_chunk = (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size;
+		uint64_t copied = (uint64_t)(st.st_size - (off_t)FNT_HEADER_SIZE) / h->chunk_size;
+		if (copy.next_chunk > copied)
+			copy.next_chunk = copied;
+		if (copy.chunks_reserved > copied)
+			copy.chunks_reserved = copied;
 		copy.reserved[FNT_RES_SNAP_TICKS] = fnt_now();
 		if (pwrite(fd, &copy, sizeof(copy), 0) != (ssize_t)sizeof(copy))
 			goto close;

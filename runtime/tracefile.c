@@ -123,6 +123,16 @@ static void populate(void *m, size_t len)
 		__atomic_store_n(&unsupported, 1, __ATOMIC_RELAXED);
 }
 
+/* Chunk `idx` has its blocks (or a slot of record's ring that record will
+ * write there): the reader's measure of a cut file (chunks_reserved) */
+static void chunk_reserved(uint64_t idx)
+{
+	uint64_t *end = &cur_file()->hdr->chunks_reserved, seen = __atomic_load_n(end, __ATOMIC_RELAXED);
+	while (seen < idx + 1 &&
+	       !__atomic_compare_exchange_n(end, &seen, idx + 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 /* Hand out the next chunk of the file, with blocks behind it, mapped and
  * populated.  Its magic stays zero until chunk_seal. */
 static uint8_t *chunk_new(off_t *off_out)
@@ -136,6 +146,7 @@ static uint8_t *chunk_new(off_t *off_out)
 
 	if (reserve_space(off, chunk_size))
 		return NULL;
+	chunk_reserved(idx);
 	m = mmap(NULL, chunk_size, PROT_READ | PROT_WRITE, MAP_SHARED, tf->fd, off);
 	if (m == MAP_FAILED)
 		return NULL;
@@ -375,6 +386,8 @@ static uint8_t *event_chunk(off_t after, off_t *off_out)
 	if (!blind && reserve_space(off, chunk_size))
 		return NULL;
 	m = fnt_drain_take((uint64_t)off);
+	if (m || !blind)
+		chunk_reserved(idx);
 	/* the reader's cue that a process killed with record may lack the end
 	 * of the chunks it was writing (reader-open.c, unwritten_warn) */
 	if (m && !(__atomic_load_n(&tf->hdr->flags, __ATOMIC_RELAXED) & FNT_FLAG_DRAINED))
@@ -814,7 +827,7 @@ int file_open(struct fnt_trace_file *tf, const struct fnt_file_header *cal, uint
 	h->version = FNT_FORMAT_VERSION;
 	h->header_size = FNT_HEADER_SIZE;
 	h->chunk_size = chunk_size;
-	h->flags = fnt_flags;
+	h->flags = fnt_flags | FNT_FLAG_RESERVED;
 	h->reserved[FNT_RES_RING_CHUNKS] = fnt_ring_chunks;
 	h->pid = tf->pid;
 	h->ppid = (uint32_t)getppid();

@@ -695,7 +695,11 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 	if (size > FNT_HEADER_SIZE) {
 		uint64_t body = size - FNT_HEADER_SIZE;
 		p->n_chunks = body / p->hdr.chunk_size + (body % p->hdr.chunk_size >= FNT_CHUNK_HDR_SIZE);
-		if (body % p->hdr.chunk_size)
+		/* (a part of a chunk past the ones reserved: a reservation
+		 * written as zeros, where fallocate is not had, that the
+		 * process's end cut short; nothing was written in it) */
+		if (body % p->hdr.chunk_size &&
+		    !((p->hdr.flags & FNT_FLAG_RESERVED) && body / p->hdr.chunk_size >= p->hdr.chunks_reserved))
 			warn(t, "'%s': file is truncated inside chunk %llu (%llu of %u bytes present); "
 			     "events up to the cut are kept", name, (unsigned long long)(body / p->hdr.chunk_size),
 			     (unsigned long long)(body % p->hdr.chunk_size), p->hdr.chunk_size);

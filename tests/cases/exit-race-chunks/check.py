@@ -86,6 +86,15 @@ def crafted(ctx, d):
     struct.pack_into("<Q", m, NEXT_CHUNK, n + 3)
     m[FLAGS] &= ~FLAG_RESERVED
     assert WARN.match(view("older", m)).groups() == (str(n), str(n + 3)), "older"
+    # a chunk's blocks half written as zeros (where fallocate is not had)
+    # when the process ended: no word
+    m = bytearray(data) + bytes(CHUNK // 2)
+    assert view("half-reserved", m) == "", "half-reserved"
+    # but a chunk that had its blocks, cut inside, is a cut
+    struct.pack_into("<Q", m, CHUNKS_RESERVED, n + 1)
+    err = view("cut-inside", m)
+    assert re.fullmatch(r"fntrace: warning: '[^']*\.fnt': file is truncated inside chunk %d \(8192 of 16384 bytes "
+                        r"present\); events up to the cut are kept\n" % n, err), err
     # a chunk begun when the process ended: its header written, not yet
     # its magic, no event: skipped without a word
     first = HDR

@@ -181,17 +181,35 @@ static const struct fnt_chunk_header *chunk_header(const struct trace_process *p
 	return buf;
 }
 
-/* The first byte of chunk idx's data (0: none written), read as
- * chunk_header reads; 0 past the end */
-static uint8_t chunk_data_byte(const struct trace_process *p, uint64_t idx, size_t avail)
+/* Whether chunk idx holds nothing but zeros after its header (none of it
+ * written): holes are skipped with lseek, the rest read */
+static int chunk_data_zero(const struct trace_process *p, uint64_t idx, size_t avail)
 {
 	uint64_t off = FNT_HEADER_SIZE + idx * (uint64_t)p->hdr.chunk_size + FNT_CHUNK_HDR_SIZE;
-	uint8_t b;
-	if (avail <= FNT_CHUNK_HDR_SIZE)
-		return 0;
-	if (p->fd >= 0 && pread(p->fd, &b, 1, (off_t)off) == 1)
-		return b;
-	return p->map[off];
+	uint64_t end = off - FNT_CHUNK_HDR_SIZE + avail;
+	uint64_t buf[1024];
+	while (off < end) {
+		size_t n = end - off < sizeof(buf) ? (size_t)(end - off) : sizeof(buf);
+		const uint8_t *b = p->map + off;
+		if (p->fd >= 0) {
+			off_t data = lseek(p->fd, (off_t)off, SEEK_DATA);
+			if (data < 0 && errno == ENXIO)
+				return 1;
+			if (data > 0 && (uint64_t)data >= end)
+				return 1;
+			if (data > 0 && (uint64_t)data > off) {
+				off = (uint64_t)data;
+				continue;
+			}
+			if (pread(p->fd, buf, n, (off_t)off) == (ssize_t)n)
+				b = (const uint8_t *)buf;
+		}
+		for (size_t k = 0; k < n; k++)
+			if (b[k])
+				return 0;
+		off += n;
+	}
+	return 1;
 }
 
 /* After an unused chunk idx, the index of the chunk before the next one that
@@ -520,22 +538,30 @@ static void process_scan(struct trace_process *p)
 		if (!ch)
 			break;
 		if (ch->magic != FNT_CHUNK_MAGIC) {
-			/* (in a ring, a zero magic is a chunk being rewritten; a
-			 * header without its magic and nothing after it, a chunk
-			 * being begun when the process ended: exit() ends the
-			 * other threads wherever they are) */
-			if (!ch->magic && ch->type && !chunk_data_byte(p, i, avail))
+			if (p->hdr.flags & FNT_FLAG_RING) {
+				/* a zero magic: a chunk being rewritten, or unused */
+				if (ch->magic)
+					p->damaged_chunks++;
+				else if (!ch->type)
+					i = skip_hole(p, i);
 				continue;
-			if (ch->magic || (ch->type && !(p->hdr.flags & FNT_FLAG_RING))) {
+			}
+			/* Without its magic a chunk holds no event: one never
+			 * begun (handed out as the process ended, or prepared
+			 * ahead and not needed) is all zeros, one being begun
+			 * when it ended has a header and zeros after it (exit()
+			 * ends the other threads wherever they are).  Anything
+			 * else is damage. */
+			if (ch->magic || !chunk_data_zero(p, i, avail)) {
 				p->damaged_chunks++;
 			} else if (!ch->type) {
 				uint64_t last = skip_hole(p, i);
-				if (!(p->hdr.flags & FNT_FLAG_RING))
-					p->unwritten_chunks += last - i + 1;
+				p->unwritten_chunks += last - i + 1;
 				i = last;
 			}
 			continue;
 		}
+		p->sealed_end = i + 1;
 		if (ch->type == FNT_CHUNK_META) {
 			meta = grow_(meta, n_meta, sizeof(*meta));
 			meta[n_meta++] = (struct seq_item){ ch->seq, (uint32_t)i };
@@ -664,6 +690,29 @@ static int check_header(const struct fnt_file_header *h, size_t size, char *why,
 	return 0;
 }
 
+/* A file cut short: inside a chunk, or at a chunk boundary before the end
+ * the header knows of */
+static void cut_warn(struct trace *t, const struct trace_process *p, const char *name)
+{
+	uint64_t body = p->size - FNT_HEADER_SIZE, part = body % p->hdr.chunk_size;
+	/* the chunks that had their blocks, when the header keeps that and no
+	 * chunk with its magic lies past them (each is counted before it is
+	 * begun); else the chunk numbers handed out, more than that when
+	 * threads died between taking a number and reserving its chunk */
+	int reserved = (p->hdr.flags & FNT_FLAG_RESERVED) && p->sealed_end <= p->hdr.chunks_reserved;
+	uint64_t want = reserved ? p->hdr.chunks_reserved : p->hdr.next_chunk;
+	/* (a part of a chunk past the ones reserved: a reservation written as
+	 * zeros, where fallocate is not had, that the process's end stopped;
+	 * nothing was written in it) */
+	if (part && !(reserved && body / p->hdr.chunk_size >= want))
+		warn(t, "'%s': file is truncated inside chunk %llu (%llu of %u bytes present); "
+		     "events up to the cut are kept", name, (unsigned long long)(body / p->hdr.chunk_size),
+		     (unsigned long long)part, p->hdr.chunk_size);
+	if (!part && want > p->n_chunks && want < (1ull << 40) && !p->hdr.lost_nospace)
+		warn(t, "'%s': file is truncated: %llu of %llu chunks present; events up to the cut are kept",
+		     name, (unsigned long long)p->n_chunks, (unsigned long long)want);
+}
+
 static int process_init(struct trace *t, struct trace_process *p, const char *name, const uint8_t *map,
 			size_t size, int fd, char *why, size_t whylen)
 {
@@ -695,23 +744,7 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 	if (size > FNT_HEADER_SIZE) {
 		uint64_t body = size - FNT_HEADER_SIZE;
 		p->n_chunks = body / p->hdr.chunk_size + (body % p->hdr.chunk_size >= FNT_CHUNK_HDR_SIZE);
-		/* (a part of a chunk past the ones reserved: a reservation
-		 * written as zeros, where fallocate is not had, that the
-		 * process's end cut short; nothing was written in it) */
-		if (body % p->hdr.chunk_size &&
-		    !((p->hdr.flags & FNT_FLAG_RESERVED) && body / p->hdr.chunk_size >= p->hdr.chunks_reserved))
-			warn(t, "'%s': file is truncated inside chunk %llu (%llu of %u bytes present); "
-			     "events up to the cut are kept", name, (unsigned long long)(body / p->hdr.chunk_size),
-			     (unsigned long long)(body % p->hdr.chunk_size), p->hdr.chunk_size);
 	}
-	/* cut at a chunk boundary: the header knows how many chunks had their
-	 * blocks (older files: how many numbers were handed out, more than
-	 * that when threads died between taking a number and reserving it) */
-	uint64_t want = p->hdr.flags & FNT_FLAG_RESERVED ? p->hdr.chunks_reserved : p->hdr.next_chunk;
-	if (want > p->n_chunks && want < (1ull << 40) && !p->hdr.lost_nospace &&
-	    (size - FNT_HEADER_SIZE) % p->hdr.chunk_size == 0)
-		warn(t, "'%s': file is truncated: %llu of %llu chunks present; events up to the cut are kept",
-		     name, (unsigned long long)p->n_chunks, (unsigned long long)want);
 	/* argv */
 	{
 		const char *c = p->hdr.cmdline;
@@ -729,6 +762,7 @@ static int process_init(struct trace *t, struct trace_process *p, const char *na
 		}
 	}
 	process_scan(p);
+	cut_warn(t, p, name);
 	process_clock(p);
 	return 0;
 }

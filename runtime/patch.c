@@ -1059,10 +1059,11 @@ static void pad_decide(struct pad_scan *ps, const char *path)
 			news[n_on] = news[i];
 			memcpy(news[n_on++].orig, (const void *)news[i].at, 5);     /* the 5-byte NOP, if rewritten */
 		}
-	if (n_on)
+	if (n_on) {
 		fnt_patch_sites_add(news, n_on);
-	if (n_on)   /* record's check that the -P globs matched something reads it */
+		/* record's check that the -P globs matched something reads it */
 		fnt_patch_note(FNT_PATCH_PADS, ps->bias, (uint32_t)n_on, path);
+	}
 	if (n_short)   /* said once for the module: record warns, info lists it */
 		fnt_patch_note(FNT_PATCH_SHORT_PAD, ps->bias, (uint32_t)n_short, path);
 	free(news);

@@ -933,9 +933,14 @@ static void unwritten_warn(struct trace *t)
 	if (!t->dir || !t->session_command || t->session_has_status || recorder_running(t))
 		return;
 	for (size_t i = 0; i < t->n_procs; i++) {
-		const struct trace_process *p = &t->procs[i];
+		struct trace_process *p = &t->procs[i];
 		int ended = p->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL | FNT_END_EXEC);
 		t->unwritten_lost += p->unwritten_chunks;
+		/* record copies full chunks, and every 50 ms the ones being
+		 * written as far as they are: a thread's chunk never copied may
+		 * lie between two that were.  That hole in its sequence is one
+		 * of these chunks, said once, here */
+		p->missing_chunks -= p->missing_chunks < p->unwritten_chunks ? p->missing_chunks : p->unwritten_chunks;
 		if (!p->unwritten_chunks && !ended && (p->hdr.flags & FNT_FLAG_DRAINED)) {
 			t->tail_unknown++;
 			warn(t, "'%s': fntrace record did not finish, and this process did not exit (both killed at "

@@ -424,7 +424,8 @@ static int trap_install(void)
 
 /* the other threads into park_tid/park_n; -1 when too many, or when one
  * blocks SIGTRAP: the int3 of a switch would kill the process there (the
- * kernel resets a blocked SIGTRAP to its default action) */
+ * kernel resets a blocked SIGTRAP to its default action); -2 when the only
+ * ones that block it are running, not asleep (see list_threads) */
 static int list_threads_once(void)
 {
 	char buf[4096];
@@ -452,7 +453,7 @@ static int list_threads_once(void)
 		}
 	}
 	close(fd);
-	for (int i = 0; i < n && ok; i++) {
+	for (int i = 0; i < n && ok > 0; i++) {
 		char path[64], st[2048];
 		/* "/proc/self/task/TID/status", without snprintf */
 		char num[16], *q = num + sizeof(num);
@@ -470,25 +471,42 @@ static int list_threads_once(void)
 		if (len <= 0)
 			continue;
 		st[len] = 0;
-		const char *blk = strstr(st, "SigBlk:");
+		const char *blk = strstr(st, "SigBlk:"), *state = strstr(st, "State:\t");
 		if (blk && (strtoull(blk + 7, NULL, 16) & (1ull << (SIGTRAP - 1))))
-			ok = 0;
+			ok = state && state[7] == 'R' ? -1 : 0;   /* (-1: running; looks on) */
 	}
-	__atomic_store_n(&park_n, ok ? n : 0, __ATOMIC_RELEASE);
-	return ok ? 0 : -1;
+	__atomic_store_n(&park_n, ok > 0 ? n : 0, __ATOMIC_RELEASE);
+	return ok > 0 ? 0 : ok < 0 ? -2 : -1;
 }
 
-/* a thread can block SIGTRAP for a moment (in a handler of the program's
- * whose mask has it): look again a few times before giving up */
+/* A thread can block SIGTRAP for a moment: in a handler of the program's
+ * whose mask has it, or a new thread, which glibc starts with every
+ * signal blocked until its start-up sets its mask.  On a loaded machine a
+ * new thread can wait 20 to 50 ms for a CPU (fnt_patch right after
+ * pthread_create failed then: patch-prologue-threads, 15 of 576 loaded
+ * runs).  So look again: 20 times, a millisecond apart, and for as long as
+ * 500 ms while every thread that blocks it is running or waiting for a
+ * CPU.  One asleep with it blocked (a sigwait thread) is not waited for
+ * longer. */
 static int list_threads(void)
 {
-	for (int i = 0; i < 20; i++) {
-		if (!list_threads_once())
+	uint64_t t0 = 0;
+	for (int i = 0;; i++) {
+		int r = list_threads_once();
+		if (!r)
 			return 0;
+		if (r == -2 && !fnt_no_clock) {
+			uint64_t now = fnt_mono_ns();
+			if (!t0)
+				t0 = now;
+			if (now - t0 > 500000000ull)
+				return -1;
+		} else if (i >= 20) {
+			return -1;
+		}
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);
 	}
-	return -1;
 }
 
 /* stop every other thread (list_threads) once through SIGTRAP (see

@@ -2,7 +2,7 @@ import json
 
 def check(ctx):
     # 100 switches each way, all made; the threads computed the right sums
-    assert ctx.record.stdout == "on 100 off 100 results right; with SIGTRAP blocked -1, then 1\n", (ctx.record.stdout, ctx.record.stderr)
+    assert ctx.record.stdout == "on 100 off 100 results right; with SIGTRAP blocked -1, then 1; blocked by a running thread 0\n", (ctx.record.stdout, ctx.record.stderr)
     out = ctx.run("replay", "--format", "json", check=True).stdout
     calls = [json.loads(l.rstrip(",")) for l in out.splitlines() if l.startswith("{")]
     assert calls, out[:300]

@@ -8,6 +8,7 @@
  * thread stopped between two of the moved instructions goes on at the same
  * instruction there. */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -36,6 +37,29 @@ static void *worker(void *arg)
 }
 
 static int ready[2], go[2];
+static volatile int spinning;
+
+/* a thread that blocks every signal for a moment while it runs, as a new
+ * thread does until glibc's start-up sets its mask (on a loaded machine
+ * that moment lasted 20 to 50 ms, and fnt_patch right after pthread_create
+ * failed): fnt_patch waits for it */
+static void *spinner(void *arg)
+{
+	sigset_t all, old;
+	struct timespec t0, now;
+	(void)arg;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	spinning = 1;
+	do
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	while ((now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) < 150000000L);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (;;)    /* until cancelled: a thread that no longer blocks SIGTRAP */
+		pause();
+	return NULL;
+}
 
 /* a thread that blocks every signal (a sigwait thread, say): a switch
  * would be unsafe while it runs, fnt_patch refuses */
@@ -84,8 +108,17 @@ int main(void)
 		return 6;
 	pthread_join(b, NULL);
 	after = fnt_patch(1) == 0 && fnt_patch(0) == 0;
-	printf("on %d off %d results %s; with SIGTRAP blocked %d, then %d\n", on_ok, off_ok,
-	       r0 && r1 ? "right" : "WRONG", refused, after);
+	pthread_t sp;
+	int waited;
+	pthread_create(&sp, NULL, spinner, NULL);
+	while (!spinning)
+		sched_yield();
+	waited = fnt_patch(1);
+	pthread_cancel(sp);
+	pthread_join(sp, NULL);
+	fnt_patch(0);
+	printf("on %d off %d results %s; with SIGTRAP blocked %d, then %d; blocked by a running thread %d\n",
+	       on_ok, off_ok, r0 && r1 ? "right" : "WRONG", refused, after, waited);
 	/* untraced from here: these calls must not show */
 	for (int i = 0; i < 10; i++)
 		inner(i);

@@ -29,13 +29,6 @@ static int stream_end(struct cursor *c, trace_batch_fn fn, void *ctx)
 	return fn(ctx, &ev, 1);
 }
 
-static void note_end(struct trace *t, const struct trace_event *ev, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (ev[i].ns > t->end_ns)
-			t->end_ns = ev[i].ns;
-}
-
 static int walk_by_thread(struct trace *t, trace_batch_fn fn, void *ctx)
 {
 	struct cursor *c = malloc(sizeof(*c));
@@ -150,9 +143,11 @@ static int walk_by_time(struct trace *t, trace_batch_fn fn, void *ctx)
 		if (n > 2 && heap[2].ns < limit)
 			limit = heap[2].ns;
 		size_t first = c->i, j = c->i + 1;   /* the head goes out whatever the limit */
-		while (j < c->n && c->buf[j].ns <= limit)
-			j++;
-		note_end(t, c->buf + c->i, j - c->i);
+		uint64_t hi = c->buf[first].ns;
+		for (; j < c->n && c->buf[j].ns <= limit; j++)
+			hi = c->buf[j].ns > hi ? c->buf[j].ns : hi;
+		if (hi > t->end_ns)
+			t->end_ns = hi;
 		if ((ret = fn(ctx, c->buf + c->i, j - c->i)))
 			break;
 		c->i = j;

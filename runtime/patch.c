@@ -425,7 +425,8 @@ static int trap_install(void)
 /* the other threads into park_tid/park_n; -1 when too many, or when one
  * blocks SIGTRAP: the int3 of a switch would kill the process there (the
  * kernel resets a blocked SIGTRAP to its default action); -2 when the only
- * ones that block it are running, not asleep (see list_threads) */
+ * ones that block it are not asleep: running, waiting for a CPU or for
+ * the kernel (see list_threads) */
 static int list_threads_once(void)
 {
 	char buf[4096];
@@ -473,7 +474,7 @@ static int list_threads_once(void)
 		st[len] = 0;
 		const char *blk = strstr(st, "SigBlk:"), *state = strstr(st, "State:\t");
 		if (blk && (strtoull(blk + 7, NULL, 16) & (1ull << (SIGTRAP - 1))))
-			ok = state && state[7] == 'R' ? -1 : 0;   /* (-1: running; looks on) */
+			ok = state && state[7] != 'S' ? -1 : 0;   /* (-1: not asleep; looks on) */
 	}
 	__atomic_store_n(&park_n, ok > 0 ? n : 0, __ATOMIC_RELEASE);
 	return ok > 0 ? 0 : ok < 0 ? -2 : -1;
@@ -486,12 +487,12 @@ static int list_threads_once(void)
  * pthread_create failed then: patch-prologue-threads, 15 of 576 loaded
  * runs).  So look again: 20 times, a millisecond apart, and for as long as
  * 500 ms while every thread that blocks it is running or waiting for a
- * CPU.  One asleep with it blocked (a sigwait thread) is not waited for
- * longer. */
+ * CPU (or in the kernel: a page fault waiting for a lock).  One asleep
+ * with it blocked (a sigwait thread) is not waited for longer. */
 static int list_threads(void)
 {
 	uint64_t t0 = 0;
-	for (int i = 0;; i++) {
+	for (int asleep = 0;;) {
 		int r = list_threads_once();
 		if (!r)
 			return 0;
@@ -501,7 +502,7 @@ static int list_threads(void)
 				t0 = now;
 			if (now - t0 > 500000000ull)
 				return -1;
-		} else if (i >= 20) {
+		} else if (++asleep > 20) {
 			return -1;
 		}
 		struct timespec ts = { 0, 1000000 };

@@ -233,11 +233,21 @@ static void copy_partial(struct drain *d, const char *dir, uint32_t image)
 			uint64_t v = __atomic_load_n((const uint64_t *)(m + k - 8), __ATOMIC_RELAXED);
 			memcpy(d->buf + k - 8, &v, 8);
 		}
-		if (pwrite(d->file_fd, d->buf + from, n - from, (off_t)sl->off + (off_t)from) == (ssize_t)(n - from)) {
+		/* only the records whole when the slot was walked go to the file:
+		 * an event stored while the copy read backwards can straddle its
+		 * last word, its head copied and the rest not (a 2-byte event
+		 * `96 ?` went to the file as `96 00`).  The next copy mends
+		 * that, but a group kill leaves none, and the reader found a
+		 * damaged byte (group-kill, 1 kill in 40 under load) */
+		size_t upto = d->walked[i];
+		if (upto <= from || upto > n)
+			continue;
+		if (pwrite(d->file_fd, d->buf + from, upto - from, (off_t)sl->off + (off_t)from) ==
+		    (ssize_t)(upto - from)) {
 			whole_chunk(d, sl->off, n);
 			d->copied[i] = resume;
-			if (n > d->high[i])
-				d->high[i] = (uint32_t)n;
+			if (upto > d->high[i])
+				d->high[i] = (uint32_t)upto;
 		}
 	}
 	(void)dir;

@@ -922,6 +922,11 @@ void view_no_events_hint(struct view *v)
 			"('fntrace info' says why)\n", v->opts->dir, lost);
 		return;
 	}
+	if (v->trace->unwritten_lost) {   /* record killed with the program before it copied any event */
+		fprintf(stderr, "fntrace: no function events could be read from '%s': the chunks the program "
+			"wrote them in were never written to the file (as said above)\n", v->opts->dir);
+		return;
+	}
 	int damaged = v->trace->n_warnings > 0;     /* a file cut, damaged or skipped at open */
 	for (size_t i = 0; i < v->trace->n_procs; i++)
 		damaged |= v->trace->procs[i].damaged_bytes || v->trace->procs[i].missing_chunks;

@@ -42,6 +42,16 @@ def one_kill(ctx, d):
     record(ctx, d)
     info = ctx.run("info", "-d", d, check=True)
     assert "status: unknown (fntrace record itself did not finish)\n" in info.stdout, info.stdout
+    if re.search(r"^events: 0$", info.stdout, re.M):
+        # record starved of the CPU until the kill (a loaded machine, the
+        # sanitizer build: 1 kill in 100) copied no event: every view says
+        # so, and not that the files are damaged; kill again
+        assert len(WARN.findall(info.stderr)) == 1, info.stderr
+        rep = ctx.run("report", "-d", d)
+        assert rep.returncode == 1 and rep.stderr.endswith(
+            "': the chunks the program wrote them in were never written to the file (as said above)\n"), \
+            rep.stderr
+        return None
     rep = ctx.run("report", "-d", d, "--format", "csv")
     assert rep.returncode == 0, rep.stderr
     leaf = [int(r.split(",")[1]) for r in rep.stdout.splitlines() if r.startswith("leaf,")]
@@ -63,13 +73,10 @@ def one_kill(ctx, d):
 HDR, CHUNK, MAGIC, EVENTS = 4096, 262144, 0x434e5446, 1
 
 
-def hole_in_thread(ctx, d, unwritten):
-    """The race, made on purpose in a copy: a chunk of the thread, between
-    two of its chunks in the file, never written"""
-    t = os.path.join(ctx.work, "hole.data")
-    shutil.rmtree(t, ignore_errors=True)
-    shutil.copytree(d, t)
-    f = [os.path.join(t, n) for n in os.listdir(t) if n.endswith(".fnt")]
+def event_chunks(d):
+    """the trace's file, its bytes, and where each event chunk of its one
+    thread is, by sequence number"""
+    f = [os.path.join(d, n) for n in os.listdir(d) if n.endswith(".fnt")]
     assert len(f) == 1, f
     data = bytearray(open(f[0], "rb").read())
     seqs = {}
@@ -77,11 +84,21 @@ def hole_in_thread(ctx, d, unwritten):
         magic, typ, _, _, _, seq = struct.unpack_from("<IB3sIII", data, off)
         if magic == MAGIC and typ == EVENTS:
             seqs[seq] = off
+    return f[0], data, seqs
+
+
+def hole_in_thread(ctx, d, unwritten):
+    """The race, made on purpose in a copy: a chunk of the thread, between
+    two of its chunks in the file, never written"""
+    t = os.path.join(ctx.work, "hole.data")
+    shutil.rmtree(t, ignore_errors=True)
+    shutil.copytree(d, t)
+    f, data, seqs = event_chunks(t)
     mid = sorted(seqs)[1:-1]
     assert mid, seqs
     off = seqs[mid[len(mid) // 2]]
     data[off:off + CHUNK] = bytes(CHUNK)
-    open(f[0], "wb").write(bytes(data))
+    open(f, "wb").write(bytes(data))
     info = ctx.run("info", "-d", t, check=True)
     warn = WARN.findall(info.stderr)
     assert warn == [str(unwritten + 1)] and info.stderr.count("\n") == 1, info.stderr
@@ -96,13 +113,16 @@ def check(ctx):
     # program was writing go with it (40 runs in 41 of mine); a record
     # that outlives it by a moment copies them as far as it can.  Either
     # way the trace must say what it may lack
+    # (a kill that left fewer than 3 of the thread's chunks in the file, a
+    # record starved of the CPU, has none between two to zero below)
     lossy = 0
-    for i in range(6):
+    for i in range(8):
         d = os.path.join(ctx.work, "ring%d.data" % i)
         lossy = one_kill(ctx, d)
-        if lossy:
+        if lossy and len(event_chunks(d)[2]) >= 3:
             break
-    assert lossy, "6 group kills, and none left a chunk unwritten"
+        lossy = 0
+    assert lossy, "8 group kills, and none left a chunk unwritten with 3 of the thread's in the file"
     hole_in_thread(ctx, d, lossy)
 
     # without the ring the program writes its file itself: nothing lost

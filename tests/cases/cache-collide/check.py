@@ -30,13 +30,17 @@ def check(ctx):
     # recorded beside it: an event's head grows with the pause before it,
     # so a loaded machine moves both
     n = 400000
+    # (up to 3 pairs: a pause of the machine in one recording only)
     for prog in ("prog", "prog-fentry"):
-        size = {}
-        for mode in ("1", "2"):
-            d, rec = ctx.record_build(prog, args=(mode, str(n)))
-            a, b = names(rec.stdout)
-            assert calls(ctx, d) == {"main": 1, a: n, b: n}, (prog, mode, calls(ctx, d))
-            size[mode] = per_event(ctx, d)
+        for _ in range(3):
+            size = {}
+            for mode in ("1", "2"):
+                d, rec = ctx.record_build(prog, args=(mode, str(n)))
+                a, b = names(rec.stdout)
+                assert calls(ctx, d) == {"main": 1, a: n, b: n}, (prog, mode, calls(ctx, d))
+                size[mode] = per_event(ctx, d)
+            if size["2"] - size["1"] < 0.4:
+                break
         assert size["2"] - size["1"] < 0.4, (prog, "bytes per event, one slot / two sets", size)
 
     # three in turn: every event is a NEW one.  The other ways of writing

@@ -51,7 +51,15 @@ def check(ctx):
     for sig in (signal.SIGTERM, signal.SIGHUP):
         p = subprocess.Popen([ctx.fntrace, "live", "--", "/bin/sleep", "30"], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, cwd=cwd, env=env, start_new_session=True)
-        time.sleep(0.5)
+        # once the program runs under record (a signal before live had
+        # its handlers would leave the directory: a loaded machine starts
+        # slowly)
+        import glob
+        for _ in range(3000):
+            if glob.glob(os.path.join(tmp, "fntrace-live.*", "*.fnt")) or p.poll() is not None:
+                break
+            time.sleep(0.01)
+        time.sleep(0.1)
         os.kill(p.pid, sig)
         out, err = p.communicate(timeout=60)
         assert p.returncode == -sig, (sig, p.returncode, err)

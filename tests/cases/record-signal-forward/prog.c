@@ -1,6 +1,8 @@
 /* shuts down gracefully on a SIGTERM or SIGHUP, and at once (forced exit)
  * on a second one; "self": sends SIGTERM to its own process group;
- * "newgroup": leaves record's process group first */
+ * "newgroup": leaves record's process group first; makes the file "ready"
+ * when it is */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "self")) { usleep(100000); kill(0, SIGTERM); }
 	if (argc > 1 && !strcmp(argv[1], "newgroup"))
 		setpgid(0, 0);          /* a group of its own: a group signal to record's is not its */
+	close(open("ready", O_WRONLY | O_CREAT, 0600));   /* the test signals after this */
 	for (int i = 0; i < 300 && !n; i++) { tick(); usleep(10000); }
 	usleep(300000);   /* a second signal would come now */
 	printf(n ? "graceful shutdown\n" : "no signal\n");

@@ -219,9 +219,16 @@ def check(ctx):
     # with the read-time filters too has it (replay dropped it)
     for opts, trig, frames in ((["-t", "2ms"], ["-T", "slow@backtrace"], 2),
                                (["-C", "leaf"], ["-T", "mid@backtrace"], 17)):
-        got = replay(record(*trig), *opts)
-        assert sum("/* stack #" in l for l in got) == frames, (opts, got)
-        assert got == replay(record(*(opts + trig))), (opts, got)
+        # (two recordings: a call of microseconds that a loaded machine
+        # stops for 2 ms lasts long enough for -t in one of them only; up to
+        # 5 pairs until they agree)
+        for _ in range(5):
+            got = replay(record(*trig), *opts)
+            assert sum("/* stack #" in l for l in got) == frames, (opts, got)
+            other = replay(record(*(opts + trig)))
+            if got == other:
+                break
+        assert got == other, (opts, got, other)
     # -t with -C: a call that has lasted long enough is shown only once it
     # leads to the -C function (slow() lasts 3 ms and leads to no stop():
     # it showed; main() showed twice, and a backtrace trigger's stack too)

@@ -1046,11 +1046,25 @@ int cmd_record(int argc, char **argv)
 	if (!no_drain && !ring_chunks && !snap_sig && !fsize_limited &&
 	    drain_create(&drain, chunk ? (uint32_t)chunk : FNT_DEFAULT_CHUNK, FNT_DRAIN_SLOTS))
 		drain.ctl = NULL;
+	/* SIGTERM and SIGHUP are passed on, SIGINT and SIGQUIT left to the
+	 * program, from the program's start: blocked until record's handlers
+	 * are in (below).  They were put in once the program had started: a
+	 * `kill $!` that came while the program's start-up ran before record
+	 * had the CPU again (a loaded machine) ended record at once, and left
+	 * the program running with its trace unfinished */
+	sigset_t held_set, mask_before;
+	sigemptyset(&held_set);
+	sigaddset(&held_set, SIGINT);
+	sigaddset(&held_set, SIGQUIT);
+	sigaddset(&held_set, SIGTERM);
+	sigaddset(&held_set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &held_set, &mask_before);
 	fflush(NULL);
 	child_pid = fork();
 	if (child_pid < 0)
 		die("fork: %s", strerror(errno));
 	if (child_pid == 0) {
+		sigprocmask(SIG_SETMASK, &mask_before, NULL);   /* the program starts with record's own mask */
 		const char *old = getenv("LD_PRELOAD");
 		char *preload = xmalloc(strlen(lib) + (old ? strlen(old) : 0) + 2);
 		int err;
@@ -1161,6 +1175,7 @@ int cmd_record(int argc, char **argv)
 		if (read(pipefd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
 			waitpid(child_pid, NULL, 0);
 			witness_stop();
+			sigprocmask(SIG_SETMASK, &mask_before, NULL);
 			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(err));
 			trace_dir_remove(&td, absdir);
 			trace_dir_unlink_preload(lib, preload_dir);
@@ -1185,6 +1200,7 @@ int cmd_record(int argc, char **argv)
 		}
 		sigaction(held[i], &sa, &held_before[i]);
 	}
+	sigprocmask(SIG_SETMASK, &mask_before, NULL);     /* (one that came meanwhile is handled now) */
 	/* a flight recorder's snapshots get their symbol tables as they are
 	 * taken.  Not while draining: a walk of a snapshot (a copy of the whole
 	 * trace there) would hold up the copying the program's threads wait

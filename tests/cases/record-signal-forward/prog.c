@@ -1,6 +1,7 @@
 /* shuts down gracefully on a SIGTERM or SIGHUP, and at once (forced exit)
  * on a second one; "self": sends SIGTERM to its own process group;
- * "newgroup": leaves record's process group first; makes the file "ready"
+ * "newgroup": leaves record's process group first; "parent": see below;
+ * makes the file "ready"
  * when it is */
 #include <fcntl.h>
 #include <signal.h>
@@ -11,6 +12,17 @@
 static volatile sig_atomic_t n;
 static void h(int s) { (void)s; if (++n == 2) { write(1, "forced exit\n", 12); _exit(9); } }
 __attribute__((noinline)) void tick(void) { __asm__ volatile(""); }
+/* "parent": SIGTERM to record as soon as the program runs (glibc passes
+ * argv to constructors); record must live on, and not pass it back */
+__attribute__((constructor)) static void parent(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "parent")) {
+		kill(getppid(), SIGTERM);
+		usleep(100000);
+		printf("record signalled\n");
+		exit(0);
+	}
+}
 int main(int argc, char **argv)
 {
 	struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_handler = h; sigaction(SIGTERM, &sa, 0); sigaction(SIGHUP, &sa, 0);

@@ -237,11 +237,21 @@ int cmd_live(int argc, char **argv)
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	uint64_t start = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	/* (blocked until the handlers below are in, as record does: one that
+	 * came between would end this view with its temporary trace left) */
+	sigset_t held_set, mask_before;
+	sigemptyset(&held_set);
+	sigaddset(&held_set, SIGINT);
+	sigaddset(&held_set, SIGQUIT);
+	sigaddset(&held_set, SIGTERM);
+	sigaddset(&held_set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &held_set, &mask_before);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &mask_before, NULL);
 		tool_exec_prepare();
 		execv(self, rargv);
 		fprintf(stderr, "fntrace: cannot run '%s': %s\n", self, strerror(errno));
@@ -257,6 +267,7 @@ int cmd_live(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigprocmask(SIG_SETMASK, &mask_before, NULL);
 	o.dir = dir;
 	int ret = replay_follow(&o, time_, srcline, fields, pid, &status, start);
 	free(rargv);

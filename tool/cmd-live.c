@@ -239,13 +239,8 @@ int cmd_live(int argc, char **argv)
 	uint64_t start = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	/* (blocked until the handlers below are in, as record does: one that
 	 * came between would end this view with its temporary trace left) */
-	sigset_t held_set, mask_before;
-	sigemptyset(&held_set);
-	sigaddset(&held_set, SIGINT);
-	sigaddset(&held_set, SIGQUIT);
-	sigaddset(&held_set, SIGTERM);
-	sigaddset(&held_set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &held_set, &mask_before);
+	sigset_t mask_before;
+	tool_hold_signals(&mask_before);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)

@@ -1052,13 +1052,8 @@ int cmd_record(int argc, char **argv)
 	 * `kill $!` that came while the program's start-up ran before record
 	 * had the CPU again (a loaded machine) ended record at once, and left
 	 * the program running with its trace unfinished */
-	sigset_t held_set, mask_before;
-	sigemptyset(&held_set);
-	sigaddset(&held_set, SIGINT);
-	sigaddset(&held_set, SIGQUIT);
-	sigaddset(&held_set, SIGTERM);
-	sigaddset(&held_set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &held_set, &mask_before);
+	sigset_t mask_before;
+	tool_hold_signals(&mask_before);
 	fflush(NULL);
 	child_pid = fork();
 	if (child_pid < 0)

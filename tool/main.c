@@ -34,6 +34,21 @@ void tool_exec_prepare(void)
 	sigaction(SIGCHLD, &chld_inherited, NULL);
 }
 
+/* SIGINT, SIGQUIT, SIGTERM and SIGHUP blocked (the mask before in
+ * *before), from before record or live starts its child until its
+ * handlers for them are in: one that came between ended the tool at once
+ * (record-signal-forward) */
+void tool_hold_signals(sigset_t *before)
+{
+	sigset_t held;
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGQUIT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGHUP);
+	sigprocmask(SIG_BLOCK, &held, before);
+}
+
 /* The program died of signal sig: the trace is complete, so record (and
  * live) dies of the same signal, as the program would have without it: a shell then
  * sees WIFSIGNALED (an interactive loop stops at a Ctrl-C) and a core

@@ -7,6 +7,7 @@
 #define FNT_TOOL_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,9 @@ int fnt_getopt_long(int argc, char *const argv[], const char *optstring, const s
 extern const char *cmd_name;     /* the running subcommand, for messages */
 /* in a child, before exec: the signal dispositions the tool was started with (main.c) */
 void tool_exec_prepare(void);
+/* the signals record and live handle, blocked until their handlers are in;
+ * the mask before in *before, for the child and for after (main.c) */
+void tool_hold_signals(sigset_t *before);
 /* die of signal sig as the program did (no core of the tool's own); returns
  * only for a signal whose default action does not end a process (main.c) */
 void tool_die_of_signal(int sig);

@@ -1170,10 +1170,10 @@ int cmd_record(int argc, char **argv)
 		if (read(pipefd[0], &err, sizeof(err)) == (ssize_t)sizeof(err)) {
 			waitpid(child_pid, NULL, 0);
 			witness_stop();
-			sigprocmask(SIG_SETMASK, &mask_before, NULL);
 			fprintf(stderr, "fntrace: cannot run '%s': %s\n", argv[optind], strerror(err));
 			trace_dir_remove(&td, absdir);
 			trace_dir_unlink_preload(lib, preload_dir);
+			sigprocmask(SIG_SETMASK, &mask_before, NULL);   /* (after the clean-up) */
 			free(prog);
 			free(patch_env);
 			return err == ENOENT ? 127 : 126;

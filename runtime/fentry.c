@@ -1241,8 +1241,13 @@ FNT_EXPORT __attribute__((noinline)) int backtrace(void **pc, int size)
  * -fexceptions code) unwinds with a forced unwind that glibc starts through
  * its own pointer into libgcc, past our _Unwind_ForcedUnwind stub: it would
  * stop at the first swapped return address and skip the cleanup handlers
- * above it.  So the real return addresses go back first, and the traced
- * frames are recorded as unwound here, where the thread leaves them. */
+ * above it.  So the real return addresses go back first, as the stub would
+ * have put them; then, as in an exception's unwind, each landing pad
+ * (_Unwind_SetIP) records the frames below it as unwound, so that a
+ * cleanup's destructors nest in the frame that owns their objects, and
+ * the thread's end closes the frames no cleanup reached.  (They were all
+ * recorded as unwound here once: every destructor then came after the
+ * thread's outermost frame had closed.) */
 FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
 {
 	static void (*real)(void *);
@@ -1254,8 +1259,8 @@ FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
 	}
 	shadow_put_back(t);
-	t->ss_restored = 0;
-	shadow_drop(t, 0);       /* the written frames are recorded as unwound */
+	if (t->ss_top)
+		t->ss_restored = 1;
 	if (f)
 		f(retval);
 	for (;;)                 /* no libc pthread_exit to call: cannot happen */

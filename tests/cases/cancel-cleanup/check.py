@@ -13,7 +13,7 @@ import os
 import re
 
 WANT = "destructors cba, cancelled 1\n"
-LIB = re.compile(r"\b(usleep|nanosleep|strcat|__nanosleep|clock_nanosleep)\b")
+LIB = re.compile(r"\b(usleep|nanosleep|strcat|__nanosleep|clock_nanosleep|pthread_exit|thrd_exit)\b")
 SHAPE = ["worker() {", "  Guard::Guard();", "  middle() {", "    Guard::Guard();", "    wait_here() {",
          "      Guard::Guard();", "      Guard::~Guard();", "    } /* wait_here */", "    Guard::~Guard();",
          "  } /* middle */", "  Guard::~Guard();", "} /* worker */"]
@@ -63,7 +63,20 @@ def check(ctx):
     for args in (["-F", "main"], ["-N", "worker"], ["--trace=off"]):
         d, rec = ctx.record_build("many-fentry", stdout="cancelled 0, address space flat\n", args=["return"],
                                   record_args=["--no-libcall", "-q"] + args)
+    check_exit(ctx)
     check_keys(ctx)
+
+
+def check_exit(ctx):
+    """pthread_exit and C11's thrd_exit under the same frames: the
+    destructors nest as a cancellation's do, under -pg -mfentry too (after
+    pthread_exit they came after the thread's outermost frame had closed,
+    at depth 0, each frame closed as unwound before any cleanup ran)"""
+    for prog in ("prog", "prog-fentry"):
+        for how in ("pthread", "thrd"):
+            for args in ((), ("--no-libcall",)):
+                d = ctx.record_build(prog, stdout="destructors cba, exited 7\n", args=[how], record_args=args)[0]
+                assert worker_lines(ctx, d) == SHAPE, (prog, how, args, worker_lines(ctx, d))
 
 
 KEYS = ["main() {", "worker() {", "  f() {", "    b() {", "      leaf();", "      c() {", "        leaf();",

@@ -2,14 +2,19 @@
  * library call: usleep) under traced frames whose return addresses are
  * swapped: the cancellation's forced unwind must run the destructors of
  * every frame, innermost first, and pthread_join get PTHREAD_CANCELED.
- * The destructors note their order; main prints it after the join. */
+ * The destructors note their order; main prints it after the join.
+ * With the argument "pthread" or "thrd" the thread leaves by itself
+ * instead, with pthread_exit or C11's thrd_exit (which glibc runs past the
+ * runtime's pthread_exit wrapper), from the same frames. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <threads.h>
 #include <unistd.h>
 
 static char order[64];
 static volatile int ready;
+static char leave;      /* (no strcmp: a library call in the trace) */
 
 struct Guard {
 	const char *name;
@@ -20,6 +25,10 @@ struct Guard {
 __attribute__((noinline)) void wait_here(void)
 {
 	Guard c("c");
+	if (leave == 'p')
+		pthread_exit((void *)7L);
+	if (leave == 't')
+		thrd_exit(7);
 	ready = 1;
 	for (;;)
 		usleep(1000);
@@ -40,11 +49,18 @@ __attribute__((noinline)) void *worker(void *)
 
 __attribute__((noinline)) int after(int x) { return x + 1; }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t t;
 	void *ret = NULL;
+	if (argc > 1)
+		leave = argv[1][0];
 	pthread_create(&t, NULL, worker, NULL);
+	if (leave) {
+		pthread_join(t, &ret);
+		printf("destructors %s, exited %ld\n", order, (long)ret);
+		return after(1) == 2 ? 0 : 1;
+	}
 	while (!ready)
 		usleep(100);
 	pthread_cancel(t);

@@ -12,8 +12,8 @@ space flat (their shadow stacks were never unmapped)."""
 import os
 import re
 
-WANT = "destructors cba, cancelled 1\n"
-LIB = re.compile(r"\b(usleep|nanosleep|strcat|__nanosleep|clock_nanosleep|pthread_exit|thrd_exit)\b")
+WANT = "destructors c!ba, cancelled 1\n"
+LIB = re.compile(r"\b(usleep|nanosleep|strcat|__nanosleep|clock_nanosleep|pthread_exit|thrd_exit|__cxa_\w+)\b")
 SHAPE = ["worker() {", "  Guard::Guard();", "  middle() {", "    Guard::Guard();", "    wait_here() {",
          "      Guard::Guard();", "      Guard::~Guard();", "    } /* wait_here */", "    Guard::~Guard();",
          "  } /* middle */", "  Guard::~Guard();", "} /* worker */"]
@@ -75,7 +75,7 @@ def check_exit(ctx):
     for prog in ("prog", "prog-fentry"):
         for how in ("pthread", "thrd"):
             for args in ((), ("--no-libcall",)):
-                d = ctx.record_build(prog, stdout="destructors cba, exited 7\n", args=[how], record_args=args)[0]
+                d = ctx.record_build(prog, stdout="destructors c!ba, exited 7\n", args=[how], record_args=args)[0]
                 assert worker_lines(ctx, d) == SHAPE, (prog, how, args, worker_lines(ctx, d))
 
 

@@ -1036,15 +1036,20 @@ static void shadow_swap_again(struct fnt_thread *t, uint32_t from)
 	}
 }
 
-/* An unwind starts (or resumes after a cleanup): the unwinder needs the
- * real return addresses. */
-void *fnt_unwind_begin(int which, uintptr_t sp)
+/* An unwind starts, or resumes after a cleanup (the stubs below, and
+ * pthread_exit's wrapper): the unwinder needs the real return addresses,
+ * and the landing pads drop the frames it leaves (_Unwind_SetIP). */
+static void unwind_start(struct fnt_thread *t)
 {
-	struct fnt_thread *t = &fnt_self;
-	(void)sp;
 	shadow_put_back(t);
 	if (t->ss_top)
 		t->ss_restored = 1;
+}
+
+void *fnt_unwind_begin(int which, uintptr_t sp)
+{
+	(void)sp;
+	unwind_start(&fnt_self);
 	return unwind_target(which);
 }
 
@@ -1258,9 +1263,7 @@ FNT_EXPORT __attribute__((noreturn)) void pthread_exit(void *retval)
 		f = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
 		__atomic_store_n(&real, f, __ATOMIC_RELAXED);
 	}
-	shadow_put_back(t);
-	if (t->ss_top)
-		t->ss_restored = 1;
+	unwind_start(t);
 	if (f)
 		f(retval);
 	for (;;)                 /* no libc pthread_exit to call: cannot happen */

@@ -123,6 +123,14 @@ static uint64_t nonzero_rest(const uint8_t *pos, const uint8_t *end)
 
 static void chunk_damage(struct cursor *c, const uint8_t *at)
 {
+	int ev;
+	size_t len;
+	/* the record that the copy's cut split: not damage, the rest of it
+	 * was never written (cursor_chunk) */
+	if (c->cut && at < c->cut && (len = fnt_record_len(at, c->data_end, &ev)) && at + len > c->cut) {
+		c->pos = c->end;
+		return;
+	}
 	uint64_t n = nonzero_rest(at, c->end);
 	if (n)
 		c->p->damaged_bytes += n;
@@ -239,6 +247,27 @@ void trace_payload_done(struct trace_thread *th, const uint8_t *payload, size_t 
 	th->drop_hi = ch + avail;
 }
 
+/* A recording whose record was killed (group-kill): record copies the
+ * program's chunks into the file with pwrite, and the kernel ends a write
+ * between two pages when a fatal signal is pending, so a copy may stop
+ * mid-record at a page boundary of the file, with zeros after it.  The
+ * chunk's data then ends at the page boundary after its last non-zero
+ * byte: a record that runs past it is the one the cut split (its head
+ * read alone, `96 00` for `96 2a`, was damage, or worse, another event),
+ * and chunk_damage leaves it out without counting it as damage. */
+static void copy_cut_at(struct cursor *c)
+{
+	const uint8_t *e = c->end, *map = c->p->map;
+	while (e > c->pos && !e[-1])
+		e--;
+	const uint8_t *cut = map + (((size_t)(e - map) + 4095) & ~(size_t)4095);
+	if (e == c->pos || cut >= c->end)
+		return;
+	c->cut = cut;
+	c->data_end = c->end;
+	c->end = cut;
+}
+
 static int cursor_chunk(struct cursor *c)
 {
 	chunk_done(c);
@@ -260,6 +289,9 @@ static int cursor_chunk(struct cursor *c)
 		c->chunk_base = (const uint8_t *)ch;
 		c->pos = (const uint8_t *)ch + FNT_CHUNK_HDR_SIZE;
 		c->end = (const uint8_t *)ch + avail;
+		c->cut = c->data_end = NULL;
+		if (c->p->copy_cut)
+			copy_cut_at(c);
 		c->th->live_lo = c->chunk_base;
 		c->th->live_hi = c->end;
 		if (ch->base_ticks < c->ticks)

@@ -56,6 +56,8 @@ struct cursor {
 	struct trace_process *p;
 	size_t ci;                   /* next chunk (index into th->chunks) */
 	const uint8_t *pos, *end;    /* event data of the current chunk */
+	const uint8_t *cut, *data_end;   /* copy_cut: where the chunk's copy may have been cut (end), and
+					  * where its bytes end (zeros from cut on), else NULL */
 	const uint8_t *chunk_base;
 	uint64_t ticks, prev_new;
 	unsigned new_max;            /* the largest NEW payload: 1 in version 1, 3 since (two-way sets) */

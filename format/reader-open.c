@@ -936,6 +936,7 @@ static void unwritten_warn(struct trace *t)
 		struct trace_process *p = &t->procs[i];
 		int ended = p->hdr.end_flags & (FNT_END_EXIT | FNT_END_EXIT_CALL | FNT_END_EXEC);
 		t->unwritten_lost += p->unwritten_chunks;
+		p->copy_cut = !!(p->hdr.flags & FNT_FLAG_DRAINED);
 		/* record copies full chunks, and every 50 ms the ones being
 		 * written as far as they are: a thread's chunk never copied may
 		 * lie between two that were.  That hole in its sequence is one

@@ -117,6 +117,8 @@ struct trace_process {
 	uint64_t damaged_chunks;
 	uint64_t missing_chunks;    /* holes in a thread's chunk sequence */
 	uint64_t unwritten_chunks;  /* handed out, all zeros in the file (not in a flight recorder) */
+	int copy_cut;               /* record, which copied its chunks into the file, did not finish: a
+				     * copy may end mid-record at a page boundary (reader-decode.c) */
 	uint64_t sealed_end;        /* 1 + the highest chunk with its magic (while opening) */
 	int exec_replaced;          /* the next image of the same pid started after this one's end: exec */
 	int after_exec;             /* the image that replaced an earlier one of the same pid */
